@@ -1,0 +1,1 @@
+export * from './ai-model-v1.js';

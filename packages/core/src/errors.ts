@@ -1,0 +1,139 @@
+import { ZodError } from 'zod';
+
+/** Every machine code an error can carry, with the HTTP status a host answers it with. */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  unauthenticated: 401,
+  account_locked: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  license_required: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  provider_unavailable: 502,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** Why a call to a source-control or AI provider failed, as far as the caller needs to act on it. */
+export type ProviderFailure =
+  | 'credentials'
+  | 'authorization'
+  | 'notFound'
+  | 'rateLimited'
+  | 'quotaExceeded'
+  | 'unavailable'
+  | 'timeout'
+  | 'invalidResponse'
+  | 'rejected'
+  | 'egressRefused';
+
+const MARKER = Symbol.for('margin.error');
+
+/**
+ * The one error type of Margin. Hosts turn it into `{ error, code, ...details }`; messages are written
+ * for the caller and never carry a secret.
+ */
+export class MarginError extends Error {
+  readonly [MARKER] = true;
+  readonly code: ErrorCode;
+  /** Extra fields that belong in the response body (e.g. `jobId`, `capability`, `details`). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MarginError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  /** Works across duplicate copies of this package, unlike `instanceof`. */
+  static isInstance(value: unknown): value is MarginError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  static validation(message: string, issues: ValidationIssue[] = []): MarginError {
+    return new MarginError('validation_failed', message, issues.length > 0 ? { details: issues } : {});
+  }
+
+  static unauthenticated(message = 'Valid credentials required.'): MarginError {
+    return new MarginError('unauthenticated', message);
+  }
+
+  static forbidden(message = 'You do not have the required role for this action.'): MarginError {
+    return new MarginError('forbidden', message);
+  }
+
+  static notFound(message: string): MarginError {
+    return new MarginError('not_found', message);
+  }
+
+  static conflict(message: string, details: Record<string, unknown> = {}): MarginError {
+    return new MarginError('conflict', message, details);
+  }
+
+  static licenseRequired(capability: string, message: string): MarginError {
+    return new MarginError('license_required', message, { capability });
+  }
+
+  static rateLimited(message: string, retryAfterSeconds: number): MarginError {
+    return new MarginError('rate_limited', message, { retryAfterSeconds });
+  }
+
+  static provider(
+    failure: ProviderFailure,
+    message: string,
+    extra: { providerStatus?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ): MarginError {
+    const details: Record<string, unknown> = { providerFailure: failure };
+    if (extra.providerStatus !== undefined) details.providerStatus = extra.providerStatus;
+    if (extra.retryAfterMs !== undefined) details.retryAfterMs = extra.retryAfterMs;
+    return new MarginError('provider_unavailable', message, details, { cause: extra.cause });
+  }
+
+  static internal(message = 'An internal error occurred.', cause?: unknown): MarginError {
+    return new MarginError('internal', message, {}, { cause });
+  }
+
+  /** The wire body. Details never override the two fixed fields. */
+  toBody(): Record<string, unknown> {
+    return { ...this.details, error: this.message, code: this.code };
+  }
+}
+
+/** Turns anything thrown into a MarginError; unknown errors become a generic `internal` one. */
+export function toMarginError(error: unknown): MarginError {
+  if (MarginError.isInstance(error)) return error;
+  if (error instanceof ZodError) return fromZodError(error);
+  return MarginError.internal(undefined, error);
+}
+
+export function fromZodError(error: ZodError): MarginError {
+  const issues = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  const first = issues[0];
+  const message = first
+    ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}`
+    : 'Invalid request.';
+  return MarginError.validation(message, issues);
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}

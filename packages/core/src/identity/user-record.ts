@@ -1,0 +1,36 @@
+import type { Page, PageRequest } from '../storage/paging.js';
+
+export const GLOBAL_ROLES = ['platformAdmin', 'user'] as const;
+export type GlobalRole = (typeof GLOBAL_ROLES)[number];
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  displayName: string;
+  /** argon2id PHC string; null for accounts that cannot sign in with a password. */
+  passwordHash: string | null;
+  globalRole: GlobalRole;
+  isActive: boolean;
+  /** Consecutive failed sign-ins since the last success or lockout. */
+  failedLoginCount: number;
+  /** Lockouts in the current streak; each one doubles the next lockout's length. */
+  lockoutCount: number;
+  lockedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
+
+export interface UsersRepository {
+  /** Throws a `conflict` MarginError when the username is taken (compared case-insensitively). */
+  insert(user: UserRecord): Promise<void>;
+  findById(id: string): Promise<UserRecord | undefined>;
+  /** Case-insensitive. */
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  /** Returns the updated record, or undefined when no user has this id. */
+  update(id: string, patch: UserPatch): Promise<UserRecord | undefined>;
+  /** Oldest first. */
+  list(page: PageRequest): Promise<Page<UserRecord>>;
+  countActive(globalRole: GlobalRole): Promise<number>;
+}

@@ -1,0 +1,1 @@
+export * from './scm-provider-v1.js';

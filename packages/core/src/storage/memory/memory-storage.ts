@@ -1,0 +1,51 @@
+import type { Repositories, StorageV1 } from '../storage-v1.js';
+import { memorySettings } from './memory-settings.js';
+import { emptyMemoryState, type MemoryState } from './memory-state.js';
+import { memoryUsers } from './memory-users.js';
+
+function repositoriesOver(state: () => MemoryState): Repositories {
+  return { users: memoryUsers(state), settings: memorySettings(state) };
+}
+
+/**
+ * The reference storage: every operation runs one at a time (serializable), and a transaction works
+ * on a copy of the state that replaces it only when the transaction succeeds.
+ */
+export function createMemoryStorage(): StorageV1 {
+  let state = emptyMemoryState();
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+
+  const live = repositoriesOver(() => state);
+  const serialized = Object.fromEntries(
+    Object.entries(live).map(([name, repository]) => [name, serializeMethods(repository, exclusive)]),
+  ) as unknown as Repositories;
+
+  return {
+    specificationVersion: 'v1',
+    dialect: 'memory',
+    ...serialized,
+    transaction: (fn) =>
+      exclusive(async () => {
+        const draft = structuredClone(state);
+        const result = await fn(repositoriesOver(() => draft));
+        state = draft;
+        return result;
+      }),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}
+
+function serializeMethods(repository: object, exclusive: <T>(fn: () => Promise<T>) => Promise<T>): object {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(repository)) {
+    wrapped[name] =
+      typeof method === 'function' ? (...args: unknown[]) => exclusive(() => method.apply(repository, args)) : method;
+  }
+  return wrapped;
+}

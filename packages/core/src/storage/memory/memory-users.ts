@@ -1,0 +1,52 @@
+import { MarginError } from '../../errors.js';
+import type { UserRecord, UsersRepository } from '../../identity/user-record.js';
+import { decodeCursor, toPage } from '../paging.js';
+import { copy, type MemoryState } from './memory-state.js';
+
+export function memoryUsers(state: () => MemoryState): UsersRepository {
+  const rows = () => state().users;
+  const byUsername = (username: string) => {
+    const wanted = username.toLowerCase();
+    for (const user of rows().values()) if (user.username.toLowerCase() === wanted) return user;
+    return undefined;
+  };
+  return {
+    async insert(user) {
+      if (rows().has(user.id) || byUsername(user.username)) {
+        throw MarginError.conflict('A user with this username already exists.');
+      }
+      rows().set(user.id, copy(user));
+    },
+    async findById(id) {
+      const user = rows().get(id);
+      return user && copy(user);
+    },
+    async findByUsername(username) {
+      const user = byUsername(username);
+      return user && copy(user);
+    },
+    async update(id, patch) {
+      const current = rows().get(id);
+      if (!current) return undefined;
+      if (patch.username !== undefined) {
+        const other = byUsername(patch.username);
+        if (other && other.id !== id) throw MarginError.conflict('A user with this username already exists.');
+      }
+      const next: UserRecord = { ...current, ...copy(patch) };
+      rows().set(id, next);
+      return copy(next);
+    },
+    async list(page) {
+      const after = decodeCursor(page.cursor);
+      const sorted = [...rows().values()]
+        .filter((u) => !after || u.createdAt > after.key || (u.createdAt === after.key && u.id > after.id))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      return toPage(sorted.slice(0, page.limit + 1).map(copy), page.limit, (u) => ({ key: u.createdAt, id: u.id }));
+    },
+    async countActive(globalRole) {
+      let count = 0;
+      for (const user of rows().values()) if (user.isActive && user.globalRole === globalRole) count++;
+      return count;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { type CheckStatus, checkDatabase, type HealthCheck, overallStatus } from './health.js';

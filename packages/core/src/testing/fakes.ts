@@ -1,0 +1,30 @@
+import type { Clock } from '../platform/clock.js';
+import type { Ids } from '../platform/ids.js';
+
+/** A clock tests move by hand. */
+export interface ManualClock extends Clock {
+  set(at: Date | string): void;
+  advance(ms: number): void;
+}
+
+export function createManualClock(start: Date | string = '2026-01-01T00:00:00.000Z'): ManualClock {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    set: (at) => {
+      current = new Date(at).getTime();
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+/** Predictable ids: `00000000-0000-4000-8000-000000000001`, ... and counting hex secrets. */
+export function createSequentialIds(): Ids {
+  let n = 0;
+  return {
+    uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
+    randomHex: (bytes) => (++n).toString(16).padStart(bytes * 2, '0'),
+  };
+}

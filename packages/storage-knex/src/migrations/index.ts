@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import { usersAndSettings } from './0001_users_and_settings.js';
+import type { Migration } from './migration.js';
+
+/** In order. Append only; never edit a migration that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [usersAndSettings];
+
+/** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => ({
+    up: (knex: Knex) => migration.up(knex),
+    down: async () => {
+      throw new Error('Margin migrations are forward-only; restore a backup to go back.');
+    },
+  }),
+};

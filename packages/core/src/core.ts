@@ -6,7 +6,7 @@ import { type Ids, randomIds } from './platform/ids.js';
 import type { SecretBox } from './platform/secret-box.js';
 import type { ProviderRegistry } from './providers.js';
 import type { StorageV1 } from './storage/storage-v1.js';
-import { checkDatabase } from './system/index.js';
+import { checkDatabase, verifySecretsKey } from './system/index.js';
 
 export interface MarginCoreOptions {
   storage: StorageV1;
@@ -34,6 +34,7 @@ export function createMarginCore(options: MarginCoreOptions) {
     events: deps.events,
     system: {
       checkDatabase: () => checkDatabase(deps),
+      verifySecretsKey: () => verifySecretsKey(deps),
     },
     identity: {
       ensureBootstrapAdmin: (input: BootstrapAdminInput) => ensureBootstrapAdmin(deps, input),

@@ -11,10 +11,10 @@ for (const dialect of testDialects()) {
     it('applies every migration once and nothing on a second open', async () => {
       const db = await createTestDatabase(dialect);
       try {
-        const first = await openKnexStorage({ url: db.url, searchPath: db.searchPath, migrate: false });
+        const first = await openKnexStorage({ url: db.url, migrate: false });
         expect(await first.migrate()).toEqual(MIGRATIONS.map((m) => m.name));
         await first.close();
-        const second = await openKnexStorage({ url: db.url, searchPath: db.searchPath, migrate: false });
+        const second = await openKnexStorage({ url: db.url, migrate: false });
         expect(await second.migrate()).toEqual([]);
         await second.close();
       } finally {

@@ -7,10 +7,11 @@ import { knexSettings } from './repositories/settings.js';
 import { knexUsers } from './repositories/users.js';
 
 export interface KnexStorageOptions {
-  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. */
+  /**
+   * `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. A PostgreSQL schema other than `public`
+   * goes in the URL: `?options=-c%20search_path%3D<schema>`.
+   */
   url: string;
-  /** PostgreSQL schema search path (tests use one schema per run). */
-  searchPath?: string | undefined;
   /** Apply pending migrations while opening. Default true. */
   migrate?: boolean | undefined;
   /** PostgreSQL pool size. Default 10. */
@@ -78,7 +79,6 @@ function knexConfig(target: DatabaseTarget, options: KnexStorageOptions): Knex.C
     return {
       client: 'pg',
       connection: { connectionString: target.connectionString },
-      searchPath: options.searchPath ? [options.searchPath] : undefined,
       pool: { min: 0, max: options.poolSize ?? 10 },
     };
   }

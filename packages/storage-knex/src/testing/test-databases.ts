@@ -21,10 +21,8 @@ export function testDialects(): TestDialect[] {
 
 export interface TestDatabase {
   dialect: TestDialect;
-  /** A DATABASE_URL for this database, for starting a host on it. */
+  /** A DATABASE_URL for this database (for PostgreSQL it selects the run's own schema). */
   url: string;
-  /** Set for PostgreSQL: the schema this run owns. */
-  searchPath?: string | undefined;
   /** Removes the database file or schema. Close every storage on it first. */
   drop(): Promise<void>;
 }
@@ -39,8 +37,7 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
   await withAdmin((admin) => admin.raw(`create schema "${schema}"`));
   return {
     dialect,
-    url: TEST_PG_URL,
-    searchPath: schema,
+    url: `${TEST_PG_URL}${TEST_PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     drop: () => withAdmin((admin) => admin.raw(`drop schema if exists "${schema}" cascade`)),
   };
 }
@@ -50,7 +47,7 @@ export async function openTestStorage(
   dialect: TestDialect,
 ): Promise<{ storage: KnexStorage; dispose(): Promise<void> }> {
   const db = await createTestDatabase(dialect);
-  const storage = await openKnexStorage({ url: db.url, searchPath: db.searchPath, poolSize: 4 });
+  const storage = await openKnexStorage({ url: db.url, poolSize: 4 });
   return {
     storage,
     async dispose() {

@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+/**
+ * Starts a server script in its own process (so the load generator does not share its event loop)
+ * and waits for it to print `ready <url>`.
+ */
+export async function startServer(script, { args = [], env = {}, execArgv = [] } = {}) {
+  const child = spawn(process.execPath, [...execArgv, script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      const match = /^ready (\S+)/.exec(line);
+      if (match) resolve(match[1]);
+    });
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}

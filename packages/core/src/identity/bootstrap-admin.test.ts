@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createMarginCore } from '../core.js';
+import { createAesGcmSecretBox } from '../platform/secret-box.js';
+import { createMemoryStorage } from '../storage/memory/memory-storage.js';
+import { createManualClock, createSequentialIds } from '../testing/fakes.js';
+import { verifyPassword } from './passwords.js';
+
+function setup() {
+  const storage = createMemoryStorage();
+  const core = createMarginCore({
+    storage,
+    secrets: createAesGcmSecretBox(Buffer.alloc(32)),
+    clock: createManualClock(),
+    ids: createSequentialIds(),
+  });
+  return { storage, core };
+}
+
+describe('ensureBootstrapAdmin', () => {
+  it('creates the platform admin with the configured password', async () => {
+    const { storage, core } = setup();
+    expect(await core.identity.ensureBootstrapAdmin({ username: 'root', password: 'a long password' })).toEqual({
+      status: 'created',
+      username: 'root',
+    });
+    const admin = await storage.users.findByUsername('root');
+    expect(admin).toMatchObject({ globalRole: 'platformAdmin', isActive: true });
+    expect(await verifyPassword(admin?.passwordHash ?? '', 'a long password')).toBe(true);
+  });
+
+  it('generates and returns a password when none is configured', async () => {
+    const { storage, core } = setup();
+    const result = await core.identity.ensureBootstrapAdmin({ username: 'admin' });
+    expect(result.generatedPassword).toEqual(expect.any(String));
+    const admin = await storage.users.findByUsername('admin');
+    expect(await verifyPassword(admin?.passwordHash ?? '', result.generatedPassword ?? '')).toBe(true);
+  });
+
+  it('does nothing while an active platform admin exists', async () => {
+    const { storage, core } = setup();
+    await core.identity.ensureBootstrapAdmin({ username: 'admin', password: 'first password' });
+    expect(await core.identity.ensureBootstrapAdmin({ username: 'other', password: 'second password' })).toEqual({
+      status: 'exists',
+      username: 'other',
+    });
+    expect(await storage.users.findByUsername('other')).toBeUndefined();
+  });
+
+  it('restores a disabled admin account of the same name when no active admin is left', async () => {
+    const { storage, core } = setup();
+    await core.identity.ensureBootstrapAdmin({ username: 'admin', password: 'first password' });
+    const admin = await storage.users.findByUsername('admin');
+    await storage.users.update(admin?.id ?? '', {
+      isActive: false,
+      failedLoginCount: 5,
+      lockedUntil: '2030-01-01T00:00:00.000Z',
+    });
+    expect((await core.identity.ensureBootstrapAdmin({ username: 'ADMIN', password: 'recovered pw' })).status).toBe(
+      'restored',
+    );
+    const restored = await storage.users.findByUsername('admin');
+    expect(restored).toMatchObject({ isActive: true, failedLoginCount: 0, lockedUntil: null });
+    expect(await verifyPassword(restored?.passwordHash ?? '', 'recovered pw')).toBe(true);
+  });
+});

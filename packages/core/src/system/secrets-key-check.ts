@@ -1,0 +1,29 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+
+const KEY = 'system.secretsKeyCheck';
+const PROBE = 'margin-secrets-key-check';
+
+/**
+ * Refuses to run with a secrets key other than the one the database was written with: every
+ * stored credential would be unreadable. The first start records a sealed probe value.
+ */
+export async function verifySecretsKey(deps: CoreDeps): Promise<void> {
+  const stored = await deps.storage.settings.get(KEY);
+  if (stored === undefined) {
+    await deps.storage.settings.put(KEY, deps.secrets.seal(PROBE), deps.clock.now().toISOString());
+    return;
+  }
+  let opened: string | undefined;
+  try {
+    opened = deps.secrets.open(String(stored));
+  } catch {
+    opened = undefined;
+  }
+  if (opened !== PROBE) {
+    throw new MarginError(
+      'service_unavailable',
+      'The secrets key does not match the one this database was written with. Restore the original MARGIN_SECRETS_KEY (or the data dir’s secrets.key).',
+    );
+  }
+}

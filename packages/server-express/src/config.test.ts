@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      bootstrapAdmin: { username: 'admin', password: undefined },
+      allowPrivateEgress: false,
+      worker: { maxConcurrentJobs: 4, pollIntervalMs: 2000 },
+      authRateLimit: { permits: 20, windowSeconds: 60 },
+      development: false,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.databaseUrl).toBe(`sqlite:${config.dataDir}/margin.db`);
+  });
+
+  it('names the variable in every error and never echoes a secret value', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', MARGIN_JWT_SECRET: 'too-short-secret', WORKER_MAX_CONCURRENT_REVIEW_JOBS: '0' });
+    expect(attempt).toThrow(/PORT must be a whole number from 0 to 65535/);
+    expect(attempt).toThrow(/MARGIN_JWT_SECRET must be at least 32 characters/);
+    expect(attempt).toThrow(/WORKER_MAX_CONCURRENT_REVIEW_JOBS must be a whole number from 1 to 64/);
+    expect(attempt).not.toThrow(/too-short-secret/);
+  });
+
+  it('accepts a base64 32-byte secrets key and refuses anything else', () => {
+    expect(loadConfig({ MARGIN_SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }).secretsKey).toBeDefined();
+    expect(() => loadConfig({ MARGIN_SECRETS_KEY: Buffer.alloc(16, 1).toString('base64') })).toThrow(
+      /MARGIN_SECRETS_KEY/,
+    );
+  });
+
+  it('reads the public base URL without a trailing slash and flags as booleans', () => {
+    const config = loadConfig({
+      MARGIN_PUBLIC_BASE_URL: 'https://margin.example.com/',
+      MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+      NODE_ENV: 'development',
+    });
+    expect(config.publicBaseUrl).toBe('https://margin.example.com');
+    expect(config.allowPrivateEgress).toBe(true);
+    expect(config.development).toBe(true);
+    expect(() => loadConfig({ MARGIN_PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/MARGIN_PUBLIC_BASE_URL/);
+  });
+});

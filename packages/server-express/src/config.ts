@@ -1,0 +1,108 @@
+import { resolve } from 'node:path';
+import { MarginError } from '@margin/core';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const int = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+/** The operator contract (ARCHITECTURE.md §6). The only place that reads `process.env`. */
+const EnvSchema = z.object({
+  PORT: int(0, 65535, 8080),
+  HOST: optionalText.transform((v) => v ?? '127.0.0.1'),
+  MARGIN_DATA_DIR: optionalText.transform((v) => v ?? './data'),
+  DATABASE_URL: optionalText,
+  MARGIN_BOOTSTRAP_ADMIN_USER: optionalText.transform((v) => v ?? 'admin'),
+  MARGIN_BOOTSTRAP_ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 8, 'must be at least 8 characters'),
+  MARGIN_JWT_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 32, 'must be at least 32 characters'),
+  MARGIN_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v === '' || Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+    ),
+  MARGIN_PUBLIC_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+  WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, 4),
+  WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
+  MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
+  MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
+  NODE_ENV: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+});
+
+export interface HostConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  bootstrapAdmin: { username: string; password: string | undefined };
+  jwtSecret: string | undefined;
+  /** base64 of 32 bytes. */
+  secretsKey: string | undefined;
+  publicBaseUrl: string | undefined;
+  allowPrivateEgress: boolean;
+  worker: { maxConcurrentJobs: number; pollIntervalMs: number };
+  authRateLimit: { permits: number; windowSeconds: number };
+  development: boolean;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/** Reads and checks the environment. Errors name the variable and never echo its value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('; ');
+    throw MarginError.validation(`Invalid configuration: ${problems}.`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.MARGIN_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'margin.db')}`,
+    bootstrapAdmin: {
+      username: e.MARGIN_BOOTSTRAP_ADMIN_USER,
+      password: e.MARGIN_BOOTSTRAP_ADMIN_PASSWORD || undefined,
+    },
+    jwtSecret: e.MARGIN_JWT_SECRET || undefined,
+    secretsKey: e.MARGIN_SECRETS_KEY || undefined,
+    publicBaseUrl: e.MARGIN_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
+    worker: {
+      maxConcurrentJobs: e.WORKER_MAX_CONCURRENT_REVIEW_JOBS,
+      pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
+    },
+    authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
+    development: e.NODE_ENV === 'development',
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,49 @@
+import { MarginError, toMarginError } from '@margin/core';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../observability/logger.js';
+
+export const JSON_BODY_LIMIT = '1mb';
+
+/** Errors raised by Express's own body parsing, by their `type`. */
+function fromExpressError(error: unknown): MarginError | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return MarginError.validation('The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new MarginError('payload_too_large', `The request body is larger than the ${JSON_BODY_LIMIT} limit.`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return MarginError.validation('The request body uses an unsupported encoding or charset.');
+    case 'request.aborted':
+      return MarginError.validation('The request was aborted before its body arrived.');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The one place an error becomes a response: `{ error, code, ...details, requestId }`. Unexpected
+ * errors are logged and answered with a generic message; nothing internal reaches the wire.
+ */
+export function errorResponder(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const error = fromExpressError(err) ?? toMarginError(err);
+    if (error.code === 'internal' || error.code === 'service_unavailable') {
+      logger.error({ err: error.cause ?? err, reqId: req.id }, 'request failed');
+    }
+    if (res.headersSent) return res.end();
+    const retryAfter = error.details.retryAfterSeconds;
+    if (error.code === 'rate_limited' && typeof retryAfter === 'number')
+      res.setHeader('Retry-After', String(retryAfter));
+    res.status(error.status).json({ ...error.toBody(), requestId: req.id });
+  };
+}
+
+export function notFoundResponder(): RequestHandler {
+  return (req, res) => {
+    res
+      .status(404)
+      .json({ error: `No endpoint matches ${req.method} ${req.path}.`, code: 'not_found', requestId: req.id });
+  };
+}

@@ -1,0 +1,19 @@
+import type { RequestHandler } from 'express';
+import type { HostContext } from '../host/host-context.js';
+
+/** `/livez`: the process answers; no dependency is checked. */
+export const livez: RequestHandler = (_req, res) => {
+  res.json({ status: 'ok' });
+};
+
+/** `/healthz`: database and background workers; 503 when unhealthy so load balancers drain us. */
+export function healthz(host: HostContext): RequestHandler {
+  return async (_req, res, next) => {
+    try {
+      const report = await host.health();
+      res.status(report.status === 'unhealthy' ? 503 : 200).json(report);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

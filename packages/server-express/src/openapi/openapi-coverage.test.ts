@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { createAesGcmSecretBox, createMarginCore, createMemoryStorage } from '@margin/core';
+import type { Express } from 'express';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createApiApp } from '../http/api-app.js';
+import { createLogger } from '../observability/logger.js';
+import { createHttpMetrics } from '../observability/metrics.js';
+
+const OPERATIONAL = new Set(['/healthz', '/livez', '/metrics']);
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+function servedRoutes(app: Express): string[] {
+  const out: string[] = [];
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const path = layer.route.path.replace(/:(\w+)/g, '{$1}');
+        if (OPERATIONAL.has(path) || path.startsWith('/swagger')) continue;
+        for (const method of Object.keys(layer.route.methods)) out.push(`${method.toUpperCase()} ${path}`);
+      } else if (layer.handle?.stack) {
+        walk(layer.handle.stack);
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  return out.sort();
+}
+
+function documentedRoutes(): string[] {
+  const document = JSON.parse(readFileSync(new URL('../../../../openapi.json', import.meta.url), 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(document.paths)
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
+}
+
+describe('openapi.json', () => {
+  it('documents exactly the routes the API app serves, and nothing else', () => {
+    const core = createMarginCore({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox(Buffer.alloc(32)) });
+    const config = loadConfig({});
+    const app = createApiApp(core, {
+      host: { config, logger: createLogger({ level: 'silent' }), health: async () => ({ status: 'ok', checks: {} }) },
+      metrics: createHttpMetrics(),
+    });
+    expect(servedRoutes(app)).toEqual(documentedRoutes());
+  });
+
+  it('leaves out the operational endpoints and the /api prefix', () => {
+    const paths = documentedRoutes().map((r) => r.split(' ')[1] ?? '');
+    expect(paths.filter((p) => OPERATIONAL.has(p) || p.startsWith('/api/'))).toEqual([]);
+  });
+});

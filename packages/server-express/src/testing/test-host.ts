@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createTestDatabase, type TestDialect } from '@margin/storage-knex/testing';
+import { loadConfig } from '../config.js';
+import { type MarginHost, type MarginHostOptions, startMarginHost } from '../host/start-host.js';
+
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export interface TestHost extends MarginHost {
+  dataDir: string;
+  databaseUrl: string;
+  /** Every log line written so far, parsed. */
+  logs(): Array<Record<string, unknown>>;
+  /** Raw log text, for scanning for leaked secrets. */
+  rawLogs(): string;
+  announcements: string[];
+  /** Stops the host; keeps the database and data dir so a restart sees the same state. */
+  stop(): Promise<void>;
+  /** Stops the host and removes its database and data dir. */
+  close(): Promise<void>;
+}
+
+export interface TestHostOptions extends Partial<Omit<MarginHostOptions, 'config'>> {
+  dialect?: TestDialect;
+  env?: Record<string, string | undefined>;
+  /** Reuse a previous host's data dir and database (restart tests). */
+  reuse?: { dataDir: string; databaseUrl: string };
+}
+
+/** A real host on 127.0.0.1 with an OS-chosen port, on a fresh SQLite file or PostgreSQL schema. */
+export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
+  const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'margin-host-')));
+  const db = options.reuse ? undefined : await createTestDatabase(options.dialect ?? 'sqlite');
+  const databaseUrl = options.reuse?.databaseUrl ?? db?.url;
+  let raw = '';
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      raw += chunk.toString();
+      done();
+    },
+  });
+  const announcements: string[] = [];
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MARGIN_DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    MARGIN_BOOTSTRAP_ADMIN_USER: ADMIN_USERNAME,
+    MARGIN_BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const host = await startMarginHost({
+    ...options,
+    config,
+    logDestination: destination,
+    announce: (m) => announcements.push(m),
+  });
+  const stop = () => host.close();
+  return {
+    ...host,
+    dataDir,
+    databaseUrl: config.databaseUrl,
+    announcements,
+    logs: () =>
+      raw
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    rawLogs: () => raw,
+    stop,
+    close: async () => {
+      await stop();
+      await db?.drop();
+      if (!options.reuse) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

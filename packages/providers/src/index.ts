@@ -1,1 +1,1 @@
-export {};
+export * from './http/index.js';

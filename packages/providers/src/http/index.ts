@@ -1,0 +1,12 @@
+export { providerMessage, redactSecrets } from './redact.js';
+export { retryDelayFromHeaders, retryInfoDelay } from './retry-after.js';
+export {
+  createTransport,
+  type ErrorAnswer,
+  type ErrorVerdict,
+  type HttpTransport,
+  type ResponseType,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';

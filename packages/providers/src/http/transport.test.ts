@@ -1,0 +1,139 @@
+import { MarginError } from '@margin/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
+import { createTransport } from './transport.js';
+
+let fake: FakeHttpServer;
+beforeEach(async () => {
+  fake = await startFakeHttpServer();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const SECRET = 'sk-test-0123456789abcdef';
+const transport = (extra: Partial<Parameters<typeof createTransport>[0]> = {}) =>
+  createTransport({ provider: 'Acme', backoffBaseMs: 1, secrets: () => [SECRET], ...extra });
+
+async function failure(promise: Promise<unknown>): Promise<MarginError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
+  return error;
+}
+
+describe('the HTTP transport', () => {
+  it('sends JSON and query parameters and parses the JSON answer', async () => {
+    fake.on('POST', '/v1/things', (req) => ({ status: 201, json: { got: req.json, q: req.query.get('x') } }));
+    const res = await transport().request({
+      method: 'POST',
+      url: `${fake.url}/v1/things`,
+      query: { x: 1, y: undefined },
+      json: { a: 1 },
+    });
+    expect(res).toMatchObject({ status: 201, data: { got: { a: 1 }, q: '1' } });
+    expect(fake.requests[0]?.query.has('y')).toBe(false);
+  });
+
+  it('waits as long as retry-after-ms says, then succeeds', async () => {
+    let calls = 0;
+    fake.on('GET', '/r', () =>
+      ++calls === 1 ? { status: 429, headers: { 'retry-after-ms': '60' }, json: {} } : { json: { ok: true } },
+    );
+    const started = Date.now();
+    const res = await transport().request({ url: `${fake.url}/r` });
+    expect(res.data).toEqual({ ok: true });
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('honours Retry-After in seconds on 503', async () => {
+    let calls = 0;
+    fake.on('GET', '/r', () => (++calls < 3 ? { status: 503, headers: { 'retry-after': '0' } } : { json: [] }));
+    await transport().request({ url: `${fake.url}/r` });
+    expect(calls).toBe(3);
+  });
+
+  it('gives up after the retry limit with a rate-limited error carrying the status', async () => {
+    fake.on('GET', '/r', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { message: 'slow down' } }));
+    const error = await failure(transport({ retries: 2 }).request({ url: `${fake.url}/r` }));
+    expect(fake.requests).toHaveLength(3);
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.details).toMatchObject({ providerFailure: 'rateLimited', providerStatus: 429 });
+    expect(error.message).toBe('Acme answered 429: slow down');
+  });
+
+  it('does not wait for a Retry-After beyond the cap', async () => {
+    fake.on('GET', '/r', () => ({ status: 429, headers: { 'retry-after': '3600' } }));
+    const error = await failure(transport({ maxRetryDelayMs: 1000 }).request({ url: `${fake.url}/r` }));
+    expect(fake.requests).toHaveLength(1);
+    expect(error.details).toMatchObject({ providerFailure: 'rateLimited', retryAfterMs: 3_600_000 });
+  });
+
+  it('lets the adapter declare a non-retryable quota error', async () => {
+    fake.on('POST', '/chat', () => ({
+      status: 429,
+      json: { error: { code: 'insufficient_quota', message: 'You exceeded your quota.' } },
+    }));
+    const error = await failure(
+      transport({
+        inspectError: ({ body }) =>
+          (body as { error?: { code?: string } })?.error?.code === 'insufficient_quota'
+            ? { retry: false, failure: 'quotaExceeded' }
+            : undefined,
+      }).request({ method: 'POST', url: `${fake.url}/chat`, json: {} }),
+    );
+    expect(fake.requests).toHaveLength(1);
+    expect(error.details).toMatchObject({ providerFailure: 'quotaExceeded' });
+  });
+
+  it('maps 401 to a credentials failure and scrubs the secret from the provider’s message', async () => {
+    fake.on('GET', '/me', () => ({
+      status: 401,
+      json: { error: { message: `Incorrect API key provided: ${SECRET}` } },
+    }));
+    const error = await failure(transport().request({ url: `${fake.url}/me` }));
+    expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 401 });
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).toBe('Acme answered 401: Incorrect API key provided: [redacted]');
+  });
+
+  it('maps 404 to not_found and hands back allowed statuses instead', async () => {
+    fake.on('GET', '/missing', () => ({ status: 404, json: { message: 'Not Found' } }));
+    expect((await failure(transport().request({ url: `${fake.url}/missing` }))).code).toBe('not_found');
+    const res = await transport().request({ url: `${fake.url}/missing`, allowStatuses: [404] });
+    expect(res.status).toBe(404);
+  });
+
+  it('reports a 200 with a body that is not JSON as an invalid response', async () => {
+    fake.on('GET', '/html', () => ({ text: '<html>login page</html>' }));
+    const error = await failure(transport().request({ url: `${fake.url}/html` }));
+    expect(error.details).toMatchObject({ providerFailure: 'invalidResponse' });
+  });
+
+  it('retries 5xx and network-level failures, then reports the provider unavailable', async () => {
+    fake.on('GET', '/down', () => ({ status: 502, text: '<html>Bad gateway</html>' }));
+    const error = await failure(transport({ retries: 1 }).request({ url: `${fake.url}/down` }));
+    expect(fake.requests).toHaveLength(2);
+    expect(error.message).toBe('Acme answered 502.');
+    await fake.close();
+    const unreachable = await failure(transport({ retries: 0 }).request({ url: `${fake.url}/down` }));
+    expect(unreachable.details).toMatchObject({ providerFailure: 'unavailable' });
+    expect(unreachable.message).toMatch(/^Acme could not be reached \(/);
+    fake = await startFakeHttpServer();
+  });
+
+  it('times out a slow answer', async () => {
+    fake.on('GET', '/slow', () => new Promise((resolve) => setTimeout(() => resolve({ json: {} }), 300)));
+    const error = await failure(transport({ timeoutMs: 50, retries: 0 }).request({ url: `${fake.url}/slow` }));
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+  });
+
+  it('does not follow redirects when told not to', async () => {
+    fake.on('GET', '/moved', () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest' } }));
+    const error = await failure(transport({ followRedirects: false }).request({ url: `${fake.url}/moved` }));
+    expect(error.message).toContain('a redirect, which is not followed');
+  });
+});

@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRequest {
+  method: string;
+  /** Path without the query string, e.g. `/repos/acme/app/pulls/42`. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  /** Raw body text. */
+  text: string;
+  /** Parsed JSON body, when it is JSON. */
+  json: unknown;
+  /** Values captured by `:name` segments of the matched route. */
+  params: Record<string, string>;
+}
+
+export interface FakeReply {
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  text?: string;
+}
+
+export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeHttpServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Every request received, in order. */
+  requests: FakeRequest[];
+  /** Adds a route; `:name` segments capture, a trailing `*` matches the rest. Later routes win. */
+  on(method: string, path: string, handler: FakeHandler): void;
+  /** Answers the next request (any route) with this reply instead, once. */
+  interceptNext(reply: FakeReply): void;
+  close(): Promise<void>;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: FakeHandler;
+}
+
+/**
+ * A provider fake on a real loopback socket: adapters talk real HTTP to it, so tests cover headers,
+ * paging and retries exactly as they go over the wire. Unknown routes answer 501 so a missing fake
+ * route fails the test loudly.
+ */
+export async function startFakeHttpServer(): Promise<FakeHttpServer> {
+  const routes: Route[] = [];
+  const requests: FakeRequest[] = [];
+  const intercepts: FakeReply[] = [];
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://fake');
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const base = {
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(url.pathname),
+      query: url.searchParams,
+      headers: req.headers,
+      text,
+      json,
+    };
+    const intercepted = intercepts.shift();
+    let reply: FakeReply;
+    if (intercepted) {
+      requests.push({ ...base, params: {} });
+      reply = intercepted;
+    } else {
+      const match = findRoute(routes, base.method, url.pathname);
+      const request = { ...base, params: match?.params ?? {} };
+      requests.push(request);
+      try {
+        reply = match
+          ? await match.route.handler(request)
+          : { status: 501, json: { message: `No fake route for ${base.method} ${url.pathname}` } };
+      } catch (error) {
+        reply = { status: 500, json: { message: `Fake handler failed: ${(error as Error).message}` } };
+      }
+    }
+    const headers: Record<string, string> = { ...reply.headers };
+    let body = reply.text ?? '';
+    if (reply.json !== undefined) {
+      body = JSON.stringify(reply.json);
+      headers['content-type'] ??= 'application/json; charset=utf-8';
+    }
+    res.writeHead(reply.status ?? 200, headers);
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    requests,
+    on(method, path, handler) {
+      const names: string[] = [];
+      const source = path
+        .split('/')
+        .map((segment) => {
+          if (segment === '*') return '.*';
+          if (segment.startsWith(':')) {
+            names.push(segment.slice(1));
+            return '([^/]+)';
+          }
+          return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        })
+        .join('/');
+      routes.unshift({ method: method.toUpperCase(), pattern: new RegExp(`^${source}$`), names, handler });
+    },
+    interceptNext(reply) {
+      intercepts.push(reply);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function findRoute(routes: Route[], method: string, rawPath: string) {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const m = route.pattern.exec(rawPath);
+    if (m) {
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1] ?? '');
+      });
+      return { route, params };
+    }
+  }
+  return undefined;
+}

@@ -1,16 +1,31 @@
-import type { CoreDeps } from './deps.js';
+import { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
 import { createEventBus, type EventBus } from './events.js';
-import { type BootstrapAdminInput, ensureBootstrapAdmin } from './identity/index.js';
+import { createAccessTokens } from './identity/access-tokens.js';
+import type { Actor } from './identity/actor.js';
+import { authenticateAccessToken, authenticatePersonalAccessToken } from './identity/authenticate.js';
+import { createAuthorizer } from './identity/authorization.js';
+import { type BootstrapAdminInput, ensureBootstrapAdmin } from './identity/bootstrap-admin.js';
+import { getMe } from './identity/me.js';
+import * as members from './identity/members.js';
+import * as pats from './identity/personal-access-tokens.js';
+import * as sessions from './identity/sessions.js';
+import * as users from './identity/users.js';
+import { type CapabilityKey, requireCapability } from './licensing/index.js';
+import { getLicensing, patchLicensing } from './licensing/licensing.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { type Ids, randomIds } from './platform/ids.js';
 import type { SecretBox } from './platform/secret-box.js';
 import type { ProviderRegistry } from './providers.js';
 import type { StorageV1 } from './storage/storage-v1.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
+import * as clients from './tenancy/clients.js';
+import * as tenants from './tenancy/tenants.js';
 
 export interface MarginCoreOptions {
   storage: StorageV1;
   secrets: SecretBox;
+  /** Signing secret for access tokens (≥ 32 characters) and optional session limits. */
+  auth: { jwtSecret: string } & Partial<AuthSettings>;
   providers?: ProviderRegistry;
   clock?: Clock;
   ids?: Ids;
@@ -22,6 +37,9 @@ export interface MarginCoreOptions {
  * authorization and licensing, and returns plain data or throws a MarginError.
  */
 export function createMarginCore(options: MarginCoreOptions) {
+  const { jwtSecret, ...authOverrides } = options.auth;
+  if (jwtSecret.length < 32) throw new Error('The access-token signing secret must be at least 32 characters.');
+  const auth: AuthSettings = { ...DEFAULT_AUTH_SETTINGS, ...authOverrides };
   const deps: CoreDeps = {
     storage: options.storage,
     secrets: options.secrets,
@@ -29,6 +47,9 @@ export function createMarginCore(options: MarginCoreOptions) {
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     events: options.events ?? createEventBus(),
+    auth,
+    accessTokens: createAccessTokens(jwtSecret, auth.accessTokenTtlSeconds),
+    authz: createAuthorizer(options),
   };
   return {
     events: deps.events,
@@ -38,6 +59,45 @@ export function createMarginCore(options: MarginCoreOptions) {
     },
     identity: {
       ensureBootstrapAdmin: (input: BootstrapAdminInput) => ensureBootstrapAdmin(deps, input),
+      login: (input: unknown) => sessions.login(deps, input),
+      refresh: (refreshToken: string | undefined) => sessions.refresh(deps, refreshToken),
+      logout: (refreshToken: string | undefined) => sessions.logout(deps, refreshToken),
+      changeOwnPassword: (actor: Actor, input: unknown) => sessions.changeOwnPassword(deps, actor, input),
+      authenticateAccessToken: (token: string) => authenticateAccessToken(deps, token),
+      authenticatePersonalAccessToken: (token: string) => authenticatePersonalAccessToken(deps, token),
+      me: (actor: Actor) => getMe(deps, actor),
+      createPersonalAccessToken: (actor: Actor, input: unknown) => pats.createPersonalAccessToken(deps, actor, input),
+      listPersonalAccessTokens: (actor: Actor) => pats.listPersonalAccessTokens(deps, actor),
+      revokePersonalAccessToken: (actor: Actor, patId: string) => pats.revokePersonalAccessToken(deps, actor, patId),
+      createUser: (actor: Actor, input: unknown) => users.createUser(deps, actor, input),
+      listUsers: (actor: Actor, query: unknown) => users.listUsers(deps, actor, query),
+      patchUser: (actor: Actor, userId: string, input: unknown) => users.patchUser(deps, actor, userId, input),
+      putClientMember: (actor: Actor, clientId: string, userId: string, input: unknown) =>
+        members.putClientMember(deps, actor, clientId, userId, input),
+      listClientMembers: (actor: Actor, clientId: string) => members.listClientMembers(deps, actor, clientId),
+      removeClientMember: (actor: Actor, clientId: string, userId: string) =>
+        members.removeClientMember(deps, actor, clientId, userId),
+      putTenantMember: (actor: Actor, tenantId: string, userId: string, input: unknown) =>
+        members.putTenantMember(deps, actor, tenantId, userId, input),
+      listTenantMembers: (actor: Actor, tenantId: string) => members.listTenantMembers(deps, actor, tenantId),
+      removeTenantMember: (actor: Actor, tenantId: string, userId: string) =>
+        members.removeTenantMember(deps, actor, tenantId, userId),
+    },
+    tenancy: {
+      listCreatableTenants: (actor: Actor) => tenants.listCreatableTenants(deps, actor),
+      createTenant: (actor: Actor, input: unknown) => tenants.createTenant(deps, actor, input),
+      patchTenant: (actor: Actor, tenantId: string, input: unknown) =>
+        tenants.patchTenant(deps, actor, tenantId, input),
+      listClients: (actor: Actor, query: unknown) => clients.listClients(deps, actor, query),
+      createClient: (actor: Actor, input: unknown) => clients.createClient(deps, actor, input),
+      getClient: (actor: Actor, clientId: string) => clients.getClient(deps, actor, clientId),
+      patchClient: (actor: Actor, clientId: string, input: unknown) =>
+        clients.patchClient(deps, actor, clientId, input),
+    },
+    licensing: {
+      get: (actor: Actor) => getLicensing(deps, actor),
+      patch: (actor: Actor, input: unknown) => patchLicensing(deps, actor, input),
+      requireCapability: (capability: CapabilityKey) => requireCapability(deps, capability),
     },
   };
 }

@@ -1,11 +1,13 @@
 export * from './ai/index.js';
 export { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
-export type { CoreDeps } from './deps.js';
+export { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './identity/index.js';
+export * from './licensing/index.js';
 export * from './platform/index.js';
 export * from './providers.js';
 export * from './scm/index.js';
 export * from './storage/index.js';
 export * from './system/index.js';
+export * from './tenancy/index.js';

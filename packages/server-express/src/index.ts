@@ -5,7 +5,15 @@ export { Poller, type PollerOptions } from './host/poller.js';
 export { type MarginHost, type MarginHostOptions, startMarginHost } from './host/start-host.js';
 export { type ApiAppOptions, createApiApp } from './http/api-app.js';
 export { createGateway } from './http/gateway.js';
-export { mountRoutes, type RouteContext, type RouteResult, type RouteSpec, route } from './http/route.js';
+export {
+  mountRoutes,
+  type PublicRouteContext,
+  publicRoute,
+  type RouteContext,
+  type RouteResult,
+  type RouteSpec,
+  route,
+} from './http/route.js';
 export { createLogger, type Logger } from './observability/logger.js';
 export { createHttpMetrics, type HttpMetrics } from './observability/metrics.js';
 export { buildOpenApiDocument, serializeOpenApi } from './openapi/openapi-document.js';

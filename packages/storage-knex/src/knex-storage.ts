@@ -3,7 +3,9 @@ import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
+import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
 import { knexSettings } from './repositories/settings.js';
+import { knexClients, knexTenants } from './repositories/tenancy.js';
 import { knexUsers } from './repositories/users.js';
 
 export interface KnexStorageOptions {
@@ -29,7 +31,15 @@ export interface KnexStorage extends StorageV1 {
 const MAX_TRANSACTION_ATTEMPTS = 8;
 
 function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Repositories {
-  return { users: knexUsers(db), settings: knexSettings(db, dialect) };
+  return {
+    users: knexUsers(db),
+    refreshTokens: knexRefreshTokens(db),
+    personalAccessTokens: knexPersonalAccessTokens(db),
+    memberships: knexMemberships(db),
+    tenants: knexTenants(db),
+    clients: knexClients(db),
+    settings: knexSettings(db, dialect),
+  };
 }
 
 export async function openKnexStorage(options: KnexStorageOptions): Promise<KnexStorage> {

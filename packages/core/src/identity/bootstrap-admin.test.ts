@@ -10,6 +10,7 @@ function setup() {
   const core = createMarginCore({
     storage,
     secrets: createAesGcmSecretBox(Buffer.alloc(32)),
+    auth: { jwtSecret: 'a-test-signing-secret-of-32-characters!' },
     clock: createManualClock(),
     ids: createSequentialIds(),
   });

@@ -28,6 +28,8 @@ export interface UsersRepository {
   findById(id: string): Promise<UserRecord | undefined>;
   /** Case-insensitive. */
   findByUsername(username: string): Promise<UserRecord | undefined>;
+  /** The users among `ids` that exist, in no particular order. */
+  findManyByIds(ids: readonly string[]): Promise<UserRecord[]>;
   /** Returns the updated record, or undefined when no user has this id. */
   update(id: string, patch: UserPatch): Promise<UserRecord | undefined>;
   /** Oldest first. */

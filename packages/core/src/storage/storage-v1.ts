@@ -1,9 +1,18 @@
+import type { MembershipsRepository } from '../identity/membership-record.js';
+import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
+import type { RefreshTokensRepository } from '../identity/session-record.js';
 import type { UsersRepository } from '../identity/user-record.js';
+import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
 import type { SettingsRepository } from './settings-repository.js';
 
 /** Every repository, one per aggregate. Inside `transaction` the same shape is bound to the transaction. */
 export interface Repositories {
   users: UsersRepository;
+  refreshTokens: RefreshTokensRepository;
+  personalAccessTokens: PersonalAccessTokensRepository;
+  memberships: MembershipsRepository;
+  tenants: TenantsRepository;
+  clients: ClientsRepository;
   settings: SettingsRepository;
 }
 
@@ -15,8 +24,9 @@ export interface StorageV1 extends Repositories {
   readonly specificationVersion: 'v1';
   readonly dialect: string;
   /**
-   * Runs `fn` atomically: all of its writes land or none do. Use only `tx` inside; calling the outer
-   * storage from within a transaction may wait on the transaction itself.
+   * Runs `fn` atomically and serializably: all of its writes land or none do. `fn` may run more than
+   * once (a conflicting transaction is retried), so it must do nothing but storage work: emit events
+   * and call providers after it returns. Use only `tx` inside.
    */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Resolves when the database answers; used by health checks. */

@@ -58,6 +58,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     const core = createMarginCore({
       storage,
       secrets: createAesGcmSecretBox(secrets.secretsKey),
+      auth: { jwtSecret: secrets.jwtSecret },
       providers: options.providers,
       clock: options.clock,
       ids: options.ids,

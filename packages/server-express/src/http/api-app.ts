@@ -1,6 +1,7 @@
 import './express-augment.js';
 import type { MarginCore } from '@margin/core';
-import express, { type Express, type RequestHandler, Router } from 'express';
+import cookieParser from 'cookie-parser';
+import express, { type Express, Router } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { HostContext } from '../host/host-context.js';
@@ -8,6 +9,8 @@ import type { HttpMetrics } from '../observability/metrics.js';
 import { requestObserver } from '../observability/request-observer.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
 import { API_ROUTES } from '../routes/index.js';
+import { authenticate } from './authenticate.js';
+import { credentialRateLimit } from './credential-rate-limit.js';
 import { errorResponder, JSON_BODY_LIMIT, notFoundResponder } from './errors.js';
 import { healthz, livez } from './health-handlers.js';
 import { mountRoutes, type RouteSpec } from './route.js';
@@ -15,8 +18,6 @@ import { mountRoutes, type RouteSpec } from './route.js';
 export interface ApiAppOptions {
   host: HostContext;
   metrics: HttpMetrics;
-  /** Resolves `req.actor` from the request's credentials; runs before every route. */
-  authenticate?: RequestHandler | undefined;
   routes?: readonly RouteSpec[] | undefined;
 }
 
@@ -54,9 +55,10 @@ export function createApiApp(core: MarginCore, options: ApiAppOptions): Express 
   }
 
   app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  if (options.authenticate) app.use(options.authenticate);
+  app.use(cookieParser());
+  app.use(authenticate(core));
   const router = Router();
-  mountRoutes(router, routes, core, host);
+  mountRoutes(router, routes, core, host, { credentials: credentialRateLimit(host.config.authRateLimit) });
   app.use(router);
 
   app.use(notFoundResponder());

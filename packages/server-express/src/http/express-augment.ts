@@ -1,4 +1,4 @@
-import type { Actor } from '@margin/core';
+import type { Actor, MarginError } from '@margin/core';
 
 declare global {
   namespace Express {
@@ -7,6 +7,8 @@ declare global {
       id: string;
       /** Set by the authentication middleware when the request carries a valid credential. */
       actor?: Actor | undefined;
+      /** Why a credential the request carried was refused, answered by routes that need one. */
+      authFailure?: MarginError | undefined;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { type Actor, type MarginCore, MarginError } from '@margin/core';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { type ZodType, z } from 'zod';
 import type { HostContext } from '../host/host-context.js';
 
@@ -11,11 +11,9 @@ export interface RouteResult {
   headers?: Record<string, string | string[]>;
 }
 
-export interface RouteContext<P, Q> {
+export interface PublicRouteContext<P, Q> {
   core: MarginCore;
   host: HostContext;
-  /** Who is calling; set by the authentication middleware, absent for anonymous calls. */
-  actor: Actor | undefined;
   params: P;
   query: Q;
   /** The parsed JSON body, unvalidated: use cases validate their own input. */
@@ -24,37 +22,55 @@ export interface RouteContext<P, Q> {
   res: Response;
 }
 
+export interface RouteContext<P, Q> extends PublicRouteContext<P, Q> {
+  /** Who is calling; always set on authenticated routes. */
+  actor: Actor;
+}
+
 export interface RouteResponse {
   description: string;
   schema?: ZodType | undefined;
 }
 
-/**
- * One endpoint, declared once: the same object mounts the Express handler and describes the
- * operation in openapi.json, so the two cannot drift apart.
- */
-export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknown>> {
+type ParamsSchema = z.ZodObject<z.ZodRawShape>;
+
+interface RouteDeclaration<P extends ParamsSchema, Q extends ParamsSchema> {
   method: HttpMethod;
   /** OpenAPI-style template without the `/api` prefix, e.g. `/reviewing/jobs/{jobId}/status`. */
   path: string;
   operationId: string;
   summary: string;
   tag: string;
-  /** `public` routes skip authentication (login, webhook receiver). Default: a signed-in caller is required. */
-  access?: 'public' | 'authenticated';
-  params?: z.ZodObject<z.ZodRawShape> | undefined;
-  query?: z.ZodObject<z.ZodRawShape> | undefined;
+  /** Credential endpoints share the per-IP limit. */
+  rateLimit?: 'credentials';
+  params?: P;
+  query?: Q;
   /** Documents the body; the use case validates it. */
-  body?: ZodType | undefined;
+  body?: ZodType;
   responses: Record<number, RouteResponse>;
-  handler(ctx: RouteContext<P, Q>): Promise<RouteResult>;
 }
 
-/** Keeps the param and query types of a spec while collecting specs of different shapes in one list. */
-export function route<P extends z.ZodObject<z.ZodRawShape>, Q extends z.ZodObject<z.ZodRawShape>>(
-  spec: Omit<RouteSpec<z.infer<P>, z.infer<Q>>, 'params' | 'query'> & { params?: P; query?: Q },
+/**
+ * One endpoint, declared once: the same object mounts the Express handler and describes the
+ * operation in openapi.json, so the two cannot drift apart.
+ */
+export interface RouteSpec extends RouteDeclaration<ParamsSchema, ParamsSchema> {
+  access: 'public' | 'authenticated';
+  handler(ctx: PublicRouteContext<unknown, unknown> & { actor: Actor | undefined }): Promise<RouteResult>;
+}
+
+/** An endpoint for a signed-in caller (bearer access token or `X-User-Pat`). */
+export function route<P extends ParamsSchema = ParamsSchema, Q extends ParamsSchema = ParamsSchema>(
+  spec: RouteDeclaration<P, Q> & { handler(ctx: RouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
 ): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return { ...spec, access: 'authenticated' } as unknown as RouteSpec;
+}
+
+/** An endpoint anyone may call (sign-in, the webhook receiver). */
+export function publicRoute<P extends ParamsSchema = ParamsSchema, Q extends ParamsSchema = ParamsSchema>(
+  spec: RouteDeclaration<P, Q> & { handler(ctx: PublicRouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
+): RouteSpec {
+  return { ...spec, access: 'public' } as unknown as RouteSpec;
 }
 
 /** `/clients/{clientId}/jobs` → `/clients/:clientId/jobs` */
@@ -62,14 +78,30 @@ export function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+export interface RouteLimiters {
+  credentials: RequestHandler;
+}
+
 const EMPTY = z.object({});
 
-export function mountRoutes(router: Router, routes: readonly RouteSpec[], core: MarginCore, host: HostContext): void {
+export function mountRoutes(
+  router: Router,
+  routes: readonly RouteSpec[],
+  core: MarginCore,
+  host: HostContext,
+  limiters: RouteLimiters,
+): void {
   for (const spec of routes) {
-    router[spec.method](expressPath(spec.path), async (req, res, next) => {
-      res.locals.routeTemplate = spec.path;
+    const before: RequestHandler[] = [
+      (_req, res, next) => {
+        res.locals.routeTemplate = spec.path;
+        next();
+      },
+    ];
+    if (spec.rateLimit) before.push(limiters[spec.rateLimit]);
+    router[spec.method](expressPath(spec.path), ...before, async (req, res, next) => {
       try {
-        if (spec.access !== 'public' && !req.actor) throw MarginError.unauthenticated();
+        if (spec.access === 'authenticated' && !req.actor) throw req.authFailure ?? MarginError.unauthenticated();
         const params = (spec.params ?? EMPTY).parse(req.params);
         const query = (spec.query ?? EMPTY).parse(req.query);
         const result = await spec.handler({ core, host, actor: req.actor, params, query, body: req.body, req, res });

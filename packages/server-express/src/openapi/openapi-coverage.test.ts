@@ -42,7 +42,11 @@ function documentedRoutes(): string[] {
 
 describe('openapi.json', () => {
   it('documents exactly the routes the API app serves, and nothing else', () => {
-    const core = createMarginCore({ storage: createMemoryStorage(), secrets: createAesGcmSecretBox(Buffer.alloc(32)) });
+    const core = createMarginCore({
+      storage: createMemoryStorage(),
+      secrets: createAesGcmSecretBox(Buffer.alloc(32)),
+      auth: { jwtSecret: 'x'.repeat(32) },
+    });
     const config = loadConfig({});
     const app = createApiApp(core, {
       host: { config, logger: createLogger({ level: 'silent' }), health: async () => ({ status: 'ok', checks: {} }) },

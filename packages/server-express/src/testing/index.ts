@@ -1,1 +1,9 @@
-export { ADMIN_PASSWORD, ADMIN_USERNAME, startTestHost, type TestHost, type TestHostOptions } from './test-host.js';
+export { type ApiResponse, type Credentials, cookiePair, TestApi } from './test-api.js';
+export {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  startTestHost,
+  TEST_USER_PASSWORD,
+  type TestHost,
+  type TestHostOptions,
+} from './test-host.js';

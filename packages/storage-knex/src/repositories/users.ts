@@ -63,6 +63,10 @@ export function knexUsers(db: Knex | Knex.Transaction): UsersRepository {
       const row = await table().where({ username_key: username.toLowerCase() }).first();
       return row && fromRow(row);
     },
+    async findManyByIds(ids) {
+      if (ids.length === 0) return [];
+      return (await table().whereIn('id', [...ids])).map(fromRow);
+    },
     async update(id, patch) {
       const row = toRow(patch);
       if (Object.keys(row).length > 0) {

@@ -1,14 +1,55 @@
+import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
+import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
+import type { RefreshTokenRecord } from '../../identity/session-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
+import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {
   users: Map<string, UserRecord>;
+  refreshTokens: Map<string, RefreshTokenRecord>;
+  personalAccessTokens: Map<string, PersonalAccessTokenRecord>;
+  /** Keyed `clientId/userId`. */
+  clientMembers: Map<string, ClientMemberRecord>;
+  /** Keyed `tenantId/userId`. */
+  tenantMembers: Map<string, TenantMemberRecord>;
+  tenants: Map<string, TenantRecord>;
+  clients: Map<string, ClientRecord>;
   settings: Map<string, unknown>;
 }
 
+export const SYSTEM_TENANT_SEED: TenantRecord = {
+  id: SYSTEM_TENANT_ID,
+  displayName: 'System',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
 export function emptyMemoryState(): MemoryState {
-  return { users: new Map(), settings: new Map() };
+  return {
+    users: new Map(),
+    refreshTokens: new Map(),
+    personalAccessTokens: new Map(),
+    clientMembers: new Map(),
+    tenantMembers: new Map(),
+    tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),
+    clients: new Map(),
+    settings: new Map(),
+  };
 }
 
 /** Records leave and enter the store as copies, so callers never alias stored rows. */
 export const copy = <T>(value: T): T => structuredClone(value);
+
+/** Keyset page over rows sorted by (createdAt, id). */
+export function pageByCreatedAt<T extends { createdAt: string; id: string }>(
+  rows: Iterable<T>,
+  after: { key: string; id: string } | undefined,
+  limit: number,
+): T[] {
+  return [...rows]
+    .filter((r) => !after || r.createdAt > after.key || (r.createdAt === after.key && r.id > after.id))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    .slice(0, limit + 1)
+    .map(copy);
+}

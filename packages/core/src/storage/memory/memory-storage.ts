@@ -1,10 +1,20 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
+import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
+import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import { memoryUsers } from './memory-users.js';
 
 function repositoriesOver(state: () => MemoryState): Repositories {
-  return { users: memoryUsers(state), settings: memorySettings(state) };
+  return {
+    users: memoryUsers(state),
+    refreshTokens: memoryRefreshTokens(state),
+    personalAccessTokens: memoryPersonalAccessTokens(state),
+    memberships: memoryMemberships(state),
+    tenants: memoryTenants(state),
+    clients: memoryClients(state),
+    settings: memorySettings(state),
+  };
 }
 
 /**

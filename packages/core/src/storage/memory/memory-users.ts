@@ -1,7 +1,7 @@
 import { MarginError } from '../../errors.js';
 import type { UserRecord, UsersRepository } from '../../identity/user-record.js';
 import { decodeCursor, toPage } from '../paging.js';
-import { copy, type MemoryState } from './memory-state.js';
+import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 export function memoryUsers(state: () => MemoryState): UsersRepository {
   const rows = () => state().users;
@@ -25,6 +25,12 @@ export function memoryUsers(state: () => MemoryState): UsersRepository {
       const user = byUsername(username);
       return user && copy(user);
     },
+    async findManyByIds(ids) {
+      return ids.flatMap((id) => {
+        const user = rows().get(id);
+        return user ? [copy(user)] : [];
+      });
+    },
     async update(id, patch) {
       const current = rows().get(id);
       if (!current) return undefined;
@@ -37,11 +43,8 @@ export function memoryUsers(state: () => MemoryState): UsersRepository {
       return copy(next);
     },
     async list(page) {
-      const after = decodeCursor(page.cursor);
-      const sorted = [...rows().values()]
-        .filter((u) => !after || u.createdAt > after.key || (u.createdAt === after.key && u.id > after.id))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-      return toPage(sorted.slice(0, page.limit + 1).map(copy), page.limit, (u) => ({ key: u.createdAt, id: u.id }));
+      const rowsPage = pageByCreatedAt(rows().values(), decodeCursor(page.cursor), page.limit);
+      return toPage(rowsPage, page.limit, (u) => ({ key: u.createdAt, id: u.id }));
     },
     async countActive(globalRole) {
       let count = 0;

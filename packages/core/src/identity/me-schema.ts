@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { EDITIONS } from '../licensing/capabilities.js';
+import { CapabilityStateView } from '../licensing/schemas.js';
+import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
+import { GLOBAL_ROLES } from './user-record.js';
+
+export const MeView = z
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    globalRole: z.enum(GLOBAL_ROLES),
+    authenticatedWith: z.enum(['accessToken', 'personalAccessToken']),
+    clientRoles: z
+      .record(z.string(), z.enum(CLIENT_ROLES))
+      .meta({ description: 'Explicit client roles by client id.' }),
+    tenantRoles: z.record(z.string(), z.enum(TENANT_ROLES)).meta({
+      description:
+        'Tenant roles by tenant id; a TenantAdministrator is ClientAdministrator on every client of the tenant.',
+    }),
+    edition: z.enum(EDITIONS),
+    capabilities: z.array(CapabilityStateView),
+  })
+  .meta({ id: 'Me' });

@@ -1,0 +1,21 @@
+export interface PersonalAccessTokenRecord {
+  id: string;
+  userId: string;
+  label: string;
+  /** SHA-256 hex of the token; the plaintext is shown once and never stored. */
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface PersonalAccessTokensRepository {
+  insert(token: PersonalAccessTokenRecord): Promise<void>;
+  findByHash(tokenHash: string): Promise<PersonalAccessTokenRecord | undefined>;
+  /** Tokens not revoked, newest first. */
+  listForUser(userId: string): Promise<PersonalAccessTokenRecord[]>;
+  /** Revokes the user's token; false when it does not exist, belongs to someone else or is revoked. */
+  revoke(userId: string, id: string, at: string): Promise<boolean>;
+  touch(id: string, at: string): Promise<void>;
+}

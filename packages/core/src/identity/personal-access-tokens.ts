@@ -1,0 +1,51 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from './actor.js';
+import type { PersonalAccessTokenRecord } from './pat-record.js';
+import { CreatePatInput } from './schemas.js';
+import { newPersonalAccessToken, sha256Hex } from './tokens.js';
+
+const view = (t: PersonalAccessTokenRecord) => ({
+  id: t.id,
+  label: t.label,
+  expiresAt: t.expiresAt,
+  createdAt: t.createdAt,
+  lastUsedAt: t.lastUsedAt,
+});
+
+/** Creates a token for the caller; the plaintext is in this answer and nowhere else, ever. */
+export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, input: unknown) {
+  const { label, expiresAt } = CreatePatInput.parse(input);
+  const now = deps.clock.now();
+  const expires = expiresAt ? new Date(expiresAt).toISOString() : null;
+  if (expires && expires <= now.toISOString()) {
+    throw MarginError.validation('expiresAt must be in the future.', [
+      { path: 'expiresAt', message: 'Must be in the future.' },
+    ]);
+  }
+  const token = newPersonalAccessToken(deps.ids);
+  const record: PersonalAccessTokenRecord = {
+    id: deps.ids.uuid(),
+    userId: actor.userId,
+    label,
+    tokenHash: sha256Hex(token),
+    createdAt: now.toISOString(),
+    expiresAt: expires,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await deps.storage.personalAccessTokens.insert(record);
+  return { id: record.id, label, token, expiresAt: expires, createdAt: record.createdAt };
+}
+
+/** The caller's usable tokens (not revoked, not expired), without any token material. */
+export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor) {
+  const now = deps.clock.now().toISOString();
+  const tokens = await deps.storage.personalAccessTokens.listForUser(actor.userId);
+  return { items: tokens.filter((t) => !t.expiresAt || t.expiresAt > now).map(view) };
+}
+
+export async function revokePersonalAccessToken(deps: CoreDeps, actor: Actor, patId: string): Promise<void> {
+  const revoked = await deps.storage.personalAccessTokens.revoke(actor.userId, patId, deps.clock.now().toISOString());
+  if (!revoked) throw MarginError.notFound('Personal access token not found.');
+}

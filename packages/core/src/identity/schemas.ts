@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
+import { GLOBAL_ROLES } from './user-record.js';
+
+const password = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
+const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
+
+export const LoginInput = z
+  .object({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) })
+  .meta({ id: 'LoginInput' });
+
+export const RefreshInput = z
+  .object({
+    refreshToken: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .meta({ description: 'Only for callers that cannot hold the cookie.' }),
+  })
+  .meta({ id: 'RefreshInput' });
+
+export const TokenResponse = z
+  .object({
+    accessToken: z.string(),
+    expiresIn: z.number().int().meta({ description: 'Seconds until the access token expires.' }),
+    tokenType: z.literal('Bearer'),
+    refreshToken: z
+      .string()
+      .optional()
+      .meta({ description: 'Returned only to a refresh that sent its token in the body (no cookie).' }),
+  })
+  .meta({ id: 'TokenResponse' });
+
+export const ChangePasswordInput = z
+  .object({ currentPassword: z.string().min(1).max(1024), newPassword: password })
+  .meta({ id: 'ChangePasswordInput' });
+
+export const CreatePatInput = z
+  .object({
+    label: z.string().trim().min(1, 'Label is required.').max(200),
+    expiresAt: z.iso.datetime({ offset: true }).optional().meta({ description: 'ISO-8601; omitted: never expires.' }),
+  })
+  .meta({ id: 'CreatePatInput' });
+
+export const PatCreated = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    token: z.string(),
+    expiresAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'PatCreated', description: 'The plaintext token is shown only in this response.' });
+
+export const PatView = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    expiresAt: timestamp.nullable(),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'PersonalAccessToken' });
+
+export const PatList = z.object({ items: z.array(PatView) }).meta({ id: 'PersonalAccessTokenList' });
+
+const username = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.@+-]+$/, 'may contain letters, digits and . _ @ + - only');
+
+export const CreateUserInput = z
+  .object({
+    username,
+    password,
+    displayName: z.string().trim().min(1).max(200).optional(),
+    globalRole: z.enum(GLOBAL_ROLES).optional(),
+  })
+  .meta({ id: 'CreateUserInput' });
+
+export const PatchUserInput = z
+  .object({
+    isActive: z.boolean().optional(),
+    password: password.optional(),
+    displayName: z.string().trim().min(1).max(200).optional(),
+    globalRole: z.enum(GLOBAL_ROLES).optional(),
+  })
+  .meta({ id: 'PatchUserInput' });
+
+export const UserView = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    globalRole: z.enum(GLOBAL_ROLES),
+    isActive: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'User' });
+
+export const UserList = z
+  .object({ items: z.array(UserView), nextCursor: z.string().nullable() })
+  .meta({ id: 'UserList' });
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const PutClientMemberInput = z.object({ role: z.enum(CLIENT_ROLES) }).meta({ id: 'PutClientMemberInput' });
+export const PutTenantMemberInput = z.object({ role: z.enum(TENANT_ROLES) }).meta({ id: 'PutTenantMemberInput' });
+
+export const MemberView = z
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    role: z.enum([...CLIENT_ROLES, ...TENANT_ROLES]),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Member' });
+
+export const MemberList = z.object({ items: z.array(MemberView) }).meta({ id: 'MemberList' });
+
+export type TokenResponseBody = z.infer<typeof TokenResponse>;
+export type UserViewBody = z.infer<typeof UserView>;
+export type MemberViewBody = z.infer<typeof MemberView>;

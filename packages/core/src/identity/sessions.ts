@@ -1,0 +1,169 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from './actor.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { ChangePasswordInput, LoginInput } from './schemas.js';
+import { newRefreshToken, sha256Hex } from './tokens.js';
+import type { UserRecord } from './user-record.js';
+
+/** What a successful sign-in or refresh hands the host: the host puts the refresh token in a cookie. */
+export interface SessionTokens {
+  accessToken: string;
+  expiresIn: number;
+  tokenType: 'Bearer';
+  refreshToken: string;
+  refreshExpiresAt: string;
+}
+
+const invalidCredentials = () => MarginError.unauthenticated('Invalid credentials.');
+const sessionEnded = () => MarginError.unauthenticated('The session has ended; sign in again.');
+const locked = () =>
+  new MarginError(
+    'account_locked',
+    'Account is temporarily locked due to repeated failed sign-in attempts. Try again later.',
+  );
+
+// A real argon2id hash to verify against when the user does not exist, so a wrong username costs
+// the same time as a wrong password and usernames cannot be probed by timing.
+let dummyHash: Promise<string> | undefined;
+const timingDummy = () => {
+  dummyHash ??= hashPassword('margin-timing-equaliser');
+  return dummyHash;
+};
+
+const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000).toISOString();
+
+export async function login(deps: CoreDeps, input: unknown): Promise<SessionTokens> {
+  const { username, password } = LoginInput.parse(input);
+  const user = await deps.storage.users.findByUsername(username);
+  if (!user?.isActive || !user.passwordHash) {
+    await verifyPassword(await timingDummy(), password);
+    throw invalidCredentials();
+  }
+  const now = deps.clock.now();
+  if (user.lockedUntil && user.lockedUntil > now.toISOString()) throw locked();
+
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await recordFailure(deps, user.id, now);
+    throw invalidCredentials();
+  }
+  if (user.failedLoginCount > 0 || user.lockoutCount > 0 || user.lockedUntil) {
+    await deps.storage.users.update(user.id, { failedLoginCount: 0, lockoutCount: 0, lockedUntil: null });
+  }
+  return startSession(deps, user, now);
+}
+
+/** Counts a failure; the fifth in a row locks the account, 15 minutes doubling up to 60. */
+async function recordFailure(deps: CoreDeps, userId: string, now: Date): Promise<void> {
+  const { maxFailedLogins, lockoutBaseMinutes, lockoutMaxMinutes } = deps.auth;
+  await deps.storage.transaction(async (tx) => {
+    const current = await tx.users.findById(userId);
+    if (!current) return;
+    const failures = current.failedLoginCount + 1;
+    if (failures < maxFailedLogins) {
+      await tx.users.update(userId, { failedLoginCount: failures });
+      return;
+    }
+    const lockouts = current.lockoutCount + 1;
+    const minutes = Math.min(lockoutBaseMinutes * 2 ** (lockouts - 1), lockoutMaxMinutes);
+    await tx.users.update(userId, {
+      failedLoginCount: 0,
+      lockoutCount: lockouts,
+      lockedUntil: addSeconds(now, minutes * 60),
+    });
+  });
+}
+
+async function startSession(deps: CoreDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
+  const refreshToken = newRefreshToken(deps.ids);
+  const refreshExpiresAt = addSeconds(now, deps.auth.refreshAbsoluteSeconds);
+  await deps.storage.refreshTokens.insert({
+    id: deps.ids.uuid(),
+    userId: user.id,
+    familyId: deps.ids.uuid(),
+    tokenHash: sha256Hex(refreshToken),
+    createdAt: now.toISOString(),
+    expiresAt: refreshExpiresAt,
+    lastUsedAt: now.toISOString(),
+    replacedById: null,
+    revokedAt: null,
+  });
+  return { ...(await accessTokenFor(deps, user, now)), refreshToken, refreshExpiresAt };
+}
+
+async function accessTokenFor(deps: CoreDeps, user: UserRecord, now: Date) {
+  const accessToken = await deps.accessTokens.issue(
+    { userId: user.id, username: user.username, globalRole: user.globalRole },
+    now,
+  );
+  return { accessToken, expiresIn: deps.accessTokens.ttlSeconds, tokenType: 'Bearer' as const };
+}
+
+/**
+ * Exchanges a refresh token for a new access token and a new refresh token. The presented token is
+ * retired; presenting a retired token again means it was stolen or replayed, so the whole family
+ * (every token of that sign-in) is revoked.
+ */
+export async function refresh(deps: CoreDeps, refreshToken: string | undefined): Promise<SessionTokens> {
+  if (!refreshToken) throw MarginError.unauthenticated('A refresh token is required.');
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const stored = await deps.storage.refreshTokens.findByHash(sha256Hex(refreshToken));
+  if (!stored) throw sessionEnded();
+  if (stored.replacedById) {
+    await deps.storage.refreshTokens.revokeFamily(stored.familyId, nowIso);
+    throw MarginError.unauthenticated('This refresh token was already used; the session has been revoked.');
+  }
+  const idleLimit = addSeconds(new Date(stored.lastUsedAt), deps.auth.refreshIdleSeconds);
+  if (stored.revokedAt || stored.expiresAt <= nowIso || idleLimit <= nowIso) throw sessionEnded();
+  const user = await deps.storage.users.findById(stored.userId);
+  if (!user?.isActive) throw sessionEnded();
+
+  const next = newRefreshToken(deps.ids);
+  const nextId = deps.ids.uuid();
+  const rotated = await deps.storage.transaction(async (tx) => {
+    if (!(await tx.refreshTokens.markReplaced(stored.id, nextId, nowIso))) return false;
+    await tx.refreshTokens.insert({
+      id: nextId,
+      userId: stored.userId,
+      familyId: stored.familyId,
+      tokenHash: sha256Hex(next),
+      createdAt: nowIso,
+      expiresAt: stored.expiresAt, // the absolute limit is never extended
+      lastUsedAt: nowIso,
+      replacedById: null,
+      revokedAt: null,
+    });
+    return true;
+  });
+  if (!rotated) {
+    // A concurrent refresh with the same token won: this one is a reuse.
+    await deps.storage.refreshTokens.revokeFamily(stored.familyId, nowIso);
+    throw MarginError.unauthenticated('This refresh token was already used; the session has been revoked.');
+  }
+  return { ...(await accessTokenFor(deps, user, now)), refreshToken: next, refreshExpiresAt: stored.expiresAt };
+}
+
+/** Ends the sign-in the refresh token belongs to. Unknown or missing tokens are fine: nothing to end. */
+export async function logout(deps: CoreDeps, refreshToken: string | undefined): Promise<void> {
+  if (!refreshToken) return;
+  const stored = await deps.storage.refreshTokens.findByHash(sha256Hex(refreshToken));
+  if (stored) await deps.storage.refreshTokens.revokeFamily(stored.familyId, deps.clock.now().toISOString());
+}
+
+/** Changes the caller's own password and ends all of their sessions (personal access tokens stay). */
+export async function changeOwnPassword(deps: CoreDeps, actor: Actor, input: unknown): Promise<void> {
+  const { currentPassword, newPassword } = ChangePasswordInput.parse(input);
+  const user = await deps.storage.users.findById(actor.userId);
+  if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw MarginError.validation('The current password is not correct.', [
+      { path: 'currentPassword', message: 'Not the current password.' },
+    ]);
+  }
+  const now = deps.clock.now().toISOString();
+  const passwordHash = await hashPassword(newPassword);
+  await deps.storage.transaction(async (tx) => {
+    await tx.users.update(user.id, { passwordHash, updatedAt: now });
+    await tx.refreshTokens.revokeAllForUser(user.id, now);
+  });
+}

@@ -1,0 +1,80 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from './actor.js';
+import { hashPassword } from './passwords.js';
+import { CreateUserInput, PageQuery, PatchUserInput } from './schemas.js';
+import type { UserPatch, UserRecord } from './user-record.js';
+
+export const userView = (u: UserRecord) => ({
+  id: u.id,
+  username: u.username,
+  displayName: u.displayName,
+  globalRole: u.globalRole,
+  isActive: u.isActive,
+  createdAt: u.createdAt,
+});
+
+export async function createUser(deps: CoreDeps, actor: Actor, input: unknown) {
+  deps.authz.requirePlatform(actor, 'users.manage');
+  const req = CreateUserInput.parse(input);
+  const now = deps.clock.now().toISOString();
+  const user: UserRecord = {
+    id: deps.ids.uuid(),
+    username: req.username,
+    displayName: req.displayName ?? req.username,
+    passwordHash: await hashPassword(req.password),
+    globalRole: req.globalRole ?? 'user',
+    isActive: true,
+    failedLoginCount: 0,
+    lockoutCount: 0,
+    lockedUntil: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.users.insert(user);
+  deps.events.emit('user.created', { userId: user.id, username: user.username });
+  return userView(user);
+}
+
+export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown) {
+  deps.authz.requirePlatform(actor, 'users.manage');
+  const page = await deps.storage.users.list(PageQuery.parse(query));
+  return { items: page.items.map(userView), nextCursor: page.nextCursor };
+}
+
+/**
+ * Changes a user. Deactivating ends their sessions; their personal access tokens stop working while
+ * they are inactive. The last active platform administrator cannot be deactivated or demoted.
+ */
+export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, input: unknown) {
+  deps.authz.requirePlatform(actor, 'users.manage');
+  const req = PatchUserInput.parse(input);
+  const now = deps.clock.now().toISOString();
+  const patch: UserPatch = { updatedAt: now };
+  if (req.displayName !== undefined) patch.displayName = req.displayName;
+  if (req.globalRole !== undefined) patch.globalRole = req.globalRole;
+  if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.password !== undefined) {
+    Object.assign(patch, {
+      passwordHash: await hashPassword(req.password),
+      failedLoginCount: 0,
+      lockoutCount: 0,
+      lockedUntil: null,
+    });
+  }
+  const updated = await deps.storage.transaction(async (tx) => {
+    const current = await tx.users.findById(userId);
+    if (!current) throw MarginError.notFound('User not found.');
+    const losesAdmin =
+      current.globalRole === 'platformAdmin' &&
+      current.isActive &&
+      (patch.isActive === false || (patch.globalRole !== undefined && patch.globalRole !== 'platformAdmin'));
+    if (losesAdmin && (await tx.users.countActive('platformAdmin')) <= 1) {
+      throw MarginError.conflict('The last active platform administrator cannot be deactivated or demoted.');
+    }
+    const next = await tx.users.update(userId, patch);
+    if (patch.isActive === false || patch.passwordHash) await tx.refreshTokens.revokeAllForUser(userId, now);
+    return next as UserRecord;
+  });
+  return userView(updated);
+}

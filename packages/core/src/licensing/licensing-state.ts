@@ -1,0 +1,77 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import {
+  CAPABILITY_FEATURES,
+  CAPABILITY_KEYS,
+  type CapabilityKey,
+  type Edition,
+  type OverrideState,
+  REQUIRES_COMMERCIAL,
+} from './capabilities.js';
+
+const SETTINGS_KEY = 'licensing';
+
+/** Stored in the database, so the edition survives restarts and is the same on every host. */
+export interface LicensingRecord {
+  edition: Edition;
+  activatedAt: string | null;
+  overrides: Partial<Record<CapabilityKey, Exclude<OverrideState, 'default'>>>;
+}
+
+export interface CapabilityState {
+  capability: CapabilityKey;
+  requiresCommercial: boolean;
+  overrideState: OverrideState;
+  isAvailable: boolean;
+  message: string;
+}
+
+export const COMMUNITY: LicensingRecord = { edition: 'Community', activatedAt: null, overrides: {} };
+
+export async function readLicensing(deps: Pick<CoreDeps, 'storage'>): Promise<LicensingRecord> {
+  const stored = (await deps.storage.settings.get(SETTINGS_KEY)) as LicensingRecord | undefined;
+  return stored ?? COMMUNITY;
+}
+
+export async function writeLicensing(
+  deps: Pick<CoreDeps, 'storage' | 'clock'>,
+  record: LicensingRecord,
+): Promise<void> {
+  await deps.storage.settings.put(SETTINGS_KEY, record, deps.clock.now().toISOString());
+}
+
+export function capabilityState(record: LicensingRecord, capability: CapabilityKey): CapabilityState {
+  const override = record.overrides[capability];
+  const commercial = record.edition === 'Commercial';
+  const isAvailable = (commercial || !REQUIRES_COMMERCIAL[capability]) && override !== 'disabled';
+  const feature = CAPABILITY_FEATURES[capability];
+  const message = isAvailable
+    ? 'Available.'
+    : commercial
+      ? `${feature} is switched off by an administrator override (${capability}).`
+      : `${feature} needs a Commercial license (${capability}).`;
+  return {
+    capability,
+    requiresCommercial: REQUIRES_COMMERCIAL[capability],
+    overrideState: override ?? 'default',
+    isAvailable,
+    message,
+  };
+}
+
+export function allCapabilityStates(record: LicensingRecord): CapabilityState[] {
+  return CAPABILITY_KEYS.map((key) => capabilityState(record, key));
+}
+
+/** The one gate every licensed feature goes through: 409 `license_required` naming the capability. */
+export async function requireCapability(deps: Pick<CoreDeps, 'storage'>, capability: CapabilityKey): Promise<void> {
+  const state = capabilityState(await readLicensing(deps), capability);
+  if (!state.isAvailable) throw MarginError.licenseRequired(capability, state.message);
+}
+
+export async function isCapabilityAvailable(
+  deps: Pick<CoreDeps, 'storage'>,
+  capability: CapabilityKey,
+): Promise<boolean> {
+  return capabilityState(await readLicensing(deps), capability).isAvailable;
+}

@@ -1,0 +1,75 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { PageQuery } from '../identity/schemas.js';
+import { readLicensing } from '../licensing/licensing-state.js';
+import { CreateClientInput, PatchClientInput } from './schemas.js';
+import { type ClientListFilter, type ClientRecord, SYSTEM_TENANT_ID } from './tenancy-records.js';
+
+export const clientView = (c: ClientRecord) => ({
+  id: c.id,
+  tenantId: c.tenantId,
+  displayName: c.displayName,
+  isActive: c.isActive,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+/** The clients the caller has any role on; Community installations only reach the System tenant. */
+export async function listClients(deps: CoreDeps, actor: Actor, query: unknown) {
+  const page = PageQuery.parse(query);
+  const filter: ClientListFilter = {};
+  if ((await readLicensing(deps)).edition === 'Community') filter.withinTenants = [SYSTEM_TENANT_ID];
+  if (actor.globalRole !== 'platformAdmin') {
+    const memberships = await deps.storage.memberships.forUser(actor.userId);
+    filter.visibility = {
+      clientIds: memberships.clients.map((m) => m.clientId),
+      tenantIds: memberships.tenants.filter((m) => m.role === 'TenantAdministrator').map((m) => m.tenantId),
+    };
+  }
+  const result = await deps.storage.clients.list(filter, page);
+  return { items: result.items.map(clientView), nextCursor: result.nextCursor };
+}
+
+/**
+ * A client in the System tenant needs the platform administrator; in any other tenant, that
+ * tenant's administrator.
+ */
+export async function createClient(deps: CoreDeps, actor: Actor, input: unknown) {
+  const { displayName, tenantId } = CreateClientInput.parse(input);
+  if (tenantId === SYSTEM_TENANT_ID) {
+    if (actor.globalRole !== 'platformAdmin') {
+      throw MarginError.forbidden('Creating a client in the System tenant needs the platform administrator.');
+    }
+  } else {
+    await deps.authz.requireTenant(actor, 'clients.create', tenantId);
+    if ((await readLicensing(deps)).edition === 'Community') {
+      throw new MarginError('license_required', 'Clients outside the System tenant need a Commercial license.', {
+        capability: 'multi-tenancy',
+      });
+    }
+  }
+  const now = deps.clock.now().toISOString();
+  const client: ClientRecord = {
+    id: deps.ids.uuid(),
+    tenantId,
+    displayName,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.clients.insert(client);
+  return clientView(client);
+}
+
+export async function getClient(deps: CoreDeps, actor: Actor, clientId: string) {
+  return clientView(await deps.authz.requireClient(actor, 'clients.read', clientId));
+}
+
+export async function patchClient(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = PatchClientInput.parse(input);
+  await deps.authz.requireClient(actor, 'clients.update', clientId);
+  const updated = await deps.storage.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
+  if (!updated) throw MarginError.notFound('Client not found.');
+  return clientView(updated);
+}

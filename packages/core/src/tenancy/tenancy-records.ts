@@ -1,0 +1,58 @@
+import type { ClientRole, TenantRole } from '../identity/roles.js';
+import type { Page, PageRequest } from '../storage/paging.js';
+
+/** The built-in tenant every installation has. */
+export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';
+
+export interface TenantRecord {
+  id: string;
+  displayName: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ClientRecord {
+  id: string;
+  tenantId: string;
+  displayName: string;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A client together with what one user holds on it, read in a single query (hot path). */
+export interface ClientAccess {
+  client: ClientRecord;
+  clientRole: ClientRole | undefined;
+  tenantRole: TenantRole | undefined;
+}
+
+export interface TenantsRepository {
+  insert(tenant: TenantRecord): Promise<void>;
+  findById(id: string): Promise<TenantRecord | undefined>;
+  update(
+    id: string,
+    patch: Partial<Pick<TenantRecord, 'displayName' | 'updatedAt'>>,
+  ): Promise<TenantRecord | undefined>;
+  list(): Promise<TenantRecord[]>;
+}
+
+export interface ClientListFilter {
+  /** When set, only clients of these tenants (the edition's reach). */
+  withinTenants?: readonly string[] | undefined;
+  /** When set, only clients the caller may see: these ids, or any client of these tenants. */
+  visibility?: { clientIds: readonly string[]; tenantIds: readonly string[] } | undefined;
+}
+
+export interface ClientsRepository {
+  /** Throws `conflict` when the tenant already has a client of that name (case-insensitive). */
+  insert(client: ClientRecord): Promise<void>;
+  findById(id: string): Promise<ClientRecord | undefined>;
+  findAccess(clientId: string, userId: string): Promise<ClientAccess | undefined>;
+  update(
+    id: string,
+    patch: Partial<Pick<ClientRecord, 'displayName' | 'isActive' | 'updatedAt'>>,
+  ): Promise<ClientRecord | undefined>;
+  /** Oldest first. */
+  list(filter: ClientListFilter, page: PageRequest): Promise<Page<ClientRecord>>;
+}

@@ -1,0 +1,52 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { readLicensing } from '../licensing/licensing-state.js';
+import { CreateTenantInput, PatchTenantInput } from './schemas.js';
+import { SYSTEM_TENANT_ID, type TenantRecord } from './tenancy-records.js';
+
+export const tenantView = (t: TenantRecord) => ({
+  id: t.id,
+  displayName: t.displayName,
+  isSystem: t.id === SYSTEM_TENANT_ID,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+});
+
+const multiTenancyRequired = (what: string) =>
+  new MarginError('license_required', `${what} needs a Commercial license: Community has only the System tenant.`, {
+    capability: 'multi-tenancy',
+  });
+
+/** Tenants in which the caller may create a client. */
+export async function listCreatableTenants(deps: CoreDeps, actor: Actor) {
+  const [tenants, licensing] = await Promise.all([deps.storage.tenants.list(), readLicensing(deps)]);
+  const reachable = licensing.edition === 'Commercial' ? tenants : tenants.filter((t) => t.id === SYSTEM_TENANT_ID);
+  if (actor.globalRole === 'platformAdmin') return { items: reachable.map(tenantView) };
+  const administered = new Set(
+    (await deps.storage.memberships.forUser(actor.userId)).tenants
+      .filter((m) => m.role === 'TenantAdministrator')
+      .map((m) => m.tenantId),
+  );
+  // Creating a client in the System tenant is the platform administrator's alone.
+  return { items: reachable.filter((t) => t.id !== SYSTEM_TENANT_ID && administered.has(t.id)).map(tenantView) };
+}
+
+export async function createTenant(deps: CoreDeps, actor: Actor, input: unknown) {
+  deps.authz.requirePlatform(actor, 'tenants.create');
+  const { displayName } = CreateTenantInput.parse(input);
+  if ((await readLicensing(deps)).edition === 'Community') throw multiTenancyRequired('Creating a tenant');
+  const now = deps.clock.now().toISOString();
+  const tenant: TenantRecord = { id: deps.ids.uuid(), displayName, createdAt: now, updatedAt: now };
+  await deps.storage.tenants.insert(tenant);
+  return tenantView(tenant);
+}
+
+export async function patchTenant(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+  const req = PatchTenantInput.parse(input);
+  await deps.authz.requireTenant(actor, 'tenants.update', tenantId);
+  if ((await readLicensing(deps)).edition === 'Community') throw multiTenancyRequired('Editing a tenant');
+  const updated = await deps.storage.tenants.update(tenantId, { ...req, updatedAt: deps.clock.now().toISOString() });
+  if (!updated) throw MarginError.notFound('Tenant not found.');
+  return tenantView(updated);
+}

@@ -1,0 +1,142 @@
+import {
+  ChangePasswordInput,
+  CreatePatInput,
+  LoginInput,
+  MeView,
+  PatCreated,
+  PatList,
+  RefreshInput,
+  type SessionTokens,
+  TokenResponse,
+} from '@margin/core';
+import type { Request, Response } from 'express';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../http/refresh-cookie.js';
+import { publicRoute, type RouteSpec, route } from '../http/route.js';
+import { errors } from '../openapi/error-body.js';
+import { PatParams } from './params.js';
+
+const TAG = 'Authentication';
+
+/** The refresh token goes into the cookie, never into the body (except for body-fallback callers). */
+function answerWithSession(req: Request, res: Response, session: SessionTokens, includeRefreshToken = false) {
+  setRefreshCookie(req, res, session.refreshToken, session.refreshExpiresAt);
+  const body: Record<string, unknown> = {
+    accessToken: session.accessToken,
+    expiresIn: session.expiresIn,
+    tokenType: session.tokenType,
+  };
+  if (includeRefreshToken) body.refreshToken = session.refreshToken;
+  return { status: 200, body, headers: { 'Cache-Control': 'no-store' } };
+}
+
+export const authRoutes: RouteSpec[] = [
+  publicRoute({
+    method: 'post',
+    path: '/auth/login',
+    operationId: 'login',
+    summary: 'Sign in with a username and password',
+    tag: TAG,
+    rateLimit: 'credentials',
+    body: LoginInput,
+    responses: {
+      200: {
+        description: 'Signed in. The refresh token is set as the httpOnly `margin_refresh` cookie.',
+        schema: TokenResponse,
+      },
+      ...errors(401, 429),
+    },
+    handler: async ({ core, req, res, body }) => answerWithSession(req, res, await core.identity.login(body)),
+  }),
+  publicRoute({
+    method: 'post',
+    path: '/auth/refresh',
+    operationId: 'refreshSession',
+    summary: 'Exchange the refresh token for a new access token (the refresh token rotates)',
+    tag: TAG,
+    rateLimit: 'credentials',
+    body: RefreshInput,
+    responses: {
+      200: { description: 'A new access token and a new refresh cookie.', schema: TokenResponse },
+      ...errors(401, 429),
+    },
+    handler: async ({ core, req, res, body }) => {
+      const fromCookie = readRefreshCookie(req);
+      const fromBody = RefreshInput.safeParse(body ?? {}).data?.refreshToken;
+      const session = await core.identity.refresh(fromCookie ?? fromBody);
+      return answerWithSession(req, res, session, !fromCookie && fromBody !== undefined);
+    },
+  }),
+  publicRoute({
+    method: 'post',
+    path: '/auth/logout',
+    operationId: 'logout',
+    summary: 'End the session of the refresh cookie (or body token) and clear the cookie',
+    tag: TAG,
+    body: RefreshInput,
+    responses: { 204: { description: 'Signed out.' } },
+    handler: async ({ core, req, res, body }) => {
+      await core.identity.logout(readRefreshCookie(req) ?? RefreshInput.safeParse(body ?? {}).data?.refreshToken);
+      clearRefreshCookie(req, res);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/auth/me',
+    operationId: 'getMe',
+    summary: 'Who I am: roles, edition and capability states',
+    tag: TAG,
+    responses: { 200: { description: 'The caller.', schema: MeView } },
+    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.me(actor) }),
+  }),
+  route({
+    method: 'post',
+    path: '/users/me/password',
+    operationId: 'changeMyPassword',
+    summary: 'Change my password (ends my other sessions)',
+    tag: TAG,
+    rateLimit: 'credentials',
+    body: ChangePasswordInput,
+    responses: { 204: { description: 'Changed.' }, ...errors(429) },
+    handler: async ({ core, actor, body }) => {
+      await core.identity.changeOwnPassword(actor, body);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/me/pats',
+    operationId: 'createPersonalAccessToken',
+    summary: 'Create a personal access token (shown once)',
+    tag: TAG,
+    body: CreatePatInput,
+    responses: { 201: { description: 'The token; its plaintext is never shown again.', schema: PatCreated } },
+    handler: async ({ core, actor, body }) => ({
+      status: 201,
+      body: await core.identity.createPersonalAccessToken(actor, body),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/users/me/pats',
+    operationId: 'listPersonalAccessTokens',
+    summary: 'List my usable personal access tokens (no token material)',
+    tag: TAG,
+    responses: { 200: { description: 'Tokens, newest first.', schema: PatList } },
+    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.listPersonalAccessTokens(actor) }),
+  }),
+  route({
+    method: 'delete',
+    path: '/users/me/pats/{patId}',
+    operationId: 'revokePersonalAccessToken',
+    summary: 'Revoke one of my personal access tokens',
+    tag: TAG,
+    params: PatParams,
+    responses: { 204: { description: 'Revoked.' }, ...errors(404) },
+    handler: async ({ core, actor, params }) => {
+      await core.identity.revokePersonalAccessToken(actor, params.patId);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,241 @@
+import { createManualClock } from '@margin/core/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  cookiePair,
+  startTestHost,
+  TEST_USER_PASSWORD,
+  type TestHost,
+} from '../testing/index.js';
+
+describe('signing in', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('returns an access token and sets the refresh token only as an httpOnly cookie', async () => {
+    const res = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accessToken: expect.any(String), expiresIn: 900, tokenType: 'Bearer' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^margin_refresh=[0-9a-f]{64}; /);
+    expect(cookie).toContain('Path=/api/auth');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).toMatch(/Expires=/);
+    // Plain http here: the cookie is marked Secure only when the request came over https.
+    expect(cookie).not.toContain('Secure');
+    const secure = await host.api.post(
+      '/auth/login',
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { 'x-forwarded-proto': 'https' },
+    );
+    expect(secure.headers.get('set-cookie')).toContain('Secure');
+  });
+
+  it('is case-insensitive for the username and accepts the token as a bearer credential', async () => {
+    const res = await host.api.post('/auth/login', { username: 'ADMIN', password: ADMIN_PASSWORD });
+    const me = await host.api.with({ bearer: res.body.accessToken }).get('/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      username: ADMIN_USERNAME,
+      globalRole: 'platformAdmin',
+      authenticatedWith: 'accessToken',
+      edition: 'Community',
+      clientRoles: {},
+      tenantRoles: {},
+    });
+    expect(me.body.capabilities).toHaveLength(5);
+    expect(me.body.capabilities[0]).toEqual({
+      capability: 'sso-authentication',
+      requiresCommercial: true,
+      overrideState: 'default',
+      isAvailable: false,
+      message: 'Single sign-on needs a Commercial license (sso-authentication).',
+    });
+  });
+
+  it('refuses a wrong password, an unknown user and a malformed body with the right statuses', async () => {
+    const wrong = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: 'nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ error: 'Invalid credentials.', code: 'unauthenticated' });
+    const unknown = await host.api.post('/auth/login', { username: 'ghost', password: 'whatever' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error).toBe('Invalid credentials.');
+    const malformed = await host.api.post('/auth/login', { username: 42 });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('validation_failed');
+    expect(malformed.body.details.map((d: { path: string }) => d.path)).toEqual(['username', 'password']);
+  });
+
+  it('answers 401 in the error shape without credentials or with a bad token', async () => {
+    const anonymous = await host.api.get('/auth/me');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ error: 'Valid credentials required.', code: 'unauthenticated' });
+    const forged = await host.api.with({ bearer: 'eyJhbGciOiJIUzI1NiJ9.e30.invalid' }).get('/auth/me');
+    expect(forged.status).toBe(401);
+    const badPat = await host.api.with({ pat: 'mgn_000000000000000000000000000000000000000000000000' }).get('/auth/me');
+    expect(badPat.status).toBe(401);
+  });
+});
+
+describe('refresh tokens', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  const signIn = async () => {
+    const res = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    return cookiePair(res.headers.get('set-cookie')) ?? '';
+  };
+
+  it('rotates the refresh token on every refresh', async () => {
+    const first = await signIn();
+    const refreshed = await host.api.with({ cookie: first }).post('/auth/refresh');
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toEqual({ accessToken: expect.any(String), expiresIn: 900, tokenType: 'Bearer' });
+    const second = cookiePair(refreshed.headers.get('set-cookie')) ?? '';
+    expect(second).toMatch(/^margin_refresh=/);
+    expect(second).not.toBe(first);
+    expect((await host.api.with({ bearer: refreshed.body.accessToken }).get('/auth/me')).status).toBe(200);
+    expect((await host.api.with({ cookie: second }).post('/auth/refresh')).status).toBe(200);
+  });
+
+  it('detects reuse of a rotated token and revokes the whole session', async () => {
+    const first = await signIn();
+    const rotated =
+      cookiePair((await host.api.with({ cookie: first }).post('/auth/refresh')).headers.get('set-cookie')) ?? '';
+    const replay = await host.api.with({ cookie: first }).post('/auth/refresh');
+    expect(replay.status).toBe(401);
+    expect(replay.body.error).toBe('This refresh token was already used; the session has been revoked.');
+    // The legitimate holder of the newer token is signed out too.
+    expect((await host.api.with({ cookie: rotated }).post('/auth/refresh')).status).toBe(401);
+  });
+
+  it('accepts the token in the body only as a fallback, returning the rotated token there', async () => {
+    const token = (await signIn()).split('=')[1];
+    const res = await host.api.post('/auth/refresh', { refreshToken: token });
+    expect(res.status).toBe(200);
+    expect(res.body.refreshToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(res.body.refreshToken).not.toBe(token);
+    // With a cookie present the body field is ignored and no token is echoed.
+    const cookie = await signIn();
+    const both = await host.api.with({ cookie }).post('/auth/refresh', { refreshToken: 'ignored' });
+    expect(both.status).toBe(200);
+    expect(both.body.refreshToken).toBeUndefined();
+  });
+
+  it('refuses a missing or unknown refresh token', async () => {
+    expect((await host.api.post('/auth/refresh')).status).toBe(401);
+    expect((await host.api.post('/auth/refresh', { refreshToken: 'f'.repeat(64) })).status).toBe(401);
+  });
+
+  it('logs out: the session ends and the cookie is cleared', async () => {
+    const cookie = await signIn();
+    const out = await host.api.with({ cookie }).post('/auth/logout');
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^margin_refresh=; Path=\/api\/auth; Expires=Thu, 01 Jan 1970/);
+    expect((await host.api.with({ cookie }).post('/auth/refresh')).status).toBe(401);
+  });
+});
+
+describe('session limits and lockout (on a manual clock)', () => {
+  const clock = createManualClock('2026-03-01T09:00:00.000Z');
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startTestHost({ clock });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('ends a session idle for more than 8 hours, and any session after 72 hours', async () => {
+    const login = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    let cookie = cookiePair(login.headers.get('set-cookie')) ?? '';
+    for (let i = 0; i < 10; i++) {
+      clock.advance(7 * 3600_000); // under the idle limit each time: 70 h in all
+      const res = await host.api.with({ cookie }).post('/auth/refresh');
+      expect(res.status, `refresh ${i}`).toBe(200);
+      cookie = cookiePair(res.headers.get('set-cookie')) ?? '';
+    }
+    clock.advance(3 * 3600_000); // 73 h after sign-in
+    expect((await host.api.with({ cookie }).post('/auth/refresh')).status).toBe(401);
+
+    const idle = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    clock.advance(8 * 3600_000 + 1000);
+    expect(
+      (await host.api.with({ cookie: cookiePair(idle.headers.get('set-cookie')) }).post('/auth/refresh')).status,
+    ).toBe(401);
+  });
+
+  it('expires access tokens after 15 minutes', async () => {
+    const login = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    const api = host.api.with({ bearer: login.body.accessToken });
+    clock.advance(14 * 60_000);
+    expect((await api.get('/auth/me')).status).toBe(200);
+    clock.advance(2 * 60_000);
+    expect((await api.get('/auth/me')).status).toBe(401);
+  });
+
+  it('locks an account after 5 failures, even against the right password, for 15 minutes doubling to 60', async () => {
+    const { id } = await host.createUser('locky');
+    expect(id).toEqual(expect.any(String));
+    const attempt = (password: string) => host.api.post('/auth/login', { username: 'locky', password });
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).status).toBe(401);
+    const locked = await attempt(TEST_USER_PASSWORD);
+    expect(locked.status).toBe(401);
+    expect(locked.body).toMatchObject({ code: 'account_locked' });
+    clock.advance(14 * 60_000);
+    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    clock.advance(61_000);
+    // Unlocked; a second streak of five locks for 30 minutes.
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).body.code).toBe('unauthenticated');
+    clock.advance(29 * 60_000);
+    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    clock.advance(61_000);
+    expect((await attempt(TEST_USER_PASSWORD)).status).toBe(200);
+  });
+
+  it('does not count failures for unknown users or lock them', async () => {
+    for (let i = 0; i < 6; i++) {
+      expect((await host.api.post('/auth/login', { username: 'nobody-here', password: 'x' })).body.code).toBe(
+        'unauthenticated',
+      );
+    }
+  });
+});
+
+describe('the per-IP limit on credential endpoints', () => {
+  let host: TestHost;
+  afterEach(async () => {
+    await host.close();
+  });
+
+  it('answers 429 with Retry-After once the window’s permits are used', async () => {
+    host = await startTestHost({
+      env: { MARGIN_AUTH_RATELIMIT_PERMITS: '3', MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: '60' },
+    });
+    for (let i = 0; i < 3; i++)
+      expect((await host.api.post('/auth/login', { username: 'x', password: 'y' })).status).toBe(401);
+    const limited = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({
+      code: 'rate_limited',
+      error: 'Too many attempts from this address. Try again later.',
+    });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The refresh endpoint shares the limit; other endpoints do not.
+    expect((await host.api.post('/auth/refresh')).status).toBe(429);
+    expect((await host.api.get('/healthz')).status).toBe(200);
+  });
+});

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestHost, type TestHost } from '../testing/index.js';
+
+describe('licensing', () => {
+  const hosts: TestHost[] = [];
+  const start = async (options: Parameters<typeof startTestHost>[0] = {}) => {
+    const host = await startTestHost(options);
+    hosts.push(host);
+    return host;
+  };
+  afterEach(async () => {
+    for (const host of hosts.reverse()) await host.close();
+    hosts.length = 0;
+  });
+
+  it('starts Community with every capability unavailable, each saying a license is required', async () => {
+    const host = await start();
+    const res = await (await host.admin()).get('/admin/licensing');
+    expect(res.body.edition).toBe('Community');
+    expect(res.body.activatedAt).toBeNull();
+    expect(res.body.capabilities.map((c: { capability: string }) => c.capability)).toEqual([
+      'sso-authentication',
+      'parallel-review-execution',
+      'multiple-scm-providers',
+      'crawl-configs',
+      'budgeting',
+    ]);
+    for (const c of res.body.capabilities) {
+      expect(c).toMatchObject({ requiresCommercial: true, overrideState: 'default', isAvailable: false });
+      expect(c.message).toContain('needs a Commercial license');
+    }
+  });
+
+  it('switches edition case-insensitively, applies overrides (by capability or key) and keeps it across restarts', async () => {
+    const host = await start();
+    const admin = await host.admin();
+    const commercial = await admin.patch('/admin/licensing', {
+      edition: 'commercial',
+      capabilityOverrides: [{ key: 'crawl-configs', overrideState: 'disabled' }],
+    });
+    expect(commercial.status).toBe(200);
+    expect(commercial.body.edition).toBe('Commercial');
+    expect(commercial.body.activatedAt).toEqual(expect.any(String));
+    const crawl = commercial.body.capabilities.find((c: { capability: string }) => c.capability === 'crawl-configs');
+    expect(crawl).toMatchObject({ overrideState: 'disabled', isAvailable: false });
+    expect(crawl.message).toContain('switched off by an administrator override');
+    expect(commercial.body.capabilities.filter((c: { isAvailable: boolean }) => c.isAvailable)).toHaveLength(4);
+
+    await host.stop();
+    const again = await start({ reuse: { dataDir: host.dataDir, databaseUrl: host.databaseUrl } });
+    const after = await (await again.admin()).get('/admin/licensing');
+    expect(after.body.edition).toBe('Commercial');
+    const reset = await (await again.admin()).patch('/admin/licensing', {
+      edition: 'Commercial',
+      capabilityOverrides: [{ capability: 'crawl-configs', overrideState: 'default' }],
+    });
+    expect(reset.body.capabilities.every((c: { isAvailable: boolean }) => c.isAvailable)).toBe(true);
+  });
+
+  it('refuses an unknown capability (400) and enabling one while Community (409 license_required)', async () => {
+    const admin = await (await start()).admin();
+    const unknown = await admin.patch('/admin/licensing', {
+      edition: 'Community',
+      capabilityOverrides: [{ capability: 'teleportation', overrideState: 'enabled' }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe("Unknown capability 'teleportation'.");
+    const enable = await admin.patch('/admin/licensing', {
+      edition: 'Community',
+      capabilityOverrides: [{ capability: 'budgeting', overrideState: 'enabled' }],
+    });
+    expect(enable.status).toBe(409);
+    expect(enable.body).toMatchObject({ code: 'license_required', capability: 'budgeting' });
+    expect((await admin.patch('/admin/licensing', {})).status).toBe(400);
+    expect((await admin.patch('/admin/licensing', { edition: 'Enterprise' })).status).toBe(400);
+  });
+
+  it('is never taken from the environment', async () => {
+    const host = await start({ env: { MARGIN_EDITION: 'Commercial', EDITION: 'Commercial' } });
+    expect((await (await host.admin()).get('/admin/licensing')).body.edition).toBe('Community');
+  });
+});

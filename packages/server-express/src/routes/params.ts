@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** Path ids: any short string. An id that matches nothing is a 404, not a validation error. */
+const id = z.string().min(1).max(100);
+
+export const ClientParams = z.object({ clientId: id });
+export const UserParams = z.object({ userId: id });
+export const TenantParams = z.object({ tenantId: id });
+export const ClientMemberParams = z.object({ clientId: id, userId: id });
+export const TenantMemberParams = z.object({ tenantId: id, userId: id });
+export const PatParams = z.object({ patId: id });
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, 1–200 (default 50).' }),
+  cursor: z.string().max(500).optional().meta({ description: '`nextCursor` of the previous page.' }),
+});

@@ -1,0 +1,169 @@
+import type {
+  ClientMemberRecord,
+  MembershipsRepository,
+  PersonalAccessTokenRecord,
+  PersonalAccessTokensRepository,
+  RefreshTokenRecord,
+  RefreshTokensRepository,
+  TenantMemberRecord,
+} from '@margin/core';
+import type { Knex } from 'knex';
+import { readTime, readTimeOrNull } from '../dialect.js';
+
+type Db = Knex | Knex.Transaction;
+type Row = Record<string, unknown>;
+
+function refreshTokenFromRow(row: Row): RefreshTokenRecord {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    familyId: String(row.family_id),
+    tokenHash: String(row.token_hash),
+    createdAt: readTime(row.created_at),
+    expiresAt: readTime(row.expires_at),
+    lastUsedAt: readTime(row.last_used_at),
+    replacedById: (row.replaced_by_id as string | null) ?? null,
+    revokedAt: readTimeOrNull(row.revoked_at),
+  };
+}
+
+export function knexRefreshTokens(db: Db): RefreshTokensRepository {
+  const table = () => db('refresh_tokens');
+  return {
+    async insert(t) {
+      await table().insert({
+        id: t.id,
+        user_id: t.userId,
+        family_id: t.familyId,
+        token_hash: t.tokenHash,
+        created_at: t.createdAt,
+        expires_at: t.expiresAt,
+        last_used_at: t.lastUsedAt,
+        replaced_by_id: t.replacedById,
+        revoked_at: t.revokedAt,
+      });
+    },
+    async findByHash(tokenHash) {
+      const row = await table().where({ token_hash: tokenHash }).first();
+      return row && refreshTokenFromRow(row);
+    },
+    async markReplaced(id, replacedById, at) {
+      // Conditional: of two concurrent refreshes with the same token, only one wins.
+      const n = await table()
+        .where({ id })
+        .whereNull('replaced_by_id')
+        .whereNull('revoked_at')
+        .update({ replaced_by_id: replacedById, revoked_at: at, last_used_at: at });
+      return n === 1;
+    },
+    async revokeFamily(familyId, at) {
+      await table().where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: at });
+    },
+    async revokeAllForUser(userId, at) {
+      await table().where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+    },
+  };
+}
+
+function patFromRow(row: Row): PersonalAccessTokenRecord {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    label: String(row.label),
+    tokenHash: String(row.token_hash),
+    createdAt: readTime(row.created_at),
+    expiresAt: readTimeOrNull(row.expires_at),
+    lastUsedAt: readTimeOrNull(row.last_used_at),
+    revokedAt: readTimeOrNull(row.revoked_at),
+  };
+}
+
+export function knexPersonalAccessTokens(db: Db): PersonalAccessTokensRepository {
+  const table = () => db('personal_access_tokens');
+  return {
+    async insert(t) {
+      await table().insert({
+        id: t.id,
+        user_id: t.userId,
+        label: t.label,
+        token_hash: t.tokenHash,
+        created_at: t.createdAt,
+        expires_at: t.expiresAt,
+        last_used_at: t.lastUsedAt,
+        revoked_at: t.revokedAt,
+      });
+    },
+    async findByHash(tokenHash) {
+      const row = await table().where({ token_hash: tokenHash }).first();
+      return row && patFromRow(row);
+    },
+    async listForUser(userId) {
+      const rows = await table()
+        .where({ user_id: userId })
+        .whereNull('revoked_at')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+      return rows.map(patFromRow);
+    },
+    async revoke(userId, id, at) {
+      const n = await table().where({ id, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+      return n === 1;
+    },
+    async touch(id, at) {
+      await table().where({ id }).update({ last_used_at: at });
+    },
+  };
+}
+
+const clientMember = (row: Row): ClientMemberRecord => ({
+  clientId: String(row.client_id),
+  userId: String(row.user_id),
+  role: row.role as ClientMemberRecord['role'],
+  createdAt: readTime(row.created_at),
+});
+
+const tenantMember = (row: Row): TenantMemberRecord => ({
+  tenantId: String(row.tenant_id),
+  userId: String(row.user_id),
+  role: row.role as TenantMemberRecord['role'],
+  createdAt: readTime(row.created_at),
+});
+
+export function knexMemberships(db: Db): MembershipsRepository {
+  const ordered = [{ column: 'created_at' }, { column: 'user_id' }];
+  return {
+    async putClientMember(m) {
+      await db('client_members')
+        .insert({ client_id: m.clientId, user_id: m.userId, role: m.role, created_at: m.createdAt })
+        .onConflict(['client_id', 'user_id'])
+        .merge(['role']);
+    },
+    async removeClientMember(clientId, userId) {
+      return (await db('client_members').where({ client_id: clientId, user_id: userId }).delete()) > 0;
+    },
+    async listClientMembers(clientId) {
+      return (await db('client_members').where({ client_id: clientId }).orderBy(ordered)).map(clientMember);
+    },
+    async putTenantMember(m) {
+      await db('tenant_members')
+        .insert({ tenant_id: m.tenantId, user_id: m.userId, role: m.role, created_at: m.createdAt })
+        .onConflict(['tenant_id', 'user_id'])
+        .merge(['role']);
+    },
+    async removeTenantMember(tenantId, userId) {
+      return (await db('tenant_members').where({ tenant_id: tenantId, user_id: userId }).delete()) > 0;
+    },
+    async listTenantMembers(tenantId) {
+      return (await db('tenant_members').where({ tenant_id: tenantId }).orderBy(ordered)).map(tenantMember);
+    },
+    async forUser(userId) {
+      const [clients, tenants] = await Promise.all([
+        db('client_members').where({ user_id: userId }),
+        db('tenant_members').where({ user_id: userId }),
+      ]);
+      return { clients: clients.map(clientMember), tenants: tenants.map(tenantMember) };
+    },
+  };
+}

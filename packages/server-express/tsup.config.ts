@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'testing/index': 'src/testing/index.ts' },
   format: ['esm', 'cjs'],
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -62,10 +62,10 @@ describe('the transport', () => {
       res.end(JSON.stringify({ ok: true }));
     });
     const client = createMarginClient({ baseUrl, credentials: { personalAccessToken: 'mgn_test' } });
-    const result = await (
-      client.raw as unknown as { GET(path: string): Promise<{ data?: unknown; error?: unknown; response: Response }> }
-    ).GET('/anything');
-    expect(unwrap(result)).toEqual({ ok: true });
+    const raw = client.raw as unknown as {
+      GET(path: string): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    };
+    expect(await unwrap(raw.GET('/anything'))).toEqual({ ok: true });
     expect(seen).toEqual(['mgn_test', 'mgn_test']);
   });
 });

@@ -1,40 +1,124 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse } from './errors.js';
-import type { paths } from './generated/schema.js';
+import type { components, paths } from './generated/schema.js';
+import { type Credentials, PasswordSession } from './session.js';
 import { createTransport, type TransportOptions } from './transport.js';
 
-export type Credentials = { personalAccessToken: string } | { accessToken: string };
+export type { Credentials } from './session.js';
+export type Schemas = components['schemas'];
 
 export interface MarginClientOptions extends TransportOptions {
   /** The API root, e.g. `https://margin.example.com/api`. */
   baseUrl: string;
+  /**
+   * A personal access token (scripts, CI), an access token you manage, or a username and password:
+   * the client then signs in, refreshes the access token before it expires and signs in again when
+   * the session ends.
+   */
   credentials?: Credentials | undefined;
 }
 
 export type RawClient = Client<paths>;
 
-/**
- * A typed client for the Margin API. `raw` is the openapi-fetch client over every documented path;
- * resource groups wrap it and throw `MarginApiError` subclasses for non-2xx answers.
- */
-export function createMarginClient(options: MarginClientOptions) {
-  const raw = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: createTransport(options) });
-  raw.use({
-    onRequest({ request }) {
-      const credentials = options.credentials;
-      if (credentials && 'personalAccessToken' in credentials)
-        request.headers.set('X-User-Pat', credentials.personalAccessToken);
-      else if (credentials) request.headers.set('Authorization', `Bearer ${credentials.accessToken}`);
-      return request;
-    },
-  });
-  return { raw };
+interface Result<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
-export type MarginClient = ReturnType<typeof createMarginClient>;
-
-/** Unwraps an openapi-fetch result: the data on success, a typed error otherwise. */
-export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+/** The data of a 2xx answer; a `MarginApiError` subclass for anything else. */
+export async function unwrap<T>(pending: Promise<Result<T>>): Promise<T> {
+  const result = await pending;
   if (result.response.ok) return result.data as T;
   throw errorFromResponse(result.response.status, result.error, result.response.headers.get('retry-after'));
 }
+
+/**
+ * A typed client for the Margin API. Resource groups throw `MarginApiError` subclasses for non-2xx
+ * answers; `raw` is the openapi-fetch client over every documented path for anything else.
+ */
+export function createMarginClient(options: MarginClientOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const send = createTransport(options);
+  const credentials = options.credentials;
+  const session =
+    credentials && 'username' in credentials
+      ? new PasswordSession(baseUrl, credentials.username, credentials.password, send)
+      : undefined;
+
+  const authorize = async (request: Request): Promise<Request> => {
+    if (session) request.headers.set('Authorization', `Bearer ${await session.token()}`);
+    else if (credentials && 'personalAccessToken' in credentials)
+      request.headers.set('X-User-Pat', credentials.personalAccessToken);
+    else if (credentials && 'accessToken' in credentials)
+      request.headers.set('Authorization', `Bearer ${credentials.accessToken}`);
+    return request;
+  };
+  const authorizedFetch = async (request: Request): Promise<Response> => {
+    const retry = session ? request.clone() : undefined;
+    const response = await send(await authorize(request));
+    // An access token revoked or expired early: refresh once and repeat the call.
+    if (response.status === 401 && session && retry) {
+      session.invalidate();
+      return send(await authorize(retry));
+    }
+    return response;
+  };
+
+  const raw = createClient<paths>({ baseUrl, fetch: authorizedFetch });
+  const path = <K extends string>(params: Record<K, string>) => ({ params: { path: params } });
+
+  return {
+    raw,
+    auth: {
+      me: () => unwrap(raw.GET('/auth/me')),
+      changeMyPassword: (body: Schemas['ChangePasswordInput']) => unwrap(raw.POST('/users/me/password', { body })),
+    },
+    personalAccessTokens: {
+      /** The plaintext `token` is in this answer only. */
+      create: (body: Schemas['CreatePatInput']) => unwrap(raw.POST('/users/me/pats', { body })),
+      list: () => unwrap(raw.GET('/users/me/pats')),
+      revoke: (patId: string) => unwrap(raw.DELETE('/users/me/pats/{patId}', path({ patId }))),
+    },
+    users: {
+      create: (body: Schemas['CreateUserInput']) => unwrap(raw.POST('/admin/users', { body })),
+      list: (query: { limit?: number; cursor?: string } = {}) => unwrap(raw.GET('/admin/users', { params: { query } })),
+      update: (userId: string, body: Schemas['PatchUserInput']) =>
+        unwrap(raw.PATCH('/admin/users/{userId}', { ...path({ userId }), body })),
+    },
+    clients: {
+      list: (query: { limit?: number; cursor?: string } = {}) => unwrap(raw.GET('/clients', { params: { query } })),
+      create: (body: Schemas['CreateClientInput']) => unwrap(raw.POST('/clients', { body })),
+      get: (clientId: string) => unwrap(raw.GET('/clients/{clientId}', path({ clientId }))),
+      update: (clientId: string, body: Schemas['PatchClientInput']) =>
+        unwrap(raw.PATCH('/clients/{clientId}', { ...path({ clientId }), body })),
+      members: {
+        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/members', path({ clientId }))),
+        put: (clientId: string, userId: string, body: Schemas['PutClientMemberInput']) =>
+          unwrap(raw.PUT('/clients/{clientId}/members/{userId}', { ...path({ clientId, userId }), body })),
+        remove: (clientId: string, userId: string) =>
+          unwrap(raw.DELETE('/clients/{clientId}/members/{userId}', path({ clientId, userId }))),
+      },
+    },
+    tenants: {
+      /** Tenants in which the caller may create a client. */
+      listCreatable: () => unwrap(raw.GET('/admin/tenants')),
+      create: (body: Schemas['CreateTenantInput']) => unwrap(raw.POST('/admin/tenants', { body })),
+      update: (tenantId: string, body: Schemas['PatchTenantInput']) =>
+        unwrap(raw.PATCH('/admin/tenants/{tenantId}', { ...path({ tenantId }), body })),
+      members: {
+        list: (tenantId: string) => unwrap(raw.GET('/admin/tenants/{tenantId}/members', path({ tenantId }))),
+        put: (tenantId: string, userId: string, body: Schemas['PutTenantMemberInput']) =>
+          unwrap(raw.PUT('/admin/tenants/{tenantId}/members/{userId}', { ...path({ tenantId, userId }), body })),
+        remove: (tenantId: string, userId: string) =>
+          unwrap(raw.DELETE('/admin/tenants/{tenantId}/members/{userId}', path({ tenantId, userId }))),
+      },
+    },
+    licensing: {
+      get: () => unwrap(raw.GET('/admin/licensing')),
+      update: (body: Schemas['PatchLicensingInput']) => unwrap(raw.PATCH('/admin/licensing', { body })),
+    },
+  };
+}
+
+export type MarginClient = ReturnType<typeof createMarginClient>;

@@ -1,11 +1,12 @@
 export {
-  type Credentials,
   createMarginClient,
   type MarginClient,
   type MarginClientOptions,
   type RawClient,
+  type Schemas,
   unwrap,
 } from './client.js';
 export * from './errors.js';
 export type { components, operations, paths } from './generated/schema.js';
+export type { Credentials } from './session.js';
 export type { TransportOptions } from './transport.js';

@@ -116,8 +116,10 @@ export function braced(uuid: string): string {
 /** One URL path segment (braces of a UUID included). */
 export const seg = (value: string | number): string => encodeURIComponent(String(value));
 
+const UUID = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
+
 /** A repository path: `/repositories/{workspace}/{uuid}`, or by `workspace/slug` full name. */
 export function repoPath(workspace: string, repository: string): string {
-  const id = /^\{?[0-9a-f]{8}-/i.test(repository) ? braced(repository) : repository;
+  const id = UUID.test(repository) ? braced(repository) : repository;
   return `/repositories/${seg(workspace)}/${seg(id)}`;
 }

@@ -73,7 +73,7 @@ function signingKeys(secret: string): Buffer[] {
 }
 
 /** Compares digests so neither the content nor the length of the secret leaks through timing. */
-export function safeEqual(a: string, b: string): boolean {
+function safeEqual(a: string, b: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(a), digest(b));
 }

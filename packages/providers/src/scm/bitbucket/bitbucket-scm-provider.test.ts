@@ -141,6 +141,14 @@ describe('Bitbucket adapter details', () => {
     expect(older).toHaveLength(228);
   });
 
+  it('streams changed files lazily: the first file costs one page, not the whole list', async () => {
+    const pr = await provider.getPullRequest(ref);
+    const files = provider.listChangedFiles(ref, pr.revision)[Symbol.asyncIterator]();
+    expect((await files.next()).value).toMatchObject({ path: 'src/file-000.ts', changeType: 'modified' });
+    await files.return?.();
+    expect(fake.server.requests.filter((r) => r.path.includes('/diffstat/'))).toHaveLength(1);
+  });
+
   it('follows Bitbucket’s 302 on /diff with the credentials still attached', async () => {
     const pr = await provider.getPullRequest(ref);
     const diff = await provider.getFileDiff(

@@ -7,6 +7,10 @@ import { fileHeader, localUnifiedDiff } from './local-diff.js';
  * Where each file sits in a merge request's `/diffs` list for one head. GitLab has no per-file diff
  * call, so after one walk a file's diff is fetched alone as `?per_page=1&page=<position + 1>`
  * instead of walking the pages again for every file.
+ *
+ * `/diffs` always describes the newest version and names no head, so a push landing while a review of
+ * the previous head is running makes later calls see the new version; such a review is superseded by
+ * the new head's anyway.
  */
 interface DiffIndex {
   headSha: string;
@@ -22,7 +26,7 @@ const REMEMBERED = 8;
 export type ReadContent = (path: string, commitSha: string) => Promise<FileContent | undefined>;
 
 export class GitLabDiffs {
-  private readonly indexes = new Map<string, DiffIndex>();
+  private readonly indexes = new Map<string, DiffIndex | 'stale'>();
 
   constructor(private readonly client: GitLabClient) {}
 
@@ -91,22 +95,24 @@ export class GitLabDiffs {
     return localUnifiedDiff(oldPath, file.path, before?.text, after?.text);
   }
 
-  /** The index for the revision, or `undefined` when the revision is not the merge request's head. */
+  /**
+   * The index for the revision, or `undefined` when the revision is not the merge request's head.
+   * Both verdicts are remembered, so asking about an older revision file by file costs one call.
+   */
   private async indexFor(ref: PullRequestRef, revision: Revision): Promise<DiffIndex | undefined> {
-    const key = `${ref.repositoryId}!${ref.pullRequestId}`;
+    const key = `${ref.repositoryId}!${ref.pullRequestId}@${revision.headSha}`;
     const known = this.indexes.get(key);
-    if (known?.headSha === revision.headSha) return known;
+    if (known) return known === 'stale' ? undefined : known;
     const mr = await this.client.get<GlMergeRequest>(mrPath(ref));
     const head = mr.diff_refs?.head_sha ?? mr.sha;
-    if (head !== revision.headSha) return undefined;
-    const index: DiffIndex = { headSha: head, positions: new Map(), pagesWalked: 0, complete: false };
-    this.indexes.delete(key);
+    const index: DiffIndex | 'stale' =
+      head === revision.headSha ? { headSha: head, positions: new Map(), pagesWalked: 0, complete: false } : 'stale';
     this.indexes.set(key, index);
     for (const old of this.indexes.keys()) {
       if (this.indexes.size <= REMEMBERED) break;
       this.indexes.delete(old);
     }
-    return index;
+    return index === 'stale' ? undefined : index;
   }
 
   private async *walk(ref: PullRequestRef, index: DiffIndex, firstPage: number): AsyncGenerator<GlDiff> {

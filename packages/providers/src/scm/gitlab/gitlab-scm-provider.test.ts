@@ -106,6 +106,14 @@ describe('GitLab adapter details', () => {
     expect(single[0]?.query.get('per_page')).toBe('1');
   });
 
+  it('streams changed files lazily: the first file costs one page, not the whole list', async () => {
+    const pr = await provider.getPullRequest(ref);
+    const files = provider.listChangedFiles(ref, pr.revision)[Symbol.asyncIterator]();
+    expect((await files.next()).value).toMatchObject({ path: 'src/file-000.ts', additions: 1, deletions: 1 });
+    await files.return?.();
+    expect(fake.server.requests.filter((r) => r.path.endsWith('/diffs'))).toHaveLength(1);
+  });
+
   it('computes the diff locally when GitLab marks the file too large', async () => {
     const pr = await provider.getPullRequest(ref);
     const diff = await provider.getFileDiff(ref, { path: TOO_LARGE_PATH, changeType: 'modified' }, pr.revision);

@@ -1,0 +1,120 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type PullRequestStatus,
+  type ScmWebhookV1,
+  type WebhookHeaders,
+} from '@margin/core';
+
+/**
+ * Bitbucket Cloud deliveries: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with the
+ * webhook's secret, compared in constant time. Bitbucket sends nothing else to authenticate with.
+ */
+export function createBitbucketWebhook(): ScmWebhookV1 {
+  return {
+    authenticate(headers, rawBody, secret) {
+      const signature = headers['x-hub-signature'];
+      if (!secret || !signature?.startsWith('sha256=')) return false;
+      const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
+      return safeEqual(signature.slice('sha256='.length).toLowerCase(), expected);
+    },
+    parse: parseBitbucketDelivery,
+  };
+}
+
+/** Compares digests so neither the content nor the length of the signature leaks through timing. */
+function safeEqual(a: string, b: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+type Json = Record<string, unknown>;
+
+/** Pull request events that are not about comments; all but `created` are updates. */
+const COMMENT_EVENT = /^pullrequest:comment_/;
+
+export function parseBitbucketDelivery(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent {
+  const eventType = headers['x-event-key'];
+  if (!eventType) throw invalid('X-Event-Key', 'header is missing');
+  if (!isObject(body)) throw MarginError.validation('The Bitbucket delivery is not a JSON object.');
+  const idempotencyKey = idempotencyKeyOf(headers, eventType, body);
+
+  let kind: 'pullRequestCreated' | 'pullRequestUpdated' | 'pullRequestCommented';
+  if (eventType === 'pullrequest:created') kind = 'pullRequestCreated';
+  else if (eventType === 'pullrequest:comment_created') kind = 'pullRequestCommented';
+  else if (eventType.startsWith('pullrequest:') && !COMMENT_EVENT.test(eventType)) kind = 'pullRequestUpdated';
+  else return { kind: 'unclassified', eventType, idempotencyKey };
+
+  const pr = object(body, 'pullrequest', 'pullrequest');
+  const repository = object(body, 'repository', 'repository');
+  const source = object(pr, 'source', 'pullrequest.source');
+  const destination = object(pr, 'destination', 'pullrequest.destination');
+  const fullName = typeof repository.full_name === 'string' ? repository.full_name : undefined;
+  const workspace = isObject(repository.workspace) ? repository.workspace.slug : undefined;
+  const head = isObject(source.commit) ? source.commit.hash : undefined;
+  return {
+    kind,
+    eventType,
+    repositoryId: text(repository, 'uuid', 'repository.uuid'),
+    repositoryName: fullName ? fullName.slice(fullName.lastIndexOf('/') + 1) : undefined,
+    projectKey: typeof workspace === 'string' ? workspace : fullName?.split('/')[0],
+    pullRequestId: integer(pr, 'id', 'pullrequest.id'),
+    sourceBranch: branchOf(source, 'pullrequest.source.branch.name'),
+    targetBranch: branchOf(destination, 'pullrequest.destination.branch.name'),
+    status: statusOf(eventType, text(pr, 'state', 'pullrequest.state')),
+    // Bitbucket payloads carry 12-character hashes; only a full SHA is worth passing on.
+    headSha: typeof head === 'string' && /^[0-9a-f]{40}$/i.test(head) ? head : undefined,
+    idempotencyKey,
+  };
+}
+
+/**
+ * `X-Request-UUID` names one delivery and stays the same on Bitbucket's retries. Without it, the
+ * webhook's own `X-Hook-UUID` plus what the event is about keeps distinct events apart.
+ */
+function idempotencyKeyOf(headers: WebhookHeaders, eventType: string, body: Json): string {
+  const request = headers['x-request-uuid'];
+  if (request) return `${eventType}:${request}`;
+  const digest = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  return `${eventType}:${headers['x-hook-uuid'] ?? 'unknown-hook'}:${digest}`;
+}
+
+/** The event says more than the state in its payload (a `fulfilled` delivery is a merge). */
+function statusOf(eventType: string, state: string): PullRequestStatus {
+  if (eventType === 'pullrequest:fulfilled' || state === 'MERGED') return 'merged';
+  if (eventType === 'pullrequest:rejected' || state === 'DECLINED' || state === 'SUPERSEDED') return 'closed';
+  return 'open';
+}
+
+function branchOf(endpoint: Json, path: string): string {
+  const branch = endpoint.branch;
+  if (!isObject(branch)) throw invalid(path, 'must be a non-empty string');
+  return text(branch, 'name', path);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function object(value: Json, key: string, path: string): Json {
+  const found = value[key];
+  if (!isObject(found)) throw invalid(path, 'must be an object');
+  return found;
+}
+
+function integer(value: Json, key: string, path: string): number {
+  const found = value[key];
+  if (typeof found !== 'number' || !Number.isInteger(found)) throw invalid(path, 'must be an integer');
+  return found;
+}
+
+function text(value: Json, key: string, path: string): string {
+  const found = value[key];
+  if (typeof found !== 'string' || !found) throw invalid(path, 'must be a non-empty string');
+  return found;
+}
+
+function invalid(path: string, message: string): MarginError {
+  return MarginError.validation(`The Bitbucket delivery is malformed: ${path} ${message}.`, [{ path, message }]);
+}

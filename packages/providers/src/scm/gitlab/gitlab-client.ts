@@ -1,0 +1,143 @@
+import { MarginError } from '@margin/core';
+import {
+  createTransport,
+  type ErrorAnswer,
+  type ErrorVerdict,
+  type HttpTransport,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../http/index.js';
+
+/** Transport knobs a host or a test may tune; the defaults suit production. */
+export type HttpTuning = Pick<TransportOptions, 'timeoutMs' | 'retries' | 'backoffBaseMs' | 'maxRetryDelayMs'>;
+
+export interface GitLabClientOptions {
+  /** `https://gitlab.example.com/api/v4` */
+  apiBaseUrl: string;
+  token: string;
+  fetch?: typeof fetch | undefined;
+  http?: HttpTuning | undefined;
+  now?: (() => number) | undefined;
+}
+
+type Query = TransportRequest['query'];
+
+/** GitLab caps `per_page` at 100. */
+export const PAGE_SIZE = 100;
+
+export interface GitLabClient {
+  request<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>>;
+  get<T>(path: string, query?: Query): Promise<T>;
+  /** Every page of an offset-paged list from `firstPage` on, one page at a time, following `x-next-page`. */
+  pages<T>(path: string, query?: Query, firstPage?: number): AsyncGenerator<T[]>;
+}
+
+/**
+ * GitLab REST v4 over the shared transport. Authenticates with `PRIVATE-TOKEN`, the header GitLab
+ * documents for personal, project and group access tokens alike.
+ */
+export function createGitLabClient(options: GitLabClientOptions): GitLabClient {
+  const base = options.apiBaseUrl.replace(/\/+$/, '');
+  const now = options.now ?? Date.now;
+  const transport: HttpTransport = createTransport({
+    provider: 'GitLab',
+    fetch: options.fetch,
+    secrets: () => [options.token],
+    inspectError: (answer) => inspectGitLabError(answer, now()),
+    ...options.http,
+  });
+  const auth = { 'PRIVATE-TOKEN': options.token };
+
+  const request = <T>({ path, headers, ...rest }: Omit<TransportRequest, 'url'> & { path: string }) =>
+    transport.request<T>({ ...rest, url: `${base}${path}`, headers: { ...auth, ...headers } });
+
+  return {
+    request,
+    async get<T>(path: string, query?: Query): Promise<T> {
+      return (await request<T>({ path, query })).data;
+    },
+    async *pages<T>(path: string, query?: Query, firstPage = 1): AsyncGenerator<T[]> {
+      let page: string | undefined = String(firstPage);
+      while (page) {
+        const res: TransportResponse<unknown> = await request({ path, query: { ...query, per_page: PAGE_SIZE, page } });
+        if (!Array.isArray(res.data)) {
+          throw MarginError.provider('invalidResponse', `GitLab answered ${path} with something that is not a list.`, {
+            providerStatus: res.status,
+          });
+        }
+        yield res.data as T[];
+        const next = res.headers.get('x-next-page')?.trim();
+        // An empty `x-next-page` marks the last page; a repeated page number would loop forever.
+        page = next && next !== page ? next : undefined;
+      }
+    },
+  };
+}
+
+/**
+ * GitLab specifics: `RateLimit-Reset` is an epoch timestamp (the transport would read it as seconds
+ * from now), and validation errors come as `{"message": {"field": ["msg"]}}`.
+ */
+export function inspectGitLabError(answer: ErrorAnswer, nowMs: number): ErrorVerdict | undefined {
+  const verdict: ErrorVerdict = {};
+  const wait = gitLabRetryDelay(answer.headers, nowMs);
+  if (wait !== undefined) verdict.retryAfterMs = wait;
+  const message = flattenMessage(answer.body);
+  if (message) verdict.message = message;
+  return verdict.retryAfterMs === undefined && verdict.message === undefined ? undefined : verdict;
+}
+
+function gitLabRetryDelay(headers: Headers, nowMs: number): number | undefined {
+  const retryAfter = Number(headers.get('retry-after'));
+  if (headers.has('retry-after') && Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1000;
+  const reset = Number(headers.get('ratelimit-reset'));
+  if (headers.has('ratelimit-reset') && Number.isFinite(reset)) {
+    return reset > 1_000_000_000 ? Math.max(0, reset * 1000 - nowMs) : Math.max(0, reset * 1000);
+  }
+  const resetTime = Date.parse(headers.get('ratelimit-resettime') ?? '');
+  return Number.isNaN(resetTime) ? undefined : Math.max(0, resetTime - nowMs);
+}
+
+function flattenMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const message = (body as { message?: unknown }).message;
+  if (typeof message !== 'object' || message === null) return undefined;
+  const parts = Object.entries(message as Record<string, unknown>).map(([field, value]) => {
+    const text = Array.isArray(value) ? value.map(String).join(', ') : String(value);
+    return field === 'base' ? text : `${field} ${text}`;
+  });
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** `https://gitlab.example.com` (optionally with a relative root) → its REST v4 base. */
+export function gitLabApiBase(hostBaseUrl: string): string {
+  const trimmed = hostBaseUrl.replace(/\/+$/, '');
+  return /\/api\/v4$/.test(trimmed) ? trimmed : `${trimmed}/api/v4`;
+}
+
+/**
+ * The group full path a scope URL names: `https://gitlab.com/acme/platform` → `acme/platform`. A
+ * self-managed instance under a relative root (`https://host/gitlab/acme`) is handled by removing the
+ * connection's host URL first.
+ */
+export function groupPathFromScope(scopePath: string, hostBaseUrl: string): string {
+  const host = hostBaseUrl.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
+  let rest: string;
+  if (scopePath.startsWith(`${host}/`)) rest = scopePath.slice(host.length);
+  else {
+    try {
+      rest = new URL(scopePath).pathname;
+    } catch {
+      rest = scopePath;
+    }
+  }
+  const path = decodeURIComponent(rest)
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/^groups\//, '');
+  if (!path) throw MarginError.validation(`The scope path '${scopePath}' names no GitLab group.`);
+  return path;
+}
+
+/** One URL path segment: ids and full paths alike (`acme/app` → `acme%2Fapp`). */
+export const seg = (value: string | number): string => encodeURIComponent(String(value));

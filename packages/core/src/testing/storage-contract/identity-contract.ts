@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { MarginError } from '../../errors.js';
+import { SYSTEM_TENANT_ID } from '../../tenancy/tenancy-records.js';
+import { client, LATER, NOW, pat, refreshToken, type StorageGetter, user, uuid } from './fixtures.js';
+
+export function identityAndTenancyContract(storage: StorageGetter): void {
+  describe('refresh tokens', () => {
+    it('finds a token by hash and lets only one refresh replace it', async () => {
+      const u = user();
+      await storage().users.insert(u);
+      const t = refreshToken(u.id, 'fam-1');
+      await storage().refreshTokens.insert(t);
+      expect(await storage().refreshTokens.findByHash(t.tokenHash)).toEqual(t);
+      expect(await storage().refreshTokens.markReplaced(t.id, 'next-1', LATER)).toBe(true);
+      expect(await storage().refreshTokens.markReplaced(t.id, 'next-2', LATER)).toBe(false);
+      expect(await storage().refreshTokens.findByHash(t.tokenHash)).toMatchObject({
+        replacedById: 'next-1',
+        revokedAt: LATER,
+        lastUsedAt: LATER,
+      });
+    });
+
+    it('revokes a whole family, or every token of a user, and nothing else', async () => {
+      const [a, b] = [user(), user()];
+      await storage().users.insert(a);
+      await storage().users.insert(b);
+      const [a1, a2, a3, b1] = [
+        refreshToken(a.id, 'f1'),
+        refreshToken(a.id, 'f1'),
+        refreshToken(a.id, 'f2'),
+        refreshToken(b.id, 'f3'),
+      ];
+      for (const t of [a1, a2, a3, b1]) await storage().refreshTokens.insert(t);
+      await storage().refreshTokens.revokeFamily('f1', LATER);
+      expect((await storage().refreshTokens.findByHash(a1.tokenHash))?.revokedAt).toBe(LATER);
+      expect((await storage().refreshTokens.findByHash(a2.tokenHash))?.revokedAt).toBe(LATER);
+      expect((await storage().refreshTokens.findByHash(a3.tokenHash))?.revokedAt).toBeNull();
+      await storage().refreshTokens.revokeAllForUser(a.id, LATER);
+      expect((await storage().refreshTokens.findByHash(a3.tokenHash))?.revokedAt).toBe(LATER);
+      expect((await storage().refreshTokens.findByHash(b1.tokenHash))?.revokedAt).toBeNull();
+    });
+  });
+
+  describe('personal access tokens', () => {
+    it('lists a user’s unrevoked tokens newest first and revokes only the owner’s', async () => {
+      const [a, b] = [user(), user()];
+      await storage().users.insert(a);
+      await storage().users.insert(b);
+      const older = pat(a.id, '2026-01-01T00:00:00.000Z');
+      const newer = pat(a.id, '2026-01-02T00:00:00.000Z');
+      const others = pat(b.id, '2026-01-03T00:00:00.000Z');
+      for (const t of [older, newer, others]) await storage().personalAccessTokens.insert(t);
+      expect(await storage().personalAccessTokens.findByHash(newer.tokenHash)).toEqual(newer);
+      expect((await storage().personalAccessTokens.listForUser(a.id)).map((t) => t.id)).toEqual([newer.id, older.id]);
+      expect(await storage().personalAccessTokens.revoke(b.id, older.id, LATER)).toBe(false);
+      expect(await storage().personalAccessTokens.revoke(a.id, older.id, LATER)).toBe(true);
+      expect(await storage().personalAccessTokens.revoke(a.id, older.id, LATER)).toBe(false);
+      expect((await storage().personalAccessTokens.listForUser(a.id)).map((t) => t.id)).toEqual([newer.id]);
+      await storage().personalAccessTokens.touch(newer.id, LATER);
+      expect((await storage().personalAccessTokens.findByHash(newer.tokenHash))?.lastUsedAt).toBe(LATER);
+    });
+  });
+
+  describe('tenants and clients', () => {
+    it('has the System tenant from the start and stores further tenants', async () => {
+      expect(await storage().tenants.findById(SYSTEM_TENANT_ID)).toMatchObject({ displayName: 'System' });
+      const t = { id: uuid(), displayName: 'Acme', createdAt: LATER, updatedAt: LATER };
+      await storage().tenants.insert(t);
+      expect((await storage().tenants.list()).map((x) => x.id)).toEqual([SYSTEM_TENANT_ID, t.id]);
+      expect(await storage().tenants.update(t.id, { displayName: 'Acme Corp', updatedAt: LATER })).toMatchObject({
+        displayName: 'Acme Corp',
+      });
+    });
+
+    it('keeps client names unique per tenant regardless of case', async () => {
+      const other = { id: uuid(), displayName: 'Other', createdAt: NOW, updatedAt: NOW };
+      await storage().tenants.insert(other);
+      const c = client({ displayName: 'Payments' });
+      await storage().clients.insert(c);
+      const error = await storage()
+        .clients.insert(client({ displayName: 'PAYMENTS' }))
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(error) && error.code).toBe('conflict');
+      await storage().clients.insert(client({ displayName: 'payments', tenantId: other.id }));
+      const second = client({ displayName: 'Billing' });
+      await storage().clients.insert(second);
+      const rename = await storage()
+        .clients.update(second.id, { displayName: 'payments' })
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(rename) && rename.code).toBe('conflict');
+      expect(await storage().clients.update(c.id, { isActive: false, updatedAt: LATER })).toMatchObject({
+        isActive: false,
+        updatedAt: LATER,
+      });
+    });
+
+    it('reads a client with the caller’s client and tenant roles in one call', async () => {
+      const [u, stranger] = [user(), user()];
+      await storage().users.insert(u);
+      await storage().users.insert(stranger);
+      const c = client();
+      await storage().clients.insert(c);
+      await storage().memberships.putClientMember({ clientId: c.id, userId: u.id, role: 'ClientUser', createdAt: NOW });
+      await storage().memberships.putTenantMember({
+        tenantId: SYSTEM_TENANT_ID,
+        userId: u.id,
+        role: 'TenantAdministrator',
+        createdAt: NOW,
+      });
+      expect(await storage().clients.findAccess(c.id, u.id)).toEqual({
+        client: c,
+        clientRole: 'ClientUser',
+        tenantRole: 'TenantAdministrator',
+      });
+      expect(await storage().clients.findAccess(c.id, stranger.id)).toEqual({
+        client: c,
+        clientRole: undefined,
+        tenantRole: undefined,
+      });
+      expect(await storage().clients.findAccess(uuid(), u.id)).toBeUndefined();
+    });
+
+    it('lists clients by visibility and tenant, in pages', async () => {
+      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      await storage().tenants.insert(acme);
+      const [c1, c2, c3] = [
+        client({ createdAt: '2026-01-01T00:00:01.000Z' }),
+        client({ createdAt: '2026-01-01T00:00:02.000Z' }),
+        client({ createdAt: '2026-01-01T00:00:03.000Z', tenantId: acme.id }),
+      ];
+      for (const c of [c1, c2, c3]) await storage().clients.insert(c);
+      const all = await storage().clients.list({}, { limit: 2 });
+      expect(all.items.map((c) => c.id)).toEqual([c1.id, c2.id]);
+      expect((await storage().clients.list({}, { limit: 2, cursor: all.nextCursor })).items.map((c) => c.id)).toEqual([
+        c3.id,
+      ]);
+      const visible = await storage().clients.list(
+        { visibility: { clientIds: [c2.id], tenantIds: [acme.id] } },
+        { limit: 10 },
+      );
+      expect(visible.items.map((c) => c.id)).toEqual([c2.id, c3.id]);
+      const systemOnly = await storage().clients.list({ withinTenants: [SYSTEM_TENANT_ID] }, { limit: 10 });
+      expect(systemOnly.items.map((c) => c.id)).toEqual([c1.id, c2.id]);
+      const nothing = await storage().clients.list({ visibility: { clientIds: [], tenantIds: [] } }, { limit: 10 });
+      expect(nothing.items).toEqual([]);
+    });
+
+    it('stores memberships, changes a role in place and removes it', async () => {
+      const u = user();
+      await storage().users.insert(u);
+      const c = client();
+      await storage().clients.insert(c);
+      await storage().memberships.putClientMember({ clientId: c.id, userId: u.id, role: 'ClientUser', createdAt: NOW });
+      await storage().memberships.putClientMember({
+        clientId: c.id,
+        userId: u.id,
+        role: 'ClientAdministrator',
+        createdAt: LATER,
+      });
+      expect(await storage().memberships.listClientMembers(c.id)).toEqual([
+        { clientId: c.id, userId: u.id, role: 'ClientAdministrator', createdAt: NOW },
+      ]);
+      await storage().memberships.putTenantMember({
+        tenantId: SYSTEM_TENANT_ID,
+        userId: u.id,
+        role: 'TenantUser',
+        createdAt: NOW,
+      });
+      expect(await storage().memberships.forUser(u.id)).toEqual({
+        clients: [{ clientId: c.id, userId: u.id, role: 'ClientAdministrator', createdAt: NOW }],
+        tenants: [{ tenantId: SYSTEM_TENANT_ID, userId: u.id, role: 'TenantUser', createdAt: NOW }],
+      });
+      expect(await storage().memberships.removeClientMember(c.id, u.id)).toBe(true);
+      expect(await storage().memberships.removeClientMember(c.id, u.id)).toBe(false);
+      expect(await storage().memberships.removeTenantMember(SYSTEM_TENANT_ID, u.id)).toBe(true);
+      expect(await storage().memberships.listTenantMembers(SYSTEM_TENANT_ID)).toEqual([]);
+    });
+  });
+}

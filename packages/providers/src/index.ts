@@ -1,3 +1,3 @@
 export * from './http/index.js';
-export * from './scm/gitlab/index.js';
 export * from './scm/bitbucket/index.js';
+export * from './scm/gitlab/index.js';

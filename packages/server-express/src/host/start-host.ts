@@ -10,6 +10,7 @@ import {
   type MarginCore,
   type ProviderRegistry,
 } from '@margin/core';
+import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';
 import type { HostConfig } from '../config.js';
@@ -59,7 +60,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       storage,
       secrets: createAesGcmSecretBox(secrets.secretsKey),
       auth: { jwtSecret: secrets.jwtSecret },
-      providers: options.providers,
+      providers: options.providers ?? createProviderRegistry(),
       clock: options.clock,
       ids: options.ids,
     });

@@ -32,6 +32,9 @@ export class AzureDevOpsClient {
 
   constructor(connection: ScmConnectionConfig, options: AzureDevOpsOptions) {
     this.#connection = connection;
+    if (connection.family !== 'suiteDevOps') {
+      throw MarginError.validation(`The Azure DevOps adapter cannot connect a ${connection.family} connection.`);
+    }
     if (!URL.canParse(connection.hostBaseUrl)) {
       throw MarginError.validation('hostBaseUrl must be the Azure DevOps organization or collection URL.');
     }
@@ -120,14 +123,11 @@ export class AzureDevOpsClient {
           authorization: await this.#authorization(),
         },
       });
-      if (response.status === 203) {
-        // A sign-in page served as "non-authoritative information": the credentials were not accepted.
-        throw MarginError.provider('credentials', `${PROVIDER} answered 203 with a sign-in page.`, {
-          providerStatus: 401,
-        });
-      }
+      if (response.status === 203) throw signInPage();
       return response;
     } catch (error) {
+      // A sign-in page served as "non-authoritative information" fails JSON parsing in the transport.
+      if (MarginError.isInstance(error) && error.details.providerStatus === 203) throw signInPage();
       // An Entra token can be revoked before it expires; one fresh token is worth a second try.
       if (!retried && this.#entra && MarginError.isInstance(error) && error.details.providerStatus === 401) {
         this.#entra.invalidate();
@@ -142,6 +142,11 @@ export class AzureDevOpsClient {
     // PATs go as Basic with an empty user name; Azure DevOps ignores the user.
     return `Basic ${Buffer.from(`:${this.#connection.secret}`, 'utf8').toString('base64')}`;
   }
+}
+
+/** Azure DevOps answers unaccepted credentials without the suppress header with a 203 sign-in page. */
+function signInPage(): MarginError {
+  return MarginError.provider('credentials', `${PROVIDER} answered 203 with a sign-in page.`, { providerStatus: 401 });
 }
 
 function isServices(hostBaseUrl: string): boolean {

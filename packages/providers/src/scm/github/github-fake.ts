@@ -35,6 +35,8 @@ export interface GitHubFakeOptions {
   app?: { id: number; installationId: number; publicKeyPem: string } | undefined;
   /** Page cap for branches and repositories, small so `Link` paging is exercised. */
   smallPage?: number;
+  /** The fake's clock for JWT checks and token expiry. Default `Date.now`. */
+  now?: () => number;
 }
 
 export interface GitHubFake {
@@ -53,6 +55,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   const s = SCM_CONTRACT_SCENARIO;
   const server = await startFakeHttpServer();
   const smallPage = options.smallPage ?? 2;
+  const clock = options.now ?? Date.now;
   const issuedTokens: string[] = [];
   const appKey: KeyObject | undefined = options.app ? createPublicKey(options.app.publicKeyPem) : undefined;
 
@@ -100,8 +103,10 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     if (file.changeType !== 'deleted')
       contents.set(`${s.pullRequest.headSha}:${file.path}`, `// ${file.path} at head\n`);
     const old = 'previousPath' in file ? file.previousPath : file.path;
+    // The renamed file moved without a change, as its fixture (no patch, no changed lines) says.
+    const oldText = file.changeType === 'renamed' ? `// ${file.path} at head\n` : `// ${old} at base\n`;
     for (const sha of [s.pullRequest.baseSha, GH_MERGE_BASE]) {
-      if (file.changeType !== 'added') contents.set(`${sha}:${old}`, `// ${old} at base\n`);
+      if (file.changeType !== 'added') contents.set(`${sha}:${old}`, oldText);
     }
   }
   contents.set(`${s.pullRequest.headSha}:${s.contentPath}`, s.headContent);
@@ -130,7 +135,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       exp: number;
       iss: string;
     };
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(clock() / 1000);
     return (
       claims.iss === String(options.app.id) && claims.iat <= now && claims.exp > now && claims.exp - claims.iat <= 600
     );
@@ -370,7 +375,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       issuedTokens.push(token);
       return {
         status: 201,
-        json: { ...fixture, token, expires_at: new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') },
+        json: { ...fixture, token, expires_at: new Date(clock() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') },
       };
     },
     'jwt',

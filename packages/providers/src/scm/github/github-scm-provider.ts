@@ -287,6 +287,10 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
       const newPath = file.changeType === 'deleted' ? undefined : file.path;
       const patch = patches.get(patchKey(ref, revision.headSha, file.path));
       if (patch !== undefined) return withFileHeaders(patch, oldPath, newPath);
+      // A pure rename: GitHub counts no changed lines and sends no patch, and there is nothing to diff.
+      if (file.changeType === 'renamed' && file.additions === 0 && file.deletions === 0) {
+        return withFileHeaders('', oldPath, newPath);
+      }
       // GitHub leaves `patch` out for large and binary files: diff both versions here instead.
       const base = oldPath === undefined ? undefined : await mergeBaseOf(ref, revision);
       const [oldBytes, newBytes] = await Promise.all([

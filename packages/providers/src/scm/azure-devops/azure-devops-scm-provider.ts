@@ -133,8 +133,9 @@ export function createAzureDevOpsProvider(
 
   const changeTrackingIdOf = async (ref: PullRequestRef, iterationId: number, path: string) => {
     const key = trackingKey(ref, iterationId);
+    // A complete listing is cached once; a path missing from it is simply not in the diff.
     let known = trackingIds.get(key);
-    if (!known?.has(path)) {
+    if (!known) {
       known = new Map();
       for await (const entry of changeEntries(ref, iterationId)) {
         const file = toChangedFile(entry);

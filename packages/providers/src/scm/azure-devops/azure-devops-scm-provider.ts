@@ -1,0 +1,386 @@
+import {
+  type ChangedFile,
+  type CreatedThread,
+  type CreateThreadInput,
+  type FileContent,
+  MarginError,
+  type PullRequestRef,
+  type PullRequestSnapshot,
+  type PullRequestSummary,
+  type RepositoryRef,
+  type ReviewThread,
+  type Revision,
+  type ScmAccount,
+  type ScmConnectionConfig,
+  type ScmProject,
+  type ScmProviderV1,
+  type ScmRepository,
+  type ScmScopeRef,
+  type ScmUser,
+  type ThreadStatus,
+} from '@margin/core';
+import {
+  BoundedCache,
+  branchName,
+  computeUnifiedDiff,
+  continuationToken,
+  decodeFile,
+  paginate,
+  readString,
+} from '../shared/index.js';
+import { AzureDevOpsClient } from './azure-devops-client.js';
+import type { AzureDevOpsOptions } from './azure-devops-options.js';
+import {
+  type AdoChangeEntry,
+  type AdoComment,
+  type AdoIdentity,
+  type AdoIteration,
+  type AdoIterationChanges,
+  type AdoList,
+  type AdoPullRequest,
+  type AdoThread,
+  identityToUser,
+  inlineThreadBody,
+  iterationIdOf,
+  pullRequestStatus,
+  pullRequestThreadBody,
+  toChangedFile,
+  toReviewThread,
+  toRevision,
+  toUser,
+} from './azure-devops-wire.js';
+
+const PAGE = 100;
+
+/**
+ * `ScmProviderV1` for Azure DevOps Services and Server over explicit REST routes. Coordinates: scope
+ * path = organization or collection URL, project key = project name, repository id = repository GUID,
+ * revision id = iteration id.
+ */
+export function createAzureDevOpsProvider(
+  connection: ScmConnectionConfig,
+  options: AzureDevOpsOptions = {},
+): ScmProviderV1 {
+  const client = new AzureDevOpsClient(connection, options);
+  // path → changeTrackingId per (repository, pull request, iteration): threads pin to it, and a
+  // review lists the files before it comments, so the lookup is usually free.
+  const trackingIds = new BoundedCache<string, Map<string, number>>(32);
+
+  const projectUrl = (scope: ScmScopeRef) =>
+    `${client.organizationUrl(scope.scopePath)}/${encodeURIComponent(scope.projectKey)}`;
+  const repoUrl = (ref: RepositoryRef) =>
+    `${projectUrl(ref)}/_apis/git/repositories/${encodeURIComponent(ref.repositoryId)}`;
+  const prUrl = (ref: PullRequestRef) => `${repoUrl(ref)}/pullRequests/${ref.pullRequestId}`;
+
+  const get = async <T>(url: string, query?: Record<string, string | number | undefined>) =>
+    (await client.request<T>({ url, query })).data;
+
+  const iterations = async (ref: PullRequestRef) =>
+    (await get<AdoList<AdoIteration>>(`${prUrl(ref)}/iterations`)).value.sort((a, b) => a.id - b.id);
+
+  const revisionsOf = (pr: AdoPullRequest, list: AdoIteration[]): Revision[] => {
+    const fallback = { head: pr.lastMergeSourceCommit?.commitId ?? '', base: pr.lastMergeTargetCommit?.commitId ?? '' };
+    if (list.length === 0) return [{ revisionId: fallback.head, headSha: fallback.head, baseSha: fallback.base }];
+    return list.map((iteration) => toRevision(iteration, fallback));
+  };
+
+  const newestRevision = async (ref: PullRequestRef, pr: AdoPullRequest): Promise<Revision> => {
+    const all = revisionsOf(pr, await iterations(ref));
+    const newest = all.at(-1);
+    if (!newest) throw MarginError.provider('invalidResponse', 'Azure DevOps listed no iterations.');
+    return newest;
+  };
+
+  const webUrl = (scope: ScmScopeRef, pr: AdoPullRequest) =>
+    `${projectUrl(scope)}/_git/${encodeURIComponent(pr.repository.name)}/pullrequest/${pr.pullRequestId}`;
+
+  const summaryOf = async (scope: ScmScopeRef, pr: AdoPullRequest): Promise<PullRequestSummary> => {
+    const ref: PullRequestRef = { ...scope, repositoryId: pr.repository.id, pullRequestId: pr.pullRequestId };
+    return {
+      ref,
+      title: pr.title,
+      status: pullRequestStatus(pr.status),
+      isDraft: pr.isDraft ?? false,
+      sourceBranch: branchName(pr.sourceRefName),
+      targetBranch: branchName(pr.targetRefName),
+      revision: await newestRevision(ref, pr),
+      repositoryName: pr.repository.name,
+      reviewers: pr.reviewers?.map(toUser),
+    };
+  };
+
+  /** Iteration changes, page by page (`$top`/`$skip`, continued while `nextTop` says so). */
+  const changeEntries = (ref: PullRequestRef, iterationId: number) =>
+    paginate<AdoChangeEntry, number>(0, async (skip) => {
+      const page = await get<AdoIterationChanges>(`${prUrl(ref)}/iterations/${iterationId}/changes`, {
+        $top: PAGE,
+        $skip: skip ?? 0,
+      });
+      const more = (page.nextTop ?? 0) > 0 && page.changeEntries.length > 0;
+      return { items: page.changeEntries, next: more ? page.nextSkip : undefined };
+    });
+
+  const resolveIterationId = async (ref: PullRequestRef, revision: Revision): Promise<number | undefined> => {
+    const direct = iterationIdOf(revision.revisionId);
+    if (direct !== undefined) return direct;
+    // A revision keyed by head SHA (e.g. from a webhook): find the iteration that ends there.
+    const list = await iterations(ref);
+    return list.findLast((it) => it.sourceRefCommit?.commitId === revision.headSha)?.id ?? list.at(-1)?.id;
+  };
+
+  const trackingKey = (ref: PullRequestRef, iterationId: number) =>
+    `${ref.repositoryId}#${ref.pullRequestId}@${iterationId}`;
+
+  const changeTrackingIdOf = async (ref: PullRequestRef, iterationId: number, path: string) => {
+    const key = trackingKey(ref, iterationId);
+    // A complete listing is cached once; a path missing from it is simply not in the diff.
+    let known = trackingIds.get(key);
+    if (!known) {
+      known = new Map();
+      for await (const entry of changeEntries(ref, iterationId)) {
+        const file = toChangedFile(entry);
+        if (file) known.set(file.path, entry.changeTrackingId);
+      }
+      trackingIds.set(key, known);
+    }
+    return known.get(path);
+  };
+
+  const fileBytes = async (ref: RepositoryRef, path: string, commitSha: string) => {
+    const response = await client.request<Uint8Array>({
+      url: `${repoUrl(ref)}/items`,
+      query: {
+        path: `/${path.replace(/^\/+/, '')}`,
+        'versionDescriptor.version': commitSha,
+        'versionDescriptor.versionType': 'commit',
+        $format: 'octetStream',
+        download: false,
+      },
+      headers: { accept: 'application/octet-stream' },
+      responseType: 'bytes',
+      allowStatuses: [404],
+    });
+    if (response.status !== 404) return response.data;
+    // 404 covers both a missing path (TF401174, GitItemNotFoundException) and a missing repository;
+    // only the first means "no such file at this commit".
+    const body = response.data instanceof Uint8Array ? new TextDecoder().decode(response.data) : '';
+    if (/GitItemNotFoundException|TF401174/.test(body)) return undefined;
+    throw MarginError.notFound(`Azure DevOps has no repository ${ref.repositoryId} in project ${ref.projectKey}.`);
+  };
+
+  const provider: ScmProviderV1 = {
+    specificationVersion: 'v1',
+    family: 'suiteDevOps',
+
+    async verify(): Promise<ScmAccount> {
+      // Unversioned, cheap, and it names whoever the credentials act as.
+      const { data } = await client.request<unknown>({
+        url: `${client.hostBaseUrl}/_apis/connectionData`,
+        unversioned: true,
+      });
+      return accountOf(data);
+    },
+
+    async getPullRequest(ref) {
+      const pr = await get<AdoPullRequest>(prUrl(ref));
+      const snapshot: PullRequestSnapshot = {
+        ref: { ...ref, repositoryId: pr.repository.id, pullRequestId: pr.pullRequestId },
+        title: pr.title,
+        description: pr.description ?? '',
+        status: pullRequestStatus(pr.status),
+        isDraft: pr.isDraft ?? false,
+        sourceBranch: branchName(pr.sourceRefName),
+        targetBranch: branchName(pr.targetRefName),
+        author: toUser(pr.createdBy),
+        revision: await newestRevision(ref, pr),
+        repositoryName: pr.repository.name,
+        webUrl: webUrl(ref, pr),
+        reviewers: pr.reviewers?.map(toUser),
+      };
+      return snapshot;
+    },
+
+    async listRevisions(ref) {
+      const [pr, list] = await Promise.all([get<AdoPullRequest>(prUrl(ref)), iterations(ref)]);
+      return revisionsOf(pr, list);
+    },
+
+    async *listChangedFiles(ref, revision): AsyncGenerator<ChangedFile> {
+      const iterationId = await resolveIterationId(ref, revision);
+      if (iterationId === undefined) return;
+      const known = new Map<string, number>();
+      for await (const entry of changeEntries(ref, iterationId)) {
+        const file = toChangedFile(entry);
+        if (!file) continue;
+        // Remember tracking ids for threads only while the set stays small enough to be cheap.
+        if (known.size < 20_000) known.set(file.path, entry.changeTrackingId);
+        yield file;
+      }
+      if (known.size < 20_000) trackingIds.set(trackingKey(ref, iterationId), known);
+    },
+
+    async getFileContent(ref, path, commitSha): Promise<FileContent | undefined> {
+      const bytes = await fileBytes(ref, path, commitSha);
+      return bytes === undefined ? undefined : decodeFile(bytes);
+    },
+
+    async getFileDiff(ref, file, revision) {
+      // Azure DevOps has no diff endpoint: both versions are fetched and diffed here, against the
+      // merge base as the pull request view does.
+      const base = revision.mergeBaseSha ?? revision.baseSha;
+      const oldPath = file.changeType === 'added' ? undefined : (file.previousPath ?? file.path);
+      const newPath = file.changeType === 'deleted' ? undefined : file.path;
+      const [oldBytes, newBytes] = await Promise.all([
+        oldPath === undefined ? undefined : fileBytes(ref, oldPath, base),
+        newPath === undefined ? undefined : fileBytes(ref, newPath, revision.headSha),
+      ]);
+      const oldFile = oldBytes ? decodeFile(oldBytes) : undefined;
+      const newFile = newBytes ? decodeFile(newBytes) : undefined;
+      return computeUnifiedDiff({
+        oldPath: oldFile ? oldPath : undefined,
+        newPath: newFile ? newPath : undefined,
+        oldText: oldFile?.text ?? '',
+        newText: newFile?.text ?? '',
+        isBinary: (oldFile?.isBinary ?? false) || (newFile?.isBinary ?? false),
+      });
+    },
+
+    async *listThreads(ref): AsyncGenerator<ReviewThread> {
+      // The threads endpoint is not paged: one answer holds every thread of the pull request.
+      const { value } = await get<AdoList<AdoThread>>(`${prUrl(ref)}/threads`);
+      for (const thread of value) {
+        const mapped = toReviewThread(thread);
+        if (mapped) yield mapped;
+      }
+    },
+
+    async createThread(ref, input: CreateThreadInput): Promise<CreatedThread> {
+      let body: ReturnType<typeof pullRequestThreadBody>;
+      if (input.anchor) {
+        const iterationId = await resolveIterationId(ref, input.revision);
+        const changeTrackingId =
+          iterationId === undefined ? undefined : await changeTrackingIdOf(ref, iterationId, input.anchor.filePath);
+        body = inlineThreadBody({
+          body: input.body,
+          anchor: input.anchor,
+          iterationId,
+          changeTrackingId,
+          status: input.status,
+        });
+      } else {
+        body = pullRequestThreadBody(input.body, input.status);
+      }
+      const { data } = await client.request<AdoThread>({ method: 'POST', url: `${prUrl(ref)}/threads`, json: body });
+      const first = data.comments[0];
+      if (!first) throw MarginError.provider('invalidResponse', 'Azure DevOps created a thread without a comment.');
+      return { threadId: String(data.id), commentId: String(first.id) };
+    },
+
+    async reply(ref, threadId, body) {
+      // Replies hang off the thread's first comment, which Azure DevOps always numbers 1.
+      const { data } = await client.request<AdoComment>({
+        method: 'POST',
+        url: `${prUrl(ref)}/threads/${encodeURIComponent(threadId)}/comments`,
+        json: { content: body, parentCommentId: 1, commentType: 'text' },
+      });
+      return { commentId: String(data.id) };
+    },
+
+    async setThreadStatus(ref, threadId, status: ThreadStatus) {
+      await client.request({
+        method: 'PATCH',
+        url: `${prUrl(ref)}/threads/${encodeURIComponent(threadId)}`,
+        json: { status: status === 'resolved' ? 'fixed' : 'active' },
+        responseType: 'none',
+      });
+    },
+
+    async *listOpenPullRequests(scope): AsyncGenerator<PullRequestSummary> {
+      const url = scope.repositoryId
+        ? `${repoUrl({ ...scope, repositoryId: scope.repositoryId })}/pullrequests`
+        : `${projectUrl(scope)}/_apis/git/pullrequests`;
+      const prs = paginate<AdoPullRequest, number>(0, async (skip) => {
+        const { value } = await get<AdoList<AdoPullRequest>>(url, {
+          'searchCriteria.status': 'active',
+          $top: PAGE,
+          $skip: skip ?? 0,
+        });
+        return { items: value, next: value.length < PAGE ? undefined : (skip ?? 0) + value.length };
+      });
+      // One more call per pull request: the summary's revision is the newest iteration, as in getPullRequest.
+      for await (const pr of prs) yield await summaryOf(scope, pr);
+    },
+
+    async *listProjects(scopePath): AsyncGenerator<ScmProject> {
+      const url = `${client.organizationUrl(scopePath)}/_apis/projects`;
+      yield* paginate<ScmProject, string>(undefined, async (token) => {
+        const response = await client.request<AdoList<{ id: string; name: string }>>({
+          url,
+          query: { $top: PAGE, continuationToken: token },
+        });
+        return {
+          items: response.data.value.map((p) => ({ projectKey: p.name, name: p.name })),
+          next: continuationToken(response.headers),
+        };
+      });
+    },
+
+    async *listRepositories(scope): AsyncGenerator<ScmRepository> {
+      const { value } = await get<AdoList<AdoRepositoryWithState>>(`${projectUrl(scope)}/_apis/git/repositories`);
+      for (const repo of value) {
+        // A disabled repository answers every call with an error; it cannot be reviewed.
+        if (repo.isDisabled) continue;
+        yield {
+          repositoryId: repo.id,
+          name: repo.name,
+          projectKey: repo.project?.name ?? scope.projectKey,
+          defaultBranch: repo.defaultBranch ? branchName(repo.defaultBranch) : undefined,
+          webUrl: repo.webUrl ?? repo.remoteUrl,
+        };
+      }
+    },
+
+    async *listBranches(ref): AsyncGenerator<string> {
+      const url = `${repoUrl(ref)}/refs`;
+      yield* paginate<string, string>(undefined, async (token) => {
+        const response = await client.request<AdoList<{ name: string }>>({
+          url,
+          query: { filter: 'heads/', $top: PAGE, continuationToken: token },
+        });
+        return { items: response.data.value.map((r) => branchName(r.name)), next: continuationToken(response.headers) };
+      });
+    },
+
+    async searchUsers(scopePath, search): Promise<ScmUser[]> {
+      const base = client.identityUrl(client.organizationUrl(scopePath));
+      const { value } = await get<AdoList<AdoIdentity>>(`${base}/_apis/identities`, {
+        searchFilter: 'General',
+        filterValue: search,
+        queryMembership: 'None',
+      });
+      return value.filter((identity) => identity.isActive !== false).map(identityToUser);
+    },
+  };
+  return provider;
+}
+
+interface AdoRepositoryWithState {
+  id: string;
+  name: string;
+  project?: { name: string };
+  defaultBranch?: string;
+  webUrl?: string;
+  remoteUrl?: string;
+  isDisabled?: boolean;
+}
+
+/** `connectionData.authenticatedUser`: the account name is in `properties.Account.$value`. */
+function accountOf(data: unknown): ScmAccount {
+  const user = { id: readString(data, 'authenticatedUser', 'id') };
+  const displayName =
+    readString(data, 'authenticatedUser', 'customDisplayName') ??
+    readString(data, 'authenticatedUser', 'providerDisplayName');
+  const login = readString(data, 'authenticatedUser', 'properties', 'Account', '$value') ?? displayName ?? user.id;
+  if (!login) throw MarginError.provider('invalidResponse', 'Azure DevOps connectionData named no user.');
+  return { login, displayName: displayName ?? login };
+}

@@ -1,0 +1,89 @@
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type ScmWebhookV1,
+  type WebhookEventKind,
+  type WebhookHeaders,
+} from '@margin/core';
+import {
+  branchName,
+  constantTimeEqual,
+  isObject,
+  type JsonObject,
+  readNumber,
+  readObject,
+  readString,
+} from '../shared/index.js';
+import { pullRequestStatus } from './azure-devops-wire.js';
+
+const KINDS: Readonly<Record<string, WebhookEventKind>> = {
+  'git.pullrequest.created': 'pullRequestCreated',
+  'git.pullrequest.updated': 'pullRequestUpdated',
+  'ms.vss-code.git-pullrequest-comment-event': 'pullRequestCommented',
+  'git.pullrequest.commented': 'pullRequestCommented',
+};
+
+/**
+ * Azure DevOps service hooks ("Web Hooks" consumer) sign nothing: the subscription sends
+ * `Authorization: Basic base64(user:password)`. Any user name is accepted; the password must be the
+ * webhook configuration's generated secret.
+ */
+export const azureDevOpsWebhook: ScmWebhookV1 = {
+  authenticate(headers: WebhookHeaders, _rawBody: Uint8Array, secret: string): boolean {
+    const header = headers.authorization;
+    if (!header || !secret) return false;
+    const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+    if (!match?.[1]) return false;
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return false;
+    return constantTimeEqual(decoded.slice(colon + 1), secret);
+  },
+
+  parse(_headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent {
+    if (!isObject(body)) throw MarginError.validation('An Azure DevOps service hook body must be a JSON object.');
+    const eventType = readString(body, 'eventType');
+    if (!eventType) throw MarginError.validation('The Azure DevOps service hook has no eventType.');
+    const idempotencyKey = idempotencyKeyOf(body);
+    const kind = KINDS[eventType];
+    if (!kind) return { kind: 'unclassified', eventType, idempotencyKey };
+
+    // Comment events wrap the pull request; the others are the pull request.
+    const pr =
+      kind === 'pullRequestCommented' ? readObject(body, 'resource', 'pullRequest') : readObject(body, 'resource');
+    const pullRequestId = readNumber(pr, 'pullRequestId');
+    const repositoryId = readString(pr, 'repository', 'id');
+    const sourceRef = readString(pr, 'sourceRefName');
+    const targetRef = readString(pr, 'targetRefName');
+    const status = readString(pr, 'status');
+    if (pullRequestId === undefined || !repositoryId || !sourceRef || !targetRef || !status) {
+      throw MarginError.validation(
+        `The Azure DevOps ${eventType} event lacks the pull request (id, repository, branches, status); ` +
+          'set "Resource details to send" to All.',
+      );
+    }
+    return {
+      kind,
+      eventType,
+      repositoryId,
+      repositoryName: readString(pr, 'repository', 'name'),
+      projectKey: readString(pr, 'repository', 'project', 'name'),
+      pullRequestId,
+      sourceBranch: branchName(sourceRef),
+      targetBranch: branchName(targetRef),
+      status: pullRequestStatus(status),
+      headSha: readString(pr, 'lastMergeSourceCommit', 'commitId'),
+      idempotencyKey,
+    };
+  },
+};
+
+/** Retries of one notification keep the event `id` (a GUID); old payloads without it have `notificationId`. */
+function idempotencyKeyOf(body: JsonObject): string {
+  const id = readString(body, 'id');
+  if (id) return id;
+  const notificationId = readNumber(body, 'notificationId');
+  const subscriptionId = readString(body, 'subscriptionId');
+  if (notificationId !== undefined) return `${subscriptionId ?? 'subscription'}:${notificationId}`;
+  throw MarginError.validation('The Azure DevOps service hook has neither an event id nor a notificationId.');
+}

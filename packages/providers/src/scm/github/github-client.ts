@@ -1,0 +1,186 @@
+import type { KeyObject } from 'node:crypto';
+import { MarginError, type ScmConnectionConfig } from '@margin/core';
+import {
+  createTransport,
+  type ErrorAnswer,
+  type ErrorVerdict,
+  type HttpTransport,
+  providerMessage,
+  redactSecrets,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../http/index.js';
+import { type ExpiringTokenSource, type Page, paginate, parseLinkHeader } from '../shared/index.js';
+import { appPrivateKey, createAppJwt, installationTokenSource } from './github-app-token.js';
+import { type GitHubEndpoints, type GitHubOptions, gitHubEndpoints } from './github-options.js';
+
+const PROVIDER = 'GitHub';
+
+/**
+ * GitHub's rate limits come as 403 as well as 429: the primary limit with `x-ratelimit-remaining: 0`
+ * (wait until `x-ratelimit-reset`), secondary limits with `retry-after`, or without any header and a
+ * message naming the secondary rate limit (then GitHub asks for at least a minute).
+ */
+export function inspectGitHubError({ status, headers, body }: ErrorAnswer): ErrorVerdict | undefined {
+  if (status !== 403 && status !== 429) return undefined;
+  if (headers.get('x-ratelimit-remaining') === '0' || headers.has('retry-after')) {
+    return { failure: 'rateLimited', retry: true };
+  }
+  if (/secondary rate limit|abuse detection/i.test(providerMessage(body) ?? '')) {
+    return { failure: 'rateLimited', retry: true, retryAfterMs: 60_000 };
+  }
+  return undefined;
+}
+
+interface GraphQlAnswer<T> {
+  data?: T | null;
+  errors?: Array<{ type?: string; message?: string }>;
+}
+
+/**
+ * Authenticated HTTP to one GitHub or GitHub Enterprise Server host: the required headers, a PAT or
+ * a cached App installation token (renewed once after a 401), `Link`-header paging that never leaves
+ * the API's origin, and GraphQL with its 200-with-errors answers mapped to MarginError.
+ */
+export class GitHubClient {
+  readonly endpoints: GitHubEndpoints;
+  readonly #transport: HttpTransport;
+  readonly #connection: ScmConnectionConfig;
+  readonly #headers: Record<string, string>;
+  readonly #installation: ExpiringTokenSource | undefined;
+  readonly #appKey: KeyObject | undefined;
+  readonly #now: () => number;
+
+  constructor(connection: ScmConnectionConfig, options: GitHubOptions) {
+    if (connection.family !== 'gitHostA') {
+      throw MarginError.validation(`The GitHub adapter cannot connect a ${connection.family} connection.`);
+    }
+    if (!URL.canParse(connection.hostBaseUrl)) {
+      throw MarginError.validation('hostBaseUrl must be the GitHub host, e.g. https://github.com.');
+    }
+    this.#connection = connection;
+    this.#now = options.now ?? Date.now;
+    this.endpoints = gitHubEndpoints(connection.hostBaseUrl, options);
+    this.#headers = {
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      'user-agent': options.userAgent ?? 'margin-code-review',
+    };
+    this.#transport = createTransport({
+      provider: PROVIDER,
+      fetch: options.fetch,
+      retries: options.retries,
+      backoffBaseMs: options.backoffBaseMs,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      timeoutMs: options.timeoutMs,
+      inspectError: inspectGitHubError,
+      secrets: () => {
+        const token = this.#installation?.current();
+        return token ? [connection.secret, token] : [connection.secret];
+      },
+    });
+    if (connection.authenticationKind === 'appInstallation') {
+      const appId = connection.hostedAppId;
+      const installationId = connection.hostedAppInstallationId;
+      if (!appId || !installationId) {
+        throw MarginError.validation('A GitHub App connection needs hostedAppId and hostedAppInstallationId.');
+      }
+      const key = appPrivateKey(connection.secret);
+      this.#appKey = key;
+      this.#installation = installationTokenSource({
+        transport: this.#transport,
+        restBaseUrl: this.endpoints.rest,
+        appId,
+        installationId,
+        key,
+        headers: this.#headers,
+        now: this.#now,
+      });
+    } else if (connection.authenticationKind !== 'personalAccessToken') {
+      throw MarginError.validation(
+        `GitHub accepts personalAccessToken or appInstallation, not ${connection.authenticationKind}.`,
+      );
+    }
+  }
+
+  get isApp(): boolean {
+    return this.#installation !== undefined;
+  }
+
+  /** A REST call against the API base (`path` starts with `/`) or a full URL on the API's origin. */
+  async rest<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>> {
+    const url = request.path.startsWith('/') ? `${this.endpoints.rest}${request.path}` : request.path;
+    return this.#withAuth((authorization) =>
+      this.#transport.request<T>({ ...request, url, headers: { ...this.#headers, ...request.headers, authorization } }),
+    );
+  }
+
+  /** A call as the App itself (JWT), e.g. `GET /app`. */
+  async asApp<T>(path: string): Promise<T> {
+    if (!this.#appKey) throw MarginError.internal('Not a GitHub App connection.');
+    const jwt = createAppJwt(this.#connection.hostedAppId ?? 0, this.#appKey, this.#now());
+    const { data } = await this.#transport.request<T>({
+      url: `${this.endpoints.rest}${path}`,
+      headers: { ...this.#headers, authorization: `Bearer ${jwt}` },
+    });
+    return data;
+  }
+
+  /** Every item of a `Link`-paged list, one page at a time. */
+  pages<T, R = T[]>(
+    path: string,
+    query: TransportRequest['query'],
+    pick: (data: R) => readonly T[] = (data) => data as unknown as T[],
+  ): AsyncGenerator<T> {
+    return paginate<T, string>(undefined, async (next): Promise<Page<T, string>> => {
+      const response = await this.rest<R>(next ? { path: next } : { path, query: { per_page: 100, ...query } });
+      return { items: pick(response.data), next: this.#sameOrigin(parseLinkHeader(response.headers.get('link')).next) };
+    });
+  }
+
+  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    const { data } = await this.#withAuth((authorization) =>
+      this.#transport.request<GraphQlAnswer<T>>({
+        method: 'POST',
+        url: this.endpoints.graphql,
+        headers: { ...this.#headers, authorization },
+        json: { query, variables },
+      }),
+    );
+    const error = data?.errors?.[0];
+    if (error) {
+      const message = redactSecrets(`GitHub GraphQL answered: ${error.message ?? error.type ?? 'an error'}`, [
+        this.#connection.secret,
+      ]);
+      if (error.type === 'NOT_FOUND') throw MarginError.notFound(message);
+      const failure =
+        error.type === 'RATE_LIMITED' ? 'rateLimited' : error.type === 'FORBIDDEN' ? 'authorization' : 'rejected';
+      throw MarginError.provider(failure, message, { providerStatus: 200 });
+    }
+    if (!data?.data) throw MarginError.provider('invalidResponse', 'GitHub GraphQL answered without data.');
+    return data.data;
+  }
+
+  async #withAuth<T>(send: (authorization: string) => Promise<T>): Promise<T> {
+    try {
+      return await send(await this.#authorization());
+    } catch (error) {
+      // An installation token can be revoked before it expires; one fresh token is worth a second try.
+      if (this.#installation && MarginError.isInstance(error) && error.details.providerStatus === 401) {
+        this.#installation.invalidate();
+        return send(await this.#authorization());
+      }
+      throw error;
+    }
+  }
+
+  async #authorization(): Promise<string> {
+    return `Bearer ${this.#installation ? await this.#installation.get() : this.#connection.secret}`;
+  }
+
+  /** A `Link` that points off the API's origin is not followed: our token would go with it. */
+  #sameOrigin(next: string | undefined): string | undefined {
+    if (!next || !URL.canParse(next)) return undefined;
+    return new URL(next).origin === new URL(this.endpoints.rest).origin ? next : undefined;
+  }
+}

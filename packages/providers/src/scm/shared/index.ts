@@ -1,0 +1,20 @@
+export { BoundedCache } from './bounded-cache.js';
+export {
+  createExpiringToken,
+  type ExpiringTokenOptions,
+  type ExpiringTokenSource,
+  type IssuedToken,
+} from './expiring-token.js';
+export { isObject, type JsonObject, readBoolean, readNumber, readObject, readString } from './json-read.js';
+export {
+  branchName,
+  type DecodedFile,
+  decodeFile,
+  encodePathSegments,
+  headsRef,
+  looksBinary,
+  relativePath,
+} from './normalize.js';
+export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
+export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
+export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

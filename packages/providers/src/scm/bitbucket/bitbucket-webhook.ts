@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   MarginError,
   type NormalizedWebhookEvent,
@@ -6,6 +6,7 @@ import {
   type ScmWebhookV1,
   type WebhookHeaders,
 } from '@margin/core';
+import { verifySha256Signature } from '../shared/index.js';
 
 /**
  * Bitbucket Cloud deliveries: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with the
@@ -13,20 +14,9 @@ import {
  */
 export function createBitbucketWebhook(): ScmWebhookV1 {
   return {
-    authenticate(headers, rawBody, secret) {
-      const signature = headers['x-hub-signature'];
-      if (!secret || !signature?.startsWith('sha256=')) return false;
-      const expected = createHmac('sha256', secret).update(rawBody).digest('hex');
-      return safeEqual(signature.slice('sha256='.length).toLowerCase(), expected);
-    },
+    authenticate: (headers, rawBody, secret) => verifySha256Signature(headers['x-hub-signature'], rawBody, secret),
     parse: parseBitbucketDelivery,
   };
-}
-
-/** Compares digests so neither the content nor the length of the signature leaks through timing. */
-function safeEqual(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 type Json = Record<string, unknown>;

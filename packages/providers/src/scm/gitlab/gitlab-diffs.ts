@@ -1,7 +1,7 @@
 import type { ChangedFile, FileContent, PullRequestRef, Revision } from '@margin/core';
+import { computeUnifiedDiff, withFileHeaders } from '../shared/index.js';
 import { type GitLabClient, PAGE_SIZE, seg } from './gitlab-client.js';
 import type { GlDiff, GlMergeRequest } from './gitlab-wire.js';
-import { fileHeader, localUnifiedDiff } from './local-diff.js';
 
 /**
  * Where each file sits in a merge request's `/diffs` list for one head. GitLab has no per-file diff
@@ -79,8 +79,11 @@ export class GitLabDiffs {
   ): Promise<string> {
     if (entry && !entry.too_large && !entry.collapsed) {
       if (!entry.diff) return '';
-      const body = entry.diff.endsWith('\n') ? entry.diff : `${entry.diff}\n`;
-      return `${fileHeader(entry.old_path, entry.new_path, entry.new_file, entry.deleted_file)}${body}`;
+      return withFileHeaders(
+        entry.diff,
+        entry.new_file ? undefined : entry.old_path,
+        entry.deleted_file ? undefined : entry.new_path,
+      );
     }
     const oldPath = entry?.old_path ?? file.previousPath ?? file.path;
     const added = entry?.new_file ?? file.changeType === 'added';
@@ -89,10 +92,13 @@ export class GitLabDiffs {
       added ? undefined : readContent(oldPath, revision.mergeBaseSha ?? revision.baseSha),
       deleted ? undefined : readContent(file.path, revision.headSha),
     ]);
-    if (before?.isBinary || after?.isBinary) {
-      return `${fileHeader(oldPath, file.path, !before, !after)}Binary files differ\n`;
-    }
-    return localUnifiedDiff(oldPath, file.path, before?.text, after?.text);
+    return computeUnifiedDiff({
+      oldPath: before ? oldPath : undefined,
+      newPath: after ? file.path : undefined,
+      oldText: before?.text ?? '',
+      newText: after?.text ?? '',
+      isBinary: before?.isBinary || after?.isBinary,
+    });
   }
 
   /**

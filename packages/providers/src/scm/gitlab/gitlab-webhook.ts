@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   MarginError,
   type NormalizedWebhookEvent,
@@ -6,6 +6,7 @@ import {
   type ScmWebhookV1,
   type WebhookHeaders,
 } from '@margin/core';
+import { constantTimeEqual } from '../shared/index.js';
 
 export interface GitLabWebhookOptions {
   /** Epoch milliseconds; injected so the signing-token replay window is testable. Default `Date.now`. */
@@ -30,7 +31,7 @@ export function createGitLabWebhook(options: GitLabWebhookOptions = {}): ScmWebh
       const signature = headers['webhook-signature'];
       if (signature !== undefined) return verifySignature(headers, signature, rawBody, secret, now(), tolerance);
       const token = headers['x-gitlab-token'];
-      return token !== undefined && safeEqual(token, secret);
+      return token !== undefined && constantTimeEqual(token, secret);
     },
     parse: parseGitLabDelivery,
   };
@@ -55,7 +56,7 @@ function verifySignature(
     .map((part) => part.slice(3));
   return signingKeys(secret).some((key) => {
     const expected = createHmac('sha256', key).update(signed).digest('base64');
-    return offered.some((candidate) => safeEqual(candidate, expected));
+    return offered.some((candidate) => constantTimeEqual(candidate, expected));
   });
 }
 
@@ -70,12 +71,6 @@ function signingKeys(secret: string): Buffer[] {
   const keys = [Buffer.from(secret, 'utf8')];
   if (/^[0-9a-f]{64}$/i.test(secret)) keys.unshift(Buffer.from(secret, 'hex'));
   return keys;
-}
-
-/** Compares digests so neither the content nor the length of the secret leaks through timing. */
-function safeEqual(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 type Json = Record<string, unknown>;

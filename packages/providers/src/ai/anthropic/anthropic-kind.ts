@@ -88,14 +88,14 @@ export function createAnthropicKind(runtime: AiRuntime): AiProviderKindV1 {
     kind: 'kindAssistant',
     protocolModes: ANTHROPIC_MODES,
     supportsDiscovery: true,
-    probe(connection) {
+    async probe(connection) {
       const target = targetOf(runtime, connection);
       return probeWith(async () => {
         await listModels(target, 1, 1);
         return { summary: 'Anthropic accepted the key and answered the model list.' };
       });
     },
-    discoverModels(connection) {
+    async discoverModels(connection) {
       const target = targetOf(runtime, connection);
       return discoverWith(async () => discoverySucceeded(await listModels(target, 1000, MAX_MODEL_PAGES)));
     },

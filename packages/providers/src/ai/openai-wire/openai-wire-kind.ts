@@ -35,14 +35,14 @@ export function defineOpenAiWireKind(definition: OpenAiWireKindDefinition): AiPr
     kind: definition.kind,
     protocolModes: definition.protocolModes,
     supportsDiscovery: definition.supportsDiscovery,
-    probe(connection) {
+    async probe(connection) {
       const target = definition.target(connection);
       return probeWith(
         () => definition.probe(target, connection),
         definition.configurationWarnings?.(connection) ?? [],
       );
     },
-    discoverModels(connection) {
+    async discoverModels(connection) {
       const target = definition.target(connection);
       return discoverWith(() => definition.discover(target, connection));
     },

@@ -140,11 +140,11 @@ function privateAddress(host: string, address?: string): MarginError {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A `lookup` for `net.connect` that refuses forbidden answers, so the check happens at connect time. */
-function guardedLookup(resolve: typeof dnsLookup) {
+function guardedLookup(resolve: typeof dnsLookup, allowPrivate: boolean) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
     resolve(hostname, { ...(options as LookupAllOptions), all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const bad = addresses.find((entry) => isForbiddenAddress(entry.address));
+      const bad = allowPrivate ? undefined : addresses.find((entry) => isForbiddenAddress(entry.address));
       if (bad) return callback(privateAddress(hostname, bad.address) as unknown as NodeJS.ErrnoException, []);
       // `net.connect` asks for every address (happy eyeballs) or for one; answer in the form asked.
       if ((options as { all?: boolean }).all) return callback(null, addresses);
@@ -164,7 +164,9 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export function createEgressGuardedFetch(options: EgressGuardOptions = {}): typeof fetch {
   const allowPrivate = options.allowPrivateEgress === true;
   const resolve = options.lookup ?? dnsLookup;
-  const agent = allowPrivate || options.fetch ? undefined : new Agent({ connect: { lookup: guardedLookup(resolve) } });
+  // With private egress allowed the lookup still runs (it checks nothing then), so an injected
+  // resolver keeps working, e.g. tests that point a vendor host name at a loopback fake.
+  const agent = options.fetch ? undefined : new Agent({ connect: { lookup: guardedLookup(resolve, allowPrivate) } });
 
   const send = async (url: URL, init: RequestInit): Promise<Response> => {
     if (options.fetch) {

@@ -63,7 +63,7 @@ export function createAiRuntime(options: AiRuntimeOptions = {}): AiRuntime {
         inspectError: transportOptions.inspectError,
       });
       return {
-        request(request) {
+        async request(request) {
           // Refuse a forbidden URL before the transport, which would retry a refusal like a network error.
           assertEgressUrlAllowed(request.url, allowPrivateEgress);
           return transport.request(request);

@@ -1,0 +1,53 @@
+import { AI_PROVIDER_KINDS } from '@margin/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
+import { createAiProviderKinds } from './index.js';
+import { chatSpec, failureOf, profile } from './shared/ai-adapter-test-kit.js';
+
+let fake: FakeHttpServer;
+beforeEach(async () => {
+  fake = await startFakeHttpServer();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+describe('the AI provider kinds door', () => {
+  it('offers all seven kinds in the spec order with the protocol modes decisions.md lists', () => {
+    const kinds = createAiProviderKinds();
+    expect(kinds.map((k) => k.kind)).toEqual([...AI_PROVIDER_KINDS]);
+    expect(Object.fromEntries(kinds.map((k) => [k.kind, k.protocolModes]))).toEqual({
+      kindCloudA: ['auto', 'responses', 'chatCompletions', 'embeddings'],
+      kindDirect: ['auto', 'responses', 'chatCompletions', 'embeddings'],
+      kindProxy: ['auto', 'responses', 'chatCompletions', 'embeddings'],
+      kindCompatible: ['auto', 'chatCompletions', 'embeddings'],
+      kindAssistant: ['auto', 'messagesApi'],
+      kindCloudB: ['auto', 'converseApi', 'embeddings'],
+      kindCloudC: ['auto', 'generateContentApi', 'embeddings'],
+    });
+    expect(kinds.filter((k) => !k.supportsDiscovery).map((k) => k.kind)).toEqual(['kindCloudA']);
+    for (const k of kinds) expect(k.specificationVersion).toBe('v1');
+  });
+
+  it('guards egress by default: a plain-http loopback endpoint is refused before any request', async () => {
+    const kinds = createAiProviderKinds({ retries: 0 });
+    for (const kind of kinds) {
+      const connection = profile(kind.kind, fake.url, {
+        defaultQueryParams: { region: 'us-east-1', project: 'p' },
+      });
+      const error = await failureOf(
+        Promise.resolve().then(() =>
+          kind.createModel(connection, chatSpec('m')).chat({ messages: [{ role: 'user', content: 'x' }] }),
+        ),
+      );
+      expect(error.details).toMatchObject({ providerFailure: 'egressRefused' });
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('reaches loopback fakes when private egress is allowed', async () => {
+    fake.on('GET', '/v1/models', () => ({ json: { object: 'list', data: [] } }));
+    const direct = createAiProviderKinds({ allowPrivateEgress: true }).find((k) => k.kind === 'kindDirect');
+    expect(await direct?.probe(profile('kindDirect', fake.url))).toMatchObject({ status: 'succeeded' });
+  });
+});

@@ -1,0 +1,19 @@
+import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { asObject, asString } from '../shared/wire-values.js';
+
+/**
+ * Anthropic error bodies: `{type: "error", error: {type, message}}`. 529 `overloaded_error` is
+ * retried like a 503; a credit balance that ran out is a billing state and is not retried.
+ */
+export function inspectAnthropicError(answer: ErrorAnswer): ErrorVerdict | undefined {
+  const error = asObject(asObject(answer.body)?.error);
+  const type = asString(error?.type);
+  const message = asString(error?.message) ?? '';
+  if (type === 'billing_error' || /credit balance is too low/i.test(message)) {
+    return { failure: 'quotaExceeded', retry: false };
+  }
+  if (type === 'overloaded_error') return { failure: 'unavailable', retry: true };
+  if (type === 'authentication_error') return { failure: 'credentials', retry: false };
+  if (type === 'permission_error') return { failure: 'authorization', retry: false };
+  return undefined;
+}

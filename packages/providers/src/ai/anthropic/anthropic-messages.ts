@@ -1,0 +1,151 @@
+import {
+  type AiChatRequest,
+  type AiChatResult,
+  type AiFinishReason,
+  type AiMessage,
+  type AiToolCall,
+  MarginError,
+} from '@margin/core';
+import { usageOf } from '../shared/usage.js';
+import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
+
+export interface MessagesBodyOptions {
+  /** Anthropic requires `max_tokens`; used when the request names none. */
+  defaultMaxTokens: number;
+  /**
+   * Native structured output (`output_config.format`). Off for models configured without
+   * `supportsStructuredOutput`: then the schema becomes a forced tool whose input is the answer.
+   */
+  nativeStructuredOutput: boolean;
+}
+
+export interface MessagesCall {
+  body: JsonObject;
+  /** The synthetic tool whose input is the structured answer, when one is forced. */
+  answerTool?: string | undefined;
+}
+
+/** The Messages API request (`POST /v1/messages`), providers.md §6.6. */
+export function buildMessagesBody(model: string, request: AiChatRequest, options: MessagesBodyOptions): MessagesCall {
+  const body: JsonObject = {
+    model,
+    max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens,
+    messages: toAnthropicTurns(request.messages),
+  };
+  if (request.system?.trim()) {
+    // Review prompts repeat across files; a cache breakpoint is free below the minimum cacheable size.
+    body.system = [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }];
+  }
+  const tools: JsonObject[] = (request.tools ?? []).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters,
+  }));
+  const outputConfig: JsonObject = {};
+  let answerTool: string | undefined;
+  if (request.responseFormat && options.nativeStructuredOutput) {
+    outputConfig.format = { type: 'json_schema', schema: request.responseFormat.schema };
+  } else if (request.responseFormat) {
+    answerTool = safeName(`emit_${request.responseFormat.name}`);
+    tools.push({
+      name: answerTool,
+      description: 'Give the complete answer by calling this tool; its input is the answer.',
+      input_schema: request.responseFormat.schema,
+    });
+    body.tool_choice = { type: 'tool', name: answerTool };
+  }
+  if (tools.length > 0) {
+    body.tools = tools;
+    body.tool_choice ??= { type: 'auto' };
+  }
+  // `high` is Anthropic's default effort and `none` has no equivalent without extended thinking,
+  // so only lower efforts are sent (models without the effort control are then left untouched).
+  if (request.reasoningEffort === 'low' || request.reasoningEffort === 'medium') {
+    outputConfig.effort = request.reasoningEffort;
+  }
+  if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  return { body, answerTool };
+}
+
+/**
+ * Anthropic wants alternating user/assistant turns: tool results travel in the next user turn, and
+ * consecutive messages of one role are merged. Empty text blocks are refused by the API, so skipped.
+ */
+function toAnthropicTurns(messages: readonly AiMessage[]): JsonObject[] {
+  const turns: Array<{ role: 'user' | 'assistant'; content: JsonObject[] }> = [];
+  const push = (role: 'user' | 'assistant', blocks: JsonObject[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    if (message.role === 'user') push('user', message.content ? [{ type: 'text', text: message.content }] : []);
+    else if (message.role === 'assistant') {
+      push('assistant', [
+        ...(message.content ? [{ type: 'text', text: message.content }] : []),
+        ...(message.toolCalls ?? []).map((call) => ({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: asObject(call.arguments) ?? {},
+        })),
+      ]);
+    } else {
+      push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
+    }
+  }
+  return turns;
+}
+
+export function parseMessagesBody(body: unknown, answerTool: string | undefined): AiChatResult {
+  const message = asObject(body);
+  if (!message || !Array.isArray(message.content)) {
+    throw MarginError.provider('invalidResponse', 'Anthropic answered without message content.');
+  }
+  const texts: string[] = [];
+  const toolCalls: AiToolCall[] = [];
+  let answer: string | undefined;
+  for (const block of asArray(message.content).map(asObject)) {
+    if (block?.type === 'text') texts.push(asString(block.text) ?? '');
+    if (block?.type === 'tool_use') {
+      const name = asString(block.name) ?? '';
+      if (answerTool !== undefined && name === answerTool) answer = JSON.stringify(block.input ?? {});
+      else
+        toolCalls.push({ id: asString(block.id) ?? `toolu_${toolCalls.length}`, name, arguments: block.input ?? {} });
+    }
+  }
+  const usage = asObject(message.usage);
+  const stop = asString(message.stop_reason);
+  return {
+    text: answer ?? texts.join(''),
+    toolCalls,
+    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOf(stop),
+    // Anthropic's input_tokens already excludes cache reads and writes (providers.md §6.9).
+    usage: usageOf({
+      inputTokens: count(usage?.input_tokens),
+      cachedInputTokens: count(usage?.cache_read_input_tokens),
+      cacheWriteTokens: count(usage?.cache_creation_input_tokens),
+      outputTokens: count(usage?.output_tokens),
+    }),
+    protocolMode: 'messagesApi',
+  };
+}
+
+function finishReasonOf(stop: string | undefined): AiFinishReason {
+  switch (stop) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'toolCalls';
+    case 'refusal':
+      return 'contentFilter';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,1 @@
+export { ANTHROPIC_VERSION, createAnthropicKind } from './anthropic-kind.js';

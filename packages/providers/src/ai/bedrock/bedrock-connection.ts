@@ -1,0 +1,80 @@
+import { type AiConnectionConfig, MarginError } from '@margin/core';
+import {
+  apiKeyOf,
+  baseUrlOf,
+  defaultHeadersOf,
+  joinUrl,
+  pathOf,
+  queryParamsOf,
+  settingOf,
+} from '../shared/connection-settings.js';
+import type { AwsCredentials } from './sigv4.js';
+
+/**
+ * How a Bedrock profile's key is read (the profile has one secret field):
+ * - `ACCESS_KEY_ID:SECRET_ACCESS_KEY` or `ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN` → SigV4.
+ *   Access key ids are upper-case letters and digits; secrets and session tokens are base64-like
+ *   and never contain `:`, so the colon is unambiguous.
+ * - anything else → a Bedrock API key, sent as `Authorization: Bearer` (long-term `ABSK…` keys
+ *   and short-term `bedrock-api-key-…` tokens alike).
+ */
+export type BedrockAuth = { kind: 'sigv4'; credentials: AwsCredentials } | { kind: 'apiKey'; key: string };
+
+const ACCESS_KEY_ID = /^[A-Z0-9]{16,128}$/;
+
+export function bedrockAuthOf(key: string): BedrockAuth {
+  const parts = key.split(':');
+  const [accessKeyId = '', secretAccessKey = '', sessionToken] = parts;
+  if ((parts.length === 2 || parts.length === 3) && ACCESS_KEY_ID.test(accessKeyId) && secretAccessKey) {
+    return { kind: 'sigv4', credentials: { accessKeyId, secretAccessKey, sessionToken: sessionToken || undefined } };
+  }
+  return { kind: 'apiKey', key };
+}
+
+/** `bedrock-runtime.us-east-1.amazonaws.com`, FIPS and VPC-endpoint hosts name their region. */
+const AWS_HOST = /(?:^|\.)bedrock(?:-runtime)?(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.(?:vpce\.)?amazonaws\.com$/i;
+
+export interface BedrockConnection {
+  region: string;
+  /** Converse and InvokeModel. */
+  runtimeRoot: string;
+  /** ListFoundationModels, ListInferenceProfiles. */
+  controlRoot: string;
+  auth: BedrockAuth;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  secrets: string[];
+}
+
+/**
+ * Region: `defaultQueryParams.region`, else the one an AWS host names; required. `baseUrl` is the
+ * runtime endpoint (empty: the public one for the region). The control plane is the same host with
+ * `bedrock` for `bedrock-runtime`; any other host (a proxy, a private gateway) serves both.
+ */
+export function bedrockConnectionOf(connection: AiConnectionConfig): BedrockConnection {
+  const configured = connection.baseUrl?.trim() ? baseUrlOf(connection) : undefined;
+  const region = settingOf(connection, 'region') ?? (configured ? AWS_HOST.exec(configured.hostname)?.[1] : undefined);
+  if (!region) {
+    throw MarginError.validation(
+      'AWS Bedrock needs a region: set defaultQueryParams.region (for example us-east-1) or use a regional Bedrock URL.',
+      [{ path: 'defaultQueryParams.region', message: 'Required for kindCloudB.' }],
+    );
+  }
+  const base = configured ?? new URL(`https://bedrock-runtime.${region}.amazonaws.com`);
+  const runtimeRoot = joinUrl(`${base.origin}${pathOf(base)}`);
+  const controlHost = base.hostname.replace(/(^|\.)bedrock-runtime(-fips)?\./i, '$1bedrock$2.');
+  const control = new URL(base.href);
+  control.hostname = controlHost;
+  const key = apiKeyOf(connection, 'AWS Bedrock');
+  const auth = bedrockAuthOf(key);
+  return {
+    region,
+    runtimeRoot,
+    controlRoot: joinUrl(`${control.origin}${pathOf(control)}`),
+    auth,
+    query: queryParamsOf(connection),
+    headers: defaultHeadersOf(connection),
+    secrets:
+      auth.kind === 'sigv4' ? [auth.credentials.secretAccessKey, auth.credentials.sessionToken ?? '', key] : [auth.key],
+  };
+}

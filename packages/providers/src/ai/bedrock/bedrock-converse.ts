@@ -1,0 +1,148 @@
+import {
+  type AiChatRequest,
+  type AiChatResult,
+  type AiFinishReason,
+  type AiMessage,
+  type AiToolCall,
+  MarginError,
+} from '@margin/core';
+import { usageOf } from '../shared/usage.js';
+import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
+
+export interface ConverseCall {
+  body: JsonObject;
+  /** The forced tool whose input is the structured answer, for models without `outputConfig`. */
+  answerTool?: string | undefined;
+}
+
+/**
+ * The Converse request (`POST /model/{id}/converse`), providers.md §6.7. Structured output uses
+ * `outputConfig.textFormat` (schema as a JSON string) for models declared with structured output;
+ * others get a forced answer tool, which Converse supports for every tool-capable model family.
+ */
+export function buildConverseBody(request: AiChatRequest, options: { nativeStructuredOutput: boolean }): ConverseCall {
+  const body: JsonObject = { messages: toConverseTurns(request.messages) };
+  if (request.system?.trim()) body.system = [{ text: request.system }];
+  const inference: JsonObject = {};
+  if (request.maxOutputTokens !== undefined) inference.maxTokens = request.maxOutputTokens;
+  if (request.temperature !== undefined) inference.temperature = request.temperature;
+  if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
+
+  const tools: JsonObject[] = (request.tools ?? []).map((tool) => ({
+    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } },
+  }));
+  let toolChoice: JsonObject = { auto: {} };
+  let answerTool: string | undefined;
+  if (request.responseFormat && options.nativeStructuredOutput) {
+    body.outputConfig = {
+      textFormat: {
+        type: 'json_schema',
+        structure: {
+          jsonSchema: {
+            schema: JSON.stringify(request.responseFormat.schema),
+            name: safeName(request.responseFormat.name),
+          },
+        },
+      },
+    };
+  } else if (request.responseFormat) {
+    answerTool = safeName(`emit_${request.responseFormat.name}`);
+    tools.push({
+      toolSpec: {
+        name: answerTool,
+        description: 'Give the complete answer by calling this tool; its input is the answer.',
+        inputSchema: { json: request.responseFormat.schema },
+      },
+    });
+    toolChoice = { tool: { name: answerTool } };
+  }
+  if (tools.length > 0) body.toolConfig = { tools, toolChoice };
+  return { body, answerTool };
+}
+
+/** Alternating turns; tool results ride in the next user turn; empty text blocks are refused. */
+function toConverseTurns(messages: readonly AiMessage[]): JsonObject[] {
+  const turns: Array<{ role: 'user' | 'assistant'; content: JsonObject[] }> = [];
+  const push = (role: 'user' | 'assistant', blocks: JsonObject[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    if (message.role === 'user') push('user', message.content ? [{ text: message.content }] : []);
+    else if (message.role === 'assistant') {
+      push('assistant', [
+        ...(message.content ? [{ text: message.content }] : []),
+        ...(message.toolCalls ?? []).map((call) => ({
+          toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) ?? {} },
+        })),
+      ]);
+    } else {
+      push('user', [
+        { toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], status: 'success' } },
+      ]);
+    }
+  }
+  return turns;
+}
+
+export function parseConverseBody(body: unknown, answerTool: string | undefined): AiChatResult {
+  const response = asObject(body);
+  const message = asObject(asObject(response?.output)?.message);
+  if (!response || !message || !Array.isArray(message.content)) {
+    throw MarginError.provider('invalidResponse', 'AWS Bedrock answered without an output message.');
+  }
+  const texts: string[] = [];
+  const toolCalls: AiToolCall[] = [];
+  let answer: string | undefined;
+  for (const block of asArray(message.content).map(asObject)) {
+    const text = asString(block?.text);
+    if (text !== undefined) texts.push(text);
+    const toolUse = asObject(block?.toolUse);
+    if (toolUse) {
+      const name = asString(toolUse.name) ?? '';
+      if (answerTool !== undefined && name === answerTool) answer = JSON.stringify(toolUse.input ?? {});
+      else {
+        toolCalls.push({
+          id: asString(toolUse.toolUseId) ?? `tooluse_${toolCalls.length}`,
+          name,
+          arguments: toolUse.input ?? {},
+        });
+      }
+    }
+  }
+  const usage = asObject(response.usage);
+  const stop = asString(response.stopReason);
+  return {
+    text: answer ?? texts.join(''),
+    toolCalls,
+    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOf(stop),
+    // Converse reports cache reads and writes beside inputTokens, not inside it.
+    usage: usageOf({
+      inputTokens: count(usage?.inputTokens),
+      cachedInputTokens: count(usage?.cacheReadInputTokens),
+      cacheWriteTokens: count(usage?.cacheWriteInputTokens),
+      outputTokens: count(usage?.outputTokens),
+    }),
+    protocolMode: 'converseApi',
+  };
+}
+
+function finishReasonOf(stop: string | undefined): AiFinishReason {
+  switch (stop) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'toolCalls';
+    case 'guardrail_intervened':
+    case 'content_filtered':
+      return 'contentFilter';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,47 @@
+import { type AiUsage, MarginError } from '@margin/core';
+import { usageOf } from '../shared/usage.js';
+import { asArray, asNumber, asObject, count, type JsonObject } from '../shared/wire-values.js';
+
+/** Inputs per request: well under OpenAI's 2048 and small enough for proxies and local servers. */
+export const EMBEDDING_BATCH = 128;
+
+export function buildEmbeddingsBody(
+  model: string,
+  texts: readonly string[],
+  dimensions: number | undefined,
+): JsonObject {
+  const body: JsonObject = { model, input: texts, encoding_format: 'float' };
+  if (dimensions !== undefined) body.dimensions = dimensions;
+  return body;
+}
+
+export function parseEmbeddingsBody(
+  body: unknown,
+  expected: number,
+  provider: string,
+): { vectors: number[][]; usage: AiUsage } {
+  const entries = asArray(asObject(body)?.data)
+    .map(asObject)
+    .filter((e): e is JsonObject => e !== undefined);
+  const vectors: number[][] = new Array(entries.length);
+  entries.forEach((entry, position) => {
+    const index = asNumber(entry.index) ?? position;
+    const embedding = asArray(entry.embedding);
+    if (embedding.length === 0 || !embedding.every((v) => typeof v === 'number')) {
+      throw MarginError.provider(
+        'invalidResponse',
+        `${provider} answered with an embedding that is not a list of numbers.`,
+      );
+    }
+    vectors[index] = embedding as number[];
+  });
+  // `some` skips holes in a sparse array, so count the filled slots instead.
+  const filled = vectors.filter((v) => v !== undefined).length;
+  if (entries.length !== expected || filled !== expected) {
+    throw MarginError.provider(
+      'invalidResponse',
+      `${provider} answered with ${entries.length} embeddings for ${expected} inputs.`,
+    );
+  }
+  return { vectors, usage: usageOf({ inputTokens: count(asObject(asObject(body)?.usage)?.prompt_tokens) }) };
+}

@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
+import {
+  chatSpec,
+  embeddingSpec,
+  failureOf,
+  fakeRuntime,
+  fixtureReader,
+  profile,
+  REVIEW_SCHEMA,
+} from '../shared/ai-adapter-test-kit.js';
+import { createOpenAiCompatibleKind } from './openai-compatible-kind.js';
+
+const fixture = fixtureReader(import.meta.url);
+const KEY = 'sk-test-secret-0123456789';
+
+let fake: FakeHttpServer;
+beforeEach(async () => {
+  fake = await startFakeHttpServer();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+describe('OpenAI-compatible servers (kindCompatible)', () => {
+  const kind = () => createOpenAiCompatibleKind(fakeRuntime());
+  const keyless = (baseUrl: string) => profile('kindCompatible', baseUrl, { auth: { mode: 'apiKey', apiKey: '' } });
+
+  it('sends no Authorization header without a key and adds /v1 to a bare host', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ json: fixture('chat-completion-no-usage') }));
+    const model = kind().createModel(keyless(fake.url), chatSpec('qwen2.5-coder:14b'));
+    const result = await model.chat({
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: { name: 'r', schema: { ...REVIEW_SCHEMA } },
+      maxOutputTokens: 64,
+    });
+    expect(result).toMatchObject({
+      text: 'Looks fine.',
+      protocolMode: 'chatCompletions',
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    });
+    expect(fake.requests[0]?.headers.authorization).toBeUndefined();
+    expect(fake.requests[0]?.json).toMatchObject({
+      max_tokens: 64,
+      response_format: { type: 'json_schema', json_schema: { name: 'r', strict: true } },
+    });
+  });
+
+  it('sends Bearer when a key is set and keeps the given API root', async () => {
+    fake.on('POST', '/api/v1/chat/completions', () => ({ json: fixture('chat-completion-text') }));
+    const model = kind().createModel(profile('kindCompatible', `${fake.url}/api/v1`), chatSpec('m'));
+    await model.chat({ messages: [{ role: 'user', content: 'x' }] });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('never uses the Responses API', async () => {
+    const error = await failureOf(
+      Promise.resolve().then(() => kind().createModel(keyless(fake.url), chatSpec('m', { protocolMode: 'responses' }))),
+    );
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toMatch(/responses is not available for provider kind kindCompatible/);
+    expect(kind().protocolModes).toEqual(['auto', 'chatCompletions', 'embeddings']);
+  });
+
+  it('embeds without sending dimensions', async () => {
+    fake.on('POST', '/v1/embeddings', () => ({ json: fixture('embeddings') }));
+    const model = kind().createModel(
+      keyless(fake.url),
+      embeddingSpec('nomic-embed-text', { embeddingDimensions: 768 }),
+    );
+    await model.embed(['a', 'b']);
+    expect(fake.requests[0]?.json).not.toHaveProperty('dimensions');
+  });
+
+  it('discovers from {root}/models and falls back to /v1/models', async () => {
+    fake.on('GET', '/api/models', () => ({ status: 404, text: 'not found' }));
+    fake.on('GET', '/api/v1/models', () => ({ json: fixture('models') }));
+    const result = await kind().discoverModels(keyless(`${fake.url}/api`));
+    expect(result.discoveryStatus).toBe('succeeded');
+    expect(fake.requests.map((r) => r.path)).toEqual(['/api/models', '/api/v1/models']);
+  });
+
+  it('warns in the probe that no key is sent', async () => {
+    fake.on('GET', '/v1/models', () => ({ json: { object: 'list', data: [{ id: 'llama3.1:8b', object: 'model' }] } }));
+    const result = await kind().probe(keyless(fake.url));
+    expect(result.status).toBe('succeeded');
+    expect(result.warnings).toEqual(['No API key is set, so calls are sent without an Authorization header.']);
+  });
+
+  it('reports an endpoint that does not speak the API as capabilityMismatch', async () => {
+    fake.on('GET', '/v1/models', () => ({ json: { status: 'ok' } }));
+    expect(await kind().probe(keyless(fake.url))).toMatchObject({
+      status: 'failed',
+      failureCategory: 'capabilityMismatch',
+    });
+  });
+
+  it('refuses azureIdentity auth', async () => {
+    const error = await failureOf(
+      Promise.resolve().then(() =>
+        kind().createModel(profile('kindCompatible', fake.url, { auth: { mode: 'azureIdentity' } }), chatSpec('m')),
+      ),
+    );
+    expect(error.code).toBe('validation_failed');
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Helpers for the adapter tests: fixtures, a runtime pointed at loopback fakes, profiles.
+ * Test-only; nothing outside `*.test.ts` imports it.
+ */
+import { readFileSync } from 'node:fs';
+import { type AiConnectionConfig, type AiModelSpec, type AiProviderKind, MarginError } from '@margin/core';
+import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './ai-runtime.js';
+
+/** Reads `__fixtures__/<name>.json` beside the calling test (`import.meta.url` of the test). */
+export function fixtureReader(testUrl: string) {
+  return (name: string): Record<string, unknown> =>
+    JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, testUrl), 'utf8')) as Record<string, unknown>;
+}
+
+/** Loopback fakes need private egress; retries are kept fast. */
+export function fakeRuntime(options: AiRuntimeOptions = {}): AiRuntime {
+  return createAiRuntime({ allowPrivateEgress: true, retries: 2, backoffBaseMs: 1, ...options });
+}
+
+export function profile(
+  providerKind: AiProviderKind,
+  baseUrl: string,
+  extra: Partial<AiConnectionConfig> = {},
+): AiConnectionConfig {
+  return {
+    providerKind,
+    baseUrl,
+    auth: { mode: 'apiKey', apiKey: 'sk-test-secret-0123456789' },
+    defaultHeaders: {},
+    defaultQueryParams: {},
+    ...extra,
+  };
+}
+
+export function chatSpec(remoteModelId: string, extra: Partial<AiModelSpec> = {}): AiModelSpec {
+  return {
+    remoteModelId,
+    protocolMode: 'auto',
+    operationKinds: ['chat'],
+    supportsStructuredOutput: true,
+    supportsToolUse: true,
+    ...extra,
+  };
+}
+
+export function embeddingSpec(remoteModelId: string, extra: Partial<AiModelSpec> = {}): AiModelSpec {
+  return {
+    remoteModelId,
+    protocolMode: 'auto',
+    operationKinds: ['embedding'],
+    supportsStructuredOutput: false,
+    supportsToolUse: false,
+    ...extra,
+  };
+}
+
+/** The MarginError a promise rejects with; fails loudly on anything else. */
+export async function failureOf(promise: Promise<unknown>): Promise<MarginError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
+  return error;
+}
+
+export const REVIEW_SCHEMA = {
+  type: 'object',
+  properties: {
+    findings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { line: { type: 'integer' }, message: { type: 'string' } },
+        required: ['line', 'message'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['findings'],
+  additionalProperties: false,
+} as const;
+
+export const READ_FILE_TOOL = {
+  name: 'read_file',
+  description: 'Read a slice of a file from the repository.',
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string' }, startLine: { type: 'integer' } },
+    required: ['path'],
+  },
+};
+
+/** The JSON body of the n-th request a fake received. */
+export function sentBody(requests: ReadonlyArray<{ json: unknown }>, index: number): Record<string, unknown> {
+  const body = requests[index]?.json;
+  if (typeof body !== 'object' || body === null) throw new Error(`request ${index} had no JSON body`);
+  return body as Record<string, unknown>;
+}

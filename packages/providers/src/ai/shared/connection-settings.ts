@@ -1,0 +1,63 @@
+import { type AiConnectionConfig, MarginError } from '@margin/core';
+
+/**
+ * `defaultQueryParams` entries that are provider settings, not query parameters: `region`
+ * (Bedrock), `project` (Vertex), `location` (Vertex behind a host that does not name it). They are
+ * never appended to a URL.
+ */
+export const SETTING_KEYS: ReadonlySet<string> = new Set(['region', 'project', 'location']);
+
+/** The profile's query parameters to append to every call. */
+export function queryParamsOf(connection: AiConnectionConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(connection.defaultQueryParams ?? {})) {
+    if (!SETTING_KEYS.has(key)) out[key] = value;
+  }
+  return out;
+}
+
+export function settingOf(connection: AiConnectionConfig, key: string): string | undefined {
+  const value = connection.defaultQueryParams?.[key]?.trim();
+  return value ? value : undefined;
+}
+
+/** The profile's `defaultHeaders`, for every call; auth headers are laid over them. */
+export function defaultHeadersOf(connection: AiConnectionConfig): Record<string, string> {
+  return { ...(connection.defaultHeaders ?? {}) };
+}
+
+/** The API key, or a validation error for `azureIdentity`, which only the Azure kind accepts. */
+export function apiKeyOf(connection: AiConnectionConfig, vendor: string): string {
+  if (connection.auth.mode !== 'apiKey') {
+    throw MarginError.validation(
+      `${vendor} connections authenticate with an API key; auth.mode azureIdentity is accepted only for Azure OpenAI (kindCloudA).`,
+      [{ path: 'auth.mode', message: 'Use apiKey.' }],
+    );
+  }
+  return connection.auth.apiKey.trim();
+}
+
+/** The base URL as a URL, with a clear validation error instead of a TypeError. */
+export function baseUrlOf(connection: AiConnectionConfig, fallback?: string): URL {
+  const raw = connection.baseUrl?.trim() || fallback;
+  if (!raw)
+    throw MarginError.validation('baseUrl is required for this provider.', [{ path: 'baseUrl', message: 'Required.' }]);
+  try {
+    return new URL(raw);
+  } catch {
+    throw MarginError.validation('baseUrl is not a valid URL.', [{ path: 'baseUrl', message: 'Not a URL.' }]);
+  }
+}
+
+/** `origin + path` with exactly one slash between the base path and the rest. */
+export function joinUrl(base: URL | string, ...segments: string[]): string {
+  const root = String(base)
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
+  return [root, ...segments.map((s) => s.replace(/^\/+|\/+$/g, ''))].join('/');
+}
+
+/** The base URL's path without trailing slashes, e.g. `/openai/v1` or ``. */
+export function pathOf(url: URL): string {
+  return url.pathname.replace(/\/+$/, '');
+}

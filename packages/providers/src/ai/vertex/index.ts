@@ -1,0 +1,2 @@
+export type { GoogleAuth } from './vertex-connection.js';
+export { createVertexKind } from './vertex-kind.js';

@@ -1,0 +1,248 @@
+import {
+  type AiConnectionConfig,
+  type AiEmbeddingResult,
+  type AiModelSpec,
+  type AiModelV1,
+  type AiProviderKindV1,
+  type AiUsage,
+  type DiscoveredModel,
+  MarginError,
+  type ProtocolMode,
+} from '@margin/core';
+import type { HttpTransport, TransportResponse } from '../../http/transport.js';
+import type { AiRuntime } from '../shared/ai-runtime.js';
+import { joinUrl } from '../shared/connection-settings.js';
+import { discoverWith, discoverySucceeded, operationKindsFromId } from '../shared/discovery.js';
+import { probeWith } from '../shared/probe-outcome.js';
+import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
+import { createTokenCache } from '../shared/token-cache.js';
+import { sumUsage, usageOf } from '../shared/usage.js';
+import { asArray, asNumber, asObject, asString, type JsonObject } from '../shared/wire-values.js';
+import { buildGenerateContentBody, parseGenerateContentBody } from './gemini-generate-content.js';
+import { inspectGoogleError } from './google-errors.js';
+import { exchangeServiceAccountToken } from './google-service-account.js';
+import { bareModelId, modelMethodUrl, type VertexConnection, vertexConnectionOf } from './vertex-connection.js';
+import {
+  BATCH_EMBED_LIMIT,
+  batchEmbedBody,
+  embedContentBody,
+  PREDICT_BATCH,
+  parseBatchEmbed,
+  parseEmbedContent,
+  parsePredict,
+  predictBody,
+} from './vertex-embeddings.js';
+
+export const VERTEX_MODES: readonly ProtocolMode[] = ['auto', 'generateContentApi', 'embeddings'];
+const MAX_MODEL_PAGES = 10;
+/** Publisher models that are not text chat or embedding models. */
+const NOT_TEXT = /(imagen|veo|image|tts|audio|live|lyria|chirp)/i;
+
+interface GoogleCall {
+  method: 'GET' | 'POST';
+  url: string;
+  query?: Record<string, string | number | undefined> | undefined;
+  json?: JsonObject | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * `kindCloudC`: Google Vertex AI (and the Gemini Developer API by its host). Chat over
+ * `generateContent`, embeddings over `:predict` / `:embedContent` / `:batchEmbedContents`, auth by
+ * API key or by a service-account key exchanged for an OAuth token (cached until near expiry).
+ */
+export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
+  const tokens = createTokenCache(runtime.now);
+
+  const client = (connection: VertexConnection) => {
+    let lastToken = '';
+    const transport: HttpTransport = runtime.transport({
+      provider: connection.flavor === 'geminiApi' ? 'Google Gemini' : 'Google Vertex AI',
+      secrets: () => [...connection.secrets, lastToken],
+      inspectError: inspectGoogleError,
+    });
+    const oauth: HttpTransport = runtime.transport({
+      provider: 'The Google token endpoint',
+      secrets: () => [...connection.secrets, lastToken],
+      inspectError: inspectGoogleError,
+    });
+    const authHeaders = async (): Promise<Record<string, string>> => {
+      const auth = connection.auth;
+      if (auth.kind === 'apiKey') return { 'x-goog-api-key': auth.key };
+      lastToken = await tokens.get(`${auth.account.clientEmail}|${auth.account.tokenUri}`, () =>
+        exchangeServiceAccountToken(oauth, auth.account, runtime.now()),
+      );
+      return { authorization: `Bearer ${lastToken}` };
+    };
+    return async <T>(call: GoogleCall): Promise<TransportResponse<T>> =>
+      transport.request<T>({
+        method: call.method,
+        url: call.url,
+        query: { ...connection.query, ...call.query },
+        headers: { ...connection.headers, ...(await authHeaders()) },
+        json: call.json,
+        signal: call.signal,
+      });
+  };
+
+  const listModels = async (connection: VertexConnection, pageSize: number, pages: number) => {
+    const send = client(connection);
+    const models: DiscoveredModel[] = [];
+    let pageToken: string | undefined;
+    for (let page = 0; page < pages; page++) {
+      if (connection.flavor === 'geminiApi') {
+        const response = await send<unknown>({
+          method: 'GET',
+          url: joinUrl(connection.root, 'v1beta/models'),
+          query: { pageSize, pageToken },
+        });
+        const body = asObject(response.data);
+        if (!Array.isArray(body?.models)) throw unexpected('model list');
+        models.push(...readGeminiModels(body.models));
+        pageToken = asString(body.nextPageToken);
+      } else {
+        const response = await send<unknown>({
+          method: 'GET',
+          url: joinUrl(connection.root, 'v1beta1/publishers/google/models'),
+          query: { pageSize, pageToken },
+        });
+        const body = asObject(response.data);
+        if (!Array.isArray(body?.publisherModels)) throw unexpected('publisher-model list');
+        models.push(...readPublisherModels(body.publisherModels));
+        pageToken = asString(body.nextPageToken);
+      }
+      if (!pageToken) break;
+    }
+    return models;
+  };
+
+  return {
+    specificationVersion: 'v1',
+    kind: 'kindCloudC',
+    protocolModes: VERTEX_MODES,
+    supportsDiscovery: true,
+    async probe(config) {
+      const connection = vertexConnectionOf(config);
+      const warnings =
+        connection.flavor === 'vertex' && !connection.project
+          ? ['No project is set, so calls use Vertex AI express-mode URLs (API key without a project).']
+          : [];
+      return probeWith(async () => {
+        await listModels(connection, 1, 1);
+        const where =
+          connection.flavor === 'geminiApi'
+            ? 'The Gemini API'
+            : `Vertex AI (${connection.project ? `project ${connection.project}, ` : ''}location ${connection.location})`;
+        const how = connection.auth.kind === 'serviceAccount' ? 'the service-account token' : 'the API key';
+        return { summary: `${where} accepted ${how}.` };
+      }, warnings);
+    },
+    async discoverModels(config) {
+      const connection = vertexConnectionOf(config);
+      return discoverWith(async () => discoverySucceeded(await listModels(connection, 100, MAX_MODEL_PAGES)));
+    },
+    createModel(config: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
+      assertModePermitted('kindCloudC', VERTEX_MODES, spec);
+      const connection = vertexConnectionOf(config);
+      const send = client(connection);
+      const provider = connection.flavor === 'geminiApi' ? 'Google Gemini' : 'Google Vertex AI';
+      const url = (method: string) => modelMethodUrl(connection, spec.remoteModelId, method);
+
+      const embed = async (texts: string[], signal: AbortSignal | undefined): Promise<AiEmbeddingResult> => {
+        assertCanEmbed('kindCloudC', spec);
+        const dims = spec.embeddingDimensions;
+        const vectors: number[][] = [];
+        const usages: AiUsage[] = [usageOf({})];
+        if (connection.flavor === 'geminiApi') {
+          for (let start = 0; start < texts.length; start += BATCH_EMBED_LIMIT) {
+            const batch = texts.slice(start, start + BATCH_EMBED_LIMIT);
+            const body = batchEmbedBody(bareModelId(spec.remoteModelId), batch, dims);
+            const response = await send<unknown>({
+              method: 'POST',
+              url: url('batchEmbedContents'),
+              json: body,
+              signal,
+            });
+            vectors.push(...parseBatchEmbed(response.data, batch.length));
+          }
+        } else if (/gemini-embedding/i.test(spec.remoteModelId)) {
+          for (const text of texts) {
+            const body = embedContentBody(text, dims);
+            const response = await send<unknown>({ method: 'POST', url: url('embedContent'), json: body, signal });
+            const parsed = parseEmbedContent(response.data);
+            vectors.push(parsed.vector);
+            usages.push(parsed.usage);
+          }
+        } else {
+          for (let start = 0; start < texts.length; start += PREDICT_BATCH) {
+            const batch = texts.slice(start, start + PREDICT_BATCH);
+            const response = await send<unknown>({
+              method: 'POST',
+              url: url('predict'),
+              json: predictBody(batch, dims),
+              signal,
+            });
+            const parsed = parsePredict(response.data, batch.length);
+            vectors.push(...parsed.vectors);
+            usages.push(parsed.usage);
+          }
+        }
+        return { vectors, usage: sumUsage(usages) };
+      };
+
+      return {
+        specificationVersion: 'v1',
+        providerKind: 'kindCloudC',
+        remoteModelId: spec.remoteModelId,
+        async chat(request) {
+          chatModeOf('kindCloudC', spec, 'generateContentApi');
+          const response = await send<unknown>({
+            method: 'POST',
+            url: url('generateContent'),
+            json: buildGenerateContentBody(request),
+            signal: request.signal,
+          });
+          return parseGenerateContentBody(response.data, provider);
+        },
+        embed: (texts, options) => embed(texts, options?.signal),
+      };
+    },
+  };
+}
+
+function unexpected(what: string): MarginError {
+  return MarginError.provider('invalidResponse', `Google answered the ${what} in an unexpected shape.`);
+}
+
+/** Vertex `publisherModels[]{name: "publishers/google/models/…"}`: no limits, kinds from the id. */
+function readPublisherModels(entries: unknown[]): DiscoveredModel[] {
+  const models: DiscoveredModel[] = [];
+  for (const entry of entries.map(asObject)) {
+    const id = bareModelId(asString(entry?.name) ?? '');
+    if (!id || !/(gemini|embedding)/i.test(id) || NOT_TEXT.test(id)) continue;
+    models.push({ remoteModelId: id, operationKinds: operationKindsFromId(id) });
+  }
+  return models;
+}
+
+/** Gemini API `models[]` with limits and supported methods. */
+function readGeminiModels(entries: unknown[]): DiscoveredModel[] {
+  const models: DiscoveredModel[] = [];
+  for (const entry of entries.map(asObject)) {
+    const id = bareModelId(asString(entry?.name) ?? '');
+    const methods = asArray(entry?.supportedGenerationMethods);
+    const kinds: Array<'chat' | 'embedding'> = [];
+    if (methods.includes('generateContent')) kinds.push('chat');
+    if (methods.includes('embedContent') || methods.includes('batchEmbedContents')) kinds.push('embedding');
+    if (!id || kinds.length === 0 || NOT_TEXT.test(id)) continue;
+    const embedding = kinds.includes('embedding') && !kinds.includes('chat');
+    models.push({
+      remoteModelId: id,
+      displayName: asString(entry?.displayName),
+      operationKinds: kinds,
+      maxContextTokens: embedding ? undefined : asNumber(entry?.inputTokenLimit),
+      maxInputTokens: embedding ? asNumber(entry?.inputTokenLimit) : undefined,
+    });
+  }
+  return models;
+}

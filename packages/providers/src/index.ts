@@ -1,4 +1,14 @@
+export * from './ai/index.js';
+export {
+  assertEgressUrlAllowed,
+  createEgressGuardedFetch,
+  type EgressGuardOptions,
+  isForbiddenAddress,
+} from './http/egress-guard.js';
 export * from './http/index.js';
 export { createProviderRegistry, type ProviderRegistryOptions } from './registry.js';
+export * from './scm/azure-devops/index.js';
 export * from './scm/bitbucket/index.js';
+export * from './scm/github/index.js';
 export * from './scm/gitlab/index.js';
+export * from './scm/shared/index.js';

@@ -125,6 +125,17 @@ describe('the HTTP transport', () => {
     fake = await startFakeHttpServer();
   });
 
+  it('does not retry a refusal raised by the fetch itself', async () => {
+    let calls = 0;
+    const refusing = (async () => {
+      calls++;
+      throw MarginError.provider('egressRefused', 'Refused: a private address.');
+    }) as typeof fetch;
+    const error = await failure(transport({ fetch: refusing }).request({ url: `${fake.url}/x` }));
+    expect(calls).toBe(1);
+    expect(error.details).toMatchObject({ providerFailure: 'egressRefused' });
+  });
+
   it('times out a slow answer', async () => {
     fake.on('GET', '/slow', () => new Promise((resolve) => setTimeout(() => resolve({ json: {} }), 300)));
     const error = await failure(transport({ timeoutMs: 50, retries: 0 }).request({ url: `${fake.url}/slow` }));

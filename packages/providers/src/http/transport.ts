@@ -95,6 +95,8 @@ export function createTransport(options: TransportOptions): HttpTransport {
       // Status-based retries are decided in `afterResponse`, where the body can be read.
       statusCodes: [],
       retryOnTimeout: true,
+      // A MarginError thrown by the fetch itself is a refusal (the egress guard), never worth retrying.
+      shouldRetry: ({ error }) => (MarginError.isInstance(error) ? false : undefined),
       backoffLimit: maxRetryDelayMs,
       delay: (attempt) => backoffBaseMs * 2 ** (attempt - 1),
       jitter: true,

@@ -60,7 +60,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       storage,
       secrets: createAesGcmSecretBox(secrets.secretsKey),
       auth: { jwtSecret: secrets.jwtSecret },
-      providers: options.providers ?? createProviderRegistry(),
+      providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
       clock: options.clock,
       ids: options.ids,
     });

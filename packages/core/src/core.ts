@@ -16,6 +16,12 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { type Ids, randomIds } from './platform/ids.js';
 import type { SecretBox } from './platform/secret-box.js';
 import type { ProviderRegistry } from './providers.js';
+import type { ReviewEngineV1 } from './review-engine/review-engine-v1.js';
+import * as blocks from './reviewing/blocks-and-dismissals.js';
+import type { ReviewJobRecord } from './reviewing/job-record.js';
+import * as jobs from './reviewing/jobs.js';
+import { submitJob } from './reviewing/submit-job.js';
+import * as worker from './reviewing/worker.js';
 import type { StorageV1 } from './storage/storage-v1.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
 import * as clients from './tenancy/clients.js';
@@ -30,6 +36,8 @@ export interface MarginCoreOptions {
   clock?: Clock;
   ids?: Ids;
   events?: EventBus;
+  /** The review pipeline the worker hands jobs to; without one, jobs fail with a clear reason. */
+  reviewEngine?: ReviewEngineV1;
 }
 
 /**
@@ -93,6 +101,46 @@ export function createMarginCore(options: MarginCoreOptions) {
       getClient: (actor: Actor, clientId: string) => clients.getClient(deps, actor, clientId),
       patchClient: (actor: Actor, clientId: string, input: unknown) =>
         clients.patchClient(deps, actor, clientId, input),
+    },
+    reviewing: {
+      submitJob: (actor: Actor, clientId: string, input: unknown) => submitJob(deps, actor, clientId, input),
+      getJobStatus: (actor: Actor, jobId: string) => jobs.getJobStatus(deps, actor, jobId),
+      listJobs: (actor: Actor, clientId: string, query: unknown) => jobs.listJobs(deps, actor, clientId, query),
+      restartJob: (actor: Actor, jobId: string) => jobs.restartJob(deps, actor, jobId),
+      stopJob: (actor: Actor, jobId: string) => jobs.stopJob(deps, actor, jobId),
+      readProtocol: (
+        actor: Actor,
+        jobId: string,
+        query: { includeEvents: boolean; eventCategory?: string | undefined },
+      ) => jobs.readProtocol(deps, actor, jobId, query),
+      blockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
+        blocks.blockPullRequest(deps, actor, clientId, input),
+      unblockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
+        blocks.unblockPullRequest(deps, actor, clientId, input),
+      listBlockedPullRequests: (actor: Actor, clientId: string) =>
+        blocks.listBlockedPullRequests(deps, actor, clientId),
+      dismissFinding: (actor: Actor, clientId: string, input: unknown) =>
+        blocks.dismissFinding(deps, actor, clientId, input),
+      listDismissals: (actor: Actor, clientId: string) => blocks.listDismissals(deps, actor, clientId),
+      deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
+        blocks.deleteDismissal(deps, actor, clientId, dismissalId),
+    },
+    /** What a host's review worker calls: claim with a lease, run, heartbeat, reclaim. */
+    worker: {
+      allowedConcurrency: (configured: number) => worker.allowedConcurrency(deps, configured),
+      claimJobs: (request: { owner: string; capacity: number; leaseMs: number }) => worker.claimJobs(deps, request),
+      executeJob: (
+        job: ReviewJobRecord,
+        run: { owner: string; signal: AbortSignal; onProgress(progress: ReviewJobRecord['progress']): void },
+      ) => worker.executeJob(deps, options.reviewEngine, job, run),
+      renewLease: (request: {
+        jobId: string;
+        owner: string;
+        leaseMs: number;
+        progress?: ReviewJobRecord['progress'];
+      }) => worker.renewJobLease(deps, request),
+      reclaimExpired: () => worker.reclaimExpiredJobs(deps),
+      releaseJob: (jobId: string, owner: string) => worker.releaseJob(deps, jobId, owner),
     },
     licensing: {
       get: (actor: Actor) => getLicensing(deps, actor),

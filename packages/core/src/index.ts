@@ -7,6 +7,8 @@ export * from './identity/index.js';
 export * from './licensing/index.js';
 export * from './platform/index.js';
 export * from './providers.js';
+export * from './review-engine/index.js';
+export * from './reviewing/index.js';
 export * from './scm/index.js';
 export * from './storage/index.js';
 export * from './system/index.js';

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       bootstrapAdmin: { username: 'admin', password: undefined },
       allowPrivateEgress: false,
-      worker: { maxConcurrentJobs: 4, pollIntervalMs: 2000 },
+      worker: { enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000 },
       authRateLimit: { permits: 20, windowSeconds: 60 },
       development: false,
     });

@@ -52,6 +52,11 @@ const EnvSchema = z.object({
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
   WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, 4),
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
+  WORKER_LEASE_SECONDS: int(1, 3600, 120),
+  WORKER_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
   MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
   NODE_ENV: optionalText,
@@ -69,7 +74,8 @@ export interface HostConfig {
   secretsKey: string | undefined;
   publicBaseUrl: string | undefined;
   allowPrivateEgress: boolean;
-  worker: { maxConcurrentJobs: number; pollIntervalMs: number };
+  /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
+  worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
   authRateLimit: { permits: number; windowSeconds: number };
   development: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -98,8 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     publicBaseUrl: e.MARGIN_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
     worker: {
+      enabled: e.WORKER_ENABLED,
       maxConcurrentJobs: e.WORKER_MAX_CONCURRENT_REVIEW_JOBS,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
+      leaseMs: e.WORKER_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
     development: e.NODE_ENV === 'development',

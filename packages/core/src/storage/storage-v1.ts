@@ -2,6 +2,10 @@ import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
 import type { UsersRepository } from '../identity/user-record.js';
+import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js';
+import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
+import type { ReviewJobsRepository } from '../reviewing/job-record.js';
+import type { ProtocolRepository } from '../reviewing/protocol-record.js';
 import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
 import type { SettingsRepository } from './settings-repository.js';
 
@@ -14,6 +18,10 @@ export interface Repositories {
   tenants: TenantsRepository;
   clients: ClientsRepository;
   settings: SettingsRepository;
+  reviewJobs: ReviewJobsRepository;
+  blockedPullRequests: BlockedPullRequestsRepository;
+  dismissals: DismissalsRepository;
+  protocol: ProtocolRepository;
 }
 
 /**

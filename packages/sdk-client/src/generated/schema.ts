@@ -318,6 +318,178 @@ export interface paths {
         patch: operations["patchLicensing"];
         trace?: never;
     };
+    "/clients/{clientId}/reviewing/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s review jobs, newest first (ClientUser) */
+        get: operations["listReviewJobs"];
+        put?: never;
+        /** Queue a review of a pull request (ClientAdministrator) */
+        post: operations["submitReviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reviewing/jobs/{jobId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review job’s status, progress, result and usage (ClientUser) */
+        get: operations["getReviewJobStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reviewing/jobs/{jobId}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a failed job again as its next attempt (ClientUser) */
+        post: operations["restartReviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reviewing/jobs/{jobId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a queued or running job for good (ClientAdministrator) */
+        post: operations["stopReviewJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{jobId}/protocol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The review’s protocol: passes per stage with their categorised events (ClientUser) */
+        get: operations["getReviewJobProtocol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/blocked-prs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pull requests blocked from review (ClientUser) */
+        get: operations["listBlockedPullRequests"];
+        put?: never;
+        /** Block a pull request from review; idempotent (ClientAdministrator) */
+        post: operations["blockPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/blocked-prs/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift a block (ClientAdministrator) */
+        post: operations["unblockPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/dismiss-finding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remember a dismissed finding so later reviews suppress similar ones (ClientAdministrator) */
+        post: operations["dismissFinding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/dismissals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dismissed findings, newest first (ClientUser) */
+        get: operations["listDismissals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/dismissals/{dismissalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a dismissed finding (ClientAdministrator) */
+        delete: operations["deleteDismissal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -544,6 +716,267 @@ export interface components {
                 /** @enum {string} */
                 overrideState: "default" | "enabled" | "disabled";
             }[];
+        };
+        JobAccepted: {
+            jobId: string;
+            /** @enum {string} */
+            status: "queued";
+            attempt: number;
+            /** Format: date-time */
+            submittedAt: string;
+        };
+        SubmitJobInput: {
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** Format: uri */
+            hostBaseUrl: string;
+            repository: {
+                externalRepositoryId: string;
+                ownerOrNamespace: string;
+                projectPath: string;
+            };
+            codeReview: {
+                /** @enum {string} */
+                platform: "pullRequest" | "mergeRequest";
+                externalReviewId: string;
+                number: number;
+            };
+            reviewRevision?: {
+                headSha: string;
+                baseSha: string;
+                providerRevisionId?: string;
+            };
+        };
+        JobList: {
+            items: components["schemas"]["JobSummary"][];
+            nextCursor: string | null;
+        };
+        /** @description A job as listed: without its findings. */
+        JobSummary: {
+            jobId: string;
+            clientId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
+            /** @enum {string} */
+            trigger: "api" | "byCoordinates" | "webhook" | "crawl" | "restart";
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            hostBaseUrl: string;
+            repository: {
+                externalRepositoryId: string;
+                ownerOrNamespace: string;
+                projectPath: string;
+            };
+            codeReview: {
+                /** @enum {string} */
+                platform: "pullRequest" | "mergeRequest";
+                externalReviewId: string;
+                number: number;
+            };
+            reviewRevision: {
+                headSha: string;
+                baseSha: string;
+                providerRevisionId?: string;
+            } | null;
+            attempt: number;
+            /** Format: date-time */
+            submittedAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            progress: {
+                filesTotal: number;
+                filesDone: number;
+            };
+            usage: {
+                inputTokens: number;
+                cachedInputTokens: number;
+                outputTokens: number;
+                estimatedCostUsd: number;
+                byModel: {
+                    connectionId: string;
+                    remoteModelId: string;
+                    purpose: string;
+                    inputTokens: number;
+                    cachedInputTokens: number;
+                    outputTokens: number;
+                    estimatedCostUsd: number;
+                }[];
+            } | null;
+            error: string | null;
+            result: {
+                summary: string | null;
+                /** @description The coverage manifest: every file reviewed, carried forward or skipped, with the reason. */
+                coverage?: unknown;
+                findingCount: number;
+            } | null;
+        };
+        JobStatus: {
+            jobId: string;
+            clientId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
+            /** @enum {string} */
+            trigger: "api" | "byCoordinates" | "webhook" | "crawl" | "restart";
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            hostBaseUrl: string;
+            repository: {
+                externalRepositoryId: string;
+                ownerOrNamespace: string;
+                projectPath: string;
+            };
+            codeReview: {
+                /** @enum {string} */
+                platform: "pullRequest" | "mergeRequest";
+                externalReviewId: string;
+                number: number;
+            };
+            reviewRevision: {
+                headSha: string;
+                baseSha: string;
+                providerRevisionId?: string;
+            } | null;
+            attempt: number;
+            /** Format: date-time */
+            submittedAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            progress: {
+                filesTotal: number;
+                filesDone: number;
+            };
+            usage: {
+                inputTokens: number;
+                cachedInputTokens: number;
+                outputTokens: number;
+                estimatedCostUsd: number;
+                byModel: {
+                    connectionId: string;
+                    remoteModelId: string;
+                    purpose: string;
+                    inputTokens: number;
+                    cachedInputTokens: number;
+                    outputTokens: number;
+                    estimatedCostUsd: number;
+                }[];
+            } | null;
+            error: string | null;
+            result: {
+                summary: string | null;
+                findings: components["schemas"]["Finding"][];
+                /** @description The coverage manifest: every file reviewed, carried forward or skipped, with the reason. */
+                coverage?: unknown;
+            } | null;
+        };
+        Finding: {
+            id: string;
+            fingerprint: string;
+            filePath: string | null;
+            startLine: number | null;
+            endLine: number | null;
+            /** @enum {string} */
+            severity: "error" | "warning" | "suggestion" | "info";
+            confidence: number;
+            category: string;
+            message: string;
+            suggestion?: string;
+            /** @enum {string} */
+            publication: "published" | "summaryOnly" | "suppressed" | "dropped";
+            reason?: string;
+            providerThreadId?: string;
+        };
+        JobMoved: {
+            jobId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
+            attempt: number;
+        };
+        Protocol: components["schemas"]["ProtocolPass"][];
+        ProtocolPass: {
+            id: string;
+            jobId: string;
+            attempt: number;
+            stage: string;
+            label: string;
+            filePath: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @enum {string} */
+            outcome: "running" | "succeeded" | "failed" | "skipped";
+            inputTokens: number;
+            cachedInputTokens: number;
+            outputTokens: number;
+            events: {
+                id: string;
+                kind: string;
+                name: string;
+                /** @enum {string} */
+                eventCategory: "ai-call" | "tool-call" | "scm-call" | "planning" | "filtering" | "duplicate-suppression" | "memory" | "publication" | "operational";
+                /** Format: date-time */
+                occurredAt: string;
+                durationMs: number | null;
+                inputTokens: number | null;
+                outputTokens: number | null;
+                body?: unknown;
+            }[];
+        };
+        BlockedPullRequestList: {
+            items: components["schemas"]["BlockedPullRequest"][];
+        };
+        BlockedPullRequest: {
+            id: string;
+            providerScopePath: string;
+            providerProjectKey: string;
+            repositoryId: string;
+            pullRequestId: number;
+            reason: string;
+            blockedByUserId: string | null;
+            /** Format: date-time */
+            blockedAt: string;
+        };
+        BlockPullRequestInput: {
+            providerScopePath: string;
+            providerProjectKey: string;
+            repositoryId: string;
+            pullRequestId: number;
+            reason: string;
+        };
+        Unblocked: {
+            providerScopePath: string;
+            providerProjectKey: string;
+            repositoryId: string;
+            pullRequestId: number;
+            unblocked: boolean;
+        };
+        UnblockPullRequestInput: {
+            providerScopePath: string;
+            providerProjectKey: string;
+            repositoryId: string;
+            pullRequestId: number;
+        };
+        Dismissal: {
+            id: string;
+            clientId: string;
+            findingMessage: string;
+            filePath: string | null;
+            label: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdByUserId: string | null;
+        };
+        DismissFindingInput: {
+            findingMessage: string;
+            filePath?: string;
+            label?: string;
+        };
+        DismissalList: {
+            items: components["schemas"]["Dismissal"][];
         };
     };
     responses: never;
@@ -1903,6 +2336,736 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReviewJobs: {
+        parameters: {
+            query?: {
+                status?: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
+                repositoryId?: string;
+                pullRequestId?: number;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs without their findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    submitReviewJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitJobInput"];
+            };
+        };
+        responses: {
+            /** @description Queued; poll the job status. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReviewJobStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restartReviewJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobMoved"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stopReviewJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobMoved"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReviewJobProtocol: {
+        parameters: {
+            query?: {
+                /** @description `false` keeps event rows and metadata but leaves out their bodies. Default true. */
+                includeEvents?: "true" | "false";
+                eventCategory?: "ai-call" | "tool-call" | "scm-call" | "planning" | "filtering" | "duplicate-suppression" | "memory" | "publication" | "operational";
+            };
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Passes in start order, each with its events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Protocol"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBlockedPullRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current blocks, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedPullRequestList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    blockPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockPullRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The block (the existing one when already blocked). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockedPullRequest"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unblockPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnblockPullRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Unblocked (`unblocked: false` when it was not blocked). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unblocked"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dismissFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DismissFindingInput"];
+            };
+        };
+        responses: {
+            /** @description The stored record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dismissal"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDismissals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dismissals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DismissalList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteDismissal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                dismissalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,7 @@ import {
   type Ids,
   type MarginCore,
   type ProviderRegistry,
+  type ReviewEngineV1,
 } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
@@ -21,7 +22,7 @@ import { createHttpMetrics } from '../observability/metrics.js';
 import { createHealth } from './health.js';
 import type { HostContext } from './host-context.js';
 import { loadHostSecrets } from './host-secrets.js';
-import { Poller } from './poller.js';
+import { ReviewWorker } from './review-worker.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -30,6 +31,8 @@ export interface MarginHostOptions {
   /** Shows the generated bootstrap password once; stdout by default (never the log). */
   announce?: ((message: string) => void) | undefined;
   providers?: ProviderRegistry | undefined;
+  /** The review pipeline; without one, claimed jobs fail with a clear reason. */
+  reviewEngine?: ReviewEngineV1 | undefined;
   clock?: Clock | undefined;
   ids?: Ids | undefined;
 }
@@ -40,8 +43,11 @@ export interface MarginHost {
   core: MarginCore;
   storage: KnexStorage;
   logger: Logger;
-  /** Graceful: stops taking work, lets requests in flight finish, closes the database. */
+  worker: ReviewWorker;
+  /** Graceful: stops taking work, gives running jobs back to the queue, lets requests finish, closes the database. */
   close(): Promise<void>;
+  /** Stops dead, as a crash would: leases stay held until they expire. For crash tests and drills. */
+  kill(): Promise<void>;
 }
 
 /** The reference host: database, core, gateway and background workers, listening on HOST:PORT. */
@@ -62,17 +68,13 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       auth: { jwtSecret: secrets.jwtSecret },
       providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
       clock: options.clock,
+      reviewEngine: options.reviewEngine,
       ids: options.ids,
     });
     await core.system.verifySecretsKey();
     await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);
 
-    const worker = new Poller({
-      name: 'worker',
-      intervalMs: config.worker.pollIntervalMs,
-      logger,
-      tick: async () => undefined,
-    });
+    const worker = new ReviewWorker({ core, logger, ...config.worker });
     const host: HostContext = { config, logger, health: createHealth(core, [worker]) };
     const api = createApiApp(core, { host, metrics: createHttpMetrics() });
     const server = createServer(createGateway(api, host));
@@ -84,6 +86,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     });
     cleanup.unshift(() => closeServer(server));
     worker.start();
+    // A new job is claimed at once instead of at the next poll.
+    core.events.on('job.queued', () => worker.wake());
     cleanup.unshift(() => worker.stop());
 
     const address = server.address() as AddressInfo;
@@ -97,8 +101,18 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       core,
       storage,
       logger,
+      worker,
       close: () => {
         closing ??= runAll(cleanup);
+        return closing;
+      },
+      kill: () => {
+        closing ??= runAll([
+          () => worker.halt(),
+          async () => server.closeAllConnections(),
+          () => closeServer(server),
+          () => storage.close(),
+        ]);
         return closing;
       },
     };

@@ -1,3 +1,4 @@
+export { COMPLETED_OUTCOME, ControlledEngine, CountingEngine, eventually } from './fake-engines.js';
 export { type ApiResponse, type Credentials, cookiePair, TestApi } from './test-api.js';
 export {
   ADMIN_PASSWORD,

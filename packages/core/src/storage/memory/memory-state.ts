@@ -2,6 +2,10 @@ import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/memb
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
+import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
+import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
+import type { ReviewJobRecord } from '../../reviewing/job-record.js';
+import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
 import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
@@ -16,6 +20,12 @@ export interface MemoryState {
   tenants: Map<string, TenantRecord>;
   clients: Map<string, ClientRecord>;
   settings: Map<string, unknown>;
+  reviewJobs: Map<string, ReviewJobRecord>;
+  /** Keyed `clientId/repositoryId/pullRequestId`. */
+  blockedPullRequests: Map<string, BlockedPullRequestRecord>;
+  dismissals: Map<string, DismissalRecord>;
+  protocolPasses: Map<string, ProtocolPassRecord>;
+  protocolEvents: Map<string, ProtocolEventRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -35,6 +45,11 @@ export function emptyMemoryState(): MemoryState {
     tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),
     clients: new Map(),
     settings: new Map(),
+    reviewJobs: new Map(),
+    blockedPullRequests: new Map(),
+    dismissals: new Map(),
+    protocolPasses: new Map(),
+    protocolEvents: new Map(),
   };
 }
 

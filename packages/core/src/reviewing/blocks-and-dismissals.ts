@@ -1,0 +1,72 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import type { BlockedPullRequestRecord } from './block-record.js';
+import type { DismissalRecord } from './dismissal-record.js';
+import { BlockInput, DismissInput, UnblockInput } from './schemas.js';
+
+const blockView = (b: BlockedPullRequestRecord) => ({
+  id: b.id,
+  providerScopePath: b.providerScopePath,
+  providerProjectKey: b.providerProjectKey,
+  repositoryId: b.repositoryId,
+  pullRequestId: b.pullRequestId,
+  reason: b.reason,
+  blockedByUserId: b.blockedByUserId,
+  blockedAt: b.blockedAt,
+});
+
+/** Idempotent: blocking a blocked pull request answers the existing block. A running job is not stopped. */
+export async function blockPullRequest(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = BlockInput.parse(input);
+  await deps.authz.requireClient(actor, 'reviewing.blocks.manage', clientId);
+  const block = await deps.storage.blockedPullRequests.put({
+    id: deps.ids.uuid(),
+    clientId,
+    ...req,
+    blockedByUserId: actor.userId,
+    blockedAt: deps.clock.now().toISOString(),
+  });
+  return blockView(block);
+}
+
+export async function unblockPullRequest(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = UnblockInput.parse(input);
+  await deps.authz.requireClient(actor, 'reviewing.blocks.manage', clientId);
+  const removed = await deps.storage.blockedPullRequests.remove(clientId, req.repositoryId, req.pullRequestId);
+  return { ...req, unblocked: removed };
+}
+
+export async function listBlockedPullRequests(deps: CoreDeps, actor: Actor, clientId: string) {
+  await deps.authz.requireClient(actor, 'reviewing.blocks.read', clientId);
+  return { items: (await deps.storage.blockedPullRequests.list(clientId)).map(blockView) };
+}
+
+const dismissalView = (d: DismissalRecord) => ({ ...d });
+
+export async function dismissFinding(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = DismissInput.parse(input);
+  await deps.authz.requireClient(actor, 'reviewing.dismissals.manage', clientId);
+  const record: DismissalRecord = {
+    id: deps.ids.uuid(),
+    clientId,
+    findingMessage: req.findingMessage,
+    filePath: req.filePath ?? null,
+    label: req.label ?? null,
+    createdAt: deps.clock.now().toISOString(),
+    createdByUserId: actor.userId,
+  };
+  await deps.storage.dismissals.insert(record);
+  return dismissalView(record);
+}
+
+export async function listDismissals(deps: CoreDeps, actor: Actor, clientId: string) {
+  await deps.authz.requireClient(actor, 'reviewing.dismissals.read', clientId);
+  return { items: (await deps.storage.dismissals.list(clientId)).map(dismissalView) };
+}
+
+export async function deleteDismissal(deps: CoreDeps, actor: Actor, clientId: string, dismissalId: string) {
+  await deps.authz.requireClient(actor, 'reviewing.dismissals.manage', clientId);
+  if (!(await deps.storage.dismissals.remove(clientId, dismissalId)))
+    throw MarginError.notFound('Dismissal not found.');
+}

@@ -1,0 +1,17 @@
+/** A finding an administrator dismissed, so later reviews suppress similar ones. */
+export interface DismissalRecord {
+  id: string;
+  clientId: string;
+  findingMessage: string;
+  filePath: string | null;
+  label: string | null;
+  createdAt: string;
+  createdByUserId: string | null;
+}
+
+export interface DismissalsRepository {
+  insert(dismissal: DismissalRecord): Promise<void>;
+  /** Newest first, all of them: reviews read the whole list for suppression. */
+  list(clientId: string): Promise<DismissalRecord[]>;
+  remove(clientId: string, id: string): Promise<boolean>;
+}

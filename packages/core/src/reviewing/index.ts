@@ -1,0 +1,42 @@
+export type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from './block-record.js';
+export type { DismissalRecord, DismissalsRepository } from './dismissal-record.js';
+export { pullRequestKey, revisionKey } from './job-keys.js';
+export * from './job-record.js';
+export { RESTARTABLE, STOPPABLE, TERMINAL } from './job-state.js';
+export { jobStatusView, jobSummaryView } from './job-view.js';
+export * from './protocol-record.js';
+export {
+  createProtocolWriter,
+  type ProtocolEventInput,
+  type ProtocolPass,
+  type ProtocolWriter,
+} from './protocol-writer.js';
+export {
+  BlockInput,
+  BlockList,
+  BlockView,
+  DismissalList,
+  DismissalView,
+  DismissInput,
+  JobAccepted,
+  JobList,
+  JobListQuery,
+  JobMoved,
+  JobStatusView,
+  JobSummaryView,
+  ProtocolPassView,
+  ProtocolQuery,
+  ProtocolView,
+  SubmitJobInput,
+  UnblockInput,
+} from './schemas.js';
+export {
+  announceQueued,
+  ONE_AT_A_TIME,
+  type Refusal,
+  type ReviewRequest,
+  refusalError,
+  requestReview,
+  type SubmissionResult,
+} from './submit-job.js';
+export { type ExecutionOutcome, MAX_RECLAIMS, NO_ENGINE } from './worker.js';

@@ -1,0 +1,113 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import type { ReviewJobRecord } from './job-record.js';
+import { RESTARTABLE, STOPPABLE } from './job-state.js';
+import { jobStatusView, jobSummaryView } from './job-view.js';
+import { JobListQuery } from './schemas.js';
+import { ONE_AT_A_TIME } from './submit-job.js';
+
+const jobNotFound = () => MarginError.notFound('Job not found.');
+
+/** The job and the client it belongs to, checked for the action (404 for jobs of clients the caller cannot see). */
+async function requireJob(
+  deps: CoreDeps,
+  actor: Actor,
+  action: 'reviewing.read' | 'reviewing.restart' | 'reviewing.stop',
+  jobId: string,
+): Promise<ReviewJobRecord> {
+  const job = await deps.storage.reviewJobs.findById(jobId);
+  if (!job) throw jobNotFound();
+  try {
+    await deps.authz.requireClient(actor, action, job.clientId);
+  } catch (error) {
+    if (MarginError.isInstance(error) && error.code === 'not_found') throw jobNotFound();
+    throw error;
+  }
+  return job;
+}
+
+export async function getJobStatus(deps: CoreDeps, actor: Actor, jobId: string) {
+  return jobStatusView(await requireJob(deps, actor, 'reviewing.read', jobId));
+}
+
+export async function listJobs(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const { limit, cursor, ...filter } = JobListQuery.parse(query);
+  await deps.authz.requireClient(actor, 'reviewing.read', clientId);
+  const page = await deps.storage.reviewJobs.list(clientId, filter, { limit, cursor });
+  return { items: page.items.map(jobSummaryView), nextCursor: page.nextCursor };
+}
+
+/**
+ * A failed (or budget-held) job goes back to the queue as the same job with the next attempt.
+ * Failed reviews never continue by themselves; this is the explicit way.
+ */
+export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
+  const job = await requireJob(deps, actor, 'reviewing.restart', jobId);
+  if (!RESTARTABLE.includes(job.status)) {
+    throw MarginError.conflict(`A ${job.status} job cannot be restarted; only failed ones can.`, {
+      jobId,
+      status: job.status,
+    });
+  }
+  const block = await deps.storage.blockedPullRequests.find(
+    job.clientId,
+    job.repository.externalRepositoryId,
+    job.codeReview.number,
+  );
+  if (block) throw MarginError.conflict(`This pull request is blocked: ${block.reason}`, { reason: 'blocked' });
+  const parallel = await isCapabilityAvailable(deps, 'parallel-review-execution');
+  const now = deps.clock.now().toISOString();
+  const moved = await deps.storage.transaction(async (tx) => {
+    if (!parallel && (await tx.reviewJobs.countActive()) > 0)
+      throw MarginError.licenseRequired('parallel-review-execution', ONE_AT_A_TIME);
+    const active = await tx.reviewJobs.findActiveByRevisionKey(job.revisionKey);
+    if (active)
+      throw MarginError.conflict('A review of this revision is already queued or running.', { jobId: active.id });
+    return tx.reviewJobs.transition(jobId, RESTARTABLE, 'queued', {
+      attempt: job.attempt + 1,
+      trigger: 'restart',
+      error: null,
+      startedAt: null,
+      completedAt: null,
+      reclaimCount: 0,
+      updatedAt: now,
+    });
+  });
+  if (!moved) throw MarginError.conflict('The job changed meanwhile; read its status and try again.', { jobId });
+  deps.events.emit('job.queued', { jobId, clientId: job.clientId, trigger: 'restart' });
+  return { jobId, status: moved.status, attempt: moved.attempt };
+}
+
+/** Stops a queued or running job for good; a running review notices at its next heartbeat. */
+export async function stopJob(deps: CoreDeps, actor: Actor, jobId: string) {
+  const job = await requireJob(deps, actor, 'reviewing.stop', jobId);
+  const now = deps.clock.now().toISOString();
+  const moved = await deps.storage.reviewJobs.transition(jobId, STOPPABLE, 'stopped', {
+    completedAt: now,
+    updatedAt: now,
+  });
+  if (!moved) {
+    const current = (await deps.storage.reviewJobs.findById(jobId))?.status ?? job.status;
+    throw MarginError.conflict(`A ${current} job cannot be stopped; only queued or running ones can.`, {
+      jobId,
+      status: current,
+    });
+  }
+  deps.events.emit('job.stopped', { jobId, clientId: job.clientId });
+  return { jobId, status: moved.status, attempt: moved.attempt };
+}
+
+export async function readProtocol(
+  deps: CoreDeps,
+  actor: Actor,
+  jobId: string,
+  query: { includeEvents: boolean; eventCategory?: string | undefined },
+) {
+  await requireJob(deps, actor, 'reviewing.read', jobId);
+  return deps.storage.protocol.read(jobId, {
+    includeBodies: query.includeEvents,
+    eventCategory: query.eventCategory as Parameters<typeof deps.storage.protocol.read>[1]['eventCategory'],
+  });
+}

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { PROVIDER_FAMILIES } from '../scm/scm-provider-v1.js';
+import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
+import { EVENT_CATEGORIES } from './protocol-record.js';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const sha = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{7,64}$/, 'must be a commit SHA (hex)');
+const timestamp = z.string().meta({ format: 'date-time' });
+
+export const JobRepositoryInput = z.object({
+  externalRepositoryId: text(300),
+  ownerOrNamespace: text(300),
+  projectPath: text(500),
+});
+
+export const JobCodeReviewInput = z.object({
+  platform: z.enum(['pullRequest', 'mergeRequest']),
+  externalReviewId: text(100),
+  number: z.number().int().min(1, 'must be at least 1'),
+});
+
+export const JobRevisionInput = z.object({ headSha: sha, baseSha: sha, providerRevisionId: text(100).optional() });
+
+export const SubmitJobInput = z
+  .object({
+    provider: z.enum(PROVIDER_FAMILIES),
+    hostBaseUrl: z.url({ protocol: /^https?$/ }).max(1000),
+    repository: JobRepositoryInput,
+    codeReview: JobCodeReviewInput,
+    reviewRevision: JobRevisionInput.optional(),
+  })
+  .meta({ id: 'SubmitJobInput' });
+
+export const JobAccepted = z
+  .object({ jobId: z.string(), status: z.literal('queued'), attempt: z.number().int(), submittedAt: timestamp })
+  .meta({ id: 'JobAccepted' });
+
+const Finding = z
+  .object({
+    id: z.string(),
+    fingerprint: z.string(),
+    filePath: z.string().nullable(),
+    startLine: z.number().int().nullable(),
+    endLine: z.number().int().nullable(),
+    severity: z.enum(['error', 'warning', 'suggestion', 'info']),
+    confidence: z.number().min(0).max(100),
+    category: z.string(),
+    message: z.string(),
+    suggestion: z.string().optional(),
+    publication: z.enum(['published', 'summaryOnly', 'suppressed', 'dropped']),
+    reason: z.string().optional(),
+    providerThreadId: z.string().optional(),
+  })
+  .meta({ id: 'Finding' });
+
+const JobResult = z.object({
+  summary: z.string().nullable(),
+  findings: z.array(Finding),
+  coverage: z
+    .unknown()
+    .meta({ description: 'The coverage manifest: every file reviewed, carried forward or skipped, with the reason.' }),
+});
+
+const JobUsageView = z.object({
+  inputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  outputTokens: z.number(),
+  estimatedCostUsd: z.number(),
+  byModel: z.array(
+    z.object({
+      connectionId: z.string(),
+      remoteModelId: z.string(),
+      purpose: z.string(),
+      inputTokens: z.number(),
+      cachedInputTokens: z.number(),
+      outputTokens: z.number(),
+      estimatedCostUsd: z.number(),
+    }),
+  ),
+});
+
+const jobFields = {
+  jobId: z.string(),
+  clientId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  trigger: z.enum(JOB_TRIGGERS),
+  provider: z.enum(PROVIDER_FAMILIES),
+  hostBaseUrl: z.string(),
+  repository: JobRepositoryInput,
+  codeReview: JobCodeReviewInput,
+  reviewRevision: JobRevisionInput.nullable(),
+  attempt: z.number().int(),
+  submittedAt: timestamp,
+  startedAt: timestamp.nullable(),
+  completedAt: timestamp.nullable(),
+  progress: z.object({ filesTotal: z.number().int(), filesDone: z.number().int() }),
+  usage: JobUsageView.nullable(),
+  error: z.string().nullable(),
+};
+
+export const JobStatusView = z.object({ ...jobFields, result: JobResult.nullable() }).meta({ id: 'JobStatus' });
+
+export const JobSummaryView = z
+  .object({
+    ...jobFields,
+    result: JobResult.omit({ findings: true }).extend({ findingCount: z.number().int() }).nullable(),
+  })
+  .meta({ id: 'JobSummary', description: 'A job as listed: without its findings.' });
+
+export const JobList = z
+  .object({ items: z.array(JobSummaryView), nextCursor: z.string().nullable() })
+  .meta({ id: 'JobList' });
+
+export const JobListQuery = z.object({
+  status: z.enum(JOB_STATUSES).optional(),
+  repositoryId: z.string().max(300).optional(),
+  pullRequestId: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const JobMoved = z
+  .object({ jobId: z.string(), status: z.enum(JOB_STATUSES), attempt: z.number().int() })
+  .meta({ id: 'JobMoved' });
+
+const BlockCoordinates = {
+  providerScopePath: text(512),
+  providerProjectKey: text(300),
+  repositoryId: text(300),
+  pullRequestId: z.number().int().min(1),
+};
+
+export const BlockInput = z.object({ ...BlockCoordinates, reason: text(2000) }).meta({ id: 'BlockPullRequestInput' });
+export const UnblockInput = z.object(BlockCoordinates).meta({ id: 'UnblockPullRequestInput' });
+
+export const BlockView = z
+  .object({
+    id: z.string(),
+    ...BlockCoordinates,
+    reason: z.string(),
+    blockedByUserId: z.string().nullable(),
+    blockedAt: timestamp,
+  })
+  .meta({ id: 'BlockedPullRequest' });
+
+export const BlockList = z.object({ items: z.array(BlockView) }).meta({ id: 'BlockedPullRequestList' });
+
+export const DismissInput = z
+  .object({ findingMessage: text(4000), filePath: text(1000).optional(), label: text(200).optional() })
+  .meta({ id: 'DismissFindingInput' });
+
+export const DismissalView = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    findingMessage: z.string(),
+    filePath: z.string().nullable(),
+    label: z.string().nullable(),
+    createdAt: timestamp,
+    createdByUserId: z.string().nullable(),
+  })
+  .meta({ id: 'Dismissal' });
+
+export const DismissalList = z.object({ items: z.array(DismissalView) }).meta({ id: 'DismissalList' });
+
+export const ProtocolQuery = z.object({
+  includeEvents: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v !== 'false')
+    .meta({ description: '`false` keeps event rows and metadata but leaves out their bodies. Default true.' }),
+  eventCategory: z.enum(EVENT_CATEGORIES).optional(),
+});
+
+const ProtocolEventView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  eventCategory: z.enum(EVENT_CATEGORIES),
+  occurredAt: timestamp,
+  durationMs: z.number().nullable(),
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+  body: z.unknown().nullable(),
+});
+
+export const ProtocolPassView = z
+  .object({
+    id: z.string(),
+    jobId: z.string(),
+    attempt: z.number().int(),
+    stage: z.string(),
+    label: z.string(),
+    filePath: z.string().nullable(),
+    startedAt: timestamp,
+    completedAt: timestamp.nullable(),
+    outcome: z.enum(['running', 'succeeded', 'failed', 'skipped']),
+    inputTokens: z.number().int(),
+    cachedInputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    events: z.array(ProtocolEventView),
+  })
+  .meta({ id: 'ProtocolPass' });
+
+export const ProtocolView = z.array(ProtocolPassView).meta({ id: 'Protocol' });

@@ -1,0 +1,166 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import type { ProviderFamily } from '../scm/scm-provider-v1.js';
+import { pullRequestKey, revisionKey } from './job-keys.js';
+import type {
+  JobCodeReview,
+  JobOptions,
+  JobRepository,
+  JobRevision,
+  JobTrigger,
+  ReviewJobRecord,
+} from './job-record.js';
+import { SUPERSEDABLE } from './job-state.js';
+import { SubmitJobInput } from './schemas.js';
+
+export interface ReviewRequest {
+  clientId: string;
+  trigger: JobTrigger;
+  submittedByUserId: string | null;
+  provider: ProviderFamily;
+  hostBaseUrl: string;
+  repository: JobRepository;
+  codeReview: JobCodeReview;
+  reviewRevision: JobRevision | null;
+  options?: JobOptions | undefined;
+}
+
+/** Why a request queued nothing, for the triggers that must answer with a named outcome. */
+export type Refusal =
+  | { refused: 'duplicateActiveJob'; jobId: string }
+  | { refused: 'blocked'; reason: string }
+  | { refused: 'alreadyReviewed' }
+  | { refused: 'oneAtATime'; message: string };
+
+export type SubmissionResult = { queued: ReviewJobRecord; superseded: string[] } | Refusal;
+
+const EXPLICIT: readonly JobTrigger[] = ['api', 'byCoordinates'];
+
+/**
+ * The one way a review job comes to exist, whatever triggered it:
+ * - a blocked pull request gets no job;
+ * - a revision with an active job gets no second one (the database enforces it across hosts);
+ * - automatic triggers (webhook, crawl) never re-review a revision that completed or failed;
+ * - an explicit request for a newer revision retires the pull request's older active job as superseded;
+ * - without `parallel-review-execution`, nothing is queued while another review is queued or running.
+ */
+export async function requestReview(deps: CoreDeps, request: ReviewRequest): Promise<SubmissionResult> {
+  const prKey = pullRequestKey(request.provider, request.hostBaseUrl, request.repository, request.codeReview);
+  const revKey = revisionKey(prKey, request.reviewRevision);
+  const explicit = EXPLICIT.includes(request.trigger);
+
+  const block = await deps.storage.blockedPullRequests.find(
+    request.clientId,
+    request.repository.externalRepositoryId,
+    request.codeReview.number,
+  );
+  if (block) return { refused: 'blocked', reason: block.reason };
+  if (!explicit && (await deps.storage.reviewJobs.hasFinishedRevision(revKey))) return { refused: 'alreadyReviewed' };
+  const parallel = await isCapabilityAvailable(deps, 'parallel-review-execution');
+
+  const now = deps.clock.now().toISOString();
+  const job: ReviewJobRecord = {
+    id: deps.ids.uuid(),
+    clientId: request.clientId,
+    status: 'queued',
+    trigger: request.trigger,
+    provider: request.provider,
+    hostBaseUrl: request.hostBaseUrl,
+    repository: request.repository,
+    codeReview: request.codeReview,
+    reviewRevision: request.reviewRevision,
+    pullRequestKey: prKey,
+    revisionKey: revKey,
+    options: request.options ?? {},
+    attempt: 1,
+    submittedByUserId: request.submittedByUserId,
+    submittedAt: now,
+    startedAt: null,
+    completedAt: null,
+    updatedAt: now,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    reclaimCount: 0,
+    progress: { filesTotal: 0, filesDone: 0 },
+    result: null,
+    usage: null,
+    error: null,
+  };
+
+  try {
+    return await deps.storage.transaction(async (tx) => {
+      const active = await tx.reviewJobs.findActiveByRevisionKey(revKey);
+      if (active) return { refused: 'duplicateActiveJob', jobId: active.id } as const;
+      const superseded: string[] = [];
+      // Only an explicit request that names a revision is known to be newer than what is active.
+      if (explicit && request.reviewRevision) {
+        for (const older of await tx.reviewJobs.findActiveByPullRequestKey(prKey)) {
+          const moved = await tx.reviewJobs.transition(older.id, SUPERSEDABLE, 'superseded', {
+            completedAt: now,
+            updatedAt: now,
+          });
+          if (moved) superseded.push(older.id);
+        }
+      }
+      if (!parallel && (await tx.reviewJobs.countActive()) > 0) {
+        return { refused: 'oneAtATime', message: ONE_AT_A_TIME } as const;
+      }
+      await tx.reviewJobs.insert(job);
+      return { queued: job, superseded };
+    });
+  } catch (error) {
+    // Another host inserted the same revision a moment earlier.
+    if (MarginError.isInstance(error) && error.code === 'conflict') {
+      const active = await deps.storage.reviewJobs.findActiveByRevisionKey(revKey);
+      if (active) return { refused: 'duplicateActiveJob', jobId: active.id };
+    }
+    throw error;
+  }
+}
+
+export const ONE_AT_A_TIME =
+  'Another review is queued or running. Running more than one review at a time needs a Commercial license (parallel-review-execution).';
+
+/** Turns a refusal into the error an API caller gets. */
+export function refusalError(refusal: Refusal): MarginError {
+  switch (refusal.refused) {
+    case 'duplicateActiveJob':
+      return MarginError.conflict('A review of this revision is already queued or running.', { jobId: refusal.jobId });
+    case 'blocked':
+      return MarginError.conflict(`This pull request is blocked: ${refusal.reason}`, { reason: 'blocked' });
+    case 'alreadyReviewed':
+      return MarginError.conflict('This revision was already reviewed.');
+    case 'oneAtATime':
+      return MarginError.licenseRequired('parallel-review-execution', refusal.message);
+  }
+}
+
+/** `POST /clients/{clientId}/reviewing/jobs`: an explicit submission (ClientAdministrator). */
+export async function submitJob(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = SubmitJobInput.parse(input);
+  await deps.authz.requireClient(actor, 'reviewing.submit', clientId);
+  const result = await requestReview(deps, {
+    clientId,
+    trigger: 'api',
+    submittedByUserId: actor.userId,
+    provider: req.provider,
+    hostBaseUrl: req.hostBaseUrl,
+    repository: req.repository,
+    codeReview: req.codeReview,
+    reviewRevision: req.reviewRevision ?? null,
+  });
+  if ('refused' in result) throw refusalError(result);
+  announceQueued(deps, result.queued);
+  return {
+    jobId: result.queued.id,
+    status: 'queued' as const,
+    attempt: result.queued.attempt,
+    submittedAt: result.queued.submittedAt,
+  };
+}
+
+export function announceQueued(deps: CoreDeps, job: ReviewJobRecord): void {
+  deps.events.emit('job.queued', { jobId: job.id, clientId: job.clientId, trigger: job.trigger });
+}

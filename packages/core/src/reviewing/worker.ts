@@ -1,0 +1,110 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import type { ReviewEngineV1 } from '../review-engine/review-engine-v1.js';
+import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
+import { createProtocolWriter } from './protocol-writer.js';
+
+/** A lease may run out this many times before the job fails instead of going back to the queue. */
+export const MAX_RECLAIMS = 3;
+
+export const NO_ENGINE = 'No review engine is configured in this installation, so the job cannot run.';
+
+/** How many reviews this host may run at once: the configured number, or one without the capability. */
+export async function allowedConcurrency(deps: CoreDeps, configured: number): Promise<number> {
+  return (await isCapabilityAvailable(deps, 'parallel-review-execution')) ? configured : 1;
+}
+
+/**
+ * Leases up to `capacity` queued jobs to `owner`, oldest first. Without `parallel-review-execution`
+ * nothing is claimed while any review runs on any host.
+ */
+export async function claimJobs(
+  deps: CoreDeps,
+  request: { owner: string; capacity: number; leaseMs: number },
+): Promise<ReviewJobRecord[]> {
+  if (request.capacity <= 0) return [];
+  const exclusive = !(await isCapabilityAvailable(deps, 'parallel-review-execution'));
+  const claimed = await deps.storage.reviewJobs.claimNext({
+    owner: request.owner,
+    limit: request.capacity,
+    leaseMs: request.leaseMs,
+    now: deps.clock.now().toISOString(),
+    exclusive,
+  });
+  for (const job of claimed)
+    deps.events.emit('job.started', { jobId: job.id, clientId: job.clientId, attempt: job.attempt });
+  return claimed;
+}
+
+export function renewJobLease(
+  deps: CoreDeps,
+  request: { jobId: string; owner: string; leaseMs: number; progress?: ReviewJobRecord['progress'] | undefined },
+): Promise<boolean> {
+  const expires = new Date(deps.clock.now().getTime() + request.leaseMs).toISOString();
+  return deps.storage.reviewJobs.renewLease(request.jobId, request.owner, expires, request.progress);
+}
+
+export async function reclaimExpiredJobs(deps: CoreDeps): Promise<ReclaimOutcome> {
+  const outcome = await deps.storage.reviewJobs.reclaimExpired(deps.clock.now().toISOString(), MAX_RECLAIMS);
+  for (const jobId of outcome.failed) {
+    const job = await deps.storage.reviewJobs.findById(jobId);
+    if (job) deps.events.emit('job.failed', { jobId, clientId: job.clientId, reason: job.error ?? 'lease lost' });
+  }
+  return outcome;
+}
+
+export function releaseJob(deps: CoreDeps, jobId: string, owner: string): Promise<boolean> {
+  return deps.storage.reviewJobs.release(jobId, owner, deps.clock.now().toISOString());
+}
+
+export interface ExecutionOutcome {
+  /** What the job ended as; `abandoned` when the run was aborted and left for its new state. */
+  status: 'completed' | 'cancelled' | 'failed' | 'abandoned';
+  /** The error that failed it, for the host's log (never put on the wire as is). */
+  error?: unknown;
+}
+
+/**
+ * Runs one claimed job through the review engine and records the outcome. An aborted run (stopped,
+ * superseded, lease lost, shutdown) records nothing: the job's new state stands.
+ */
+export async function executeJob(
+  deps: CoreDeps,
+  engine: ReviewEngineV1 | undefined,
+  job: ReviewJobRecord,
+  run: { owner: string; signal: AbortSignal; onProgress(progress: ReviewJobRecord['progress']): void },
+): Promise<ExecutionOutcome> {
+  const protocol = createProtocolWriter(deps, job.id, job.attempt);
+  const now = () => deps.clock.now().toISOString();
+  const fail = async (message: string, error?: unknown): Promise<ExecutionOutcome> => {
+    const pass = await protocol.pass('operational', 'Review failed');
+    pass.event({ kind: 'failure', name: 'job.failed', eventCategory: 'operational', body: { message } });
+    await pass.complete('failed');
+    if (await deps.storage.reviewJobs.finish(job.id, run.owner, { status: 'failed', at: now(), error: message })) {
+      deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: message });
+    }
+    return { status: 'failed', error };
+  };
+
+  if (!engine) return fail(NO_ENGINE);
+  try {
+    const outcome = await engine.review(job, { signal: run.signal, protocol, reportProgress: run.onProgress });
+    if (run.signal.aborted) return { status: 'abandoned' };
+    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
+      status: outcome.status,
+      at: now(),
+      result: outcome.result,
+      usage: outcome.usage,
+      error: null,
+    });
+    if (!recorded) return { status: 'abandoned' };
+    deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId });
+    return { status: outcome.status };
+  } catch (error) {
+    if (run.signal.aborted) return { status: 'abandoned' };
+    const message =
+      MarginError.isInstance(error) && error.code !== 'internal' ? error.message : 'The review failed unexpectedly.';
+    return fail(message, error);
+  }
+}

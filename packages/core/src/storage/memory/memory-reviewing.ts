@@ -1,0 +1,231 @@
+import { MarginError } from '../../errors.js';
+import type { BlockedPullRequestsRepository } from '../../reviewing/block-record.js';
+import type { DismissalsRepository } from '../../reviewing/dismissal-record.js';
+import {
+  ACTIVE_STATUSES,
+  type JobStatus,
+  RECLAIM_EXHAUSTED,
+  type ReviewJobRecord,
+  type ReviewJobsRepository,
+} from '../../reviewing/job-record.js';
+import type { ProtocolRepository } from '../../reviewing/protocol-record.js';
+import { decodeCursor, toPage } from '../paging.js';
+import { copy, type MemoryState } from './memory-state.js';
+
+const isActive = (status: JobStatus) => (ACTIVE_STATUSES as readonly JobStatus[]).includes(status);
+const newestFirst = (a: ReviewJobRecord, b: ReviewJobRecord) =>
+  b.submittedAt.localeCompare(a.submittedAt) || b.id.localeCompare(a.id);
+
+export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository {
+  const rows = () => state().reviewJobs;
+  const set = (job: ReviewJobRecord) => rows().set(job.id, job);
+  const runningOf = (id: string, owner: string) => {
+    const job = rows().get(id);
+    return job && job.status === 'running' && job.leaseOwner === owner ? job : undefined;
+  };
+  return {
+    async insert(job) {
+      for (const other of rows().values()) {
+        if (isActive(other.status) && other.revisionKey === job.revisionKey) {
+          throw MarginError.conflict('A review of this revision is already active.');
+        }
+      }
+      set(copy(job));
+    },
+    async findById(id) {
+      const job = rows().get(id);
+      return job && copy(job);
+    },
+    async findActiveByRevisionKey(revisionKey) {
+      for (const job of rows().values()) if (isActive(job.status) && job.revisionKey === revisionKey) return copy(job);
+      return undefined;
+    },
+    async findActiveByPullRequestKey(pullRequestKey) {
+      return [...rows().values()].filter((j) => isActive(j.status) && j.pullRequestKey === pullRequestKey).map(copy);
+    },
+    async countActive() {
+      let n = 0;
+      for (const job of rows().values()) if (isActive(job.status)) n++;
+      return n;
+    },
+    async hasFinishedRevision(revisionKey) {
+      for (const job of rows().values()) {
+        if (job.revisionKey === revisionKey && (job.status === 'completed' || job.status === 'failed')) return true;
+      }
+      return false;
+    },
+    async list(clientId, filter, page) {
+      const after = decodeCursor(page.cursor);
+      const items = [...rows().values()]
+        .filter(
+          (j) =>
+            j.clientId === clientId &&
+            (!filter.status || j.status === filter.status) &&
+            (!filter.repositoryId || j.repository.externalRepositoryId === filter.repositoryId) &&
+            (filter.pullRequestId === undefined || j.codeReview.number === filter.pullRequestId) &&
+            (!after || j.submittedAt < after.key || (j.submittedAt === after.key && j.id < after.id)),
+        )
+        .sort(newestFirst)
+        .slice(0, page.limit + 1)
+        .map(copy);
+      return toPage(items, page.limit, (j) => ({ key: j.submittedAt, id: j.id }));
+    },
+    async transition(id, from, to, patch) {
+      const job = rows().get(id);
+      if (!job || !from.includes(job.status)) return undefined;
+      if (isActive(to) && !isActive(job.status)) {
+        for (const other of rows().values()) {
+          if (other.id !== id && isActive(other.status) && other.revisionKey === job.revisionKey) {
+            throw MarginError.conflict('A review of this revision is already active.');
+          }
+        }
+      }
+      const leaseCleared = to !== 'running' ? { leaseOwner: null, leaseExpiresAt: null } : {};
+      const next: ReviewJobRecord = { ...job, ...copy(patch), ...leaseCleared, status: to };
+      set(next);
+      return copy(next);
+    },
+    async claimNext({ owner, limit, leaseMs, now, exclusive }) {
+      const all = [...rows().values()];
+      if (exclusive && all.some((j) => j.status === 'running')) return [];
+      const take = exclusive ? Math.min(limit, 1) : limit;
+      const queued = all
+        .filter((j) => j.status === 'queued')
+        .sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id))
+        .slice(0, take);
+      const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();
+      return queued.map((job) => {
+        const claimed: ReviewJobRecord = {
+          ...job,
+          status: 'running',
+          leaseOwner: owner,
+          leaseExpiresAt,
+          startedAt: now,
+          updatedAt: now,
+        };
+        set(claimed);
+        return copy(claimed);
+      });
+    },
+    async renewLease(id, owner, leaseExpiresAt, progress) {
+      const job = runningOf(id, owner);
+      if (!job) return false;
+      set({ ...job, leaseExpiresAt, ...(progress ? { progress: copy(progress) } : {}) });
+      return true;
+    },
+    async finish(id, owner, finish) {
+      const job = runningOf(id, owner);
+      if (!job) return false;
+      set({
+        ...job,
+        status: finish.status,
+        completedAt: finish.at,
+        updatedAt: finish.at,
+        result: finish.result === undefined ? job.result : copy(finish.result),
+        usage: finish.usage === undefined ? job.usage : copy(finish.usage),
+        error: finish.error === undefined ? job.error : finish.error,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      });
+      return true;
+    },
+    async release(id, owner, at) {
+      const job = runningOf(id, owner);
+      if (!job) return false;
+      set({ ...job, status: 'queued', leaseOwner: null, leaseExpiresAt: null, startedAt: null, updatedAt: at });
+      return true;
+    },
+    async reclaimExpired(now, maxReclaims) {
+      const outcome = { requeued: [] as string[], failed: [] as string[] };
+      for (const job of rows().values()) {
+        if (job.status !== 'running' || !job.leaseExpiresAt || job.leaseExpiresAt >= now) continue;
+        const cleared = { leaseOwner: null, leaseExpiresAt: null, updatedAt: now };
+        if (job.reclaimCount >= maxReclaims) {
+          set({ ...job, ...cleared, status: 'failed', completedAt: now, error: RECLAIM_EXHAUSTED });
+          outcome.failed.push(job.id);
+        } else {
+          set({ ...job, ...cleared, status: 'queued', startedAt: null, reclaimCount: job.reclaimCount + 1 });
+          outcome.requeued.push(job.id);
+        }
+      }
+      return outcome;
+    },
+  };
+}
+
+export function memoryBlockedPullRequests(state: () => MemoryState): BlockedPullRequestsRepository {
+  const rows = () => state().blockedPullRequests;
+  const key = (clientId: string, repositoryId: string, pullRequestId: number) =>
+    `${clientId}/${repositoryId}/${pullRequestId}`;
+  return {
+    async put(block) {
+      const k = key(block.clientId, block.repositoryId, block.pullRequestId);
+      const existing = rows().get(k);
+      if (existing) return copy(existing);
+      rows().set(k, copy(block));
+      return copy(block);
+    },
+    async find(clientId, repositoryId, pullRequestId) {
+      const block = rows().get(key(clientId, repositoryId, pullRequestId));
+      return block && copy(block);
+    },
+    async remove(clientId, repositoryId, pullRequestId) {
+      return rows().delete(key(clientId, repositoryId, pullRequestId));
+    },
+    async list(clientId) {
+      return [...rows().values()]
+        .filter((b) => b.clientId === clientId)
+        .sort((a, b) => b.blockedAt.localeCompare(a.blockedAt) || b.id.localeCompare(a.id))
+        .map(copy);
+    },
+  };
+}
+
+export function memoryDismissals(state: () => MemoryState): DismissalsRepository {
+  const rows = () => state().dismissals;
+  return {
+    async insert(dismissal) {
+      rows().set(dismissal.id, copy(dismissal));
+    },
+    async list(clientId) {
+      return [...rows().values()]
+        .filter((d) => d.clientId === clientId)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+        .map(copy);
+    },
+    async remove(clientId, id) {
+      const d = rows().get(id);
+      if (!d || d.clientId !== clientId) return false;
+      return rows().delete(id);
+    },
+  };
+}
+
+export function memoryProtocol(state: () => MemoryState): ProtocolRepository {
+  return {
+    async insertPass(pass) {
+      state().protocolPasses.set(pass.id, copy(pass));
+    },
+    async completePass(id, patch) {
+      const pass = state().protocolPasses.get(id);
+      if (pass) state().protocolPasses.set(id, { ...pass, ...patch });
+    },
+    async insertEvents(events) {
+      for (const e of events) state().protocolEvents.set(e.id, copy(e));
+    },
+    async read(jobId, { eventCategory, includeBodies }) {
+      const passes = [...state().protocolPasses.values()]
+        .filter((p) => p.jobId === jobId)
+        .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+      const events = [...state().protocolEvents.values()]
+        .filter((e) => e.jobId === jobId && (!eventCategory || e.eventCategory === eventCategory))
+        .sort((a, b) => a.sequence - b.sequence);
+      return passes.map((p) => ({
+        ...copy(p),
+        events: events
+          .filter((e) => e.passId === p.id)
+          .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
+      }));
+    },
+  };
+}

@@ -1,0 +1,372 @@
+import { describe, expect, it } from 'vitest';
+import { MarginError } from '../../errors.js';
+import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/job-record.js';
+import type { ProtocolEventRecord } from '../../reviewing/protocol-record.js';
+import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
+
+const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
+
+export function reviewingStorageContract(storage: StorageGetter): void {
+  const withClient = async () => {
+    const c = client();
+    await storage().clients.insert(c);
+    return c.id;
+  };
+  const job = (clientId: string, overrides: Partial<ReviewJobRecord> = {}): ReviewJobRecord => {
+    const id = uuid();
+    return {
+      id,
+      clientId,
+      status: 'queued',
+      trigger: 'api',
+      provider: 'gitHostA',
+      hostBaseUrl: 'https://github.com',
+      repository: { externalRepositoryId: '42', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
+      codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
+      reviewRevision: { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) },
+      pullRequestKey: 'gitHostA|https://github.com|42|7',
+      revisionKey: `gitHostA|https://github.com|42|7|${id}`,
+      options: { reviewTemperature: 0.2 },
+      attempt: 1,
+      submittedByUserId: null,
+      submittedAt: NOW,
+      startedAt: null,
+      completedAt: null,
+      updatedAt: NOW,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      reclaimCount: 0,
+      progress: { filesTotal: 0, filesDone: 0 },
+      result: null,
+      usage: null,
+      error: null,
+      ...overrides,
+    };
+  };
+  const claim = (owner: string, overrides: { limit?: number; exclusive?: boolean; now?: string } = {}) =>
+    storage().reviewJobs.claimNext({
+      owner,
+      limit: overrides.limit ?? 10,
+      leaseMs: 60_000,
+      now: overrides.now ?? T(10),
+      exclusive: overrides.exclusive ?? false,
+    });
+
+  describe('review jobs', () => {
+    it('stores a job and reads it back whole', async () => {
+      const j = job(await withClient(), { result: { summary: 's', findings: [{ id: 'f' }], coverage: { files: [] } } });
+      await storage().reviewJobs.insert(j);
+      expect(await storage().reviewJobs.findById(j.id)).toEqual(j);
+    });
+
+    it('refuses a second active job for the same revision key, but not once the first has finished', async () => {
+      const clientId = await withClient();
+      const first = job(clientId, { revisionKey: 'rev-1' });
+      await storage().reviewJobs.insert(first);
+      const error = await storage()
+        .reviewJobs.insert(job(clientId, { revisionKey: 'rev-1' }))
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(error) && error.code).toBe('conflict');
+      expect((await storage().reviewJobs.findActiveByRevisionKey('rev-1'))?.id).toBe(first.id);
+      await storage().reviewJobs.transition(first.id, ['queued'], 'stopped', { completedAt: LATER, updatedAt: LATER });
+      await storage().reviewJobs.insert(job(clientId, { revisionKey: 'rev-1' }));
+    });
+
+    it('refuses to bring a job back to the queue while another holds its revision', async () => {
+      const clientId = await withClient();
+      const failed = job(clientId, { revisionKey: 'rev-2', status: 'failed' });
+      await storage().reviewJobs.insert(failed);
+      await storage().reviewJobs.insert(job(clientId, { revisionKey: 'rev-2' }));
+      const error = await storage()
+        .reviewJobs.transition(failed.id, ['failed'], 'queued', { attempt: 2 })
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(error) && error.code).toBe('conflict');
+    });
+
+    it('moves a job only from the given states, clearing the lease when it leaves running', async () => {
+      const j = job(await withClient());
+      await storage().reviewJobs.insert(j);
+      expect(await storage().reviewJobs.transition(j.id, ['running'], 'stopped', {})).toBeUndefined();
+      const [claimed] = await claim('w1');
+      expect(claimed?.leaseOwner).toBe('w1');
+      const stopped = await storage().reviewJobs.transition(j.id, ['queued', 'running'], 'stopped', {
+        completedAt: LATER,
+      });
+      expect(stopped).toMatchObject({ status: 'stopped', completedAt: LATER, leaseOwner: null, leaseExpiresAt: null });
+    });
+
+    it('counts active jobs, finds them per pull request and remembers finished revisions', async () => {
+      const clientId = await withClient();
+      const a = job(clientId, { revisionKey: 'r-a', pullRequestKey: 'pr-1' });
+      const b = job(clientId, { revisionKey: 'r-b', pullRequestKey: 'pr-1', status: 'completed' });
+      const c = job(clientId, { revisionKey: 'r-c', pullRequestKey: 'pr-2', status: 'failed' });
+      for (const x of [a, b, c]) await storage().reviewJobs.insert(x);
+      expect(await storage().reviewJobs.countActive()).toBe(1);
+      expect((await storage().reviewJobs.findActiveByPullRequestKey('pr-1')).map((x) => x.id)).toEqual([a.id]);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-b')).toBe(true);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-c')).toBe(true);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-a')).toBe(false);
+    });
+
+    it('lists a client’s jobs newest first, filtered and paged', async () => {
+      const clientId = await withClient();
+      const other = await withClient();
+      const jobs = [0, 1, 2, 3].map((i) =>
+        job(clientId, {
+          submittedAt: T(i),
+          codeReview: { platform: 'pullRequest', externalReviewId: String(i % 2), number: 1 + (i % 2) },
+          status: i === 3 ? 'completed' : 'queued',
+        }),
+      );
+      for (const j of [...jobs, job(other)]) await storage().reviewJobs.insert(j);
+      const first = await storage().reviewJobs.list(clientId, {}, { limit: 3 });
+      expect(first.items.map((j) => j.id)).toEqual([jobs[3]?.id, jobs[2]?.id, jobs[1]?.id]);
+      const rest = await storage().reviewJobs.list(clientId, {}, { limit: 3, cursor: first.nextCursor });
+      expect(rest).toEqual({ items: [jobs[0]], nextCursor: null });
+      expect(
+        (await storage().reviewJobs.list(clientId, { status: 'completed' }, { limit: 9 })).items.map((j) => j.id),
+      ).toEqual([jobs[3]?.id]);
+      expect((await storage().reviewJobs.list(clientId, { pullRequestId: 2 }, { limit: 9 })).items).toHaveLength(2);
+      expect((await storage().reviewJobs.list(clientId, { repositoryId: 'nope' }, { limit: 9 })).items).toEqual([]);
+    });
+
+    it('claims queued jobs oldest first, up to the limit, leasing them to the owner', async () => {
+      const clientId = await withClient();
+      const jobs = [2, 0, 1].map((s) => job(clientId, { submittedAt: T(s) }));
+      for (const j of jobs) await storage().reviewJobs.insert(j);
+      const claimed = await claim('w1', { limit: 2 });
+      expect(claimed.map((j) => j.submittedAt)).toEqual([T(0), T(1)]);
+      expect(claimed[0]).toMatchObject({
+        status: 'running',
+        leaseOwner: 'w1',
+        leaseExpiresAt: T(70),
+        startedAt: T(10),
+      });
+      expect((await claim('w2')).map((j) => j.submittedAt)).toEqual([T(2)]);
+      expect(await claim('w3')).toEqual([]);
+    });
+
+    it('never hands one job to two concurrent claimers', async () => {
+      const clientId = await withClient();
+      for (let i = 0; i < 30; i++) await storage().reviewJobs.insert(job(clientId, { submittedAt: T(i) }));
+      const rounds = await Promise.all(Array.from({ length: 6 }, (_, i) => claim(`w${i}`, { limit: 4 })));
+      const ids = rounds.flat().map((j) => j.id);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('claims exclusively only while nothing runs, and only one job', async () => {
+      const clientId = await withClient();
+      for (let i = 0; i < 3; i++) await storage().reviewJobs.insert(job(clientId, { submittedAt: T(i) }));
+      const concurrent = await Promise.all([
+        claim('a', { exclusive: true }),
+        claim('b', { exclusive: true }),
+        claim('c', { exclusive: true }),
+      ]);
+      expect(concurrent.flat()).toHaveLength(1);
+      expect(await claim('d', { exclusive: true })).toEqual([]);
+      const running = concurrent.flat()[0] as ReviewJobRecord;
+      expect(
+        await storage().reviewJobs.finish(running.id, running.leaseOwner ?? '', { status: 'completed', at: T(20) }),
+      ).toBe(true);
+      expect(await claim('d', { exclusive: true })).toHaveLength(1);
+    });
+
+    it('renews, finishes and releases only the owner’s running job', async () => {
+      const j = job(await withClient());
+      await storage().reviewJobs.insert(j);
+      await claim('w1');
+      expect(await storage().reviewJobs.renewLease(j.id, 'w2', T(100))).toBe(false);
+      expect(await storage().reviewJobs.renewLease(j.id, 'w1', T(100), { filesTotal: 10, filesDone: 4 })).toBe(true);
+      expect(await storage().reviewJobs.findById(j.id)).toMatchObject({
+        leaseExpiresAt: T(100),
+        progress: { filesTotal: 10, filesDone: 4 },
+      });
+      expect(await storage().reviewJobs.finish(j.id, 'w2', { status: 'completed', at: T(30) })).toBe(false);
+      const usage = { inputTokens: 1, cachedInputTokens: 0, outputTokens: 2, estimatedCostUsd: 0.01, byModel: [] };
+      expect(
+        await storage().reviewJobs.finish(j.id, 'w1', {
+          status: 'completed',
+          at: T(30),
+          result: { summary: 'ok' },
+          usage,
+          error: null,
+        }),
+      ).toBe(true);
+      expect(await storage().reviewJobs.findById(j.id)).toMatchObject({
+        status: 'completed',
+        completedAt: T(30),
+        result: { summary: 'ok' },
+        usage,
+        leaseOwner: null,
+      });
+      expect(await storage().reviewJobs.renewLease(j.id, 'w1', T(200))).toBe(false);
+
+      const k = job(j.clientId);
+      await storage().reviewJobs.insert(k);
+      await claim('w3');
+      expect(await storage().reviewJobs.release(k.id, 'w1', T(40))).toBe(false);
+      expect(await storage().reviewJobs.release(k.id, 'w3', T(40))).toBe(true);
+      expect(await storage().reviewJobs.findById(k.id)).toMatchObject({
+        status: 'queued',
+        leaseOwner: null,
+        startedAt: null,
+      });
+    });
+
+    it('returns jobs with lapsed leases to the queue, and fails them once the reclaim limit is used', async () => {
+      const clientId = await withClient();
+      const j = job(clientId);
+      const worn = job(clientId, { reclaimCount: 3, submittedAt: T(1) });
+      await storage().reviewJobs.insert(j);
+      await storage().reviewJobs.insert(worn);
+      await claim('crashed', { now: T(0) }); // lease until T(60)
+      expect(await storage().reviewJobs.reclaimExpired(T(59), 3)).toEqual({ requeued: [], failed: [] });
+      const outcome = await storage().reviewJobs.reclaimExpired(T(61), 3);
+      expect(outcome).toEqual({ requeued: [j.id], failed: [worn.id] });
+      expect(await storage().reviewJobs.findById(j.id)).toMatchObject({
+        status: 'queued',
+        reclaimCount: 1,
+        leaseOwner: null,
+      });
+      expect(await storage().reviewJobs.findById(worn.id)).toMatchObject({
+        status: 'failed',
+        error: RECLAIM_EXHAUSTED,
+        completedAt: T(61),
+      });
+      expect(await storage().reviewJobs.renewLease(j.id, 'crashed', T(120))).toBe(false);
+    });
+  });
+
+  describe('blocked pull requests', () => {
+    it('blocks idempotently, lists newest first and unblocks', async () => {
+      const clientId = await withClient();
+      const block = {
+        id: uuid(),
+        clientId,
+        providerScopePath: 'https://github.com/acme',
+        providerProjectKey: 'acme',
+        repositoryId: '42',
+        pullRequestId: 7,
+        reason: 'Release freeze',
+        blockedByUserId: null,
+        blockedAt: NOW,
+      };
+      expect(await storage().blockedPullRequests.put(block)).toEqual(block);
+      expect(
+        await storage().blockedPullRequests.put({ ...block, id: uuid(), reason: 'again', blockedAt: LATER }),
+      ).toEqual(block);
+      const second = { ...block, id: uuid(), pullRequestId: 8, blockedAt: LATER };
+      await storage().blockedPullRequests.put(second);
+      expect((await storage().blockedPullRequests.list(clientId)).map((b) => b.id)).toEqual([second.id, block.id]);
+      expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toEqual(block);
+      expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(true);
+      expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(false);
+      expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toBeUndefined();
+    });
+  });
+
+  describe('dismissals', () => {
+    it('stores, lists newest first and removes only within the client', async () => {
+      const clientId = await withClient();
+      const other = await withClient();
+      const a = {
+        id: uuid(),
+        clientId,
+        findingMessage: 'Prefer const',
+        filePath: null,
+        label: 'style',
+        createdAt: NOW,
+        createdByUserId: null,
+      };
+      const b = {
+        ...a,
+        id: uuid(),
+        findingMessage: 'Magic number',
+        filePath: 'src/x.ts',
+        label: null,
+        createdAt: LATER,
+      };
+      await storage().dismissals.insert(a);
+      await storage().dismissals.insert(b);
+      expect(await storage().dismissals.list(clientId)).toEqual([b, a]);
+      expect(await storage().dismissals.remove(other, a.id)).toBe(false);
+      expect(await storage().dismissals.remove(clientId, a.id)).toBe(true);
+      expect(await storage().dismissals.list(clientId)).toEqual([b]);
+    });
+  });
+
+  describe('protocol', () => {
+    it('reads passes in order with their events, filtered by category, with or without bodies', async () => {
+      const j = job(await withClient());
+      await storage().reviewJobs.insert(j);
+      const pass = (id: string, startedAt: string, stage: string) => ({
+        id,
+        jobId: j.id,
+        attempt: 1,
+        stage,
+        label: stage,
+        filePath: null,
+        startedAt,
+        completedAt: null,
+        outcome: 'running' as const,
+        inputTokens: 0,
+        cachedInputTokens: 0,
+        outputTokens: 0,
+      });
+      const [p1, p2] = [uuid(), uuid()];
+      await storage().protocol.insertPass(pass(p2, T(2), 'review'));
+      await storage().protocol.insertPass(pass(p1, T(1), 'plan'));
+      const event = (
+        passId: string,
+        sequence: number,
+        eventCategory: ProtocolEventRecord['eventCategory'],
+      ): ProtocolEventRecord => ({
+        id: uuid(),
+        passId,
+        jobId: j.id,
+        sequence,
+        kind: 'k',
+        name: `e${sequence}`,
+        eventCategory,
+        occurredAt: T(sequence),
+        durationMs: 5,
+        inputTokens: 10,
+        outputTokens: null,
+        body: { prompt: `p${sequence}` },
+      });
+      await storage().protocol.insertEvents([
+        event(p2, 3, 'ai-call'),
+        event(p1, 1, 'planning'),
+        event(p2, 2, 'scm-call'),
+      ]);
+      await storage().protocol.completePass(p1, {
+        completedAt: T(5),
+        outcome: 'succeeded',
+        inputTokens: 10,
+        cachedInputTokens: 2,
+        outputTokens: 3,
+      });
+
+      const full = await storage().protocol.read(j.id, { includeBodies: true });
+      expect(full.map((p) => p.stage)).toEqual(['plan', 'review']);
+      expect(full[0]).toMatchObject({
+        outcome: 'succeeded',
+        completedAt: T(5),
+        inputTokens: 10,
+        cachedInputTokens: 2,
+        outputTokens: 3,
+      });
+      expect(full[1]?.events.map((e) => e.name)).toEqual(['e2', 'e3']);
+      expect(full[1]?.events[1]?.body).toEqual({ prompt: 'p3' });
+
+      const lean = await storage().protocol.read(j.id, { includeBodies: false, eventCategory: 'ai-call' });
+      expect(lean.map((p) => p.events.map((e) => e.name))).toEqual([[], ['e3']]);
+      expect(lean[1]?.events[0]).toMatchObject({
+        body: null,
+        durationMs: 5,
+        inputTokens: 10,
+        eventCategory: 'ai-call',
+      });
+    });
+  });
+}

@@ -1,0 +1,203 @@
+import {
+  BlockInput,
+  BlockList,
+  BlockView,
+  DismissalList,
+  DismissalView,
+  DismissInput,
+  JobAccepted,
+  JobList,
+  JobListQuery,
+  JobMoved,
+  JobStatusView,
+  ProtocolQuery,
+  ProtocolView,
+  SubmitJobInput,
+  UnblockInput,
+} from '@margin/core';
+import { z } from 'zod';
+import { type RouteSpec, route } from '../http/route.js';
+import { errors } from '../openapi/error-body.js';
+import { ClientParams, DismissalParams, JobParams } from './params.js';
+
+const TAG = 'Reviewing';
+
+export const reviewingRoutes: RouteSpec[] = [
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/reviewing/jobs',
+    operationId: 'submitReviewJob',
+    summary: 'Queue a review of a pull request (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    body: SubmitJobInput,
+    responses: {
+      202: { description: 'Queued; poll the job status.', schema: JobAccepted },
+      ...errors(403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 202,
+      body: await core.reviewing.submitJob(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/jobs',
+    operationId: 'listReviewJobs',
+    summary: 'The client’s review jobs, newest first (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    query: JobListQuery.extend({ limit: z.coerce.number().int().min(1).max(200).optional() }),
+    responses: { 200: { description: 'A page of jobs without their findings.', schema: JobList }, ...errors(403, 404) },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.reviewing.listJobs(actor, params.clientId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/reviewing/jobs/{jobId}/status',
+    operationId: 'getReviewJobStatus',
+    summary: 'A review job’s status, progress, result and usage (ClientUser)',
+    tag: TAG,
+    params: JobParams,
+    responses: { 200: { description: 'The job.', schema: JobStatusView }, ...errors(404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.reviewing.getJobStatus(actor, params.jobId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/reviewing/jobs/{jobId}/restart',
+    operationId: 'restartReviewJob',
+    summary: 'Queue a failed job again as its next attempt (ClientUser)',
+    tag: TAG,
+    params: JobParams,
+    responses: { 202: { description: 'Queued again.', schema: JobMoved }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params }) => ({
+      status: 202,
+      body: await core.reviewing.restartJob(actor, params.jobId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/reviewing/jobs/{jobId}/stop',
+    operationId: 'stopReviewJob',
+    summary: 'Stop a queued or running job for good (ClientAdministrator)',
+    tag: TAG,
+    params: JobParams,
+    responses: { 200: { description: 'Stopped.', schema: JobMoved }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.reviewing.stopJob(actor, params.jobId),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/jobs/{jobId}/protocol',
+    operationId: 'getReviewJobProtocol',
+    summary: 'The review’s protocol: passes per stage with their categorised events (ClientUser)',
+    tag: TAG,
+    params: JobParams,
+    query: ProtocolQuery,
+    responses: {
+      200: { description: 'Passes in start order, each with its events.', schema: ProtocolView },
+      ...errors(404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.reviewing.readProtocol(actor, params.jobId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/blocked-prs',
+    operationId: 'listBlockedPullRequests',
+    summary: 'Pull requests blocked from review (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    responses: { 200: { description: 'Current blocks, newest first.', schema: BlockList }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.reviewing.listBlockedPullRequests(actor, params.clientId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/reviewing/blocked-prs',
+    operationId: 'blockPullRequest',
+    summary: 'Block a pull request from review; idempotent (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    body: BlockInput,
+    responses: {
+      200: { description: 'The block (the existing one when already blocked).', schema: BlockView },
+      ...errors(403, 404),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.reviewing.blockPullRequest(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/reviewing/blocked-prs/unblock',
+    operationId: 'unblockPullRequest',
+    summary: 'Lift a block (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    body: UnblockInput,
+    responses: {
+      200: {
+        description: 'Unblocked (`unblocked: false` when it was not blocked).',
+        schema: UnblockInput.extend({ unblocked: z.boolean() }).meta({ id: 'Unblocked' }),
+      },
+      ...errors(403, 404),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.reviewing.unblockPullRequest(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/reviewing/dismiss-finding',
+    operationId: 'dismissFinding',
+    summary: 'Remember a dismissed finding so later reviews suppress similar ones (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    body: DismissInput,
+    responses: { 201: { description: 'The stored record.', schema: DismissalView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 201,
+      body: await core.reviewing.dismissFinding(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/dismissals',
+    operationId: 'listDismissals',
+    summary: 'Dismissed findings, newest first (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    responses: { 200: { description: 'Dismissals.', schema: DismissalList }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.reviewing.listDismissals(actor, params.clientId),
+    }),
+  }),
+  route({
+    method: 'delete',
+    path: '/clients/{clientId}/reviewing/dismissals/{dismissalId}',
+    operationId: 'deleteDismissal',
+    summary: 'Forget a dismissed finding (ClientAdministrator)',
+    tag: TAG,
+    params: DismissalParams,
+    responses: { 204: { description: 'Forgotten.' }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => {
+      await core.reviewing.deleteDismissal(actor, params.clientId, params.dismissalId);
+      return { status: 204 };
+    },
+  }),
+];

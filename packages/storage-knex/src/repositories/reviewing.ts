@@ -1,0 +1,473 @@
+import {
+  type BlockedPullRequestRecord,
+  type BlockedPullRequestsRepository,
+  type DismissalRecord,
+  type DismissalsRepository,
+  decodeCursor,
+  type JobStatus,
+  MarginError,
+  type ProtocolEventRecord,
+  type ProtocolPassRecord,
+  type ProtocolRepository,
+  RECLAIM_EXHAUSTED,
+  type ReviewJobRecord,
+  type ReviewJobsRepository,
+  toPage,
+} from '@margin/core';
+import type { Knex } from 'knex';
+import { type Dialect, isUniqueViolation, readJson, readTime, readTimeOrNull, writeJson } from '../dialect.js';
+
+type Db = Knex | Knex.Transaction;
+type Row = Record<string, unknown>;
+
+const ACTIVE = ['queued', 'running'];
+const duplicate = () => MarginError.conflict('A review of this revision is already active.');
+
+function jobFromRow(row: Row, dialect: Dialect): ReviewJobRecord {
+  const json = <T>(v: unknown): T => readJson<T>(v, dialect);
+  return {
+    id: String(row.id),
+    clientId: String(row.client_id),
+    status: row.status as JobStatus,
+    trigger: row.trigger as ReviewJobRecord['trigger'],
+    provider: row.provider as ReviewJobRecord['provider'],
+    hostBaseUrl: String(row.host_base_url),
+    repository: json(row.repository),
+    codeReview: json(row.code_review),
+    reviewRevision: row.review_revision == null ? null : json(row.review_revision),
+    pullRequestKey: String(row.pull_request_key),
+    revisionKey: String(row.revision_key),
+    options: json(row.options),
+    attempt: Number(row.attempt),
+    submittedByUserId: (row.submitted_by_user_id as string | null) ?? null,
+    submittedAt: readTime(row.submitted_at),
+    startedAt: readTimeOrNull(row.started_at),
+    completedAt: readTimeOrNull(row.completed_at),
+    updatedAt: readTime(row.updated_at),
+    leaseOwner: (row.lease_owner as string | null) ?? null,
+    leaseExpiresAt: readTimeOrNull(row.lease_expires_at),
+    reclaimCount: Number(row.reclaim_count),
+    progress: json(row.progress),
+    result: row.result == null ? null : json(row.result),
+    usage: row.usage == null ? null : json(row.usage),
+    error: (row.error as string | null) ?? null,
+  };
+}
+
+function jobToRow(job: ReviewJobRecord): Row {
+  return {
+    id: job.id,
+    client_id: job.clientId,
+    status: job.status,
+    trigger: job.trigger,
+    provider: job.provider,
+    host_base_url: job.hostBaseUrl,
+    repository_id: job.repository.externalRepositoryId,
+    pull_request_number: job.codeReview.number,
+    repository: writeJson(job.repository),
+    code_review: writeJson(job.codeReview),
+    review_revision: job.reviewRevision === null ? null : writeJson(job.reviewRevision),
+    pull_request_key: job.pullRequestKey,
+    revision_key: job.revisionKey,
+    options: writeJson(job.options),
+    attempt: job.attempt,
+    submitted_by_user_id: job.submittedByUserId,
+    submitted_at: job.submittedAt,
+    started_at: job.startedAt,
+    completed_at: job.completedAt,
+    updated_at: job.updatedAt,
+    lease_owner: job.leaseOwner,
+    lease_expires_at: job.leaseExpiresAt,
+    reclaim_count: job.reclaimCount,
+    progress: writeJson(job.progress),
+    result: job.result === null ? null : writeJson(job.result),
+    usage: job.usage === null ? null : writeJson(job.usage),
+    error: job.error,
+  };
+}
+
+const TRANSITION_COLUMNS = {
+  attempt: 'attempt',
+  trigger: 'trigger',
+  error: 'error',
+  completedAt: 'completed_at',
+  startedAt: 'started_at',
+  updatedAt: 'updated_at',
+  reclaimCount: 'reclaim_count',
+} as const;
+
+export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
+  const jobs = () => db('review_jobs');
+  const read = (row: Row | undefined) => (row ? jobFromRow(row, dialect) : undefined);
+
+  return {
+    async insert(job) {
+      try {
+        await jobs().insert(jobToRow(job));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicate();
+        throw error;
+      }
+    },
+    async findById(id) {
+      return read(await jobs().where({ id }).first());
+    },
+    async findActiveByRevisionKey(revisionKey) {
+      return read(await jobs().where({ revision_key: revisionKey }).whereIn('status', ACTIVE).first());
+    },
+    async findActiveByPullRequestKey(pullRequestKey) {
+      const rows = await jobs().where({ pull_request_key: pullRequestKey }).whereIn('status', ACTIVE);
+      return rows.map((row) => jobFromRow(row, dialect));
+    },
+    async countActive() {
+      const row = await jobs().whereIn('status', ACTIVE).count({ n: '*' }).first();
+      return Number(row?.n ?? 0);
+    },
+    async hasFinishedRevision(revisionKey) {
+      const row = await jobs()
+        .where({ revision_key: revisionKey })
+        .whereIn('status', ['completed', 'failed'])
+        .first('id');
+      return row !== undefined;
+    },
+    async list(clientId, filter, page) {
+      const after = decodeCursor(page.cursor);
+      const query = jobs()
+        .where({ client_id: clientId })
+        .orderBy([
+          { column: 'submitted_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(page.limit + 1);
+      if (filter.status) query.where({ status: filter.status });
+      if (filter.repositoryId) query.where({ repository_id: filter.repositoryId });
+      if (filter.pullRequestId !== undefined) query.where({ pull_request_number: filter.pullRequestId });
+      if (after) {
+        query.where((q) =>
+          q
+            .where('submitted_at', '<', after.key)
+            .orWhere((q2) => q2.where('submitted_at', after.key).andWhere('id', '<', after.id)),
+        );
+      }
+      const rows = (await query).map((row) => jobFromRow(row, dialect));
+      return toPage(rows, page.limit, (j) => ({ key: j.submittedAt, id: j.id }));
+    },
+    async transition(id, from, to, patch) {
+      const row: Row = { status: to };
+      for (const [field, column] of Object.entries(TRANSITION_COLUMNS)) {
+        const value = patch[field as keyof typeof TRANSITION_COLUMNS];
+        if (value !== undefined) row[column] = value;
+      }
+      if (to !== 'running') Object.assign(row, { lease_owner: null, lease_expires_at: null, exclusive_slot: null });
+      try {
+        const n = await jobs()
+          .where({ id })
+          .whereIn('status', [...from])
+          .update(row);
+        return n === 1 ? read(await jobs().where({ id }).first()) : undefined;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicate();
+        throw error;
+      }
+    },
+    async claimNext({ owner, limit, leaseMs, now, exclusive }) {
+      const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();
+      const take = exclusive ? 1 : limit;
+      const lease = [owner, leaseExpiresAt, now, now, exclusive ? 1 : null];
+      const nothingRunning = exclusive ? "and not exists (select 1 from review_jobs r where r.status = 'running')" : '';
+      try {
+        let rows: Row[];
+        if (dialect === 'postgres') {
+          // A materialized CTE picks the rows once: inside `IN (...)` PostgreSQL may re-run a
+          // `LIMIT ... SKIP LOCKED` subquery and claim more rows than asked for. SKIP LOCKED lets
+          // hosts claiming at once pass each other's rows instead of waiting on their locks.
+          const result = await db.raw(
+            `with candidates as materialized (
+               select id from review_jobs where status = 'queued' ${nothingRunning}
+               order by submitted_at, id limit ? for update skip locked)
+             update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
+               updated_at = ?, exclusive_slot = ?
+             from candidates where review_jobs.id = candidates.id and review_jobs.status = 'queued'
+             returning review_jobs.*`,
+            [take, ...lease],
+          );
+          rows = result.rows;
+        } else {
+          // SQLite has one writer: the statement runs alone.
+          rows = await db.raw(
+            `update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
+               updated_at = ?, exclusive_slot = ?
+             where id in (select id from review_jobs where status = 'queued' ${nothingRunning}
+               order by submitted_at, id limit ?)
+             returning *`,
+            [...lease, take],
+          );
+        }
+        return rows.map((row) => jobFromRow(row, dialect));
+      } catch (error) {
+        // Another host won the single exclusive slot a moment earlier: nothing to claim now.
+        if (exclusive && isUniqueViolation(error)) return [];
+        throw error;
+      }
+    },
+    async renewLease(id, owner, leaseExpiresAt, progress) {
+      const row: Row = { lease_expires_at: leaseExpiresAt };
+      if (progress) row.progress = writeJson(progress);
+      return (await jobs().where({ id, lease_owner: owner, status: 'running' }).update(row)) === 1;
+    },
+    async finish(id, owner, finish) {
+      const row: Row = {
+        status: finish.status,
+        completed_at: finish.at,
+        updated_at: finish.at,
+        lease_owner: null,
+        lease_expires_at: null,
+        exclusive_slot: null,
+      };
+      if (finish.result !== undefined) row.result = finish.result === null ? null : writeJson(finish.result);
+      if (finish.usage !== undefined) row.usage = finish.usage === null ? null : writeJson(finish.usage);
+      if (finish.error !== undefined) row.error = finish.error;
+      return (await jobs().where({ id, lease_owner: owner, status: 'running' }).update(row)) === 1;
+    },
+    async release(id, owner, at) {
+      const n = await jobs().where({ id, lease_owner: owner, status: 'running' }).update({
+        status: 'queued',
+        lease_owner: null,
+        lease_expires_at: null,
+        exclusive_slot: null,
+        started_at: null,
+        updated_at: at,
+      });
+      return n === 1;
+    },
+    async reclaimExpired(now, maxReclaims) {
+      const expired = () => jobs().where({ status: 'running' }).where('lease_expires_at', '<', now);
+      const cleared = { lease_owner: null, lease_expires_at: null, exclusive_slot: null, updated_at: now };
+      const failed: Row[] = await expired()
+        .where('reclaim_count', '>=', maxReclaims)
+        .update({ ...cleared, status: 'failed', completed_at: now, error: RECLAIM_EXHAUSTED }, ['id']);
+      const requeued: Row[] = await expired().update(
+        { ...cleared, status: 'queued', started_at: null, reclaim_count: db.raw('reclaim_count + 1') },
+        ['id'],
+      );
+      return { requeued: requeued.map((r) => String(r.id)), failed: failed.map((r) => String(r.id)) };
+    },
+  };
+}
+
+const blockFromRow = (row: Row): BlockedPullRequestRecord => ({
+  id: String(row.id),
+  clientId: String(row.client_id),
+  providerScopePath: String(row.provider_scope_path),
+  providerProjectKey: String(row.provider_project_key),
+  repositoryId: String(row.repository_id),
+  pullRequestId: Number(row.pull_request_id),
+  reason: String(row.reason),
+  blockedByUserId: (row.blocked_by_user_id as string | null) ?? null,
+  blockedAt: readTime(row.blocked_at),
+});
+
+export function knexBlockedPullRequests(db: Db): BlockedPullRequestsRepository {
+  const table = () => db('blocked_pull_requests');
+  const where = (clientId: string, repositoryId: string, pullRequestId: number) => ({
+    client_id: clientId,
+    repository_id: repositoryId,
+    pull_request_id: pullRequestId,
+  });
+  return {
+    async put(b) {
+      await table()
+        .insert({
+          id: b.id,
+          client_id: b.clientId,
+          provider_scope_path: b.providerScopePath,
+          provider_project_key: b.providerProjectKey,
+          repository_id: b.repositoryId,
+          pull_request_id: b.pullRequestId,
+          reason: b.reason,
+          blocked_by_user_id: b.blockedByUserId,
+          blocked_at: b.blockedAt,
+        })
+        .onConflict(['client_id', 'repository_id', 'pull_request_id'])
+        .ignore();
+      return blockFromRow(
+        await table()
+          .where(where(b.clientId, b.repositoryId, b.pullRequestId))
+          .first(),
+      );
+    },
+    async find(clientId, repositoryId, pullRequestId) {
+      const row = await table()
+        .where(where(clientId, repositoryId, pullRequestId))
+        .first();
+      return row && blockFromRow(row);
+    },
+    async remove(clientId, repositoryId, pullRequestId) {
+      return (
+        (await table()
+          .where(where(clientId, repositoryId, pullRequestId))
+          .delete()) > 0
+      );
+    },
+    async list(clientId) {
+      const rows = await table()
+        .where({ client_id: clientId })
+        .orderBy([
+          { column: 'blocked_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+      return rows.map(blockFromRow);
+    },
+  };
+}
+
+const dismissalFromRow = (row: Row): DismissalRecord => ({
+  id: String(row.id),
+  clientId: String(row.client_id),
+  findingMessage: String(row.finding_message),
+  filePath: (row.file_path as string | null) ?? null,
+  label: (row.label as string | null) ?? null,
+  createdAt: readTime(row.created_at),
+  createdByUserId: (row.created_by_user_id as string | null) ?? null,
+});
+
+export function knexDismissals(db: Db): DismissalsRepository {
+  const table = () => db('dismissals');
+  return {
+    async insert(d) {
+      await table().insert({
+        id: d.id,
+        client_id: d.clientId,
+        finding_message: d.findingMessage,
+        file_path: d.filePath,
+        label: d.label,
+        created_at: d.createdAt,
+        created_by_user_id: d.createdByUserId,
+      });
+    },
+    async list(clientId) {
+      const rows = await table()
+        .where({ client_id: clientId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
+      return rows.map(dismissalFromRow);
+    },
+    async remove(clientId, id) {
+      return (await table().where({ id, client_id: clientId }).delete()) > 0;
+    },
+  };
+}
+
+export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
+  const passFromRow = (row: Row): ProtocolPassRecord => ({
+    id: String(row.id),
+    jobId: String(row.job_id),
+    attempt: Number(row.attempt),
+    stage: String(row.stage),
+    label: String(row.label),
+    filePath: (row.file_path as string | null) ?? null,
+    startedAt: readTime(row.started_at),
+    completedAt: readTimeOrNull(row.completed_at),
+    outcome: row.outcome as ProtocolPassRecord['outcome'],
+    inputTokens: Number(row.input_tokens),
+    cachedInputTokens: Number(row.cached_input_tokens),
+    outputTokens: Number(row.output_tokens),
+  });
+  const eventFromRow = (row: Row, includeBody: boolean): ProtocolEventRecord => ({
+    id: String(row.id),
+    passId: String(row.pass_id),
+    jobId: String(row.job_id),
+    sequence: Number(row.sequence),
+    kind: String(row.kind),
+    name: String(row.name),
+    eventCategory: row.event_category as ProtocolEventRecord['eventCategory'],
+    occurredAt: readTime(row.occurred_at),
+    durationMs: row.duration_ms == null ? null : Number(row.duration_ms),
+    inputTokens: row.input_tokens == null ? null : Number(row.input_tokens),
+    outputTokens: row.output_tokens == null ? null : Number(row.output_tokens),
+    body: includeBody && row.body != null ? readJson(row.body, dialect) : null,
+  });
+  return {
+    async insertPass(p) {
+      await db('protocol_passes').insert({
+        id: p.id,
+        job_id: p.jobId,
+        attempt: p.attempt,
+        stage: p.stage,
+        label: p.label,
+        file_path: p.filePath,
+        started_at: p.startedAt,
+        completed_at: p.completedAt,
+        outcome: p.outcome,
+        input_tokens: p.inputTokens,
+        cached_input_tokens: p.cachedInputTokens,
+        output_tokens: p.outputTokens,
+      });
+    },
+    async completePass(id, patch) {
+      await db('protocol_passes').where({ id }).update({
+        completed_at: patch.completedAt,
+        outcome: patch.outcome,
+        input_tokens: patch.inputTokens,
+        cached_input_tokens: patch.cachedInputTokens,
+        output_tokens: patch.outputTokens,
+      });
+    },
+    async insertEvents(events) {
+      if (events.length === 0) return;
+      // Batches stay well under SQLite's bound-parameter limit.
+      for (let i = 0; i < events.length; i += 50) {
+        await db('protocol_events').insert(
+          events.slice(i, i + 50).map((e) => ({
+            id: e.id,
+            pass_id: e.passId,
+            job_id: e.jobId,
+            sequence: e.sequence,
+            kind: e.kind,
+            name: e.name,
+            event_category: e.eventCategory,
+            occurred_at: e.occurredAt,
+            duration_ms: e.durationMs,
+            input_tokens: e.inputTokens,
+            output_tokens: e.outputTokens,
+            body: e.body === null ? null : writeJson(e.body),
+          })),
+        );
+      }
+    },
+    async read(jobId, { eventCategory, includeBodies }) {
+      const passes = (
+        await db('protocol_passes')
+          .where({ job_id: jobId })
+          .orderBy([{ column: 'started_at' }, { column: 'id' }])
+      ).map(passFromRow);
+      const columns = includeBodies
+        ? ['*']
+        : [
+            'id',
+            'pass_id',
+            'job_id',
+            'sequence',
+            'kind',
+            'name',
+            'event_category',
+            'occurred_at',
+            'duration_ms',
+            'input_tokens',
+            'output_tokens',
+          ];
+      const eventsQuery = db('protocol_events').where({ job_id: jobId }).orderBy('sequence').select(columns);
+      if (eventCategory) eventsQuery.where({ event_category: eventCategory });
+      const byPass = new Map<string, ProtocolEventRecord[]>();
+      for (const row of await eventsQuery) {
+        const event = eventFromRow(row, includeBodies);
+        const list = byPass.get(event.passId) ?? [];
+        list.push(event);
+        byPass.set(event.passId, list);
+      }
+      return passes.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] }));
+    },
+  };
+}

@@ -18,7 +18,7 @@ if (major < 20 || (major === 20 && minor < 19)) {
 }
 
 const env = { ...process.env, PATH: `${toolsBin}${delimiter}${process.env.PATH ?? ''}` };
-// sqlite3 compiles from source when no prebuilt binary is reachable; node-gyp would then try to
+// better-sqlite3 compiles from source when no prebuilt binary is reachable; node-gyp would then try to
 // download Node headers. Where the distribution ships them, point node-gyp at them (pnpm does not
 // pass `nodedir` from .npmrc on to install scripts).
 if (!env.npm_config_nodedir && existsSync('/usr/include/node/node_api.h')) {

@@ -37,7 +37,8 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (!e) return false;
   if (e.code === '23505') return true;
-  return e.code === 'SQLITE_CONSTRAINT' && typeof e.message === 'string' && e.message.includes('UNIQUE');
+  // better-sqlite3 reports SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY; the message names UNIQUE either way.
+  return typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && String(e.message).includes('UNIQUE');
 }
 
 /** PostgreSQL serialization failure or deadlock: the transaction can simply be run again. */

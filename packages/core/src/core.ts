@@ -1,5 +1,6 @@
 import { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
 import { createEventBus, type EventBus } from './events.js';
+import { AccessCache } from './identity/access-cache.js';
 import { createAccessTokens } from './identity/access-tokens.js';
 import type { Actor } from './identity/actor.js';
 import { authenticateAccessToken, authenticatePersonalAccessToken } from './identity/authenticate.js';
@@ -19,6 +20,7 @@ import type { ProviderRegistry } from './providers.js';
 import type { ReviewEngineV1 } from './review-engine/review-engine-v1.js';
 import * as blocks from './reviewing/blocks-and-dismissals.js';
 import type { ReviewJobRecord } from './reviewing/job-record.js';
+import { JobStatusCache } from './reviewing/job-status-cache.js';
 import * as jobs from './reviewing/jobs.js';
 import { submitJob } from './reviewing/submit-job.js';
 import * as worker from './reviewing/worker.js';
@@ -38,6 +40,8 @@ export interface MarginCoreOptions {
   events?: EventBus;
   /** The review pipeline the worker hands jobs to; without one, jobs fail with a clear reason. */
   reviewEngine?: ReviewEngineV1;
+  /** How long another host's job change may take to show in a status read here. Default 1000; 0 disables. */
+  jobStatusCacheMs?: number;
 }
 
 /**
@@ -48,16 +52,20 @@ export function createMarginCore(options: MarginCoreOptions) {
   const { jwtSecret, ...authOverrides } = options.auth;
   if (jwtSecret.length < 32) throw new Error('The access-token signing secret must be at least 32 characters.');
   const auth: AuthSettings = { ...DEFAULT_AUTH_SETTINGS, ...authOverrides };
+  const clock = options.clock ?? systemClock;
+  const accessCache = new AccessCache(options.storage, clock, auth.accessCacheMs);
   const deps: CoreDeps = {
     storage: options.storage,
     secrets: options.secrets,
     providers: options.providers ?? { scm: [], ai: [] },
-    clock: options.clock ?? systemClock,
+    clock,
     ids: options.ids ?? randomIds,
     events: options.events ?? createEventBus(),
     auth,
     accessTokens: createAccessTokens(jwtSecret, auth.accessTokenTtlSeconds),
-    authz: createAuthorizer(options),
+    accessCache,
+    authz: createAuthorizer({ storage: options.storage, accessCache }),
+    jobStatusCache: new JobStatusCache(() => options.storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000),
   };
   return {
     events: deps.events,

@@ -1,10 +1,12 @@
 import type { EventBus } from './events.js';
+import type { AccessCache } from './identity/access-cache.js';
 import type { AccessTokens } from './identity/access-tokens.js';
 import type { Authorizer } from './identity/authorization.js';
 import type { Clock } from './platform/clock.js';
 import type { Ids } from './platform/ids.js';
 import type { SecretBox } from './platform/secret-box.js';
 import type { ProviderRegistry } from './providers.js';
+import type { JobStatusCache } from './reviewing/job-status-cache.js';
 import type { StorageV1 } from './storage/storage-v1.js';
 
 export interface AuthSettings {
@@ -16,6 +18,8 @@ export interface AuthSettings {
   maxFailedLogins: number;
   lockoutBaseMinutes: number;
   lockoutMaxMinutes: number;
+  /** How long another host's change to a user or role may take to reach this one. 0 disables the cache. */
+  accessCacheMs: number;
 }
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
@@ -25,6 +29,7 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   maxFailedLogins: 5,
   lockoutBaseMinutes: 15,
   lockoutMaxMinutes: 60,
+  accessCacheMs: 2000,
 };
 
 /** What every use case may use. Built once by `createMarginCore`. */
@@ -37,5 +42,9 @@ export interface CoreDeps {
   providers: ProviderRegistry;
   auth: AuthSettings;
   accessTokens: AccessTokens;
+  /** Who is active and who may do what, briefly cached; use cases that change it forget entries. */
+  accessCache: AccessCache;
   authz: Authorizer;
+  /** Job records for status reads; every job change made through core forgets the job. */
+  jobStatusCache: JobStatusCache;
 }

@@ -12,7 +12,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 export async function authenticateAccessToken(deps: CoreDeps, token: string): Promise<Actor> {
   const claims = await deps.accessTokens.verify(token, deps.clock.now());
   if (!claims) throw invalid();
-  const user = await deps.storage.users.findById(claims.userId);
+  const user = await deps.accessCache.user(claims.userId);
   if (!user) throw invalid();
   if (!user.isActive) throw MarginError.unauthenticated('User account is not active.');
   return { userId: user.id, username: user.username, globalRole: user.globalRole, via: 'accessToken' };
@@ -25,7 +25,7 @@ export async function authenticatePersonalAccessToken(deps: CoreDeps, token: str
   const pat = await deps.storage.personalAccessTokens.findByHash(sha256Hex(token));
   const now = deps.clock.now();
   if (!pat || pat.revokedAt || (pat.expiresAt && pat.expiresAt <= now.toISOString())) throw invalid();
-  const user = await deps.storage.users.findById(pat.userId);
+  const user = await deps.accessCache.user(pat.userId);
   if (!user?.isActive) throw invalid();
   if (!pat.lastUsedAt || now.getTime() - Date.parse(pat.lastUsedAt) > TOUCH_INTERVAL_MS) {
     await deps.storage.personalAccessTokens.touch(pat.id, now.toISOString());

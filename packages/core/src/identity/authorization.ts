@@ -74,12 +74,12 @@ export interface Authorizer {
   can(actor: Actor, action: Action, resource?: Resource): Promise<boolean>;
 }
 
-export function createAuthorizer(deps: Pick<CoreDeps, 'storage'>): Authorizer {
+export function createAuthorizer(deps: Pick<CoreDeps, 'storage' | 'accessCache'>): Authorizer {
   const clientNotFound = () => MarginError.notFound('Client not found.');
   const tenantNotFound = () => MarginError.notFound('Tenant not found.');
 
   const requireClient: Authorizer['requireClient'] = async (actor, action, clientId) => {
-    const access = await deps.storage.clients.findAccess(clientId, actor.userId);
+    const access = await deps.accessCache.clientAccess(clientId, actor.userId);
     if (!access) throw clientNotFound();
     const role = effectiveClientRole(actor, access.clientRole, access.tenantRole);
     if (!role) throw clientNotFound();

@@ -49,6 +49,8 @@ export async function ensureBootstrapAdmin(deps: CoreDeps, input: BootstrapAdmin
       return 'created' as const;
     });
     if (status === 'exists') return { status, username };
+    const seeded = await deps.storage.users.findByUsername(username);
+    if (seeded) deps.accessCache.forgetUser(seeded.id);
     return generatedPassword ? { status, username, generatedPassword } : { status, username };
   } catch (error) {
     // Another host seeded the same admin at the same moment.

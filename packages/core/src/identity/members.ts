@@ -38,6 +38,7 @@ export async function putClientMember(deps: CoreDeps, actor: Actor, clientId: st
     role,
     createdAt: deps.clock.now().toISOString(),
   });
+  deps.accessCache.forgetUser(user.id);
   // Read back: a changed role keeps the membership's original creation time.
   const stored = (await deps.storage.memberships.listClientMembers(clientId)).filter((m) => m.userId === user.id);
   return (await withUsers(deps, stored))[0];
@@ -53,6 +54,7 @@ export async function removeClientMember(deps: CoreDeps, actor: Actor, clientId:
   if (!(await deps.storage.memberships.removeClientMember(clientId, userId))) {
     throw MarginError.notFound('This user has no role on the client.');
   }
+  deps.accessCache.forgetUser(userId);
 }
 
 export async function putTenantMember(deps: CoreDeps, actor: Actor, tenantId: string, userId: string, input: unknown) {
@@ -65,6 +67,7 @@ export async function putTenantMember(deps: CoreDeps, actor: Actor, tenantId: st
     role,
     createdAt: deps.clock.now().toISOString(),
   });
+  deps.accessCache.forgetUser(user.id);
   const stored = (await deps.storage.memberships.listTenantMembers(tenantId)).filter((m) => m.userId === user.id);
   return (await withUsers(deps, stored))[0];
 }
@@ -79,4 +82,5 @@ export async function removeTenantMember(deps: CoreDeps, actor: Actor, tenantId:
   if (!(await deps.storage.memberships.removeTenantMember(tenantId, userId))) {
     throw MarginError.notFound('This user has no role on the tenant.');
   }
+  deps.accessCache.forgetUser(userId);
 }

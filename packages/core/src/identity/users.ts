@@ -76,5 +76,6 @@ export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, in
     if (patch.isActive === false || patch.passwordHash) await tx.refreshTokens.revokeAllForUser(userId, now);
     return next as UserRecord;
   });
+  deps.accessCache.forgetUser(userId);
   return userView(updated);
 }

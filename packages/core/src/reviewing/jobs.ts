@@ -17,7 +17,9 @@ async function requireJob(
   action: 'reviewing.read' | 'reviewing.restart' | 'reviewing.stop',
   jobId: string,
 ): Promise<ReviewJobRecord> {
-  const job = await deps.storage.reviewJobs.findById(jobId);
+  // Status reads may come from the short-lived cache; moves read the database itself.
+  const job =
+    action === 'reviewing.read' ? await deps.jobStatusCache.get(jobId) : await deps.storage.reviewJobs.findById(jobId);
   if (!job) throw jobNotFound();
   try {
     await deps.authz.requireClient(actor, action, job.clientId);
@@ -75,6 +77,7 @@ export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
       updatedAt: now,
     });
   });
+  deps.jobStatusCache.forget(jobId);
   if (!moved) throw MarginError.conflict('The job changed meanwhile; read its status and try again.', { jobId });
   deps.events.emit('job.queued', { jobId, clientId: job.clientId, trigger: 'restart' });
   return { jobId, status: moved.status, attempt: moved.attempt };
@@ -88,6 +91,7 @@ export async function stopJob(deps: CoreDeps, actor: Actor, jobId: string) {
     completedAt: now,
     updatedAt: now,
   });
+  deps.jobStatusCache.forget(jobId);
   if (!moved) {
     const current = (await deps.storage.reviewJobs.findById(jobId))?.status ?? job.status;
     throw MarginError.conflict(`A ${current} job cannot be stopped; only queued or running ones can.`, {

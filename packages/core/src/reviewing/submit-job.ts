@@ -90,7 +90,7 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
   };
 
   try {
-    return await deps.storage.transaction(async (tx) => {
+    const result = await deps.storage.transaction(async (tx) => {
       const active = await tx.reviewJobs.findActiveByRevisionKey(revKey);
       if (active) return { refused: 'duplicateActiveJob', jobId: active.id } as const;
       const superseded: string[] = [];
@@ -104,19 +104,28 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
           if (moved) superseded.push(older.id);
         }
       }
-      if (!parallel && (await tx.reviewJobs.countActive()) > 0) {
-        return { refused: 'oneAtATime', message: ONE_AT_A_TIME } as const;
-      }
+      // Thrown, not returned: the supersessions above must roll back with the refusal.
+      if (!parallel && (await tx.reviewJobs.countActive()) > 0)
+        throw new RefusedInTransaction({ refused: 'oneAtATime', message: ONE_AT_A_TIME });
       await tx.reviewJobs.insert(job);
       return { queued: job, superseded };
     });
+    if ('queued' in result && result.queued) deps.jobStatusCache.forget(job.id, ...result.superseded);
+    return result;
   } catch (error) {
+    if (error instanceof RefusedInTransaction) return error.refusal;
     // Another host inserted the same revision a moment earlier.
     if (MarginError.isInstance(error) && error.code === 'conflict') {
       const active = await deps.storage.reviewJobs.findActiveByRevisionKey(revKey);
       if (active) return { refused: 'duplicateActiveJob', jobId: active.id };
     }
     throw error;
+  }
+}
+
+class RefusedInTransaction extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.refused);
   }
 }
 

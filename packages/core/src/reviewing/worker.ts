@@ -32,8 +32,10 @@ export async function claimJobs(
     now: deps.clock.now().toISOString(),
     exclusive,
   });
-  for (const job of claimed)
+  deps.jobStatusCache.forget(...claimed.map((job) => job.id));
+  for (const job of claimed) {
     deps.events.emit('job.started', { jobId: job.id, clientId: job.clientId, attempt: job.attempt });
+  }
   return claimed;
 }
 
@@ -42,11 +44,13 @@ export function renewJobLease(
   request: { jobId: string; owner: string; leaseMs: number; progress?: ReviewJobRecord['progress'] | undefined },
 ): Promise<boolean> {
   const expires = new Date(deps.clock.now().getTime() + request.leaseMs).toISOString();
+  if (request.progress) deps.jobStatusCache.forget(request.jobId);
   return deps.storage.reviewJobs.renewLease(request.jobId, request.owner, expires, request.progress);
 }
 
 export async function reclaimExpiredJobs(deps: CoreDeps): Promise<ReclaimOutcome> {
   const outcome = await deps.storage.reviewJobs.reclaimExpired(deps.clock.now().toISOString(), MAX_RECLAIMS);
+  deps.jobStatusCache.forget(...outcome.requeued, ...outcome.failed);
   for (const jobId of outcome.failed) {
     const job = await deps.storage.reviewJobs.findById(jobId);
     if (job) deps.events.emit('job.failed', { jobId, clientId: job.clientId, reason: job.error ?? 'lease lost' });
@@ -54,8 +58,10 @@ export async function reclaimExpiredJobs(deps: CoreDeps): Promise<ReclaimOutcome
   return outcome;
 }
 
-export function releaseJob(deps: CoreDeps, jobId: string, owner: string): Promise<boolean> {
-  return deps.storage.reviewJobs.release(jobId, owner, deps.clock.now().toISOString());
+export async function releaseJob(deps: CoreDeps, jobId: string, owner: string): Promise<boolean> {
+  const released = await deps.storage.reviewJobs.release(jobId, owner, deps.clock.now().toISOString());
+  deps.jobStatusCache.forget(jobId);
+  return released;
 }
 
 export interface ExecutionOutcome {
@@ -81,7 +87,13 @@ export async function executeJob(
     const pass = await protocol.pass('operational', 'Review failed');
     pass.event({ kind: 'failure', name: 'job.failed', eventCategory: 'operational', body: { message } });
     await pass.complete('failed');
-    if (await deps.storage.reviewJobs.finish(job.id, run.owner, { status: 'failed', at: now(), error: message })) {
+    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
+      status: 'failed',
+      at: now(),
+      error: message,
+    });
+    deps.jobStatusCache.forget(job.id);
+    if (recorded) {
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: message });
     }
     return { status: 'failed', error };
@@ -98,6 +110,7 @@ export async function executeJob(
       usage: outcome.usage,
       error: null,
     });
+    deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };
     deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId });
     return { status: outcome.status };

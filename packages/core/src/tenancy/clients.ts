@@ -71,5 +71,6 @@ export async function patchClient(deps: CoreDeps, actor: Actor, clientId: string
   await deps.authz.requireClient(actor, 'clients.update', clientId);
   const updated = await deps.storage.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
   if (!updated) throw MarginError.notFound('Client not found.');
+  deps.accessCache.forgetClient(clientId);
   return clientView(updated);
 }

@@ -399,3 +399,47 @@ describe('a host without a review engine', () => {
     }
   });
 });
+
+describe('a refused submission changes nothing', () => {
+  it('keeps an older job it would have superseded when the one-at-a-time rule refuses the newer one', async () => {
+    const host = await startTestHost({ env: { WORKER_ENABLED: 'false' } });
+    try {
+      const { admin, clientId, status } = await setup(host); // Commercial
+      const number = ++prNumber;
+      const older = await admin.post(`/clients/${clientId}/reviewing/jobs`, submission({ number, head: 'c' }));
+      const other = await admin.post(`/clients/${clientId}/reviewing/jobs`, submission());
+      expect([older.status, other.status]).toEqual([202, 202]);
+      await admin.patch('/admin/licensing', { edition: 'Community' });
+      const newer = await admin.post(`/clients/${clientId}/reviewing/jobs`, submission({ number, head: 'd' }));
+      expect(newer.status).toBe(409);
+      expect(newer.body.code).toBe('license_required');
+      expect((await status(older.body.jobId)).body.status).toBe('queued');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('job status reads across hosts', () => {
+  it('show a change made on the same host at once, and one made on another host within a second', async () => {
+    const env = { WORKER_ENABLED: 'false' };
+    const a = await startTestHost({ env });
+    const b = await startTestHost({ env, reuse: { dataDir: a.dataDir, databaseUrl: a.databaseUrl } });
+    try {
+      const { admin, clientId } = await setup(a);
+      const jobId = (await admin.post(`/clients/${clientId}/reviewing/jobs`, submission())).body.jobId;
+      const onB = await b.login('admin', 'admin-password-for-tests');
+      expect((await onB.get(`/reviewing/jobs/${jobId}/status`)).body.status).toBe('queued');
+      expect((await admin.post(`/reviewing/jobs/${jobId}/stop`)).status).toBe(200);
+      expect((await admin.get(`/reviewing/jobs/${jobId}/status`)).body.status).toBe('stopped');
+      await eventually(
+        async () => (await onB.get(`/reviewing/jobs/${jobId}/status`)).body.status === 'stopped',
+        1500,
+        50,
+      );
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ export { createHealth, type HealthContributor, type HealthReport } from './host/
 export type { HostContext } from './host/host-context.js';
 export { Poller, type PollerOptions } from './host/poller.js';
 export { type MarginHost, type MarginHostOptions, startMarginHost } from './host/start-host.js';
-export { type ApiAppOptions, createApiApp } from './http/api-app.js';
+export { type ApiAppOptions, configureExpressApp, createApiApp, createApiRouter } from './http/api-app.js';
 export { createGateway } from './http/gateway.js';
 export {
   mountRoutes,
@@ -14,7 +14,7 @@ export {
   type RouteSpec,
   route,
 } from './http/route.js';
-export { createLogger, type Logger } from './observability/logger.js';
+export { createLogDestination, createLogger, type Logger } from './observability/logger.js';
 export { createHttpMetrics, type HttpMetrics } from './observability/metrics.js';
 export { buildOpenApiDocument, serializeOpenApi } from './openapi/openapi-document.js';
 export { API_ROUTES } from './routes/index.js';

@@ -31,7 +31,9 @@ describe('the gateway', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
-    expect(text).toContain('margin_http_requests_total');
+    expect(text).toMatch(
+      /margin_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/,
+    );
     expect(text).toContain('margin_process_cpu_seconds_total');
   });
 

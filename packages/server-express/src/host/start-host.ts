@@ -15,7 +15,7 @@ import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';
 import type { HostConfig } from '../config.js';
-import { createApiApp } from '../http/api-app.js';
+import { createApiRouter } from '../http/api-app.js';
 import { createGateway } from '../http/gateway.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
@@ -76,7 +76,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
 
     const worker = new ReviewWorker({ core, logger, ...config.worker });
     const host: HostContext = { config, logger, health: createHealth(core, [worker]) };
-    const api = createApiApp(core, { host, metrics: createHttpMetrics() });
+    const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const server = createServer(createGateway(api, host));
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
     server.keepAliveTimeout = 65_000;

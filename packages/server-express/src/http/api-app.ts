@@ -2,7 +2,6 @@ import './express-augment.js';
 import type { MarginCore } from '@margin/core';
 import cookieParser from 'cookie-parser';
 import express, { type Express, Router } from 'express';
-import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { HostContext } from '../host/host-context.js';
 import type { HttpMetrics } from '../observability/metrics.js';
@@ -14,6 +13,7 @@ import { credentialRateLimit } from './credential-rate-limit.js';
 import { errorResponder, JSON_BODY_LIMIT, notFoundResponder } from './errors.js';
 import { healthz, livez } from './health-handlers.js';
 import { mountRoutes, type RouteSpec } from './route.js';
+import { securityHeaders } from './security-headers.js';
 
 export interface ApiAppOptions {
   host: HostContext;
@@ -21,25 +21,32 @@ export interface ApiAppOptions {
   routes?: readonly RouteSpec[] | undefined;
 }
 
-/**
- * The API with bare paths, exactly what openapi.json describes, plus `/healthz`, `/livez` and
- * `/metrics`. Mount it anywhere; the reference gateway serves it under `/api`.
- */
-export function createApiApp(core: MarginCore, options: ApiAppOptions): Express {
-  const { host, metrics } = options;
-  const routes = options.routes ?? API_ROUTES;
-  const app = express();
+/** Settings every Margin Express app shares. */
+export function configureExpressApp(app: Express): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Proxies on loopback or private networks may tell us the client address (per-IP limits).
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  return app;
+}
 
-  app.use(requestObserver(host.logger, metrics));
-  app.use(helmet());
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-  app.get('/livez', livez);
-  app.get('/healthz', healthz(host));
-  app.get('/metrics', async (_req, res, next) => {
+/**
+ * The API with bare paths, exactly what openapi.json describes, plus `/healthz`, `/livez` and
+ * `/metrics`, as a Router: mount it in any Express app. The reference gateway serves it under `/api`.
+ */
+export function createApiRouter(core: MarginCore, options: ApiAppOptions): Router {
+  const { host, metrics } = options;
+  const routes = options.routes ?? API_ROUTES;
+  const api = Router();
+
+  api.use(requestObserver(host.logger, metrics));
+  api.use(securityHeaders());
+
+  api.get('/livez', livez);
+  api.get('/healthz', healthz(host));
+  api.get('/metrics', async (_req, res, next) => {
     try {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     } catch (error) {
@@ -48,20 +55,27 @@ export function createApiApp(core: MarginCore, options: ApiAppOptions): Express 
   });
   if (host.config.development) {
     const document = buildOpenApiDocument(routes);
-    app.get('/swagger/v1/swagger.json', (_req, res) => {
+    api.get('/swagger/v1/swagger.json', (_req, res) => {
       res.json(document);
     });
-    app.use('/swagger', swaggerUi.serve, swaggerUi.setup(document));
+    api.use('/swagger', swaggerUi.serve, swaggerUi.setup(document));
   }
 
-  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  app.use(cookieParser());
-  app.use(authenticate(core));
-  const router = Router();
-  mountRoutes(router, routes, core, host, { credentials: credentialRateLimit(host.config.authRateLimit) });
-  app.use(router);
+  const json = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  api.use((req, res, next) => (BODY_METHODS.has(req.method) ? json(req, res, next) : next()));
+  // Only the auth endpoints read a cookie (the refresh token).
+  api.use('/auth', cookieParser());
+  api.use(authenticate(core));
+  mountRoutes(api, routes, core, host, { credentials: credentialRateLimit(host.config.authRateLimit) });
 
-  app.use(notFoundResponder());
-  app.use(errorResponder(host.logger));
+  api.use(notFoundResponder());
+  api.use(errorResponder(host.logger));
+  return api;
+}
+
+/** The API as a standalone Express app with bare paths (the gateway mounts the router instead). */
+export function createApiApp(core: MarginCore, options: ApiAppOptions): Express {
+  const app = configureExpressApp(express());
+  app.use(createApiRouter(core, options));
   return app;
 }

@@ -1,26 +1,26 @@
-import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { HostContext } from '../host/host-context.js';
+import { configureExpressApp } from './api-app.js';
 import { errorResponder, notFoundResponder } from './errors.js';
 import { healthz, livez } from './health-handlers.js';
 import { requestId } from './request-id.js';
+import { securityHeaders } from './security-headers.js';
 
 /**
  * The reference gateway: the API under `/api` (prefix stripped), the webhook receiver forwarded at
  * its own `/webhooks/...` path, and its own `/healthz` and `/livez`.
  */
-export function createGateway(api: Express, host: HostContext): Express {
-  const gateway = express();
-  gateway.disable('x-powered-by');
-  gateway.set('etag', false);
-  gateway.set('trust proxy', 'loopback, linklocal, uniquelocal');
+export function createGateway(api: Router, host: HostContext): Express {
+  // One Express app with the API router mounted directly: a nested app would swap request and
+  // response prototypes on every call.
+  const gateway = configureExpressApp(express());
 
   gateway.use('/api', api);
   const webhooks: RequestHandler = (req, res, next) =>
     req.path.startsWith('/webhooks/') ? api(req, res, next) : next();
   gateway.use(webhooks);
 
-  gateway.use(helmet());
+  gateway.use(securityHeaders());
   gateway.use((req, res, next) => {
     req.id ??= requestId(req, res);
     next();

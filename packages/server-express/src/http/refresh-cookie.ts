@@ -7,7 +7,13 @@ export const REFRESH_COOKIE = 'margin_refresh';
  * sent only to the auth endpoints wherever the API is mounted.
  */
 function cookieOptions(req: Request) {
-  return { httpOnly: true, secure: req.secure, sameSite: 'lax' as const, path: `${req.baseUrl}/auth` };
+  return { httpOnly: true, secure: req.secure, sameSite: 'lax' as const, path: authPath(req) };
+}
+
+/** `/api/auth` behind the gateway, `/auth` when the API is mounted bare: wherever these routes live. */
+function authPath(req: Request): string {
+  const url = req.originalUrl.split('?', 1)[0] ?? '';
+  return `${url.slice(0, url.lastIndexOf('/auth/'))}/auth`;
 }
 
 export function setRefreshCookie(req: Request, res: Response, token: string, expiresAt: string): void {

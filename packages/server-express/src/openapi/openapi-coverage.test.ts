@@ -11,23 +11,23 @@ const OPERATIONAL = new Set(['/healthz', '/livez', '/metrics']);
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
+  handle?: { stack?: Layer[]; mountPath?: string };
 }
 
 function servedRoutes(app: Express): string[] {
   const out: string[] = [];
-  const walk = (stack: Layer[]) => {
+  const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        const path = layer.route.path.replace(/:(\w+)/g, '{$1}');
+        const path = (prefix + (layer.route.path === '/' && prefix ? '' : layer.route.path)).replace(/:(\w+)/g, '{$1}');
         if (OPERATIONAL.has(path) || path.startsWith('/swagger')) continue;
         for (const method of Object.keys(layer.route.methods)) out.push(`${method.toUpperCase()} ${path}`);
       } else if (layer.handle?.stack) {
-        walk(layer.handle.stack);
+        walk(layer.handle.stack, prefix + (layer.handle.mountPath ?? ''));
       }
     }
   };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
   return out.sort();
 }
 

@@ -25,7 +25,7 @@ describe('signing in', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const cookie = res.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^margin_refresh=[0-9a-f]{64}; /);
-    expect(cookie).toContain('Path=/api/auth');
+    expect(cookie).toContain('; Path=/api/auth;');
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).toMatch(/Expires=/);

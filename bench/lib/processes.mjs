@@ -15,12 +15,15 @@ export async function startServer(script, { args = [], env = {}, execArgv = [] }
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
     lines.on('line', (line) => {
-      const match = /^ready (\S+)/.exec(line);
+      const match = /^ready (.+)$/.exec(line);
       if (match) resolve(match[1]);
     });
   });
+  const [address, ...extra] = url.split(' ');
   return {
-    url,
+    url: address,
+    /** Anything else the server printed after `ready <url>` (ids, tokens). */
+    extra,
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');

@@ -2,8 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, startMarginHost } from '@margin/server-express';
-import pino from 'pino';
+import { createLogDestination, loadConfig, startMarginHost } from '@margin/server-express';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'margin-bench-'));
 const host = await startMarginHost({
@@ -14,7 +13,7 @@ const host = await startMarginHost({
     MARGIN_BOOTSTRAP_ADMIN_PASSWORD: 'bench-password',
     ...JSON.parse(process.env.MARGIN_BENCH_ENV ?? '{}'),
   }),
-  logDestination: pino.destination({ dest: '/dev/null', sync: false }),
+  logDestination: createLogDestination('/dev/null'),
   announce: () => undefined,
 });
 console.log(`ready ${host.url}`);

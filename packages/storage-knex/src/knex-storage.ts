@@ -4,6 +4,7 @@ import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
 import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
+import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
 import { knexSettings } from './repositories/settings.js';
 import { knexClients, knexTenants } from './repositories/tenancy.js';
 import { knexUsers } from './repositories/users.js';
@@ -39,6 +40,9 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     tenants: knexTenants(db),
     clients: knexClients(db),
     settings: knexSettings(db, dialect),
+    providerConnections: knexProviderConnections(db),
+    providerScopes: knexProviderScopes(db),
+    reviewerIdentities: knexReviewerIdentities(db),
   };
 }
 

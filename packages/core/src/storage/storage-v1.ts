@@ -2,6 +2,11 @@ import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
 import type { UsersRepository } from '../identity/user-record.js';
+import type {
+  ProviderConnectionsRepository,
+  ProviderScopesRepository,
+  ReviewerIdentitiesRepository,
+} from '../scm/connection-records.js';
 import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
 import type { SettingsRepository } from './settings-repository.js';
 
@@ -14,6 +19,9 @@ export interface Repositories {
   tenants: TenantsRepository;
   clients: ClientsRepository;
   settings: SettingsRepository;
+  providerConnections: ProviderConnectionsRepository;
+  providerScopes: ProviderScopesRepository;
+  reviewerIdentities: ReviewerIdentitiesRepository;
 }
 
 /**

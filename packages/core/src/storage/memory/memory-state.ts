@@ -2,6 +2,11 @@ import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/memb
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
+import type {
+  ProviderConnectionRecord,
+  ProviderScopeRecord,
+  ReviewerIdentityRecord,
+} from '../../scm/connection-records.js';
 import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
@@ -16,6 +21,10 @@ export interface MemoryState {
   tenants: Map<string, TenantRecord>;
   clients: Map<string, ClientRecord>;
   settings: Map<string, unknown>;
+  providerConnections: Map<string, ProviderConnectionRecord>;
+  providerScopes: Map<string, ProviderScopeRecord>;
+  /** Keyed by connection id: one identity per connection. */
+  reviewerIdentities: Map<string, ReviewerIdentityRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -35,6 +44,9 @@ export function emptyMemoryState(): MemoryState {
     tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),
     clients: new Map(),
     settings: new Map(),
+    providerConnections: new Map(),
+    providerScopes: new Map(),
+    reviewerIdentities: new Map(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
+import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
@@ -14,6 +15,9 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     tenants: memoryTenants(state),
     clients: memoryClients(state),
     settings: memorySettings(state),
+    providerConnections: memoryProviderConnections(state),
+    providerScopes: memoryProviderScopes(state),
+    reviewerIdentities: memoryReviewerIdentities(state),
   };
 }
 

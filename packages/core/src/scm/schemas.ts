@@ -13,8 +13,11 @@ import {
 
 const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
 
-const required = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? 'is required' : `must be ${expected}`;
+/** For type and enum issues only; a check's own issues keep their messages (or zod's). */
+const required = (expected: string) => (issue: { code?: string; input?: unknown }) => {
+  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_value') return undefined;
+  return issue.input === undefined ? 'is required' : `must be ${expected}`;
+};
 
 const oneOf = (values: readonly string[]) => required(`one of ${values.join(', ')}`);
 
@@ -34,7 +37,7 @@ const displayName = (max: number) =>
     .string({ error: required('a string') })
     .trim()
     .min(1, 'must not be blank')
-    .max(max);
+    .max(max, `must be at most ${max} characters`);
 
 const providerFamily = z
   .enum(PROVIDER_FAMILIES, { error: oneOf(PROVIDER_FAMILIES) })
@@ -274,13 +277,13 @@ const scopeId = z
   .string({ error: required('a string') })
   .trim()
   .min(1, 'is required')
-  .max(100)
+  .max(100, 'must be at most 100 characters')
   .meta({ description: 'Id of one of the client’s provider scopes.' });
 const projectId = z
   .string({ error: required('a string') })
   .trim()
   .min(1, 'is required')
-  .max(500)
+  .max(500, 'must be at most 500 characters')
   .meta({ description: '`projectId` of a discovered project (the providerProjectKey).' });
 const purpose = z
   .enum(DISCOVERY_PURPOSES, { error: oneOf(DISCOVERY_PURPOSES) })
@@ -302,7 +305,7 @@ export const DiscoverBranchesQuery = z.object({
     .string({ error: required('a string') })
     .trim()
     .min(1, 'is required')
-    .max(500)
+    .max(500, 'must be at most 500 characters')
     .meta({ description: 'The repository id (`canonicalSourceRef.value` of a discovered source).' }),
 });
 export const DiscoverCrawlFiltersQuery = z.object({ organizationScopeId: scopeId, projectId, purpose });

@@ -1,8 +1,17 @@
 import type { RouteSpec } from '../http/route.js';
 import { authRoutes } from './auth-routes.js';
+import { discoveryRoutes } from './discovery-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
+import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
 import { usersRoutes } from './users-routes.js';
 
 /** Every API endpoint, one table per capability. openapi.json is generated from this list. */
-export const API_ROUTES: readonly RouteSpec[] = [...authRoutes, ...usersRoutes, ...tenancyRoutes, ...licensingRoutes];
+export const API_ROUTES: readonly RouteSpec[] = [
+  ...authRoutes,
+  ...usersRoutes,
+  ...tenancyRoutes,
+  ...licensingRoutes,
+  ...providerConnectionsRoutes,
+  ...discoveryRoutes,
+];

@@ -13,3 +13,5 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, 1–200 (default 50).' }),
   cursor: z.string().max(500).optional().meta({ description: '`nextCursor` of the previous page.' }),
 });
+export const ConnectionParams = z.object({ clientId: id, connectionId: id });
+export const ScopeParams = z.object({ clientId: id, connectionId: id, scopeId: id });

@@ -39,7 +39,8 @@ export const scmConnections: Migration = {
     await knex.schema.createTable('provider_scopes', (t) => {
       t.string('id', 36).primary();
       t.string('connection_id', 36).notNullable().references('provider_connections.id').onDelete('CASCADE');
-      t.string('client_id', 36).notNullable().references('clients.id').onDelete('CASCADE');
+      // Copied from the connection, whose foreign key already removes it with the client.
+      t.string('client_id', 36).notNullable();
       t.string('scope_type', 32).notNullable();
       t.string('external_scope_id', 256);
       t.string('scope_path', 512).notNullable();
@@ -54,7 +55,7 @@ export const scmConnections: Migration = {
     });
     await knex.schema.createTable('reviewer_identities', (t) => {
       t.string('connection_id', 36).primary().references('provider_connections.id').onDelete('CASCADE');
-      t.string('client_id', 36).notNullable().references('clients.id').onDelete('CASCADE');
+      t.string('client_id', 36).notNullable();
       t.string('external_user_id', 256).notNullable();
       t.string('login', 256).notNullable();
       t.string('display_name', 256).notNullable();

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  // `./testing` (provider fakes reading their fixtures from src) is workspace-only test support.
+  entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -24,6 +24,11 @@ import { JobStatusCache } from './reviewing/job-status-cache.js';
 import * as jobs from './reviewing/jobs.js';
 import { submitJob } from './reviewing/submit-job.js';
 import * as worker from './reviewing/worker.js';
+import * as scmConnections from './scm/connections.js';
+import * as discovery from './scm/discovery.js';
+import { openScmProvider, scopeWithConnection } from './scm/open-scm-provider.js';
+import * as reviewerIdentity from './scm/reviewer-identity.js';
+import * as scopes from './scm/scopes.js';
 import type { StorageV1 } from './storage/storage-v1.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
 import * as clients from './tenancy/clients.js';
@@ -149,6 +154,48 @@ export function createMarginCore(options: MarginCoreOptions) {
       }) => worker.renewJobLease(deps, request),
       reclaimExpired: () => worker.reclaimExpiredJobs(deps),
       releaseJob: (jobId: string, owner: string) => worker.releaseJob(deps, jobId, owner),
+    },
+    scm: {
+      createConnection: (actor: Actor, clientId: string, input: unknown) =>
+        scmConnections.createProviderConnection(deps, actor, clientId, input),
+      listConnections: (actor: Actor, clientId: string, query: unknown) =>
+        scmConnections.listProviderConnections(deps, actor, clientId, query),
+      getConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        scmConnections.getProviderConnection(deps, actor, clientId, connectionId),
+      patchConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        scmConnections.patchProviderConnection(deps, actor, clientId, connectionId, input),
+      deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        scmConnections.deleteProviderConnection(deps, actor, clientId, connectionId),
+      verifyConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        scmConnections.verifyProviderConnection(deps, actor, clientId, connectionId),
+      createScope: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        scopes.createProviderScope(deps, actor, clientId, connectionId, input),
+      listScopes: (actor: Actor, clientId: string, connectionId: string, query: unknown) =>
+        scopes.listProviderScopes(deps, actor, clientId, connectionId, query),
+      patchScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string, input: unknown) =>
+        scopes.patchProviderScope(deps, actor, clientId, connectionId, scopeId, input),
+      deleteScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string) =>
+        scopes.deleteProviderScope(deps, actor, clientId, connectionId, scopeId),
+      resolveReviewerIdentities: (actor: Actor, clientId: string, connectionId: string, query: unknown) =>
+        reviewerIdentity.resolveReviewerIdentities(deps, actor, clientId, connectionId, query),
+      putReviewerIdentity: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        reviewerIdentity.putReviewerIdentity(deps, actor, clientId, connectionId, input),
+      getReviewerIdentity: (actor: Actor, clientId: string, connectionId: string) =>
+        reviewerIdentity.getReviewerIdentity(deps, actor, clientId, connectionId),
+      discoverProjects: (actor: Actor, clientId: string, query: unknown) =>
+        discovery.discoverProjects(deps, actor, clientId, query),
+      discoverSources: (actor: Actor, clientId: string, query: unknown) =>
+        discovery.discoverSources(deps, actor, clientId, query),
+      discoverBranches: (actor: Actor, clientId: string, query: unknown) =>
+        discovery.discoverBranches(deps, actor, clientId, query),
+      discoverCrawlFilters: (actor: Actor, clientId: string, query: unknown) =>
+        discovery.discoverCrawlFilters(deps, actor, clientId, query),
+      /** For hosts and workers: no authorization, see `openScmProvider`. */
+      openProvider: (connectionId: string, options?: Parameters<typeof openScmProvider>[2]) =>
+        openScmProvider(deps, connectionId, options),
+      /** For hosts and workers: no authorization, see `scopeWithConnection`. */
+      scopeWithConnection: (clientId: string, scopeId: string, options?: Parameters<typeof scopeWithConnection>[3]) =>
+        scopeWithConnection(deps, clientId, scopeId, options),
     },
     licensing: {
       get: (actor: Actor) => getLicensing(deps, actor),

@@ -1,11 +1,13 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse } from './errors.js';
-import type { components, paths } from './generated/schema.js';
+import type { components, operations, paths } from './generated/schema.js';
 import { type Credentials, PasswordSession } from './session.js';
 import { createTransport, type TransportOptions } from './transport.js';
 
 export type { Credentials } from './session.js';
 export type Schemas = components['schemas'];
+/** The query parameters of an operation, e.g. `QueryOf<'discoverSources'>`. */
+export type QueryOf<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
 
 export interface MarginClientOptions extends TransportOptions {
   /** The API root, e.g. `https://margin.example.com/api`. */
@@ -112,6 +114,115 @@ export function createMarginClient(options: MarginClientOptions) {
           unwrap(raw.PUT('/admin/tenants/{tenantId}/members/{userId}', { ...path({ tenantId, userId }), body })),
         remove: (tenantId: string, userId: string) =>
           unwrap(raw.DELETE('/admin/tenants/{tenantId}/members/{userId}', path({ tenantId, userId }))),
+      },
+    },
+    /** Source control: provider connections, their scopes and reviewer identity, and discovery. */
+    scm: {
+      connections: {
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/clients/{clientId}/provider-connections', { params: { path: { clientId }, query } })),
+        /** The secret is write-only: no answer ever carries it (`hasSecret` says one is stored). */
+        create: (clientId: string, body: Schemas['CreateProviderConnectionInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/provider-connections', { ...path({ clientId }), body })),
+        get: (clientId: string, connectionId: string) =>
+          unwrap(raw.GET('/clients/{clientId}/provider-connections/{connectionId}', path({ clientId, connectionId }))),
+        update: (clientId: string, connectionId: string, body: Schemas['PatchProviderConnectionInput']) =>
+          unwrap(
+            raw.PATCH('/clients/{clientId}/provider-connections/{connectionId}', {
+              ...path({ clientId, connectionId }),
+              body,
+            }),
+          ),
+        remove: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.DELETE('/clients/{clientId}/provider-connections/{connectionId}', path({ clientId, connectionId })),
+          ),
+        /** Records and returns the outcome; a provider's refusal is `verificationStatus: "failed"`, not an error. */
+        verify: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.POST(
+              '/clients/{clientId}/provider-connections/{connectionId}/verify',
+              path({ clientId, connectionId }),
+            ),
+          ),
+      },
+      scopes: {
+        list: (clientId: string, connectionId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(
+            raw.GET('/clients/{clientId}/provider-connections/{connectionId}/scopes', {
+              params: { path: { clientId, connectionId }, query },
+            }),
+          ),
+        create: (clientId: string, connectionId: string, body: Schemas['CreateProviderScopeInput']) =>
+          unwrap(
+            raw.POST('/clients/{clientId}/provider-connections/{connectionId}/scopes', {
+              ...path({ clientId, connectionId }),
+              body,
+            }),
+          ),
+        update: (clientId: string, connectionId: string, scopeId: string, body: Schemas['PatchProviderScopeInput']) =>
+          unwrap(
+            raw.PATCH('/clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}', {
+              ...path({ clientId, connectionId, scopeId }),
+              body,
+            }),
+          ),
+        remove: (clientId: string, connectionId: string, scopeId: string) =>
+          unwrap(
+            raw.DELETE(
+              '/clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}',
+              path({ clientId, connectionId, scopeId }),
+            ),
+          ),
+      },
+      reviewerIdentity: {
+        /** Provider users matching `search`, to pick the identity from. */
+        resolve: (clientId: string, connectionId: string, search: string) =>
+          unwrap(
+            raw.GET('/clients/{clientId}/provider-connections/{connectionId}/reviewer-identities/resolve', {
+              params: { path: { clientId, connectionId }, query: { search } },
+            }),
+          ),
+        get: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.GET(
+              '/clients/{clientId}/provider-connections/{connectionId}/reviewer-identity',
+              path({ clientId, connectionId }),
+            ),
+          ),
+        put: (clientId: string, connectionId: string, body: Schemas['PutReviewerIdentityInput']) =>
+          unwrap(
+            raw.PUT('/clients/{clientId}/provider-connections/{connectionId}/reviewer-identity', {
+              ...path({ clientId, connectionId }),
+              body,
+            }),
+          ),
+      },
+      /** Read from the provider through the connection of the scope named by `organizationScopeId`. */
+      discovery: {
+        projects: (clientId: string, query: QueryOf<'discoverProjects'>) =>
+          unwrap(
+            raw.GET('/admin/clients/{clientId}/devops/discovery/projects', {
+              params: { path: { clientId }, query },
+            }),
+          ),
+        sources: (clientId: string, query: QueryOf<'discoverSources'>) =>
+          unwrap(
+            raw.GET('/admin/clients/{clientId}/devops/discovery/sources', { params: { path: { clientId }, query } }),
+          ),
+        branches: (clientId: string, query: QueryOf<'discoverBranches'>) =>
+          unwrap(
+            raw.GET('/admin/clients/{clientId}/devops/discovery/branches', {
+              params: { path: { clientId }, query },
+            }),
+          ),
+        /** The project's repositories as `repoFilters` entries for crawl and webhook configurations. */
+        crawlFilters: (clientId: string, query: QueryOf<'discoverCrawlFilters'>) =>
+          unwrap(
+            raw.GET('/admin/clients/{clientId}/devops/discovery/crawl-filters', {
+              params: { path: { clientId }, query },
+            }),
+          ),
       },
     },
     licensing: {

@@ -5,6 +5,7 @@ import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.
 import { migrationSource } from './migrations/index.js';
 import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
 import { knexBlockedPullRequests, knexDismissals, knexProtocol, knexReviewJobs } from './repositories/reviewing.js';
+import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
 import { knexSettings } from './repositories/settings.js';
 import { knexClients, knexTenants } from './repositories/tenancy.js';
 import { knexUsers } from './repositories/users.js';
@@ -44,6 +45,9 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     blockedPullRequests: knexBlockedPullRequests(db),
     dismissals: knexDismissals(db),
     protocol: knexProtocol(db, dialect),
+    providerConnections: knexProviderConnections(db),
+    providerScopes: knexProviderScopes(db),
+    reviewerIdentities: knexReviewerIdentities(db),
   };
 }
 

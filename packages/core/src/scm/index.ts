@@ -1,1 +1,52 @@
+export {
+  type ProviderConnectionPatch,
+  type ProviderConnectionRecord,
+  type ProviderConnectionsRepository,
+  type ProviderScopePatch,
+  type ProviderScopeRecord,
+  type ProviderScopesRepository,
+  type ReviewerIdentitiesRepository,
+  type ReviewerIdentityRecord,
+  SCOPE_TYPES,
+  type ScopeType,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+} from './connection-records.js';
+export { DISCOVERY_LIMIT } from './discovery.js';
+export {
+  connectScmProvider,
+  type OpenedScmConnection,
+  type OpenedScmScope,
+  openScmProvider,
+  scmConnectionConfig,
+  scopeWithConnection,
+} from './open-scm-provider.js';
+export { PROVIDER_FAILURES } from './provider-failures.js';
+export {
+  CanonicalSourceRef,
+  CreateProviderConnectionInput,
+  CreateProviderScopeInput,
+  DISCOVERY_PURPOSES,
+  DiscoverBranchesQuery,
+  DiscoverCrawlFiltersQuery,
+  DiscoveredBranchList,
+  DiscoveredProjectList,
+  DiscoveredSourceList,
+  DiscoverProjectsQuery,
+  DiscoverSourcesQuery,
+  PatchProviderConnectionInput,
+  PatchProviderScopeInput,
+  ProviderConnectionList,
+  ProviderConnectionView,
+  ProviderScopeList,
+  ProviderScopeView,
+  PutReviewerIdentityInput,
+  ResolveReviewerIdentityQuery,
+  ReviewerIdentityCandidates,
+  ReviewerIdentityView,
+  ScmUserView,
+  SOURCE_KINDS,
+  SuggestedRepoFilterList,
+} from './schemas.js';
 export * from './scm-provider-v1.js';
+export { SUPPORT_MATRIX } from './support-matrix.js';

@@ -6,6 +6,11 @@ import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js
 import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
 import type { ReviewJobsRepository } from '../reviewing/job-record.js';
 import type { ProtocolRepository } from '../reviewing/protocol-record.js';
+import type {
+  ProviderConnectionsRepository,
+  ProviderScopesRepository,
+  ReviewerIdentitiesRepository,
+} from '../scm/connection-records.js';
 import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
 import type { SettingsRepository } from './settings-repository.js';
 
@@ -22,6 +27,9 @@ export interface Repositories {
   blockedPullRequests: BlockedPullRequestsRepository;
   dismissals: DismissalsRepository;
   protocol: ProtocolRepository;
+  providerConnections: ProviderConnectionsRepository;
+  providerScopes: ProviderScopesRepository;
+  reviewerIdentities: ReviewerIdentitiesRepository;
 }
 
 /**

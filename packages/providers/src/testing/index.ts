@@ -1,3 +1,43 @@
+/**
+ * Test support for Margin's adapters: a loopback HTTP fake, and one stateful fake per source-control
+ * family serving the SCM contract scenario in that provider's own wire shapes. Point a connection's
+ * `hostBaseUrl` at a fake (and, for Bitbucket and Entra, the registry's `bitbucketApiBaseUrl` and
+ * `entraAuthorityUrl`), and use the credentials exported here.
+ */
+export {
+  ADO_MERGE_BASE,
+  ADO_ORG,
+  ADO_PROJECT,
+  ADO_REPOSITORY_ID,
+  type AzureDevOpsFake,
+  type AzureDevOpsFakeOptions,
+  startAzureDevOpsFake,
+} from '../scm/azure-devops/azure-devops-fake.js';
+export {
+  ACCESS_TOKEN as BITBUCKET_ACCESS_TOKEN,
+  API_TOKEN_SECRET as BITBUCKET_API_TOKEN_SECRET,
+  BAD_ACCESS_TOKEN as BITBUCKET_BAD_ACCESS_TOKEN,
+  type BitbucketFake,
+  OTHER_REPO_UUID as BITBUCKET_OTHER_REPO_UUID,
+  REPO_UUID as BITBUCKET_REPO_UUID,
+  startBitbucketFake,
+} from '../scm/bitbucket/bitbucket-fake.js';
+export {
+  GH_MERGE_BASE,
+  GH_OWNER,
+  GH_REPOSITORY_ID,
+  GH_REPOSITORY_NODE_ID,
+  type GitHubFake,
+  type GitHubFakeOptions,
+  startGitHubFake,
+} from '../scm/github/github-fake.js';
+export {
+  GITLAB_BAD_TOKEN,
+  GITLAB_TOKEN,
+  type GitLabFake,
+  PROJECT_ID as GITLAB_PROJECT_ID,
+  startGitLabFake,
+} from '../scm/gitlab/gitlab-fake.js';
 export {
   type FakeHandler,
   type FakeHttpServer,

@@ -490,6 +490,199 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{clientId}/provider-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s provider connections, oldest first (ClientUser) */
+        get: operations["listProviderConnections"];
+        put?: never;
+        /** Connect the client to a source-control host (ClientAdministrator; a second connection needs multiple-scm-providers) */
+        post: operations["createProviderConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a provider connection (ClientUser) */
+        get: operations["getProviderConnection"];
+        put?: never;
+        post?: never;
+        /** Delete a provider connection with its scopes and reviewer identity (ClientAdministrator) */
+        delete: operations["deleteProviderConnection"];
+        options?: never;
+        head?: never;
+        /** Change a provider connection; a new host or credentials reset verification (ClientAdministrator) */
+        patch: operations["patchProviderConnection"];
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the stored credentials with the provider and record the outcome; a refusal is recorded, not an error (ClientAdministrator) */
+        post: operations["verifyProviderConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}/scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A connection’s scopes, oldest first (ClientUser: discovery starts from a scope id) */
+        get: operations["listProviderScopes"];
+        put?: never;
+        /** Add a scope (organization, project or repository URL) to a connection (ClientAdministrator) */
+        post: operations["createProviderScope"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a scope (ClientAdministrator) */
+        delete: operations["deleteProviderScope"];
+        options?: never;
+        head?: never;
+        /** Change a scope (ClientAdministrator) */
+        patch: operations["patchProviderScope"];
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}/reviewer-identities/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the provider’s users to pick the reviewer identity from (ClientAdministrator) */
+        get: operations["resolveReviewerIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/provider-connections/{connectionId}/reviewer-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection’s reviewer identity; 404 until one is set (ClientUser) */
+        get: operations["getReviewerIdentity"];
+        /** Set the account Margin’s review comments appear under, one per connection (ClientAdministrator) */
+        put: operations["putReviewerIdentity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/devops/discovery/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects under a scope (ClientUser; `purpose=crawl` needs crawl-configs) */
+        get: operations["discoverProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/devops/discovery/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Repositories (or Azure DevOps wikis) of a project (ClientUser) */
+        get: operations["discoverSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/devops/discovery/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Branches of one repository (ClientUser) */
+        get: operations["discoverBranches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/devops/discovery/crawl-filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s repositories as ready-made repoFilters with their default branch (ClientUser; `purpose=crawl` needs crawl-configs) */
+        get: operations["discoverCrawlFilters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -977,6 +1170,247 @@ export interface components {
         };
         DismissalList: {
             items: components["schemas"]["Dismissal"][];
+        };
+        /** @description A client’s connection to a source-control host. */
+        ProviderConnection: {
+            id: string;
+            clientId: string;
+            /** @enum {string} */
+            providerFamily: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @enum {string} */
+            authenticationKind: "oauthClientCredentials" | "personalAccessToken" | "appInstallation";
+            /** @description As stored: no trailing slash, scheme and host lower-case. */
+            hostBaseUrl: string;
+            displayName: string;
+            isActive: boolean;
+            oAuthTenantId: string | null;
+            oAuthClientId: string | null;
+            hostedAppId: number | null;
+            hostedAppInstallationId: number | null;
+            /** @description Whether a secret is stored. The secret itself is never returned. */
+            hasSecret: boolean;
+            /**
+             * @description neverVerified after creation and after any change of host or credentials.
+             * @enum {string}
+             */
+            verificationStatus: "neverVerified" | "verified" | "failed";
+            /**
+             * Format: date-time
+             * @description When the last verification ran, whatever its outcome.
+             */
+            lastVerifiedAt: string | null;
+            /** @description The provider’s answer to the last failed verification; credentials are never in it. */
+            lastVerificationError: string | null;
+            /** @enum {string|null} */
+            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "invalidResponse" | "rejected" | "egressRefused" | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        CreateProviderConnectionInput: {
+            /**
+             * @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket).
+             * @enum {string}
+             */
+            providerFamily: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @enum {string} */
+            authenticationKind: "oauthClientCredentials" | "personalAccessToken" | "appInstallation";
+            /**
+             * Format: uri
+             * @description Absolute http(s) URL of the host: the Azure DevOps organization or collection URL, `https://github.com` or the GitHub Enterprise Server URL, the GitLab URL, `https://bitbucket.org`. No credentials, query or fragment.
+             */
+            hostBaseUrl: string;
+            /** @description Default: the host URL. */
+            displayName?: string;
+            /** @description Write-only: the PAT, Entra client secret or GitHub App private key (PEM). Never returned. */
+            secret: string;
+            /** @description Default true. */
+            isActive?: boolean;
+            /** @description Entra tenant id; required for, and only for, oauthClientCredentials. */
+            oAuthTenantId?: string | null;
+            /** @description Entra application (client) id; required for, and only for, oauthClientCredentials. */
+            oAuthClientId?: string | null;
+            /** @description GitHub App id; required for, and only for, appInstallation. */
+            hostedAppId?: number | null;
+            /** @description GitHub App installation id; required for, and only for, appInstallation. */
+            hostedAppInstallationId?: number | null;
+        };
+        ProviderConnectionList: {
+            items: components["schemas"]["ProviderConnection"][];
+            nextCursor: string | null;
+        };
+        PatchProviderConnectionInput: {
+            displayName?: string;
+            isActive?: boolean;
+            /** @description A new secret; absent, null or blank keeps the stored one. A new one resets verification. */
+            secret?: string | null;
+            /**
+             * Format: uri
+             * @description A different host resets verification.
+             */
+            hostBaseUrl?: string;
+            /** @description oauthClientCredentials only; a change resets verification. */
+            oAuthTenantId?: string | null;
+            /** @description oauthClientCredentials only; a change resets verification. */
+            oAuthClientId?: string | null;
+            /** @description appInstallation only; a change resets verification. */
+            hostedAppId?: number | null;
+            /** @description appInstallation only; a change resets verification. */
+            hostedAppInstallationId?: number | null;
+        };
+        /** @description Where on a connection’s host reviews happen. */
+        ProviderScope: {
+            id: string;
+            clientId: string;
+            connectionId: string;
+            /** @enum {string} */
+            scopeType: "organization" | "project" | "repository";
+            externalScopeId: string | null;
+            scopePath: string;
+            displayName: string;
+            isEnabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        CreateProviderScopeInput: {
+            /**
+             * @description organization: ADO organization, GitHub owner, GitLab group, Bitbucket workspace.
+             * @enum {string}
+             */
+            scopeType: "organization" | "project" | "repository";
+            /** @description The provider’s own id of the scope, if known. */
+            externalScopeId?: string | null;
+            /**
+             * Format: uri
+             * @description The scope URL: `https://dev.azure.com/<org>`, `https://github.com/<owner>`, `https://gitlab.com/<group>`, `https://bitbucket.org/<workspace>`. Stored without a trailing slash; unique per connection regardless of case.
+             */
+            scopePath: string;
+            /** @description Default: the scope path. */
+            displayName?: string;
+            /** @description Default true. */
+            isEnabled?: boolean;
+        };
+        ProviderScopeList: {
+            items: components["schemas"]["ProviderScope"][];
+            nextCursor: string | null;
+        };
+        PatchProviderScopeInput: {
+            /**
+             * @description organization: ADO organization, GitHub owner, GitLab group, Bitbucket workspace.
+             * @enum {string}
+             */
+            scopeType?: "organization" | "project" | "repository";
+            /** @description The provider’s own id of the scope, if known. */
+            externalScopeId?: string | null;
+            /**
+             * Format: uri
+             * @description The scope URL: `https://dev.azure.com/<org>`, `https://github.com/<owner>`, `https://gitlab.com/<group>`, `https://bitbucket.org/<workspace>`. Stored without a trailing slash; unique per connection regardless of case.
+             */
+            scopePath?: string;
+            displayName?: string;
+            isEnabled?: boolean;
+        };
+        /** @description Provider users matching the search. */
+        ReviewerIdentityCandidates: {
+            items: components["schemas"]["ScmUser"][];
+        };
+        ScmUser: {
+            /** @description The provider’s user id; store it as the reviewer identity. */
+            externalUserId: string;
+            login: string;
+            displayName: string;
+            isBot: boolean;
+        };
+        /** @description The provider account Margin’s review comments appear under. */
+        ReviewerIdentity: {
+            clientId: string;
+            connectionId: string;
+            externalUserId: string;
+            login: string;
+            displayName: string;
+            isBot: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        PutReviewerIdentityInput: {
+            externalUserId: string;
+            login: string;
+            /** @description Default: the login. */
+            displayName?: string;
+            /** @description Default false. */
+            isBot?: boolean;
+        };
+        DiscoveredProjectList: {
+            items: {
+                /** @description Pass as `projectId` to the other discovery calls. */
+                projectId: string;
+                /** @description The same value, as crawl and webhook configurations name it. */
+                providerProjectKey: string;
+                displayName: string;
+            }[];
+            /** @description True when the provider had more than the listing limit; the rest are left out. */
+            truncated: boolean;
+        };
+        DiscoveredSourceList: {
+            items: {
+                canonicalSourceRef: components["schemas"]["CanonicalSourceRef"];
+                displayName: string;
+                /** @description Null for an empty repository. */
+                defaultBranch: string | null;
+                webUrl?: string;
+            }[];
+            /** @description True when the provider had more than the listing limit; the rest are left out. */
+            truncated: boolean;
+            /** @description Why the list may be incomplete. */
+            warnings: string[];
+        };
+        CanonicalSourceRef: {
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description Repository id: ADO repository GUID, GitHub numeric id, GitLab project id, Bitbucket repository UUID. */
+            value: string;
+        };
+        DiscoveredBranchList: {
+            items: {
+                branchName: string;
+            }[];
+            /** @description True when the provider had more than the listing limit; the rest are left out. */
+            truncated: boolean;
+        };
+        /** @description Each item has the shape crawl and webhook configurations take in `repoFilters`. */
+        SuggestedRepoFilterList: {
+            items: {
+                repositoryName: string;
+                displayName: string;
+                canonicalSourceRef: components["schemas"]["CanonicalSourceRef"];
+                /** @description The default branch; empty for an empty repository. */
+                targetBranchPatterns: string[];
+            }[];
+            /** @description True when the provider had more than the listing limit; the rest are left out. */
+            truncated: boolean;
         };
     };
     responses: never;
@@ -3066,6 +3500,1127 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listProviderConnections: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnectionList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProviderConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is never returned. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchProviderConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifyProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection with `verificationStatus` `verified` or `failed` and the provider’s answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listProviderScopes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scopes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderScopeList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createProviderScope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProviderScopeInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderScope"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteProviderScope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+                scopeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchProviderScope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+                scopeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchProviderScopeInput"];
+            };
+        };
+        responses: {
+            /** @description The scope as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderScope"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolveReviewerIdentities: {
+        parameters: {
+            query: {
+                /** @description Part of a login, name or e-mail, as the provider searches. */
+                search: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching provider users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewerIdentityCandidates"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A provider could not be reached or refused the call. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReviewerIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reviewer identity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewerIdentity"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putReviewerIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutReviewerIdentityInput"];
+            };
+        };
+        responses: {
+            /** @description The reviewer identity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewerIdentity"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverProjects: {
+        parameters: {
+            query: {
+                /** @description Id of one of the client’s provider scopes. */
+                organizationScopeId: string;
+                /** @description `crawl` needs the crawl-configs capability (409 license_required otherwise). */
+                purpose?: "crawl" | "webhook" | "knowledge";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveredProjectList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A provider could not be reached or refused the call. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverSources: {
+        parameters: {
+            query: {
+                /** @description Id of one of the client’s provider scopes. */
+                organizationScopeId: string;
+                /** @description `projectId` of a discovered project (the providerProjectKey). */
+                projectId: string;
+                /** @description `adoWiki` only on suiteDevOps scopes. */
+                sourceKind?: "repository" | "adoWiki";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveredSourceList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A provider could not be reached or refused the call. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverBranches: {
+        parameters: {
+            query: {
+                /** @description Id of one of the client’s provider scopes. */
+                organizationScopeId: string;
+                /** @description `projectId` of a discovered project (the providerProjectKey). */
+                projectId: string;
+                /** @description `adoWiki` only on suiteDevOps scopes. */
+                sourceKind?: "repository" | "adoWiki";
+                /** @description Must be the family of the scope’s connection. */
+                canonicalSourceProvider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description The repository id (`canonicalSourceRef.value` of a discovered source). */
+                canonicalSourceValue: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Branches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveredBranchList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A provider could not be reached or refused the call. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverCrawlFilters: {
+        parameters: {
+            query: {
+                /** @description Id of one of the client’s provider scopes. */
+                organizationScopeId: string;
+                /** @description `projectId` of a discovered project (the providerProjectKey). */
+                projectId: string;
+                /** @description `crawl` needs the crawl-configs capability (409 license_required otherwise). */
+                purpose?: "crawl" | "webhook" | "knowledge";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suggested repository filters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestedRepoFilterList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A provider could not be reached or refused the call. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

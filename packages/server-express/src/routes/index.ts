@@ -1,6 +1,8 @@
 import type { RouteSpec } from '../http/route.js';
 import { authRoutes } from './auth-routes.js';
+import { discoveryRoutes } from './discovery-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
+import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
 import { usersRoutes } from './users-routes.js';
@@ -12,4 +14,6 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...tenancyRoutes,
   ...licensingRoutes,
   ...reviewingRoutes,
+  ...providerConnectionsRoutes,
+  ...discoveryRoutes,
 ];

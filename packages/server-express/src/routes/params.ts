@@ -15,3 +15,5 @@ export const PageQuery = z.object({
 });
 export const JobParams = z.object({ jobId: id });
 export const DismissalParams = z.object({ clientId: id, dismissalId: id });
+export const ConnectionParams = z.object({ clientId: id, connectionId: id });
+export const ScopeParams = z.object({ clientId: id, connectionId: id, scopeId: id });

@@ -6,6 +6,11 @@ import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
 import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
 import type { ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
+import type {
+  ProviderConnectionRecord,
+  ProviderScopeRecord,
+  ReviewerIdentityRecord,
+} from '../../scm/connection-records.js';
 import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
@@ -26,6 +31,10 @@ export interface MemoryState {
   dismissals: Map<string, DismissalRecord>;
   protocolPasses: Map<string, ProtocolPassRecord>;
   protocolEvents: Map<string, ProtocolEventRecord>;
+  providerConnections: Map<string, ProviderConnectionRecord>;
+  providerScopes: Map<string, ProviderScopeRecord>;
+  /** Keyed by connection id: one identity per connection. */
+  reviewerIdentities: Map<string, ReviewerIdentityRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -50,6 +59,9 @@ export function emptyMemoryState(): MemoryState {
     dismissals: new Map(),
     protocolPasses: new Map(),
     protocolEvents: new Map(),
+    providerConnections: new Map(),
+    providerScopes: new Map(),
+    reviewerIdentities: new Map(),
   };
 }
 

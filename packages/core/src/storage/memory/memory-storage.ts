@@ -1,6 +1,7 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
 import { memoryBlockedPullRequests, memoryDismissals, memoryProtocol, memoryReviewJobs } from './memory-reviewing.js';
+import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
@@ -19,6 +20,9 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     blockedPullRequests: memoryBlockedPullRequests(state),
     dismissals: memoryDismissals(state),
     protocol: memoryProtocol(state),
+    providerConnections: memoryProviderConnections(state),
+    providerScopes: memoryProviderScopes(state),
+    reviewerIdentities: memoryReviewerIdentities(state),
   };
 }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StorageV1 } from '../../storage/storage-v1.js';
 import { identityAndTenancyContract } from './identity-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';
+import { scmStorageContract } from './scm-storage-contract.js';
 import { settingsAndTransactionsContract } from './settings-and-transactions-contract.js';
 import { usersContract } from './users-contract.js';
 
@@ -33,5 +34,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     identityAndTenancyContract(storage);
     settingsAndTransactionsContract(storage);
     reviewingStorageContract(storage);
+    scmStorageContract(storage);
   });
 }

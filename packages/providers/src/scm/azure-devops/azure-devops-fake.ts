@@ -1,13 +1,18 @@
 /**
- * Test support (not exported): a stateful Azure DevOps fake on a loopback socket that serves
- * `SCM_CONTRACT_SCENARIO` in Azure DevOps' wire shapes, built from the recorded-shape fixtures in
- * `__fixtures__/`. It pages like the service (`$top`/`$skip` with `nextSkip`/`nextTop`, and
- * `x-ms-continuationtoken`), insists on `api-version`, answers 401 to unknown credentials, 404 with
- * Azure DevOps' error bodies, and 429 with `Retry-After` on demand.
+ * Test support (exported from `@margin/providers/testing`): a stateful Azure DevOps fake on a
+ * loopback socket that serves `SCM_CONTRACT_SCENARIO` in Azure DevOps' wire shapes, built from the
+ * recorded-shape fixtures in `__fixtures__/`. It pages like the service (`$top`/`$skip` with
+ * `nextSkip`/`nextTop`, and `x-ms-continuationtoken`), insists on `api-version`, answers 401 to unknown
+ * credentials, 404 with Azure DevOps' error bodies, and 429 with `Retry-After` on demand.
  */
 import { readFileSync } from 'node:fs';
 import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 import type { AdoChangeEntry, AdoComment, AdoPullRequest, AdoThread } from './azure-devops-wire.js';
 
 export function adoFixture<T>(name: string): T {

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbucket-wire.js';
 
 /**
@@ -23,7 +28,6 @@ export function fixture<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), 'utf8')) as T;
 }
 
-const errors = fixture<Record<string, unknown>>('errors');
 const COMMITS = [s.pullRequest.headSha, s.pullRequest.baseSha, OLD_HEAD_SHA, '4'.repeat(40), '5'.repeat(40)];
 
 const FILES: Record<string, string> = {
@@ -83,6 +87,8 @@ export interface BitbucketFake {
 }
 
 export async function startBitbucketFake(): Promise<BitbucketFake> {
+  // Read at start, not import, so importing the testing entry never touches the file system.
+  const errors = fixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
   const apiBaseUrl = `${server.url}/2.0`;
   const prs = pullRequests();

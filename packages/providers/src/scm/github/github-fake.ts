@@ -1,14 +1,20 @@
 /**
- * Test support (not exported): a stateful GitHub fake on a loopback socket, served under `/api/v3`
- * and `/api/graphql` as GitHub Enterprise Server does. It serves `SCM_CONTRACT_SCENARIO` in GitHub's
- * wire shapes from the recorded-shape fixtures in `__fixtures__/`, pages with `Link` headers (at most
- * 100 a page), checks App JWTs with the App's public key, keeps the review threads it is sent, and
- * answers 401, 404, 422 and (on demand) the 403 secondary rate limit with `retry-after`.
+ * Test support (exported from `@margin/providers/testing`): a stateful GitHub fake on a loopback
+ * socket, served under `/api/v3` and `/api/graphql` as GitHub Enterprise Server does. It serves
+ * `SCM_CONTRACT_SCENARIO` in GitHub's wire shapes from the recorded-shape fixtures in `__fixtures__/`,
+ * pages with `Link` headers (at most 100 a page), checks App JWTs with the App's public key, keeps the
+ * review threads it is sent, and answers 401, 404, 422 and (on demand) the 403 secondary rate limit
+ * with `retry-after`.
  */
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 import type {
   GhIssueComment,
   GhPullRequest,

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlVersion } from './gitlab-wire.js';
 
 /**
@@ -23,8 +28,6 @@ const s = SCM_CONTRACT_SCENARIO;
 export function fixture<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), 'utf8')) as T;
 }
-
-const errors = fixture<Record<string, unknown>>('errors');
 
 /** Contents by `<sha>:<path>`. */
 const FILE_002_BASE = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -100,6 +103,8 @@ export interface GitLabFake {
 }
 
 export async function startGitLabFake(): Promise<GitLabFake> {
+  // Read at start, not import, so importing the testing entry never touches the file system.
+  const errors = fixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
   const diffs = scenarioDiffs();
   const mrs = mergeRequests();

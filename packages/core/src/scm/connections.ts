@@ -1,0 +1,227 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { PageQuery } from '../identity/schemas.js';
+import { requireCapability } from '../licensing/licensing-state.js';
+import { scmFamily } from '../providers.js';
+import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
+import { connectionNotFound, scmConnectionConfig } from './open-scm-provider.js';
+import { failureCategoryOf } from './provider-failures.js';
+import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
+import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
+
+const MAX_ERROR_LENGTH = 1000;
+
+/** The wire view: everything but the secret. */
+export const providerConnectionView = (c: ProviderConnectionRecord) => ({
+  id: c.id,
+  clientId: c.clientId,
+  providerFamily: c.providerFamily,
+  authenticationKind: c.authenticationKind,
+  hostBaseUrl: c.hostBaseUrl,
+  displayName: c.displayName,
+  isActive: c.isActive,
+  oAuthTenantId: c.oAuthTenantId,
+  oAuthClientId: c.oAuthClientId,
+  hostedAppId: c.hostedAppId,
+  hostedAppInstallationId: c.hostedAppInstallationId,
+  hasSecret: c.sealedSecret.length > 0,
+  verificationStatus: c.verificationStatus,
+  lastVerifiedAt: c.lastVerifiedAt,
+  lastVerificationError: c.lastVerificationError,
+  lastVerificationFailureCategory: c.lastVerificationFailureCategory,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+/** The client's connection, or 404 (also for another client's, which must not be confirmed). */
+export async function requireConnection(
+  deps: CoreDeps,
+  clientId: string,
+  connectionId: string,
+): Promise<ProviderConnectionRecord> {
+  const connection = await deps.storage.providerConnections.findById(connectionId);
+  if (!connection || connection.clientId !== clientId) throw connectionNotFound();
+  return connection;
+}
+
+const NEVER_VERIFIED = {
+  verificationStatus: 'neverVerified',
+  lastVerifiedAt: null,
+  lastVerificationError: null,
+  lastVerificationFailureCategory: null,
+} as const satisfies ProviderConnectionPatch;
+
+/**
+ * A client's second connection needs `multiple-scm-providers`; a second connection of the same family
+ * on the same host is a duplicate (409) either way.
+ */
+export async function createProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = CreateProviderConnectionInput.parse(input);
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  // Read before the transaction (storage work only inside); applied there once the count is known.
+  const refusal = await requireCapability(deps, 'multiple-scm-providers').then(
+    () => undefined,
+    (error: unknown) => {
+      if (MarginError.isInstance(error) && error.code === 'license_required') return error;
+      throw error;
+    },
+  );
+  const now = deps.clock.now().toISOString();
+  const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
+  const connection: ProviderConnectionRecord = {
+    id: deps.ids.uuid(),
+    clientId,
+    providerFamily: req.providerFamily,
+    authenticationKind: req.authenticationKind,
+    hostBaseUrl,
+    hostKey: urlKey(hostBaseUrl),
+    displayName: req.displayName ?? hostBaseUrl,
+    isActive: req.isActive ?? true,
+    oAuthTenantId: req.oAuthTenantId ?? null,
+    oAuthClientId: req.oAuthClientId ?? null,
+    hostedAppId: req.hostedAppId ?? null,
+    hostedAppInstallationId: req.hostedAppInstallationId ?? null,
+    sealedSecret: deps.secrets.seal(req.secret.trim()),
+    ...NEVER_VERIFIED,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.transaction(async (tx) => {
+    if (refusal && (await tx.providerConnections.countForClient(clientId)) > 0) throw refusal;
+    await tx.providerConnections.insert(connection);
+  });
+  return providerConnectionView(connection);
+}
+
+export async function listProviderConnections(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const page = PageQuery.parse(query);
+  await deps.authz.requireClient(actor, 'scm.discovery', clientId);
+  const result = await deps.storage.providerConnections.listForClient(clientId, page);
+  return { items: result.items.map(providerConnectionView), nextCursor: result.nextCursor };
+}
+
+export async function getProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, connectionId: string) {
+  await deps.authz.requireClient(actor, 'scm.discovery', clientId);
+  return providerConnectionView(await requireConnection(deps, clientId, connectionId));
+}
+
+/**
+ * Changes a connection. A new secret, host or kind-specific credential field resets verification; a
+ * blank or absent secret keeps the stored one. The authentication kind itself cannot change.
+ */
+export async function patchProviderConnection(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  input: unknown,
+) {
+  const req = PatchProviderConnectionInput.parse(input);
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const current = await requireConnection(deps, clientId, connectionId);
+
+  const allowed: readonly string[] = KIND_FIELDS[current.authenticationKind];
+  const foreign = ALL_KIND_FIELDS.filter((field) => req[field] !== undefined && !allowed.includes(field));
+  if (foreign.length > 0) {
+    const issues = foreign.map((field) => ({
+      path: field,
+      message: `is only for authenticationKind '${kindOfField(field)}'`,
+    }));
+    throw MarginError.validation(`Invalid request: ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+
+  const patch: ProviderConnectionPatch = { updatedAt: deps.clock.now().toISOString() };
+  let credentialsChanged = false;
+  if (req.displayName !== undefined) patch.displayName = req.displayName;
+  if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.secret?.trim()) {
+    patch.sealedSecret = deps.secrets.seal(req.secret.trim());
+    credentialsChanged = true;
+  }
+  if (req.hostBaseUrl !== undefined) {
+    const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
+    if (hostBaseUrl !== current.hostBaseUrl) {
+      Object.assign(patch, { hostBaseUrl, hostKey: urlKey(hostBaseUrl) });
+      credentialsChanged = true;
+    }
+  }
+  for (const field of ALL_KIND_FIELDS) {
+    const value = req[field];
+    if (value !== undefined && value !== current[field]) {
+      Object.assign(patch, { [field]: value });
+      credentialsChanged = true;
+    }
+  }
+  if (credentialsChanged) Object.assign(patch, NEVER_VERIFIED);
+
+  const updated = await deps.storage.providerConnections.update(connectionId, patch);
+  if (!updated) throw connectionNotFound();
+  return providerConnectionView(updated);
+}
+
+/** Deletes the connection with its scopes and reviewer identity. */
+export async function deleteProviderConnection(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+): Promise<void> {
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  await requireConnection(deps, clientId, connectionId);
+  if (!(await deps.storage.providerConnections.delete(connectionId))) throw connectionNotFound();
+}
+
+/**
+ * Asks the provider whether the stored credentials work and records the outcome. A refusal is an
+ * outcome, not an error: it is stored with the provider's message and the connection is returned.
+ */
+export async function verifyProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, connectionId: string) {
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const connection = await requireConnection(deps, clientId, connectionId);
+  const config = scmConnectionConfig(deps, connection);
+  const now = deps.clock.now().toISOString();
+  let outcome: ProviderConnectionPatch;
+  try {
+    await scmFamily(deps.providers, connection.providerFamily).connect(config).verify();
+    outcome = {
+      verificationStatus: 'verified',
+      lastVerifiedAt: now,
+      lastVerificationError: null,
+      lastVerificationFailureCategory: null,
+    };
+  } catch (error) {
+    // Anything else is a bug of ours or an unreadable stored secret, not the provider's answer.
+    if (!MarginError.isInstance(error) || error.code === 'internal') throw error;
+    outcome = {
+      verificationStatus: 'failed',
+      lastVerifiedAt: now,
+      lastVerificationError: withoutSecret(error.message, config.secret).slice(0, MAX_ERROR_LENGTH),
+      lastVerificationFailureCategory: failureCategoryOf(error),
+    };
+  }
+  const updated = await deps.storage.transaction(async (tx) => {
+    const current = await tx.providerConnections.findById(connectionId);
+    if (!current) throw connectionNotFound();
+    // Host or credentials changed while the provider answered: the answer is about the old ones.
+    if (credentialsOf(current) !== credentialsOf(connection)) return current;
+    return (await tx.providerConnections.update(connectionId, outcome)) ?? current;
+  });
+  return providerConnectionView(updated);
+}
+
+function credentialsOf(c: ProviderConnectionRecord): string {
+  return JSON.stringify([
+    c.hostBaseUrl,
+    c.sealedSecret,
+    c.oAuthTenantId,
+    c.oAuthClientId,
+    c.hostedAppId,
+    c.hostedAppInstallationId,
+  ]);
+}
+
+/** Adapters already redact credentials; this is the second line, for a provider that echoes them. */
+function withoutSecret(message: string, secret: string): string {
+  return secret.length >= 4 ? message.split(secret).join('[redacted]') : message;
+}

@@ -1,0 +1,110 @@
+import type { CoreDeps } from '../deps.js';
+import type { Actor } from '../identity/actor.js';
+import { PageQuery } from '../identity/schemas.js';
+import type { ProviderScopePatch, ProviderScopeRecord } from './connection-records.js';
+import { requireConnection } from './connections.js';
+import { scopeNotFound } from './open-scm-provider.js';
+import { CreateProviderScopeInput, PatchProviderScopeInput } from './schemas.js';
+import { canonicalUrl, urlKey } from './support-matrix.js';
+
+export const providerScopeView = (s: ProviderScopeRecord) => ({
+  id: s.id,
+  clientId: s.clientId,
+  connectionId: s.connectionId,
+  scopeType: s.scopeType,
+  externalScopeId: s.externalScopeId,
+  scopePath: s.scopePath,
+  displayName: s.displayName,
+  isEnabled: s.isEnabled,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+});
+
+async function requireScope(deps: CoreDeps, clientId: string, connectionId: string, scopeId: string) {
+  await requireConnection(deps, clientId, connectionId);
+  const scope = await deps.storage.providerScopes.findById(scopeId);
+  if (!scope || scope.connectionId !== connectionId) throw scopeNotFound();
+  return scope;
+}
+
+/** A scope path appears once per connection, whatever its case or trailing slash (409 otherwise). */
+export async function createProviderScope(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  input: unknown,
+) {
+  const req = CreateProviderScopeInput.parse(input);
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  await requireConnection(deps, clientId, connectionId);
+  const now = deps.clock.now().toISOString();
+  const scopePath = canonicalUrl(req.scopePath);
+  const scope: ProviderScopeRecord = {
+    id: deps.ids.uuid(),
+    connectionId,
+    clientId,
+    scopeType: req.scopeType,
+    externalScopeId: req.externalScopeId || null,
+    scopePath,
+    scopePathKey: urlKey(scopePath),
+    displayName: req.displayName ?? scopePath,
+    isEnabled: req.isEnabled ?? true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.providerScopes.insert(scope);
+  return providerScopeView(scope);
+}
+
+/** Readable by ClientUser: discovery starts from a scope id. */
+export async function listProviderScopes(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  query: unknown,
+) {
+  const page = PageQuery.parse(query);
+  await deps.authz.requireClient(actor, 'scm.discovery', clientId);
+  await requireConnection(deps, clientId, connectionId);
+  const result = await deps.storage.providerScopes.listForConnection(connectionId, page);
+  return { items: result.items.map(providerScopeView), nextCursor: result.nextCursor };
+}
+
+export async function patchProviderScope(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  scopeId: string,
+  input: unknown,
+) {
+  const req = PatchProviderScopeInput.parse(input);
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  await requireScope(deps, clientId, connectionId, scopeId);
+  const patch: ProviderScopePatch = { updatedAt: deps.clock.now().toISOString() };
+  if (req.scopeType !== undefined) patch.scopeType = req.scopeType;
+  if (req.externalScopeId !== undefined) patch.externalScopeId = req.externalScopeId || null;
+  if (req.scopePath !== undefined) {
+    patch.scopePath = canonicalUrl(req.scopePath);
+    patch.scopePathKey = urlKey(patch.scopePath);
+  }
+  if (req.displayName !== undefined) patch.displayName = req.displayName;
+  if (req.isEnabled !== undefined) patch.isEnabled = req.isEnabled;
+  const updated = await deps.storage.providerScopes.update(scopeId, patch);
+  if (!updated) throw scopeNotFound();
+  return providerScopeView(updated);
+}
+
+export async function deleteProviderScope(
+  deps: CoreDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  scopeId: string,
+): Promise<void> {
+  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  await requireScope(deps, clientId, connectionId, scopeId);
+  if (!(await deps.storage.providerScopes.delete(scopeId))) throw scopeNotFound();
+}

@@ -1,0 +1,66 @@
+import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
+
+/** Which authentication kinds each provider family accepts (decisions.md, "the support matrix"). */
+export const SUPPORT_MATRIX: Readonly<Record<ProviderFamily, readonly AuthenticationKind[]>> = {
+  suiteDevOps: ['oauthClientCredentials', 'personalAccessToken'],
+  gitHostA: ['personalAccessToken', 'appInstallation'],
+  gitHostB: ['personalAccessToken'],
+  gitHostC: ['personalAccessToken'],
+};
+
+/** The fields an authentication kind needs besides the secret; every other kind must leave them out. */
+export const KIND_FIELDS = {
+  oauthClientCredentials: ['oAuthTenantId', 'oAuthClientId'],
+  appInstallation: ['hostedAppId', 'hostedAppInstallationId'],
+  personalAccessToken: [],
+} as const satisfies Record<AuthenticationKind, readonly string[]>;
+
+export type KindField = (typeof KIND_FIELDS)[keyof typeof KIND_FIELDS][number];
+export const ALL_KIND_FIELDS: readonly KindField[] = [
+  ...KIND_FIELDS.oauthClientCredentials,
+  ...KIND_FIELDS.appInstallation,
+];
+
+export function isSupported(family: ProviderFamily, kind: AuthenticationKind): boolean {
+  return SUPPORT_MATRIX[family].includes(kind);
+}
+
+export function unsupportedKindMessage(family: ProviderFamily, kind: AuthenticationKind): string {
+  return `${family} connections do not accept authenticationKind '${kind}'; accepted: ${SUPPORT_MATRIX[family].join(', ')}.`;
+}
+
+/** The kind whose field this is, for "only for …" messages. */
+export function kindOfField(field: KindField): AuthenticationKind {
+  return (KIND_FIELDS.oauthClientCredentials as readonly string[]).includes(field)
+    ? 'oauthClientCredentials'
+    : 'appInstallation';
+}
+
+/** Why a URL cannot be a host or scope URL, or undefined when it can. */
+export function httpUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute http(s) URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an absolute http(s) URL';
+  // Credentials belong in `secret`, where they are sealed; a URL is stored and shown in clear.
+  if (url.username || url.password) return 'must not contain credentials; put them in secret';
+  if (url.search || url.hash) return 'must not have a query or fragment';
+  return undefined;
+}
+
+/**
+ * The URL as stored: scheme and host lower-cased by the URL parser, default port dropped, no trailing
+ * slash. Call only on values `httpUrlProblem` accepted.
+ */
+export function canonicalUrl(value: string): string {
+  const url = new URL(value);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Two URLs that differ only in case or a trailing slash name the same host, organization or group. */
+export function urlKey(value: string): string {
+  return canonicalUrl(value).toLowerCase();
+}

@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
+import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
 import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
 import { knexSettings } from './repositories/settings.js';
 import { knexClients, knexTenants } from './repositories/tenancy.js';
@@ -39,6 +40,9 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     tenants: knexTenants(db),
     clients: knexClients(db),
     settings: knexSettings(db, dialect),
+    aiConnections: knexAiConnections(db, dialect),
+    aiLogicalModels: knexAiLogicalModels(db),
+    aiModelCatalog: knexAiModelCatalog(db, dialect),
   };
 }
 

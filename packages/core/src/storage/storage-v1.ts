@@ -1,3 +1,4 @@
+import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from '../ai/ai-records.js';
 import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
@@ -14,6 +15,9 @@ export interface Repositories {
   tenants: TenantsRepository;
   clients: ClientsRepository;
   settings: SettingsRepository;
+  aiConnections: AiConnectionsRepository;
+  aiLogicalModels: AiLogicalModelsRepository;
+  aiModelCatalog: AiModelCatalogRepository;
 }
 
 /**

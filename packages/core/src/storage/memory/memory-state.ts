@@ -1,3 +1,10 @@
+import type {
+  AiConnectionRecord,
+  CatalogModelRecord,
+  LogicalModelRecord,
+  PriceOverrideRecord,
+  PurposeMappingRecord,
+} from '../../ai/ai-records.js';
 import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
@@ -16,6 +23,12 @@ export interface MemoryState {
   tenants: Map<string, TenantRecord>;
   clients: Map<string, ClientRecord>;
   settings: Map<string, unknown>;
+  aiConnections: Map<string, AiConnectionRecord>;
+  aiLogicalModels: Map<string, LogicalModelRecord>;
+  /** Keyed `clientId/purpose`. */
+  aiPurposeMappings: Map<string, PurposeMappingRecord>;
+  aiCatalogModels: Map<string, CatalogModelRecord>;
+  aiPriceOverrides: Map<string, PriceOverrideRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -35,6 +48,11 @@ export function emptyMemoryState(): MemoryState {
     tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),
     clients: new Map(),
     settings: new Map(),
+    aiConnections: new Map(),
+    aiLogicalModels: new Map(),
+    aiPurposeMappings: new Map(),
+    aiCatalogModels: new Map(),
+    aiPriceOverrides: new Map(),
   };
 }
 

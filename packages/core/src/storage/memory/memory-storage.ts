@@ -1,4 +1,5 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
+import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
 import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
@@ -14,6 +15,9 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     tenants: memoryTenants(state),
     clients: memoryClients(state),
     settings: memorySettings(state),
+    aiConnections: memoryAiConnections(state),
+    aiLogicalModels: memoryAiLogicalModels(state),
+    aiModelCatalog: memoryAiModelCatalog(state),
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StorageV1 } from '../../storage/storage-v1.js';
+import { aiStorageContract } from './ai-storage-contract.js';
 import { identityAndTenancyContract } from './identity-contract.js';
 import { settingsAndTransactionsContract } from './settings-and-transactions-contract.js';
 import { usersContract } from './users-contract.js';
@@ -31,5 +32,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     usersContract(storage);
     identityAndTenancyContract(storage);
     settingsAndTransactionsContract(storage);
+    aiStorageContract(storage);
   });
 }

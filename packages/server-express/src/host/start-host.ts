@@ -63,6 +63,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
       clock: options.clock,
       ids: options.ids,
+      ai: { allowPrivateEgress: config.allowPrivateEgress },
     });
     await core.system.verifySecretsKey();
     await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);

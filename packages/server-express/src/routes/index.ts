@@ -1,8 +1,17 @@
 import type { RouteSpec } from '../http/route.js';
+import { aiConnectionsRoutes } from './ai-connections-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
+import { logicalModelsRoutes } from './logical-models-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
 import { usersRoutes } from './users-routes.js';
 
 /** Every API endpoint, one table per capability. openapi.json is generated from this list. */
-export const API_ROUTES: readonly RouteSpec[] = [...authRoutes, ...usersRoutes, ...tenancyRoutes, ...licensingRoutes];
+export const API_ROUTES: readonly RouteSpec[] = [
+  ...authRoutes,
+  ...usersRoutes,
+  ...tenancyRoutes,
+  ...licensingRoutes,
+  ...aiConnectionsRoutes,
+  ...logicalModelsRoutes,
+];

@@ -1,3 +1,4 @@
+import { PurposeParam } from '@margin/core';
 import { z } from 'zod';
 
 /** Path ids: any short string. An id that matches nothing is a 404, not a validation error. */
@@ -13,3 +14,9 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, 1–200 (default 50).' }),
   cursor: z.string().max(500).optional().meta({ description: '`nextCursor` of the previous page.' }),
 });
+export const AiConnectionParams = z.object({ clientId: id, connectionId: id });
+export const ClientLogicalModelParams = z.object({ clientId: id, name: id });
+export const ClientPurposeParams = z.object({ clientId: id, purpose: PurposeParam });
+export const TenantLogicalModelParams = z.object({ tenantId: id, name: id });
+export const CatalogModelParams = z.object({ tenantId: id, modelId: id });
+export const PriceOverrideParams = z.object({ tenantId: id, overrideId: id });

@@ -13,6 +13,8 @@ import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput 
 
 const PurposePath = z.object({ purpose: PurposeParam });
 
+const article = (capability: string) => (capability === 'embedding' ? 'an embedding' : 'a chat');
+
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export const logicalModelView = (m: LogicalModelRecord) => ({
@@ -231,7 +233,7 @@ export async function putPurpose(deps: CoreDeps, actor: Actor, clientId: string,
       throw invalid([
         {
           path: 'logicalModelName',
-          message: `${parsedPurpose} needs a ${needs} model; ${model.name} is a ${model.capability} model.`,
+          message: `${parsedPurpose} needs ${article(needs)} model; ${model.name} is ${article(model.capability)} model.`,
         },
       ]);
     }

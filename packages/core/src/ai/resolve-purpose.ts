@@ -105,7 +105,7 @@ async function resolveOne(
       ((await tenantCatalogInUse(deps, tenantId))
         ? await deps.storage.aiLogicalModels.find('tenant', tenantId, name)
         : undefined);
-    if (!logical) throw broken('which no longer exists for this client.');
+    if (!logical) throw broken('which is not a logical model of this client (any more).');
     const connection = await deps.storage.aiConnections.findById(logical.connectionId);
     const reachable =
       connection &&

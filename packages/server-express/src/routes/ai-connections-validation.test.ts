@@ -511,7 +511,7 @@ describe('AI connection profiles: validation', () => {
     });
 
     it('keeps model ids across a replacement, by id or remoteModelId, and keeps the stored key', async () => {
-      const [gpt, embedding] = models as [{ id: string }, { id: string }];
+      const [gpt, embedding] = models as unknown as [{ id: string }, { id: string }];
       const res = await admin.patch(`${path()}/${id}`, {
         auth: { mode: 'apiKey' },
         configuredModels: [

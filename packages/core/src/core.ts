@@ -1,3 +1,10 @@
+import type { AiDeps } from './ai/ai-deps.js';
+import * as aiChecks from './ai/connection-checks.js';
+import * as aiConnections from './ai/connections.js';
+import * as logicalModels from './ai/logical-models.js';
+import * as modelCatalog from './ai/model-catalog.js';
+import type { AiPurpose } from './ai/purposes.js';
+import { type BoundResolvePurpose, resolvePurpose } from './ai/resolve-purpose.js';
 import { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
 import { createEventBus, type EventBus } from './events.js';
 import { AccessCache } from './identity/access-cache.js';
@@ -47,6 +54,8 @@ export interface MarginCoreOptions {
   reviewEngine?: ReviewEngineV1;
   /** How long another host's job change may take to show in a status read here. Default 1000; 0 disables. */
   jobStatusCacheMs?: number;
+  /** AI connection settings the host decides. */
+  ai?: { allowPrivateEgress?: boolean | undefined } | undefined;
 }
 
 /**
@@ -72,6 +81,9 @@ export function createMarginCore(options: MarginCoreOptions) {
     authz: createAuthorizer({ storage: options.storage, accessCache }),
     jobStatusCache: new JobStatusCache(() => options.storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000),
   };
+  // The save-time egress guard must agree with the adapters' connect-time one, so the host passes
+  // the same MARGIN_ALLOW_PRIVATE_EGRESS value to both.
+  const aiDeps: AiDeps = { ...deps, ai: { allowPrivateEgress: options.ai?.allowPrivateEgress === true } };
   return {
     events: deps.events,
     system: {
@@ -196,6 +208,67 @@ export function createMarginCore(options: MarginCoreOptions) {
       /** For hosts and workers: no authorization, see `scopeWithConnection`. */
       scopeWithConnection: (clientId: string, scopeId: string, options?: Parameters<typeof scopeWithConnection>[3]) =>
         scopeWithConnection(deps, clientId, scopeId, options),
+    },
+    ai: {
+      permittedProviders: (actor: Actor, clientId: string) => aiChecks.permittedProviders(aiDeps, actor, clientId),
+      createConnection: (actor: Actor, clientId: string, input: unknown) =>
+        aiConnections.createConnection(aiDeps, actor, clientId, input),
+      listConnections: (actor: Actor, clientId: string, query: unknown) =>
+        aiConnections.listConnections(aiDeps, actor, clientId, query),
+      getConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        aiConnections.getConnection(aiDeps, actor, clientId, connectionId),
+      patchConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        aiConnections.patchConnection(aiDeps, actor, clientId, connectionId, input),
+      deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        aiConnections.deleteConnection(aiDeps, actor, clientId, connectionId),
+      probe: (actor: Actor, clientId: string, input: unknown) =>
+        aiChecks.probeConnection(aiDeps, actor, clientId, input),
+      discoverModels: (actor: Actor, clientId: string, input: unknown) =>
+        aiChecks.discoverModels(aiDeps, actor, clientId, input),
+      verifyConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        aiChecks.verifyConnection(aiDeps, actor, clientId, connectionId),
+      activateConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        aiChecks.activateConnection(aiDeps, actor, clientId, connectionId),
+      deactivateConnection: (actor: Actor, clientId: string, connectionId: string) =>
+        aiChecks.deactivateConnection(aiDeps, actor, clientId, connectionId),
+      listClientLogicalModels: (actor: Actor, clientId: string) =>
+        logicalModels.listClientLogicalModels(deps, actor, clientId),
+      createClientOverride: (actor: Actor, clientId: string, input: unknown) =>
+        logicalModels.createClientOverride(deps, actor, clientId, input),
+      getClientOverride: (actor: Actor, clientId: string, name: string) =>
+        logicalModels.getClientOverride(deps, actor, clientId, name),
+      putClientOverride: (actor: Actor, clientId: string, name: string, input: unknown) =>
+        logicalModels.putClientOverride(deps, actor, clientId, name, input),
+      deleteClientOverride: (actor: Actor, clientId: string, name: string) =>
+        logicalModels.deleteClientOverride(deps, actor, clientId, name),
+      putPurpose: (actor: Actor, clientId: string, purpose: string, input: unknown) =>
+        logicalModels.putPurpose(deps, actor, clientId, purpose, input),
+      deletePurpose: (actor: Actor, clientId: string, purpose: string) =>
+        logicalModels.deletePurpose(deps, actor, clientId, purpose),
+      listTenantLogicalModels: (actor: Actor, tenantId: string) =>
+        logicalModels.listTenantLogicalModels(deps, actor, tenantId),
+      createTenantLogicalModel: (actor: Actor, tenantId: string, input: unknown) =>
+        logicalModels.createTenantLogicalModel(deps, actor, tenantId, input),
+      putTenantLogicalModel: (actor: Actor, tenantId: string, name: string, input: unknown) =>
+        logicalModels.putTenantLogicalModel(deps, actor, tenantId, name, input),
+      deleteTenantLogicalModel: (actor: Actor, tenantId: string, name: string) =>
+        logicalModels.deleteTenantLogicalModel(deps, actor, tenantId, name),
+      listCatalogModels: (actor: Actor, tenantId: string, query: unknown) =>
+        modelCatalog.listCatalogModels(deps, actor, tenantId, query),
+      createCatalogModel: (actor: Actor, tenantId: string, input: unknown) =>
+        modelCatalog.createCatalogModel(deps, actor, tenantId, input),
+      deleteCatalogModel: (actor: Actor, tenantId: string, modelId: string) =>
+        modelCatalog.deleteCatalogModel(deps, actor, tenantId, modelId),
+      listCatalogProviders: (actor: Actor, tenantId: string) =>
+        modelCatalog.listCatalogProviders(deps, actor, tenantId),
+      listPriceOverrides: (actor: Actor, tenantId: string) => modelCatalog.listPriceOverrides(deps, actor, tenantId),
+      putPriceOverride: (actor: Actor, tenantId: string, input: unknown) =>
+        modelCatalog.putPriceOverride(deps, actor, tenantId, input),
+      deletePriceOverride: (actor: Actor, tenantId: string, overrideId: string) =>
+        modelCatalog.deletePriceOverride(deps, actor, tenantId, overrideId),
+      /** The model behind a purpose, for work that calls it (no actor: the worker acts for the client). */
+      resolvePurpose: ((clientId: string, purpose: AiPurpose) =>
+        resolvePurpose(deps, clientId, purpose)) as BoundResolvePurpose,
     },
     licensing: {
       get: (actor: Actor) => getLicensing(deps, actor),

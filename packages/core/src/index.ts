@@ -13,3 +13,4 @@ export * from './scm/index.js';
 export * from './storage/index.js';
 export * from './system/index.js';
 export * from './tenancy/index.js';
+export * from './verification.js';

@@ -229,6 +229,111 @@ export function createMarginClient(options: MarginClientOptions) {
       get: () => unwrap(raw.GET('/admin/licensing')),
       update: (body: Schemas['PatchLicensingInput']) => unwrap(raw.PATCH('/admin/licensing', { body })),
     },
+    ai: {
+      /** Provider kinds this build can call, with their protocol modes. */
+      permittedProviders: (clientId: string) =>
+        unwrap(raw.GET('/clients/{clientId}/ai-connections/permitted-providers', path({ clientId }))),
+      /** One cheap authenticated call against an unsaved connection; a provider failure is `status: failed`. */
+      probe: (clientId: string, body: Schemas['AiProbeInput']) =>
+        unwrap(raw.POST('/clients/{clientId}/ai-connections/probe', { ...path({ clientId }), body })),
+      /** The models an unsaved connection offers, shaped as configured models. */
+      discoverModels: (clientId: string, body: Schemas['AiProbeInput']) =>
+        unwrap(raw.POST('/clients/{clientId}/ai-connections/discover-models', { ...path({ clientId }), body })),
+      connections: {
+        /** Created inactive and never verified; the API key is write-only. */
+        create: (clientId: string, body: Schemas['CreateAiConnectionInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/ai-connections', { ...path({ clientId }), body })),
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/clients/{clientId}/ai-connections', { params: { path: { clientId }, query } })),
+        get: (clientId: string, connectionId: string) =>
+          unwrap(raw.GET('/clients/{clientId}/ai-connections/{connectionId}', path({ clientId, connectionId }))),
+        /** A change to endpoint, auth, headers, query, models or bindings resets verification. */
+        update: (clientId: string, connectionId: string, body: Schemas['PatchAiConnectionInput']) =>
+          unwrap(
+            raw.PATCH('/clients/{clientId}/ai-connections/{connectionId}', {
+              ...path({ clientId, connectionId }),
+              body,
+            }),
+          ),
+        delete: (clientId: string, connectionId: string) =>
+          unwrap(raw.DELETE('/clients/{clientId}/ai-connections/{connectionId}', path({ clientId, connectionId }))),
+        /** Probes and checks every configured model; stores and returns the verification. */
+        verify: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.POST('/clients/{clientId}/ai-connections/{connectionId}/verify', path({ clientId, connectionId })),
+          ),
+        /** Needs a successful verification since the last change (`ValidationError` otherwise). */
+        activate: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.POST('/clients/{clientId}/ai-connections/{connectionId}/activate', path({ clientId, connectionId })),
+          ),
+        deactivate: (clientId: string, connectionId: string) =>
+          unwrap(
+            raw.POST('/clients/{clientId}/ai-connections/{connectionId}/deactivate', path({ clientId, connectionId })),
+          ),
+      },
+      logicalModels: {
+        /** Effective names (overrides, then unshadowed tenant entries) and the purpose mappings. */
+        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/logical-models', path({ clientId }))),
+        create: (clientId: string, body: Schemas['LogicalModelInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/logical-models/overrides', { ...path({ clientId }), body })),
+        get: (clientId: string, name: string) =>
+          unwrap(raw.GET('/clients/{clientId}/logical-models/overrides/{name}', path({ clientId, name }))),
+        update: (clientId: string, name: string, body: Schemas['PutLogicalModelInput']) =>
+          unwrap(raw.PUT('/clients/{clientId}/logical-models/overrides/{name}', { ...path({ clientId, name }), body })),
+        delete: (clientId: string, name: string) =>
+          unwrap(raw.DELETE('/clients/{clientId}/logical-models/overrides/{name}', path({ clientId, name }))),
+      },
+      purposes: {
+        set: (clientId: string, purpose: Schemas['PurposeMapping']['purpose'], body: Schemas['PutPurposeInput']) =>
+          unwrap(
+            raw.PUT('/clients/{clientId}/logical-models/purposes/{purpose}', {
+              params: { path: { clientId, purpose } },
+              body,
+            }),
+          ),
+        /** The purpose then resolves through the profiles' purpose bindings again. */
+        unset: (clientId: string, purpose: Schemas['PurposeMapping']['purpose']) =>
+          unwrap(
+            raw.DELETE('/clients/{clientId}/logical-models/purposes/{purpose}', {
+              params: { path: { clientId, purpose } },
+            }),
+          ),
+      },
+      /** The tenant catalog. Writes: Commercial edition, never the System tenant. */
+      catalog: {
+        logicalModels: {
+          list: (tenantId: string) => unwrap(raw.GET('/tenants/{tenantId}/logical-models', path({ tenantId }))),
+          create: (tenantId: string, body: Schemas['LogicalModelInput']) =>
+            unwrap(raw.POST('/tenants/{tenantId}/logical-models', { ...path({ tenantId }), body })),
+          update: (tenantId: string, name: string, body: Schemas['PutLogicalModelInput']) =>
+            unwrap(raw.PUT('/tenants/{tenantId}/logical-models/{name}', { ...path({ tenantId, name }), body })),
+          delete: (tenantId: string, name: string) =>
+            unwrap(raw.DELETE('/tenants/{tenantId}/logical-models/{name}', path({ tenantId, name }))),
+        },
+        models: {
+          list: (tenantId: string, query: { providerKind?: Schemas['CatalogModel']['providerKind'] } = {}) =>
+            unwrap(raw.GET('/tenants/{tenantId}/model-catalog/models', { params: { path: { tenantId }, query } })),
+          create: (tenantId: string, body: Schemas['CatalogModelInput']) =>
+            unwrap(raw.POST('/tenants/{tenantId}/model-catalog/models', { ...path({ tenantId }), body })),
+          delete: (tenantId: string, modelId: string) =>
+            unwrap(raw.DELETE('/tenants/{tenantId}/model-catalog/models/{modelId}', path({ tenantId, modelId }))),
+        },
+        providers: (tenantId: string) =>
+          unwrap(raw.GET('/tenants/{tenantId}/model-catalog/providers', path({ tenantId }))),
+        priceOverrides: {
+          list: (tenantId: string) =>
+            unwrap(raw.GET('/tenants/{tenantId}/model-catalog/overrides', path({ tenantId }))),
+          /** Creates or replaces the tenant's prices for a catalog model. */
+          set: (tenantId: string, body: Schemas['PriceOverrideInput']) =>
+            unwrap(raw.POST('/tenants/{tenantId}/model-catalog/overrides', { ...path({ tenantId }), body })),
+          delete: (tenantId: string, overrideId: string) =>
+            unwrap(
+              raw.DELETE('/tenants/{tenantId}/model-catalog/overrides/{overrideId}', path({ tenantId, overrideId })),
+            ),
+        },
+      },
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
+import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
 import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
 import { knexBlockedPullRequests, knexDismissals, knexProtocol, knexReviewJobs } from './repositories/reviewing.js';
 import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
@@ -48,6 +49,9 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     providerConnections: knexProviderConnections(db),
     providerScopes: knexProviderScopes(db),
     reviewerIdentities: knexReviewerIdentities(db),
+    aiConnections: knexAiConnections(db, dialect),
+    aiLogicalModels: knexAiLogicalModels(db),
+    aiModelCatalog: knexAiModelCatalog(db, dialect),
   };
 }
 

@@ -1,5 +1,73 @@
+export type { AiDeps, AiSettings } from './ai-deps.js';
 export * from './ai-model-v1.js';
+export {
+  AI_FAILURE_CATEGORIES,
+  type AiAuthMode,
+  type AiConnectionRecord,
+  type AiConnectionsRepository,
+  type AiLogicalModelsRepository,
+  type AiModelCatalogRepository,
+  AUTH_MODES,
+  type CatalogModelRecord,
+  type ConfiguredModelRecord,
+  DISCOVERY_MODES,
+  type DiscoveryMode,
+  type LogicalModelOwnerKind,
+  type LogicalModelRecord,
+  MODEL_SOURCES,
+  type ModelSource,
+  type PriceOverrideRecord,
+  type PurposeBindingRecord,
+  type PurposeMappingRecord,
+  type VerificationRecord,
+} from './ai-records.js';
 export { estimateCostUsd, type ModelPrices } from './cost.js';
+export { type EgressRefusal, egressRefusalOf } from './egress-policy.js';
+export { failureCategoryOf } from './failure-category.js';
+export { KNOWN_MODELS, type KnownModel } from './known-models.js';
+export { inferOperationKinds, inferProtocolModes } from './profile-rules.js';
+export {
+  AI_PURPOSES,
+  type AiPurpose,
+  capabilityForPurpose,
+  isAiPurpose,
+  OPERATION_KINDS,
+  type OperationKind,
+} from './purposes.js';
+export { type BoundResolvePurpose, type ResolveDeps, type ResolvedPurpose, resolvePurpose } from './resolve-purpose.js';
+export {
+  AiConnectionAuthInput,
+  AiConnectionList,
+  AiConnectionView,
+  AiDiscoveryResultView,
+  AiProbeInput,
+  AiProbeResultView,
+  AiVerificationView,
+  CatalogModelInput,
+  CatalogModelList,
+  CatalogModelQuery,
+  CatalogModelView,
+  CatalogProviderList,
+  ClientLogicalModelsView,
+  ConfiguredModelInput,
+  ConfiguredModelView,
+  CreateAiConnectionInput,
+  DiscoveredModelView,
+  LogicalModelInput,
+  LogicalModelView,
+  PatchAiConnectionInput,
+  PermittedProvidersView,
+  PriceOverrideInput,
+  PriceOverrideList,
+  PriceOverrideView,
+  PurposeBindingInput,
+  PurposeBindingView,
+  PurposeMappingView,
+  PurposeParam,
+  PutLogicalModelInput,
+  PutPurposeInput,
+  TenantLogicalModelList,
+} from './schemas.js';
 export {
   type ChatStructuredOptions,
   type ChatStructuredResult,

@@ -1,9 +1,7 @@
 import type { ProviderFailure } from '../errors.js';
 import type { Page, PageRequest } from '../storage/paging.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
 import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
-
-export const VERIFICATION_STATUSES = ['neverVerified', 'verified', 'failed'] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 export const SCOPE_TYPES = ['organization', 'project', 'repository'] as const;
 export type ScopeType = (typeof SCOPE_TYPES)[number];
@@ -126,3 +124,5 @@ export interface ReviewerIdentitiesRepository {
   put(identity: ReviewerIdentityRecord): Promise<ReviewerIdentityRecord>;
   findByConnection(connectionId: string): Promise<ReviewerIdentityRecord | undefined>;
 }
+
+export { VERIFICATION_STATUSES, type VerificationStatus };

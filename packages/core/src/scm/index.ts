@@ -9,8 +9,6 @@ export {
   type ReviewerIdentityRecord,
   SCOPE_TYPES,
   type ScopeType,
-  VERIFICATION_STATUSES,
-  type VerificationStatus,
 } from './connection-records.js';
 export { DISCOVERY_LIMIT } from './discovery.js';
 export {

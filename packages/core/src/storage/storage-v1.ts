@@ -1,3 +1,4 @@
+import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from '../ai/ai-records.js';
 import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
@@ -30,6 +31,9 @@ export interface Repositories {
   providerConnections: ProviderConnectionsRepository;
   providerScopes: ProviderScopesRepository;
   reviewerIdentities: ReviewerIdentitiesRepository;
+  aiConnections: AiConnectionsRepository;
+  aiLogicalModels: AiLogicalModelsRepository;
+  aiModelCatalog: AiModelCatalogRepository;
 }
 
 /**

@@ -683,6 +683,339 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{clientId}/ai-connections/permitted-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider kinds this build can call and the tenant permits, with their protocol modes */
+        get: operations["listPermittedAiProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try an unsaved connection with one cheap authenticated call */
+        post: operations["probeAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/discover-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the models an unsaved connection offers, shaped as configured models */
+        post: operations["discoverAiModels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s AI connection profiles, oldest first */
+        get: operations["listAiConnections"];
+        put?: never;
+        /** Create an AI connection profile (inactive, never verified) */
+        post: operations["createAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an AI connection profile */
+        get: operations["getAiConnection"];
+        put?: never;
+        post?: never;
+        /** Delete a profile no logical model points at */
+        delete: operations["deleteAiConnection"];
+        options?: never;
+        head?: never;
+        /** Change a profile; a change to endpoint, auth, headers, query, models or bindings resets verification */
+        patch: operations["patchAiConnection"];
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/{connectionId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Probe the profile and check each configured model; stores the verification snapshot */
+        post: operations["verifyAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/{connectionId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate a profile whose last verification succeeded and that has not changed since */
+        post: operations["activateAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/ai-connections/{connectionId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a profile: nothing resolves to it any more */
+        post: operations["deactivateAiConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/logical-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Effective logical models of the client (overrides, then unshadowed tenant entries) and purpose mappings */
+        get: operations["listClientLogicalModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/logical-models/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Define a logical model for the client, pointing at a model of one of its AI connections */
+        post: operations["createClientLogicalModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/logical-models/overrides/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the client’s logical models */
+        get: operations["getClientLogicalModel"];
+        /** Repoint one of the client’s logical models */
+        put: operations["putClientLogicalModel"];
+        post?: never;
+        /** Delete one of the client’s logical models no purpose depends on */
+        delete: operations["deleteClientLogicalModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/logical-models/purposes/{purpose}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Point a purpose at a logical model effective for the client */
+        put: operations["putClientPurpose"];
+        post?: never;
+        /** Unmap a purpose: it resolves through the profiles’ purpose bindings again */
+        delete: operations["deleteClientPurpose"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/logical-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s logical-model catalog */
+        get: operations["listTenantLogicalModels"];
+        put?: never;
+        /** Add a catalog entry pointing at a model of one of the tenant’s clients’ connections */
+        post: operations["createTenantLogicalModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/logical-models/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Repoint a catalog entry */
+        put: operations["putTenantLogicalModel"];
+        post?: never;
+        /** Delete a catalog entry no client purpose depends on */
+        delete: operations["deleteTenantLogicalModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/model-catalog/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Browse the model catalog: built-in models, the tenant’s own, with its prices */
+        get: operations["listCatalogModels"];
+        put?: never;
+        /** Hand-define a model in the tenant’s catalog */
+        post: operations["createCatalogModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/model-catalog/models/{modelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a hand-defined catalog model */
+        delete: operations["deleteCatalogModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/model-catalog/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider kinds this build can call, with their protocol modes and catalog model counts */
+        get: operations["listCatalogProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/model-catalog/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s price overrides for catalog models */
+        get: operations["listPriceOverrides"];
+        put?: never;
+        /** Set the tenant’s prices for a catalog model (replaces an existing override of that model) */
+        post: operations["putPriceOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/model-catalog/overrides/{overrideId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a price override: the catalog price applies again */
+        delete: operations["deletePriceOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1411,6 +1744,424 @@ export interface components {
             }[];
             /** @description True when the provider had more than the listing limit; the rest are left out. */
             truncated: boolean;
+        };
+        PermittedAiProviders: {
+            providers: {
+                /** @enum {string} */
+                providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+                isPermitted: boolean;
+                protocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+            }[];
+            isRestricted: boolean;
+        };
+        AiProbeResult: {
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /** @enum {string} */
+            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "unknown";
+            summary: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            checkedAt: string;
+            warnings: string[];
+        };
+        AiProbeInput: {
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
+            baseUrl?: string;
+            auth: components["schemas"]["AiConnectionAuthInput"];
+            defaultHeaders?: {
+                [key: string]: string;
+            };
+            defaultQueryParams?: {
+                [key: string]: string;
+            };
+        };
+        AiConnectionAuthInput: {
+            /** @enum {string} */
+            mode: "apiKey" | "azureIdentity";
+            /** @description Required for `apiKey` on create. Write-only: stored sealed and never returned. On PATCH, leave it out to keep the stored key. An empty key is allowed only for kindCompatible (no Authorization header). */
+            apiKey?: string | null;
+        };
+        AiDiscoveryResult: {
+            /** @enum {string} */
+            discoveryStatus: "succeeded" | "failed";
+            manualEntryAllowed: boolean;
+            warnings: string[];
+            models: components["schemas"]["DiscoveredModel"][];
+        };
+        /** @description Shaped as a configured model, ready to send back in configuredModels. */
+        DiscoveredModel: {
+            remoteModelId: string;
+            displayName: string;
+            operationKinds: ("chat" | "embedding")[];
+            supportedProtocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+            tokenizerName: string | null;
+            maxInputTokens: number | null;
+            embeddingDimensions: number | null;
+            supportsStructuredOutput: boolean;
+            supportsToolUse: boolean;
+            maxContextTokens: number | null;
+            inputCostPer1MUsd: number | null;
+            outputCostPer1MUsd: number | null;
+            cachedInputCostPer1MUsd: number | null;
+            /** @enum {string} */
+            source: "discovered";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            lastSeenAt: string;
+        };
+        AiConnection: {
+            id: string;
+            clientId: string;
+            displayName: string;
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            baseUrl: string;
+            /** @description The key itself is never returned. */
+            auth: {
+                /** @enum {string} */
+                mode: "apiKey" | "azureIdentity";
+                hasApiKey: boolean;
+            };
+            /** @enum {string} */
+            discoveryMode: "providerCatalog" | "manualOnly";
+            defaultHeaders: {
+                [key: string]: string;
+            };
+            defaultQueryParams: {
+                [key: string]: string;
+            };
+            configuredModels: components["schemas"]["ConfiguredModel"][];
+            purposeBindings: components["schemas"]["PurposeBinding"][];
+            isActive: boolean;
+            verification: components["schemas"]["AiVerification"];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        ConfiguredModel: {
+            id: string;
+            remoteModelId: string;
+            displayName: string;
+            operationKinds: ("chat" | "embedding")[];
+            supportedProtocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+            tokenizerName: string | null;
+            maxInputTokens: number | null;
+            embeddingDimensions: number | null;
+            supportsStructuredOutput: boolean;
+            supportsToolUse: boolean;
+            maxContextTokens: number | null;
+            inputCostPer1MUsd: number | null;
+            outputCostPer1MUsd: number | null;
+            cachedInputCostPer1MUsd: number | null;
+            /** @enum {string} */
+            source: "discovered" | "manual" | "knownCatalog";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            lastSeenAt: string | null;
+        };
+        PurposeBinding: {
+            /** @enum {string} */
+            purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+            configuredModelId: string;
+            remoteModelId: string;
+            /** @enum {string} */
+            protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            isEnabled: boolean;
+        };
+        AiVerification: {
+            /** @enum {string} */
+            status: "neverVerified" | "verified" | "failed";
+            /**
+             * @description Only when status is failed.
+             * @enum {string}
+             */
+            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "unknown";
+            summary: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            checkedAt: string | null;
+            warnings: string[];
+        };
+        CreateAiConnectionInput: {
+            displayName: string;
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
+            baseUrl?: string;
+            auth: components["schemas"]["AiConnectionAuthInput"];
+            /**
+             * @description Default providerCatalog where the kind can list models, else manualOnly.
+             * @enum {string}
+             */
+            discoveryMode?: "providerCatalog" | "manualOnly";
+            defaultHeaders?: {
+                [key: string]: string;
+            };
+            defaultQueryParams?: {
+                [key: string]: string;
+            };
+            configuredModels: components["schemas"]["ConfiguredModelInput"][];
+            purposeBindings: components["schemas"]["PurposeBindingInput"][];
+        };
+        ConfiguredModelInput: {
+            /** @description On PATCH: the id of the model to keep. Ignored on create. */
+            id?: string | null;
+            remoteModelId: string;
+            displayName?: string | null;
+            /** @description Inferred when omitted: embedding for embedding ids or models with embedding fields. */
+            operationKinds?: ("chat" | "embedding")[] | null;
+            supportedProtocolModes?: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[] | null;
+            tokenizerName?: string | null;
+            maxInputTokens?: number | null;
+            embeddingDimensions?: number | null;
+            supportsStructuredOutput?: boolean | null;
+            supportsToolUse?: boolean | null;
+            maxContextTokens?: number | null;
+            inputCostPer1MUsd?: number | null;
+            outputCostPer1MUsd?: number | null;
+            cachedInputCostPer1MUsd?: number | null;
+            /** @enum {string|null} */
+            source?: "discovered" | "manual" | "knownCatalog" | null;
+            /** Format: date-time */
+            lastSeenAt?: string | null;
+        };
+        PurposeBindingInput: {
+            /** @enum {string} */
+            purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+            remoteModelId?: string | null;
+            configuredModelId?: string | null;
+            /**
+             * @description Default `auto`.
+             * @enum {string|null}
+             */
+            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi" | null;
+            /** @description Default true. */
+            isEnabled?: boolean | null;
+        };
+        AiConnectionList: {
+            items: components["schemas"]["AiConnection"][];
+            nextCursor: string | null;
+        };
+        PatchAiConnectionInput: {
+            displayName?: string;
+            /** @enum {string} */
+            providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
+            baseUrl?: string;
+            auth?: components["schemas"]["AiConnectionAuthInput"];
+            /** @enum {string} */
+            discoveryMode?: "providerCatalog" | "manualOnly";
+            defaultHeaders?: {
+                [key: string]: string;
+            };
+            defaultQueryParams?: {
+                [key: string]: string;
+            };
+            /** @description Replaces the list. Models keep their id when sent with it or with the same remoteModelId. */
+            configuredModels?: components["schemas"]["ConfiguredModelInput"][];
+            /** @description Replaces the list. */
+            purposeBindings?: components["schemas"]["PurposeBindingInput"][];
+        };
+        /** @description Effective names (overrides, then unshadowed tenant entries). */
+        ClientLogicalModels: {
+            items: {
+                name: string;
+                /** @enum {string} */
+                capability: "chat" | "embedding";
+                connectionId: string;
+                configuredModelId: string;
+                /** @enum {string} */
+                reasoningEffort: "none" | "low" | "medium" | "high";
+                /** @enum {string} */
+                protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+                /**
+                 * @description A client override or a tenant-catalog entry.
+                 * @enum {string}
+                 */
+                scope: "client" | "tenant";
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 UTC timestamp.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 UTC timestamp.
+                 */
+                updatedAt: string;
+                /** @description A client override hiding a tenant entry of that name. */
+                shadowsTenantEntry: boolean;
+            }[];
+            purposes: {
+                /** @enum {string} */
+                purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+                /** @enum {string} */
+                requiredCapability: "chat" | "embedding";
+                logicalModelName: string | null;
+            }[];
+        };
+        LogicalModel: {
+            name: string;
+            /** @enum {string} */
+            capability: "chat" | "embedding";
+            connectionId: string;
+            configuredModelId: string;
+            /** @enum {string} */
+            reasoningEffort: "none" | "low" | "medium" | "high";
+            /** @enum {string} */
+            protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            /**
+             * @description A client override or a tenant-catalog entry.
+             * @enum {string}
+             */
+            scope: "client" | "tenant";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        LogicalModelInput: {
+            name: string;
+            /** @enum {string} */
+            capability: "chat" | "embedding";
+            connectionId: string;
+            configuredModelId: string;
+            /**
+             * @description Default `none` (send nothing).
+             * @enum {string}
+             */
+            reasoningEffort?: "none" | "low" | "medium" | "high";
+            /**
+             * @description Default `auto`.
+             * @enum {string}
+             */
+            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+        };
+        PutLogicalModelInput: {
+            /** @description When sent, must equal the name in the path. */
+            name?: string;
+            /** @enum {string} */
+            capability: "chat" | "embedding";
+            connectionId: string;
+            configuredModelId: string;
+            /**
+             * @description Default `none` (send nothing).
+             * @enum {string}
+             */
+            reasoningEffort?: "none" | "low" | "medium" | "high";
+            /**
+             * @description Default `auto`.
+             * @enum {string}
+             */
+            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+        };
+        PurposeMapping: {
+            /** @enum {string} */
+            purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+            logicalModelName: string;
+        };
+        PutPurposeInput: {
+            logicalModelName: string;
+        };
+        TenantLogicalModelList: {
+            items: components["schemas"]["LogicalModel"][];
+        };
+        CatalogModelList: {
+            items: components["schemas"]["CatalogModel"][];
+        };
+        CatalogModel: {
+            /** @description `builtin:<kind>:<model>` for built-in entries. */
+            id: string;
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            remoteModelId: string;
+            displayName: string;
+            operationKinds: ("chat" | "embedding")[];
+            tokenizerName: string | null;
+            maxInputTokens: number | null;
+            embeddingDimensions: number | null;
+            supportsStructuredOutput: boolean;
+            supportsToolUse: boolean;
+            maxContextTokens: number | null;
+            inputCostPer1MUsd: number | null;
+            outputCostPer1MUsd: number | null;
+            cachedInputCostPer1MUsd: number | null;
+            isBuiltIn: boolean;
+            priceOverridden: boolean;
+        };
+        CatalogModelInput: {
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            remoteModelId: string;
+            displayName?: string | null;
+            operationKinds?: ("chat" | "embedding")[] | null;
+            tokenizerName?: string | null;
+            maxInputTokens?: number | null;
+            embeddingDimensions?: number | null;
+            supportsStructuredOutput?: boolean | null;
+            supportsToolUse?: boolean | null;
+            maxContextTokens?: number | null;
+            inputCostPer1MUsd?: number | null;
+            outputCostPer1MUsd?: number | null;
+            cachedInputCostPer1MUsd?: number | null;
+        };
+        CatalogProviderList: {
+            items: {
+                /** @enum {string} */
+                providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+                protocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+                supportsDiscovery: boolean;
+                catalogModelCount: number;
+            }[];
+        };
+        PriceOverrideList: {
+            items: components["schemas"]["PriceOverride"][];
+        };
+        PriceOverride: {
+            id: string;
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            remoteModelId: string;
+            inputCostPer1MUsd: number | null;
+            outputCostPer1MUsd: number | null;
+            cachedInputCostPer1MUsd: number | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        PriceOverrideInput: {
+            /** @enum {string} */
+            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            remoteModelId: string;
+            inputCostPer1MUsd?: number | null;
+            outputCostPer1MUsd?: number | null;
+            cachedInputCostPer1MUsd?: number | null;
         };
     };
     responses: never;
@@ -4621,6 +5372,1820 @@ export interface operations {
             };
             /** @description A provider could not be reached or refused the call. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPermittedAiProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Provider kinds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermittedAiProviders"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    probeAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiProbeInput"];
+            };
+        };
+        responses: {
+            /** @description The probe result; a provider failure is `status: failed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiProbeResult"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverAiModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiProbeInput"];
+            };
+        };
+        responses: {
+            /** @description Discovered models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiDiscoveryResult"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAiConnections: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnectionList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAiConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchAiConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The profile as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifyAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored verification (`verified` or `failed`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVerification"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    activateAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deactivateAiConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inactive profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listClientLogicalModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logical models and purposes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientLogicalModels"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createClientLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogicalModelInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogicalModel"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getClientLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logical model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogicalModel"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putClientLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutLogicalModelInput"];
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteClientLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putClientPurpose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutPurposeInput"];
+            };
+        };
+        responses: {
+            /** @description The mapping. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurposeMapping"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteClientPurpose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unmapped. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTenantLogicalModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tenant entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantLogicalModelList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTenantLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogicalModelInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogicalModel"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putTenantLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutLogicalModelInput"];
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTenantLogicalModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCatalogModels: {
+        parameters: {
+            query?: {
+                /** @description Only this kind. */
+                providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Catalog models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogModelList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCatalogModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogModelInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogModel"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteCatalogModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                modelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCatalogProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Provider kinds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogProviderList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPriceOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Price overrides. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceOverrideList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putPriceOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceOverrideInput"];
+            };
+        };
+        responses: {
+            /** @description Replaced an existing override. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceOverride"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceOverride"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePriceOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                overrideId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -70,6 +70,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       clock: options.clock,
       reviewEngine: options.reviewEngine,
       ids: options.ids,
+      ai: { allowPrivateEgress: config.allowPrivateEgress },
     });
     await core.system.verifySecretsKey();
     await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);

@@ -1,7 +1,9 @@
 import type { RouteSpec } from '../http/route.js';
+import { aiConnectionsRoutes } from './ai-connections-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
+import { logicalModelsRoutes } from './logical-models-routes.js';
 import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
@@ -16,4 +18,6 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...reviewingRoutes,
   ...providerConnectionsRoutes,
   ...discoveryRoutes,
+  ...aiConnectionsRoutes,
+  ...logicalModelsRoutes,
 ];

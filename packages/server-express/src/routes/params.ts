@@ -1,3 +1,4 @@
+import { PurposeParam } from '@margin/core';
 import { z } from 'zod';
 
 /** Path ids: any short string. An id that matches nothing is a 404, not a validation error. */
@@ -17,3 +18,9 @@ export const JobParams = z.object({ jobId: id });
 export const DismissalParams = z.object({ clientId: id, dismissalId: id });
 export const ConnectionParams = z.object({ clientId: id, connectionId: id });
 export const ScopeParams = z.object({ clientId: id, connectionId: id, scopeId: id });
+export const AiConnectionParams = z.object({ clientId: id, connectionId: id });
+export const ClientLogicalModelParams = z.object({ clientId: id, name: id });
+export const ClientPurposeParams = z.object({ clientId: id, purpose: PurposeParam });
+export const TenantLogicalModelParams = z.object({ tenantId: id, name: id });
+export const CatalogModelParams = z.object({ tenantId: id, modelId: id });
+export const PriceOverrideParams = z.object({ tenantId: id, overrideId: id });

@@ -3,10 +3,17 @@ import { usersAndSettings } from './0001_users_and_settings.js';
 import { identityAndTenancy } from './0002_identity_and_tenancy.js';
 import { scmConnections } from './0003_scm_connections.js';
 import { reviewJobs } from './0004_review_jobs.js';
+import { aiConnections } from './0005_ai_connections.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [usersAndSettings, identityAndTenancy, scmConnections, reviewJobs];
+export const MIGRATIONS: readonly Migration[] = [
+  usersAndSettings,
+  identityAndTenancy,
+  scmConnections,
+  reviewJobs,
+  aiConnections,
+];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,3 +1,10 @@
+import type {
+  AiConnectionRecord,
+  CatalogModelRecord,
+  LogicalModelRecord,
+  PriceOverrideRecord,
+  PurposeMappingRecord,
+} from '../../ai/ai-records.js';
 import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
@@ -35,6 +42,12 @@ export interface MemoryState {
   providerScopes: Map<string, ProviderScopeRecord>;
   /** Keyed by connection id: one identity per connection. */
   reviewerIdentities: Map<string, ReviewerIdentityRecord>;
+  aiConnections: Map<string, AiConnectionRecord>;
+  aiLogicalModels: Map<string, LogicalModelRecord>;
+  /** Keyed `clientId/purpose`. */
+  aiPurposeMappings: Map<string, PurposeMappingRecord>;
+  aiCatalogModels: Map<string, CatalogModelRecord>;
+  aiPriceOverrides: Map<string, PriceOverrideRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -62,6 +75,11 @@ export function emptyMemoryState(): MemoryState {
     providerConnections: new Map(),
     providerScopes: new Map(),
     reviewerIdentities: new Map(),
+    aiConnections: new Map(),
+    aiLogicalModels: new Map(),
+    aiPurposeMappings: new Map(),
+    aiCatalogModels: new Map(),
+    aiPriceOverrides: new Map(),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
+import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
 import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
 import { memoryBlockedPullRequests, memoryDismissals, memoryProtocol, memoryReviewJobs } from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
@@ -23,6 +24,9 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     providerConnections: memoryProviderConnections(state),
     providerScopes: memoryProviderScopes(state),
     reviewerIdentities: memoryReviewerIdentities(state),
+    aiConnections: memoryAiConnections(state),
+    aiLogicalModels: memoryAiLogicalModels(state),
+    aiModelCatalog: memoryAiModelCatalog(state),
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StorageV1 } from '../../storage/storage-v1.js';
+import { aiStorageContract } from './ai-storage-contract.js';
 import { identityAndTenancyContract } from './identity-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';
 import { scmStorageContract } from './scm-storage-contract.js';
@@ -35,5 +36,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     settingsAndTransactionsContract(storage);
     reviewingStorageContract(storage);
     scmStorageContract(storage);
+    aiStorageContract(storage);
   });
 }

@@ -1,0 +1,298 @@
+import { MarginError, type ValidationIssue } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { PageQuery } from '../identity/schemas.js';
+import type { Repositories } from '../storage/storage-v1.js';
+import type { AiDeps } from './ai-deps.js';
+import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
+import type {
+  AiConnectionRecord,
+  ConfiguredModelRecord,
+  PurposeBindingRecord,
+  VerificationRecord,
+} from './ai-records.js';
+import { logicalTargetProblem } from './logical-model-rules.js';
+import { checkProfile, type DraftKey, type NormalizedProfile, type ProfileDraft } from './profile-rules.js';
+import {
+  type ConfiguredModelInputBody,
+  CreateAiConnectionInput,
+  PatchAiConnectionInput,
+  type PurposeBindingInputBody,
+} from './schemas.js';
+
+export const NEVER_VERIFIED: VerificationRecord = {
+  status: 'neverVerified',
+  failureCategory: null,
+  summary: 'Not verified yet.',
+  checkedAt: null,
+  warnings: [],
+};
+
+export const verificationView = (v: VerificationRecord) => ({
+  status: v.status,
+  ...(v.failureCategory ? { failureCategory: v.failureCategory } : {}),
+  summary: v.summary,
+  checkedAt: v.checkedAt,
+  warnings: [...v.warnings],
+});
+
+const modelView = (m: ConfiguredModelRecord) => ({
+  ...m,
+  operationKinds: [...m.operationKinds],
+  supportedProtocolModes: [...m.supportedProtocolModes],
+});
+
+/** The wire shape of a profile: the key is never in it, only whether one is stored. */
+export const connectionView = (c: AiConnectionRecord) => ({
+  id: c.id,
+  clientId: c.clientId,
+  displayName: c.displayName,
+  providerKind: c.providerKind,
+  baseUrl: c.baseUrl,
+  auth: { mode: c.authMode, hasApiKey: c.authMode === 'apiKey' && c.sealedApiKey !== null },
+  discoveryMode: c.discoveryMode,
+  defaultHeaders: { ...c.defaultHeaders },
+  defaultQueryParams: { ...c.defaultQueryParams },
+  configuredModels: c.configuredModels.map(modelView),
+  purposeBindings: c.purposeBindings.map((b) => ({
+    purpose: b.purpose,
+    configuredModelId: b.configuredModelId,
+    remoteModelId: c.configuredModels.find((m) => m.id === b.configuredModelId)?.remoteModelId ?? '',
+    protocolMode: b.protocolMode,
+    isEnabled: b.isEnabled,
+  })),
+  isActive: c.isActive,
+  verification: verificationView(c.verification),
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+export function findKind(deps: Pick<AiDeps, 'providers'>, kind: string): AiProviderKindV1 | undefined {
+  return deps.providers.ai.find((k) => k.kind === kind);
+}
+
+/** The profile as an adapter needs it, with the key opened. Never returned or logged. */
+export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnectionRecord): AiConnectionConfig {
+  return {
+    providerKind: c.providerKind,
+    baseUrl: c.baseUrl,
+    auth:
+      c.authMode === 'azureIdentity'
+        ? { mode: 'azureIdentity' }
+        : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey) : '' },
+    defaultHeaders: { ...c.defaultHeaders },
+    defaultQueryParams: { ...c.defaultQueryParams },
+  };
+}
+
+export function invalid(issues: ValidationIssue[]): MarginError {
+  const first = issues[0];
+  return MarginError.validation(
+    first ? `Invalid request: ${first.path}: ${first.message}` : 'Invalid request.',
+    issues,
+  );
+}
+
+function sealKey(deps: Pick<AiDeps, 'secrets'>, key: string): string | null {
+  const trimmed = key.trim();
+  return trimmed === '' ? null : deps.secrets.seal(trimmed);
+}
+
+/** A profile of the client, or 404 (another client's profile is not confirmed to exist). */
+export async function loadConnection(
+  repos: Pick<Repositories, 'aiConnections'>,
+  clientId: string,
+  connectionId: string,
+): Promise<AiConnectionRecord> {
+  const found = await repos.aiConnections.findById(connectionId);
+  if (!found || found.clientId !== clientId) throw MarginError.notFound('AI connection not found.');
+  return found;
+}
+
+export async function createConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
+  const req = CreateAiConnectionInput.parse(input);
+  const apiKey: DraftKey =
+    req.auth.mode === 'apiKey' && req.auth.apiKey != null
+      ? { kind: 'new', value: req.auth.apiKey }
+      : { kind: 'missing' };
+  const draft: ProfileDraft = {
+    providerKind: req.providerKind,
+    baseUrl: req.baseUrl ?? '',
+    authMode: req.auth.mode,
+    apiKey,
+    discoveryMode: req.discoveryMode,
+    configuredModels: req.configuredModels,
+    purposeBindings: req.purposeBindings,
+  };
+  const profile = normalizeOrThrow(deps, draft, []);
+  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const now = deps.clock.now().toISOString();
+  const record: AiConnectionRecord = {
+    id: deps.ids.uuid(),
+    clientId,
+    displayName: req.displayName,
+    providerKind: req.providerKind,
+    baseUrl: draft.baseUrl,
+    authMode: req.auth.mode,
+    sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, apiKey.value) : null,
+    discoveryMode: profile.discoveryMode,
+    defaultHeaders: req.defaultHeaders ?? {},
+    defaultQueryParams: req.defaultQueryParams ?? {},
+    configuredModels: profile.configuredModels,
+    purposeBindings: profile.purposeBindings,
+    isActive: false,
+    revision: 1,
+    verification: NEVER_VERIFIED,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.aiConnections.insert(record);
+  return connectionView(record);
+}
+
+function normalizeOrThrow(
+  deps: AiDeps,
+  draft: ProfileDraft,
+  existingModels: readonly ConfiguredModelRecord[],
+): NormalizedProfile {
+  const result = checkProfile(draft, {
+    kind: findKind(deps, draft.providerKind),
+    ids: deps.ids,
+    allowPrivateEgress: deps.ai.allowPrivateEgress,
+    existingModels,
+  });
+  if (!('profile' in result)) throw invalid(result.issues);
+  return result.profile;
+}
+
+export async function listConnections(deps: AiDeps, actor: Actor, clientId: string, query: unknown) {
+  const page = PageQuery.parse(query);
+  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const result = await deps.storage.aiConnections.listByClient(clientId, page);
+  return { items: result.items.map(connectionView), nextCursor: result.nextCursor };
+}
+
+export async function getConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
+  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  return connectionView(await loadConnection(deps.storage, clientId, connectionId));
+}
+
+const modelAsInput = (m: ConfiguredModelRecord): ConfiguredModelInputBody => ({ ...m });
+const bindingAsInput = (b: PurposeBindingRecord): PurposeBindingInputBody => ({ ...b });
+
+/**
+ * Changes a profile. The result must pass every rule a new profile does; any change to the
+ * endpoint, credential, headers, query parameters, models or bindings resets verification to
+ * `neverVerified` (the profile stays active). Models and providers that logical models point at
+ * must keep fitting them (409 otherwise).
+ */
+export async function patchConnection(
+  deps: AiDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  input: unknown,
+) {
+  const req = PatchAiConnectionInput.parse(input);
+  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const updated = await deps.storage.transaction(async (tx) => {
+    const current = await loadConnection(tx, clientId, connectionId);
+    const providerKind = req.providerKind ?? current.providerKind;
+    const authMode = req.auth?.mode ?? current.authMode;
+    const apiKey: DraftKey =
+      req.auth?.apiKey != null && authMode === 'apiKey'
+        ? { kind: 'new', value: req.auth.apiKey }
+        : authMode === 'apiKey' && current.authMode === 'apiKey'
+          ? { kind: 'stored', present: current.sealedApiKey !== null }
+          : { kind: 'missing' };
+    const draft: ProfileDraft = {
+      providerKind,
+      baseUrl: req.baseUrl ?? current.baseUrl,
+      authMode,
+      apiKey,
+      // A new kind gets its own default unless the caller names one.
+      discoveryMode: req.discoveryMode ?? (providerKind === current.providerKind ? current.discoveryMode : undefined),
+      configuredModels: req.configuredModels ?? current.configuredModels.map(modelAsInput),
+      purposeBindings: req.purposeBindings ?? current.purposeBindings.map(bindingAsInput),
+    };
+    const profile = normalizeOrThrow(deps, draft, current.configuredModels);
+    const next: AiConnectionRecord = {
+      ...current,
+      displayName: req.displayName ?? current.displayName,
+      providerKind,
+      baseUrl: draft.baseUrl,
+      authMode,
+      sealedApiKey:
+        authMode === 'azureIdentity'
+          ? null
+          : apiKey.kind === 'new'
+            ? sealKey(deps, apiKey.value)
+            : current.sealedApiKey,
+      discoveryMode: profile.discoveryMode,
+      defaultHeaders: req.defaultHeaders ?? current.defaultHeaders,
+      defaultQueryParams: req.defaultQueryParams ?? current.defaultQueryParams,
+      configuredModels: profile.configuredModels,
+      purposeBindings: profile.purposeBindings,
+      updatedAt: deps.clock.now().toISOString(),
+    };
+    await assertReferencesHold(deps, tx, next);
+    if (requiresReverification(current, next, apiKey)) {
+      next.revision = current.revision + 1;
+      next.verification = NEVER_VERIFIED;
+    }
+    await tx.aiConnections.update(next);
+    return next;
+  });
+  return connectionView(updated);
+}
+
+/** Logical models pointing at this connection must still fit the changed models. */
+async function assertReferencesHold(deps: AiDeps, tx: Repositories, next: AiConnectionRecord): Promise<void> {
+  const references = await tx.aiLogicalModels.listByConnection(next.id);
+  const kindModes = findKind(deps, next.providerKind)?.protocolModes;
+  const broken = references.filter((lm) => logicalTargetProblem(lm, next, kindModes) !== undefined);
+  if (broken.length > 0) {
+    const names = broken.map((lm) => `${lm.name} (${lm.ownerKind})`).join(', ');
+    throw MarginError.conflict(
+      `The change would break logical models that point at this connection: ${names}. Point them elsewhere first.`,
+      { logicalModels: broken.map((lm) => ({ name: lm.name, scope: lm.ownerKind })) },
+    );
+  }
+}
+
+function requiresReverification(current: AiConnectionRecord, next: AiConnectionRecord, key: DraftKey): boolean {
+  return (
+    key.kind === 'new' ||
+    current.providerKind !== next.providerKind ||
+    current.baseUrl !== next.baseUrl ||
+    current.authMode !== next.authMode ||
+    canonical(current.defaultHeaders) !== canonical(next.defaultHeaders) ||
+    canonical(current.defaultQueryParams) !== canonical(next.defaultQueryParams) ||
+    canonical(current.configuredModels) !== canonical(next.configuredModels) ||
+    canonical(current.purposeBindings) !== canonical(next.purposeBindings)
+  );
+}
+
+/** JSON with object keys sorted, so equal values compare equal whatever order storage returned. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/** Removes a profile; refused (409) while logical models point at it. */
+export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
+  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  await deps.storage.transaction(async (tx) => {
+    await loadConnection(tx, clientId, connectionId);
+    const references = await tx.aiLogicalModels.listByConnection(connectionId);
+    if (references.length > 0) {
+      const names = references.map((lm) => `${lm.name} (${lm.ownerKind})`).join(', ');
+      throw MarginError.conflict(`Logical models point at this connection: ${names}. Delete or repoint them first.`, {
+        logicalModels: references.map((lm) => ({ name: lm.name, scope: lm.ownerKind })),
+      });
+    }
+    await tx.aiConnections.delete(connectionId);
+  });
+}

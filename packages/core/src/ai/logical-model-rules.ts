@@ -1,0 +1,56 @@
+import type { ValidationIssue } from '../errors.js';
+import type { ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
+import type { AiConnectionRecord } from './ai-records.js';
+import type { OperationKind } from './purposes.js';
+
+export interface LogicalTarget {
+  capability: OperationKind;
+  configuredModelId: string;
+  protocolMode: ProtocolMode;
+  reasoningEffort: ReasoningEffort;
+}
+
+/**
+ * Whether a logical model can point at this connection's model: the model exists, has the
+ * capability, and the protocol mode fits the capability, the kind and the model. The first
+ * problem, with the request path it concerns.
+ */
+export function logicalTargetProblem(
+  target: LogicalTarget,
+  connection: Pick<AiConnectionRecord, 'configuredModels' | 'providerKind'>,
+  kindModes: readonly ProtocolMode[] | undefined,
+): ValidationIssue | undefined {
+  const model = connection.configuredModels.find((m) => m.id === target.configuredModelId);
+  if (!model) {
+    return { path: 'configuredModelId', message: 'configuredModelId does not name a model of that connection.' };
+  }
+  if (!model.operationKinds.includes(target.capability)) {
+    return {
+      path: 'capability',
+      message: `Model ${model.remoteModelId} does not have the ${target.capability} capability.`,
+    };
+  }
+  const mode = target.protocolMode;
+  if (target.capability === 'embedding' && mode !== 'auto' && mode !== 'embeddings') {
+    return { path: 'protocolMode', message: 'An embedding logical model needs protocolMode auto or embeddings.' };
+  }
+  if (target.capability === 'chat' && mode === 'embeddings') {
+    return { path: 'protocolMode', message: 'A chat logical model needs a chat protocol mode or auto.' };
+  }
+  if (kindModes && !kindModes.includes(mode)) {
+    return {
+      path: 'protocolMode',
+      message: `Protocol mode ${mode} is not available for ${connection.providerKind}; use one of ${kindModes.join(', ')}.`,
+    };
+  }
+  if (!model.supportedProtocolModes.includes(mode)) {
+    return {
+      path: 'protocolMode',
+      message: `Model ${model.remoteModelId} does not list protocol mode ${mode} in supportedProtocolModes.`,
+    };
+  }
+  if (target.capability === 'embedding' && target.reasoningEffort !== 'none') {
+    return { path: 'reasoningEffort', message: 'reasoningEffort applies to chat models only; use none.' };
+  }
+  return undefined;
+}

@@ -1,0 +1,278 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { readLicensing } from '../licensing/licensing-state.js';
+import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/tenancy-records.js';
+import type { AiProviderKind } from './ai-model-v1.js';
+import type { CatalogModelRecord, PriceOverrideRecord } from './ai-records.js';
+import type { ModelPrices } from './cost.js';
+import { KNOWN_MODELS } from './known-models.js';
+import { inferOperationKinds } from './profile-rules.js';
+import { CatalogModelInput, CatalogModelQuery, PriceOverrideInput } from './schemas.js';
+
+export interface CatalogEntry {
+  id: string;
+  providerKind: AiProviderKind;
+  remoteModelId: string;
+  displayName: string;
+  operationKinds: Array<'chat' | 'embedding'>;
+  tokenizerName: string | null;
+  maxInputTokens: number | null;
+  embeddingDimensions: number | null;
+  supportsStructuredOutput: boolean;
+  supportsToolUse: boolean;
+  maxContextTokens: number | null;
+  inputCostPer1MUsd: number | null;
+  outputCostPer1MUsd: number | null;
+  cachedInputCostPer1MUsd: number | null;
+  isBuiltIn: boolean;
+  priceOverridden: boolean;
+}
+
+const catalogKey = (kind: string, remoteModelId: string) => `${kind}\u0000${remoteModelId.toLowerCase()}`;
+
+const BUILT_IN: CatalogEntry[] = KNOWN_MODELS.flatMap((m) =>
+  m.providerKinds.map((providerKind) => ({
+    id: `builtin:${providerKind}:${m.remoteModelId}`,
+    providerKind,
+    remoteModelId: m.remoteModelId,
+    displayName: m.displayName,
+    operationKinds: [...m.operationKinds],
+    tokenizerName: m.tokenizerName ?? null,
+    maxInputTokens: m.maxInputTokens ?? null,
+    embeddingDimensions: m.embeddingDimensions ?? null,
+    supportsStructuredOutput: m.supportsStructuredOutput,
+    supportsToolUse: m.supportsToolUse,
+    maxContextTokens: m.maxContextTokens ?? null,
+    inputCostPer1MUsd: m.inputCostPer1MUsd ?? null,
+    outputCostPer1MUsd: m.outputCostPer1MUsd ?? null,
+    cachedInputCostPer1MUsd: m.cachedInputCostPer1MUsd ?? null,
+    isBuiltIn: true,
+    priceOverridden: false,
+  })),
+);
+
+const fromRecord = (r: CatalogModelRecord): CatalogEntry => ({
+  id: r.id,
+  providerKind: r.providerKind,
+  remoteModelId: r.remoteModelId,
+  displayName: r.displayName,
+  operationKinds: [...r.operationKinds],
+  tokenizerName: r.tokenizerName,
+  maxInputTokens: r.maxInputTokens,
+  embeddingDimensions: r.embeddingDimensions,
+  supportsStructuredOutput: r.supportsStructuredOutput,
+  supportsToolUse: r.supportsToolUse,
+  maxContextTokens: r.maxContextTokens,
+  inputCostPer1MUsd: r.inputCostPer1MUsd,
+  outputCostPer1MUsd: r.outputCostPer1MUsd,
+  cachedInputCostPer1MUsd: r.cachedInputCostPer1MUsd,
+  isBuiltIn: false,
+  priceOverridden: false,
+});
+
+function withOverride(entry: CatalogEntry, override: PriceOverrideRecord | undefined): CatalogEntry {
+  if (!override) return entry;
+  return {
+    ...entry,
+    inputCostPer1MUsd: override.inputCostPer1MUsd ?? entry.inputCostPer1MUsd,
+    outputCostPer1MUsd: override.outputCostPer1MUsd ?? entry.outputCostPer1MUsd,
+    cachedInputCostPer1MUsd: override.cachedInputCostPer1MUsd ?? entry.cachedInputCostPer1MUsd,
+    priceOverridden: true,
+  };
+}
+
+/**
+ * The catalog a tenant sees: the built-in models, its hand-defined ones, and its price overrides.
+ * `withTenantParts: false` gives the built-in catalog alone (tenant parts are a Commercial feature
+ * and stop being exercised in Community).
+ */
+export async function effectiveCatalog(
+  deps: Pick<CoreDeps, 'storage'>,
+  tenantId: string,
+  withTenantParts = true,
+): Promise<CatalogEntry[]> {
+  if (!withTenantParts) return BUILT_IN.map((e) => ({ ...e }));
+  const [own, overrides] = await Promise.all([
+    deps.storage.aiModelCatalog.listModels(tenantId),
+    deps.storage.aiModelCatalog.listPriceOverrides(tenantId),
+  ]);
+  const byKey = new Map(overrides.map((o) => [catalogKey(o.providerKind, o.remoteModelId), o]));
+  return [...BUILT_IN, ...own.map(fromRecord)].map((e) =>
+    withOverride(e, byKey.get(catalogKey(e.providerKind, e.remoteModelId))),
+  );
+}
+
+/** The catalog entry of a model, when there is one. */
+export function findCatalogEntry(
+  catalog: readonly CatalogEntry[],
+  providerKind: AiProviderKind,
+  remoteModelId: string,
+): CatalogEntry | undefined {
+  const key = catalogKey(providerKind, remoteModelId);
+  return catalog.find((e) => catalogKey(e.providerKind, e.remoteModelId) === key);
+}
+
+/** Whether the tenant's catalog parts take part (Commercial only; the System tenant never has any). */
+export async function tenantCatalogInUse(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<boolean> {
+  return tenantId !== SYSTEM_TENANT_ID && (await readLicensing(deps)).edition === 'Commercial';
+}
+
+/** Prices for cost: the configured model's own, else the tenant catalog's, else the built-in list. */
+export async function catalogPrices(
+  deps: Pick<CoreDeps, 'storage'>,
+  tenantId: string,
+  providerKind: AiProviderKind,
+  remoteModelId: string,
+): Promise<ModelPrices> {
+  const catalog = await effectiveCatalog(deps, tenantId, await tenantCatalogInUse(deps, tenantId));
+  const entry = findCatalogEntry(catalog, providerKind, remoteModelId);
+  return {
+    inputCostPer1MUsd: entry?.inputCostPer1MUsd ?? undefined,
+    outputCostPer1MUsd: entry?.outputCostPer1MUsd ?? undefined,
+    cachedInputCostPer1MUsd: entry?.cachedInputCostPer1MUsd ?? undefined,
+  };
+}
+
+/**
+ * Tenant-catalog writes (decisions.md): refused with 400 for the System tenant, whose clients use
+ * client overrides, and with 409 `license_required` in Community, which has no tenant catalog.
+ */
+export async function assertTenantCatalogWritable(deps: Pick<CoreDeps, 'storage'>, tenant: TenantRecord) {
+  if (tenant.id === SYSTEM_TENANT_ID) {
+    throw MarginError.validation(
+      'The System tenant has no tenant catalog: define logical models as client overrides, and prices on the configured models.',
+    );
+  }
+  if ((await readLicensing(deps)).edition === 'Community') {
+    throw new MarginError(
+      'license_required',
+      'The tenant model catalog needs a Commercial license: Community has only the System tenant.',
+      { capability: 'multi-tenancy' },
+    );
+  }
+}
+
+export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
+  const { providerKind } = CatalogModelQuery.parse(query);
+  await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
+  const catalog = await effectiveCatalog(deps, tenantId);
+  const items = catalog
+    .filter((e) => !providerKind || e.providerKind === providerKind)
+    .sort((a, b) => a.providerKind.localeCompare(b.providerKind) || a.remoteModelId.localeCompare(b.remoteModelId));
+  return { items };
+}
+
+/** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
+export async function createCatalogModel(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+  const req = CatalogModelInput.parse(input);
+  const operationKinds = req.operationKinds ? [...new Set(req.operationKinds)] : inferOperationKinds(req);
+  if (operationKinds.includes('embedding')) {
+    const missing = (['tokenizerName', 'maxInputTokens', 'embeddingDimensions'] as const).filter((f) => req[f] == null);
+    if (missing.length > 0) {
+      throw MarginError.validation(
+        `An embedding model needs ${missing.join(', ')}.`,
+        missing.map((path) => ({ path, message: `${path} is required for an embedding model.` })),
+      );
+    }
+  }
+  const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
+  await assertTenantCatalogWritable(deps, tenant);
+  if (findCatalogEntry(BUILT_IN, req.providerKind, req.remoteModelId)) {
+    throw MarginError.conflict(
+      `${req.remoteModelId} is already in the built-in catalog for ${req.providerKind}; override its prices instead.`,
+    );
+  }
+  const record: CatalogModelRecord = {
+    id: deps.ids.uuid(),
+    tenantId,
+    providerKind: req.providerKind,
+    remoteModelId: req.remoteModelId,
+    displayName: req.displayName ?? req.remoteModelId,
+    operationKinds,
+    tokenizerName: req.tokenizerName ?? null,
+    maxInputTokens: req.maxInputTokens ?? null,
+    embeddingDimensions: req.embeddingDimensions ?? null,
+    supportsStructuredOutput: req.supportsStructuredOutput ?? false,
+    supportsToolUse: req.supportsToolUse ?? false,
+    maxContextTokens: req.maxContextTokens ?? null,
+    inputCostPer1MUsd: req.inputCostPer1MUsd ?? null,
+    outputCostPer1MUsd: req.outputCostPer1MUsd ?? null,
+    cachedInputCostPer1MUsd: req.cachedInputCostPer1MUsd ?? null,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  await deps.storage.aiModelCatalog.insertModel(record);
+  return fromRecord(record);
+}
+
+export async function deleteCatalogModel(deps: CoreDeps, actor: Actor, tenantId: string, modelId: string) {
+  const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
+  await assertTenantCatalogWritable(deps, tenant);
+  if (!(await deps.storage.aiModelCatalog.deleteModel(tenantId, modelId))) {
+    throw MarginError.notFound(
+      modelId.startsWith('builtin:') ? 'Built-in catalog models cannot be deleted.' : 'Catalog model not found.',
+    );
+  }
+}
+
+/** The provider kinds this build can call, with how many catalog models each has. */
+export async function listCatalogProviders(deps: CoreDeps, actor: Actor, tenantId: string) {
+  await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
+  const catalog = await effectiveCatalog(deps, tenantId);
+  return {
+    items: deps.providers.ai.map((k) => ({
+      providerKind: k.kind,
+      protocolModes: [...k.protocolModes],
+      supportsDiscovery: k.supportsDiscovery,
+      catalogModelCount: catalog.filter((e) => e.providerKind === k.kind).length,
+    })),
+  };
+}
+
+const overrideView = (o: PriceOverrideRecord) => ({
+  id: o.id,
+  providerKind: o.providerKind,
+  remoteModelId: o.remoteModelId,
+  inputCostPer1MUsd: o.inputCostPer1MUsd,
+  outputCostPer1MUsd: o.outputCostPer1MUsd,
+  cachedInputCostPer1MUsd: o.cachedInputCostPer1MUsd,
+  updatedAt: o.updatedAt,
+});
+
+export async function listPriceOverrides(deps: CoreDeps, actor: Actor, tenantId: string) {
+  await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
+  return { items: (await deps.storage.aiModelCatalog.listPriceOverrides(tenantId)).map(overrideView) };
+}
+
+/** Sets the tenant's prices for a catalog model; 201 when new, 200 when it replaced one. */
+export async function putPriceOverride(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+  const req = PriceOverrideInput.parse(input);
+  const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
+  await assertTenantCatalogWritable(deps, tenant);
+  const entry = findCatalogEntry(await effectiveCatalog(deps, tenantId), req.providerKind, req.remoteModelId);
+  if (!entry) {
+    throw MarginError.validation(
+      `${req.remoteModelId} is not in the catalog for ${req.providerKind}; define it first (POST model-catalog/models).`,
+      [{ path: 'remoteModelId', message: 'Not a catalog model of this provider kind.' }],
+    );
+  }
+  const { created, override } = await deps.storage.aiModelCatalog.putPriceOverride({
+    id: deps.ids.uuid(),
+    tenantId,
+    providerKind: req.providerKind,
+    remoteModelId: entry.remoteModelId,
+    inputCostPer1MUsd: req.inputCostPer1MUsd ?? null,
+    outputCostPer1MUsd: req.outputCostPer1MUsd ?? null,
+    cachedInputCostPer1MUsd: req.cachedInputCostPer1MUsd ?? null,
+    updatedAt: deps.clock.now().toISOString(),
+  });
+  return { created, override: overrideView(override) };
+}
+
+export async function deletePriceOverride(deps: CoreDeps, actor: Actor, tenantId: string, overrideId: string) {
+  const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
+  await assertTenantCatalogWritable(deps, tenant);
+  if (!(await deps.storage.aiModelCatalog.deletePriceOverride(tenantId, overrideId))) {
+    throw MarginError.notFound('Price override not found.');
+  }
+}

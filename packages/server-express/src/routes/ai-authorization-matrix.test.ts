@@ -1,0 +1,441 @@
+import { SYSTEM_TENANT_ID } from '@margin/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { CHAT_MODEL, compatibleProfile, EMBEDDING_MODEL, type FakeOpenAi, startFakeOpenAi } from './ai-test-kit.js';
+
+type Persona = 'anonymous' | 'clientUser' | 'clientAdmin' | 'otherClientAdmin' | 'tenantAdmin' | 'platformAdmin';
+const PERSONAS: Persona[] = [
+  'anonymous',
+  'clientUser',
+  'clientAdmin',
+  'otherClientAdmin',
+  'tenantAdmin',
+  'platformAdmin',
+];
+
+interface Row {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: () => string;
+  body?: () => unknown;
+  /** Runs as the platform admin before each persona's call, so every call meets the same state. */
+  prepare?: () => Promise<void>;
+  expected: Record<Persona, number>;
+}
+
+const all = (status: number): Record<Persona, number> => ({
+  anonymous: 401,
+  clientUser: status,
+  clientAdmin: status,
+  otherClientAdmin: status,
+  tenantAdmin: status,
+  platformAdmin: status,
+});
+/** ClientAdministrator of client A (a tenant administrator is one on every client of its tenant). */
+const clientAdmins = (ok: number) => ({ ...all(ok), clientUser: 403, otherClientAdmin: 404 });
+const clientUsers = (ok: number) => ({ ...all(ok), otherClientAdmin: 404 });
+/** Tenant routes: members of the tenant only; nobody else learns it exists. */
+const tenantMembers = (ok: number) => ({ ...all(404), tenantAdmin: ok, platformAdmin: ok });
+
+interface Setup {
+  host: TestHost;
+  fake: FakeOpenAi;
+  api: Record<Persona, TestApi>;
+  clientA: string;
+}
+
+/** Client A with a ClientUser and a ClientAdministrator, client B with its own administrator, a tenant administrator. */
+async function setUp(tenant: 'system' | 'commercial'): Promise<Setup & { tenantId: string }> {
+  const fake = await startFakeOpenAi();
+  const host = await startTestHost({ env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true' } });
+  const admin = await host.admin();
+  let tenantId = SYSTEM_TENANT_ID;
+  if (tenant === 'commercial') {
+    await admin.patch('/admin/licensing', { edition: 'Commercial' });
+    tenantId = (await admin.post('/admin/tenants', { displayName: 'Acme' })).body.id;
+  }
+  const clientA = (await admin.post('/clients', { displayName: 'Client A', tenantId })).body.id;
+  const clientB = (await admin.post('/clients', { displayName: 'Client B', tenantId })).body.id;
+  const cu = await host.createUser('client-user');
+  const ca = await host.createUser('client-admin');
+  const oca = await host.createUser('other-client-admin');
+  const ta = await host.createUser('tenant-admin');
+  await admin.put(`/clients/${clientA}/members/${cu.id}`, { role: 'ClientUser' });
+  await admin.put(`/clients/${clientA}/members/${ca.id}`, { role: 'ClientAdministrator' });
+  await admin.put(`/clients/${clientB}/members/${oca.id}`, { role: 'ClientAdministrator' });
+  await admin.put(`/admin/tenants/${tenantId}/members/${ta.id}`, { role: 'TenantAdministrator' });
+  if (tenant === 'commercial') {
+    // The client personas are also tenant users here, so they may read (not write) the tenant catalog.
+    for (const [user, role] of [
+      [cu.id, 'TenantUser'],
+      [ca.id, 'TenantUser'],
+      [oca.id, 'TenantUser'],
+    ] as const) {
+      await admin.put(`/admin/tenants/${tenantId}/members/${user}`, { role });
+    }
+  }
+  const api = {
+    anonymous: host.api,
+    platformAdmin: admin,
+    clientUser: cu.api,
+    clientAdmin: ca.api,
+    otherClientAdmin: oca.api,
+    tenantAdmin: ta.api,
+  };
+  return { host, fake, api, clientA, tenantId };
+}
+
+async function check(setup: Setup, row: Row) {
+  const got: Record<string, number> = {};
+  for (const persona of PERSONAS) {
+    await row.prepare?.();
+    const res = await setup.api[persona].request(row.method, row.path(), row.body?.());
+    got[persona] = res.status;
+    if (res.status >= 400) {
+      expect(res.body, `${persona}: error shape`).toMatchObject({
+        error: expect.any(String),
+        code: expect.any(String),
+      });
+    }
+  }
+  expect(got).toEqual(row.expected);
+}
+
+describe('authorization matrix: AI connections, logical models and the tenant catalog (Community, System tenant)', () => {
+  let s: Setup & { tenantId: string };
+  let connection: { id: string; chat: string; embed: string };
+  let n = 0;
+  const conn = () => `/clients/${s.clientA}/ai-connections`;
+  const lm = () => `/clients/${s.clientA}/logical-models`;
+  const sys = `/tenants/${SYSTEM_TENANT_ID}`;
+  const unsaved = () => ({
+    providerKind: 'kindCompatible',
+    baseUrl: s.fake.apiRoot,
+    auth: { mode: 'apiKey', apiKey: 'sk-m' },
+  });
+  const admin = () => s.api.platformAdmin;
+  const makeConnection = async () => {
+    const res = await admin().post(
+      conn(),
+      compatibleProfile(s.fake.apiRoot, 'sk-matrix', { displayName: `Matrix ${++n}` }),
+    );
+    const models = res.body.configuredModels as Array<{ id: string; remoteModelId: string }>;
+    return {
+      id: res.body.id as string,
+      chat: models.find((m) => m.remoteModelId === CHAT_MODEL)?.id ?? '',
+      embed: models.find((m) => m.remoteModelId === EMBEDDING_MODEL)?.id ?? '',
+    };
+  };
+  const override = (name: string) => ({
+    name,
+    capability: 'chat',
+    connectionId: connection.id,
+    configuredModelId: connection.chat,
+  });
+  let disposable = '';
+
+  beforeAll(async () => {
+    s = await setUp('system');
+    connection = await makeConnection();
+    await admin().post(`${lm()}/overrides`, override('main'));
+  });
+  afterAll(async () => {
+    await s.host.close();
+    await s.fake.close();
+  });
+
+  const rows: Row[] = [
+    {
+      name: 'permitted providers',
+      method: 'GET',
+      path: () => `${conn()}/permitted-providers`,
+      expected: clientAdmins(200),
+    },
+    { name: 'probe', method: 'POST', path: () => `${conn()}/probe`, body: unsaved, expected: clientAdmins(200) },
+    {
+      name: 'discover models',
+      method: 'POST',
+      path: () => `${conn()}/discover-models`,
+      body: unsaved,
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'create a profile',
+      method: 'POST',
+      path: conn,
+      body: () => compatibleProfile(s.fake.apiRoot, 'sk-matrix', { displayName: `Created ${++n}` }),
+      expected: clientAdmins(201),
+    },
+    { name: 'list profiles', method: 'GET', path: conn, expected: clientAdmins(200) },
+    { name: 'read a profile', method: 'GET', path: () => `${conn()}/${connection.id}`, expected: clientAdmins(200) },
+    {
+      name: 'change a profile',
+      method: 'PATCH',
+      path: () => `${conn()}/${connection.id}`,
+      body: () => ({ displayName: 'Matrix main' }),
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'delete a profile',
+      method: 'DELETE',
+      path: () => `${conn()}/${disposable}`,
+      prepare: async () => {
+        disposable = (await makeConnection()).id;
+      },
+      expected: clientAdmins(204),
+    },
+    {
+      name: 'verify a profile',
+      method: 'POST',
+      path: () => `${conn()}/${connection.id}/verify`,
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'activate a profile',
+      method: 'POST',
+      path: () => `${conn()}/${connection.id}/activate`,
+      prepare: async () => {
+        await admin().post(`${conn()}/${connection.id}/verify`);
+      },
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'deactivate a profile',
+      method: 'POST',
+      path: () => `${conn()}/${connection.id}/deactivate`,
+      expected: clientAdmins(200),
+    },
+    { name: 'list logical models', method: 'GET', path: lm, expected: clientUsers(200) },
+    {
+      name: 'create an override',
+      method: 'POST',
+      path: () => `${lm()}/overrides`,
+      body: () => override(`made-${++n}`),
+      expected: clientAdmins(201),
+    },
+    { name: 'read an override', method: 'GET', path: () => `${lm()}/overrides/main`, expected: clientUsers(200) },
+    {
+      name: 'repoint an override',
+      method: 'PUT',
+      path: () => `${lm()}/overrides/main`,
+      body: () => override('main'),
+      expected: clientAdmins(204),
+    },
+    {
+      name: 'delete an override',
+      method: 'DELETE',
+      path: () => `${lm()}/overrides/doomed`,
+      prepare: async () => {
+        await admin().post(`${lm()}/overrides`, override('doomed'));
+      },
+      expected: clientAdmins(204),
+    },
+    {
+      name: 'map a purpose',
+      method: 'PUT',
+      path: () => `${lm()}/purposes/reviewTriage`,
+      body: () => ({ logicalModelName: 'main' }),
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'unmap a purpose',
+      method: 'DELETE',
+      path: () => `${lm()}/purposes/reviewTriage`,
+      prepare: async () => {
+        await admin().put(`${lm()}/purposes/reviewTriage`, { logicalModelName: 'main' });
+      },
+      expected: clientAdmins(204),
+    },
+    {
+      name: 'list tenant logical models',
+      method: 'GET',
+      path: () => `${sys}/logical-models`,
+      expected: tenantMembers(200),
+    },
+    {
+      name: 'create a tenant logical model (System: 400)',
+      method: 'POST',
+      path: () => `${sys}/logical-models`,
+      body: () => override('tenant-entry'),
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'repoint a tenant logical model (System: 400)',
+      method: 'PUT',
+      path: () => `${sys}/logical-models/tenant-entry`,
+      body: () => override('tenant-entry'),
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'delete a tenant logical model (System: 400)',
+      method: 'DELETE',
+      path: () => `${sys}/logical-models/tenant-entry`,
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'browse catalog models',
+      method: 'GET',
+      path: () => `${sys}/model-catalog/models`,
+      expected: tenantMembers(200),
+    },
+    {
+      name: 'define a catalog model (System: 400)',
+      method: 'POST',
+      path: () => `${sys}/model-catalog/models`,
+      body: () => ({ providerKind: 'kindCompatible', remoteModelId: 'm' }),
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'delete a catalog model (System: 400)',
+      method: 'DELETE',
+      path: () => `${sys}/model-catalog/models/x`,
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'catalog providers',
+      method: 'GET',
+      path: () => `${sys}/model-catalog/providers`,
+      expected: tenantMembers(200),
+    },
+    {
+      name: 'list price overrides',
+      method: 'GET',
+      path: () => `${sys}/model-catalog/overrides`,
+      expected: tenantMembers(200),
+    },
+    {
+      name: 'set a price override (System: 400)',
+      method: 'POST',
+      path: () => `${sys}/model-catalog/overrides`,
+      body: () => ({ providerKind: 'kindDirect', remoteModelId: 'gpt-4o', inputCostPer1MUsd: 1 }),
+      expected: tenantMembers(400),
+    },
+    {
+      name: 'delete a price override (System: 400)',
+      method: 'DELETE',
+      path: () => `${sys}/model-catalog/overrides/x`,
+      expected: tenantMembers(400),
+    },
+  ];
+
+  it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
+    await check(s, row);
+  });
+});
+
+describe('authorization matrix: tenant catalog writes (Commercial, a tenant of its own)', () => {
+  let s: Setup & { tenantId: string };
+  let connection: { id: string; chat: string };
+  let n = 0;
+  const entry = (name: string) => ({
+    name,
+    capability: 'chat',
+    connectionId: connection.id,
+    configuredModelId: connection.chat,
+  });
+  const admin = () => s.api.platformAdmin;
+  const t = () => `/tenants/${s.tenantId}`;
+  let modelId = '';
+  let overrideId = '';
+
+  beforeAll(async () => {
+    s = await setUp('commercial');
+    const res = await admin().post(`/clients/${s.clientA}/ai-connections`, compatibleProfile(s.fake.apiRoot, 'sk-t'));
+    connection = {
+      id: res.body.id,
+      chat: res.body.configuredModels.find((m: { remoteModelId: string }) => m.remoteModelId === CHAT_MODEL).id,
+    };
+    await admin().post(`${t()}/logical-models`, entry('shared'));
+  });
+  afterAll(async () => {
+    await s.host.close();
+    await s.fake.close();
+  });
+
+  // Tenant users may read the catalog; only its administrators (and the platform admin) write.
+  const readers = (ok: number) => ({ ...all(ok) });
+  const writers = (ok: number) => ({ ...all(403), anonymous: 401, tenantAdmin: ok, platformAdmin: ok });
+
+  const rows: Row[] = [
+    { name: 'list tenant logical models', method: 'GET', path: () => `${t()}/logical-models`, expected: readers(200) },
+    {
+      name: 'create a tenant logical model',
+      method: 'POST',
+      path: () => `${t()}/logical-models`,
+      body: () => entry(`entry-${++n}`),
+      expected: writers(201),
+    },
+    {
+      name: 'repoint a tenant logical model',
+      method: 'PUT',
+      path: () => `${t()}/logical-models/shared`,
+      body: () => entry('shared'),
+      expected: writers(204),
+    },
+    {
+      name: 'delete a tenant logical model',
+      method: 'DELETE',
+      path: () => `${t()}/logical-models/doomed`,
+      prepare: async () => {
+        await admin().post(`${t()}/logical-models`, entry('doomed'));
+      },
+      expected: writers(204),
+    },
+    { name: 'browse catalog models', method: 'GET', path: () => `${t()}/model-catalog/models`, expected: readers(200) },
+    {
+      name: 'define a catalog model',
+      method: 'POST',
+      path: () => `${t()}/model-catalog/models`,
+      body: () => ({ providerKind: 'kindCompatible', remoteModelId: `model-${++n}` }),
+      expected: writers(201),
+    },
+    {
+      name: 'delete a catalog model',
+      method: 'DELETE',
+      path: () => `${t()}/model-catalog/models/${modelId}`,
+      prepare: async () => {
+        modelId = (
+          await admin().post(`${t()}/model-catalog/models`, { providerKind: 'kindProxy', remoteModelId: `gone-${++n}` })
+        ).body.id;
+      },
+      expected: writers(204),
+    },
+    { name: 'catalog providers', method: 'GET', path: () => `${t()}/model-catalog/providers`, expected: readers(200) },
+    {
+      name: 'list price overrides',
+      method: 'GET',
+      path: () => `${t()}/model-catalog/overrides`,
+      expected: readers(200),
+    },
+    {
+      name: 'set a price override',
+      method: 'POST',
+      path: () => `${t()}/model-catalog/overrides`,
+      prepare: async () => {
+        const existing = (await admin().get(`${t()}/model-catalog/overrides`)).body.items;
+        for (const o of existing) await admin().delete(`${t()}/model-catalog/overrides/${o.id}`);
+      },
+      body: () => ({ providerKind: 'kindDirect', remoteModelId: 'gpt-4o', inputCostPer1MUsd: 1 }),
+      expected: writers(201),
+    },
+    {
+      name: 'delete a price override',
+      method: 'DELETE',
+      path: () => `${t()}/model-catalog/overrides/${overrideId}`,
+      prepare: async () => {
+        overrideId = (
+          await admin().post(`${t()}/model-catalog/overrides`, {
+            providerKind: 'kindDirect',
+            remoteModelId: 'gpt-4.1',
+            inputCostPer1MUsd: 1,
+          })
+        ).body.id;
+      },
+      expected: writers(204),
+    },
+  ];
+
+  it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
+    await check(s, row);
+  });
+});

@@ -1,0 +1,174 @@
+import {
+  AiConnectionList,
+  AiConnectionView,
+  AiDiscoveryResultView,
+  AiProbeInput,
+  AiProbeResultView,
+  AiVerificationView,
+  CreateAiConnectionInput,
+  PatchAiConnectionInput,
+  PermittedProvidersView,
+} from '@margin/core';
+import { type RouteSpec, route } from '../http/route.js';
+import { errors } from '../openapi/error-body.js';
+import { AiConnectionParams, ClientParams, PageQuery } from './params.js';
+
+const TAG = 'AI connections';
+
+/** AI connection profiles of a client (ClientAdministrator). Static segments come before `{connectionId}`. */
+export const aiConnectionsRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/ai-connections/permitted-providers',
+    operationId: 'listPermittedAiProviders',
+    summary: 'Provider kinds this build can call and the tenant permits, with their protocol modes',
+    tag: TAG,
+    params: ClientParams,
+    responses: { 200: { description: 'Provider kinds.', schema: PermittedProvidersView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.permittedProviders(actor, params.clientId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/probe',
+    operationId: 'probeAiConnection',
+    summary: 'Try an unsaved connection with one cheap authenticated call',
+    tag: TAG,
+    params: ClientParams,
+    body: AiProbeInput,
+    responses: {
+      200: { description: 'The probe result; a provider failure is `status: failed`.', schema: AiProbeResultView },
+      ...errors(403, 404),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.probe(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/discover-models',
+    operationId: 'discoverAiModels',
+    summary: 'List the models an unsaved connection offers, shaped as configured models',
+    tag: TAG,
+    params: ClientParams,
+    body: AiProbeInput,
+    responses: { 200: { description: 'Discovered models.', schema: AiDiscoveryResultView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.discoverModels(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections',
+    operationId: 'createAiConnection',
+    summary: 'Create an AI connection profile (inactive, never verified)',
+    tag: TAG,
+    params: ClientParams,
+    body: CreateAiConnectionInput,
+    responses: { 201: { description: 'Created.', schema: AiConnectionView }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 201,
+      body: await core.ai.createConnection(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/ai-connections',
+    operationId: 'listAiConnections',
+    summary: 'The client’s AI connection profiles, oldest first',
+    tag: TAG,
+    params: ClientParams,
+    query: PageQuery,
+    responses: { 200: { description: 'A page of profiles.', schema: AiConnectionList }, ...errors(403, 404) },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.ai.listConnections(actor, params.clientId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/ai-connections/{connectionId}',
+    operationId: 'getAiConnection',
+    summary: 'Read an AI connection profile',
+    tag: TAG,
+    params: AiConnectionParams,
+    responses: { 200: { description: 'The profile.', schema: AiConnectionView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.getConnection(actor, params.clientId, params.connectionId),
+    }),
+  }),
+  route({
+    method: 'patch',
+    path: '/clients/{clientId}/ai-connections/{connectionId}',
+    operationId: 'patchAiConnection',
+    summary: 'Change a profile; a change to endpoint, auth, headers, query, models or bindings resets verification',
+    tag: TAG,
+    params: AiConnectionParams,
+    body: PatchAiConnectionInput,
+    responses: { 200: { description: 'The profile as changed.', schema: AiConnectionView }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.patchConnection(actor, params.clientId, params.connectionId, body),
+    }),
+  }),
+  route({
+    method: 'delete',
+    path: '/clients/{clientId}/ai-connections/{connectionId}',
+    operationId: 'deleteAiConnection',
+    summary: 'Delete a profile no logical model points at',
+    tag: TAG,
+    params: AiConnectionParams,
+    responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params }) => {
+      await core.ai.deleteConnection(actor, params.clientId, params.connectionId);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/{connectionId}/verify',
+    operationId: 'verifyAiConnection',
+    summary: 'Probe the profile and check each configured model; stores the verification snapshot',
+    tag: TAG,
+    params: AiConnectionParams,
+    responses: {
+      200: { description: 'The stored verification (`verified` or `failed`).', schema: AiVerificationView },
+      ...errors(403, 404, 409),
+    },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.verifyConnection(actor, params.clientId, params.connectionId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/{connectionId}/activate',
+    operationId: 'activateAiConnection',
+    summary: 'Activate a profile whose last verification succeeded and that has not changed since',
+    tag: TAG,
+    params: AiConnectionParams,
+    responses: { 200: { description: 'The active profile.', schema: AiConnectionView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.activateConnection(actor, params.clientId, params.connectionId),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/{connectionId}/deactivate',
+    operationId: 'deactivateAiConnection',
+    summary: 'Deactivate a profile: nothing resolves to it any more',
+    tag: TAG,
+    params: AiConnectionParams,
+    responses: { 200: { description: 'The inactive profile.', schema: AiConnectionView }, ...errors(403, 404) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.deactivateConnection(actor, params.clientId, params.connectionId),
+    }),
+  }),
+];

@@ -225,6 +225,47 @@ export function createMarginClient(options: MarginClientOptions) {
           ),
       },
     },
+    reviewing: {
+      /** Queues a review (ClientAdministrator); answers `{jobId, status: 'queued', ...}`. */
+      submitJob: (clientId: string, body: Schemas['SubmitJobInput']) =>
+        unwrap(raw.POST('/clients/{clientId}/reviewing/jobs', { ...path({ clientId }), body })),
+      listJobs: (clientId: string, query: NonNullable<JobListQuery> = {}) =>
+        unwrap(raw.GET('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId }, query } })),
+      getJobStatus: (jobId: string) => unwrap(raw.GET('/reviewing/jobs/{jobId}/status', path({ jobId }))),
+      restartJob: (jobId: string) => unwrap(raw.POST('/reviewing/jobs/{jobId}/restart', path({ jobId }))),
+      stopJob: (jobId: string) => unwrap(raw.POST('/reviewing/jobs/{jobId}/stop', path({ jobId }))),
+      getProtocol: (jobId: string, query: NonNullable<ProtocolQuery> = {}) =>
+        unwrap(raw.GET('/jobs/{jobId}/protocol', { params: { path: { jobId }, query } })),
+      /**
+       * Polls the job until it leaves `queued` and `running` and answers its final status. Waits
+       * `intervalMs` between polls (default 2 s) and gives up with a `TimeoutError` after `timeoutMs`
+       * (default 30 min); `signal` cancels the wait.
+       */
+      waitForJob: async (jobId: string, options: WaitOptions = {}) => {
+        const interval = options.intervalMs ?? 2000;
+        const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+        for (;;) {
+          const status = await unwrap(raw.GET('/reviewing/jobs/{jobId}/status', path({ jobId })));
+          if (status.status !== 'queued' && status.status !== 'running') return status;
+          if (Date.now() + interval > deadline) throw new WaitTimeoutError(jobId, status.status);
+          await sleep(interval, options.signal);
+        }
+      },
+      blocks: {
+        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/reviewing/blocked-prs', path({ clientId }))),
+        block: (clientId: string, body: Schemas['BlockPullRequestInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/reviewing/blocked-prs', { ...path({ clientId }), body })),
+        unblock: (clientId: string, body: Schemas['UnblockPullRequestInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/reviewing/blocked-prs/unblock', { ...path({ clientId }), body })),
+      },
+      dismissals: {
+        dismiss: (clientId: string, body: Schemas['DismissFindingInput']) =>
+          unwrap(raw.POST('/clients/{clientId}/reviewing/dismiss-finding', { ...path({ clientId }), body })),
+        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/reviewing/dismissals', path({ clientId }))),
+        remove: (clientId: string, dismissalId: string) =>
+          unwrap(raw.DELETE('/clients/{clientId}/reviewing/dismissals/{dismissalId}', path({ clientId, dismissalId }))),
+      },
+    },
     licensing: {
       get: () => unwrap(raw.GET('/admin/licensing')),
       update: (body: Schemas['PatchLicensingInput']) => unwrap(raw.PATCH('/admin/licensing', { body })),
@@ -338,3 +379,38 @@ export function createMarginClient(options: MarginClientOptions) {
 }
 
 export type MarginClient = ReturnType<typeof createMarginClient>;
+
+type JobListQuery = paths['/clients/{clientId}/reviewing/jobs']['get']['parameters']['query'];
+type ProtocolQuery = paths['/jobs/{jobId}/protocol']['get']['parameters']['query'];
+
+export interface WaitOptions {
+  intervalMs?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** `waitForJob` ran out of time; the job goes on. */
+export class WaitTimeoutError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly lastStatus: string,
+  ) {
+    super(`Job ${jobId} was still ${lastStatus} when the wait timed out.`);
+    this.name = 'WaitTimeoutError';
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -5,6 +5,8 @@ export {
   type RawClient,
   type Schemas,
   unwrap,
+  type WaitOptions,
+  WaitTimeoutError,
 } from './client.js';
 export * from './errors.js';
 export type { components, operations, paths } from './generated/schema.js';

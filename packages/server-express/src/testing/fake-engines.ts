@@ -110,7 +110,10 @@ export class CountingEngine implements ReviewEngineV1 {
     readonly shared?: CountingEngine,
   ) {}
 
-  async review(job: ReviewJobRecord): Promise<ReviewOutcome> {
+  async review(job: ReviewJobRecord, ctx: Parameters<ReviewEngineV1['review']>[1]): Promise<ReviewOutcome> {
+    const pass = await ctx.protocol.pass('review', 'Counting review');
+    pass.event({ kind: 'decision', name: 'counted', eventCategory: 'operational', body: { jobId: job.id } });
+    await pass.complete('succeeded');
     const counter = this.shared ?? this;
     counter.running++;
     counter.maxRunning = Math.max(counter.maxRunning, counter.running);

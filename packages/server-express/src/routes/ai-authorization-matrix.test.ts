@@ -1,41 +1,19 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import {
+  checkMatrixRow,
+  clientAdmins,
+  clientUsers,
+  everyone,
+  type MatrixRow,
+  type Persona,
+  setUpPersonas,
+  startTestHost,
+  type TestApi,
+  type TestHost,
+  tenantAdmins,
+} from '../testing/index.js';
 import { CHAT_MODEL, compatibleProfile, EMBEDDING_MODEL, type FakeOpenAi, startFakeOpenAi } from './ai-test-kit.js';
-
-type Persona = 'anonymous' | 'clientUser' | 'clientAdmin' | 'otherClientAdmin' | 'tenantAdmin' | 'platformAdmin';
-const PERSONAS: Persona[] = [
-  'anonymous',
-  'clientUser',
-  'clientAdmin',
-  'otherClientAdmin',
-  'tenantAdmin',
-  'platformAdmin',
-];
-
-interface Row {
-  name: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: () => string;
-  body?: () => unknown;
-  /** Runs as the platform admin before each persona's call, so every call meets the same state. */
-  prepare?: () => Promise<void>;
-  expected: Record<Persona, number>;
-}
-
-const all = (status: number): Record<Persona, number> => ({
-  anonymous: 401,
-  clientUser: status,
-  clientAdmin: status,
-  otherClientAdmin: status,
-  tenantAdmin: status,
-  platformAdmin: status,
-});
-/** ClientAdministrator of client A (a tenant administrator is one on every client of its tenant). */
-const clientAdmins = (ok: number) => ({ ...all(ok), clientUser: 403, otherClientAdmin: 404 });
-const clientUsers = (ok: number) => ({ ...all(ok), otherClientAdmin: 404 });
-/** Tenant routes: members of the tenant only; nobody else learns it exists. */
-const tenantMembers = (ok: number) => ({ ...all(404), tenantAdmin: ok, platformAdmin: ok });
 
 interface Setup {
   host: TestHost;
@@ -48,57 +26,15 @@ interface Setup {
 async function setUp(tenant: 'system' | 'commercial'): Promise<Setup & { tenantId: string }> {
   const fake = await startFakeOpenAi();
   const host = await startTestHost({ env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true' } });
-  const admin = await host.admin();
-  let tenantId = SYSTEM_TENANT_ID;
+  let tenantId: string | undefined;
   if (tenant === 'commercial') {
+    const admin = await host.admin();
     await admin.patch('/admin/licensing', { edition: 'Commercial' });
     tenantId = (await admin.post('/admin/tenants', { displayName: 'Acme' })).body.id;
   }
-  const clientA = (await admin.post('/clients', { displayName: 'Client A', tenantId })).body.id;
-  const clientB = (await admin.post('/clients', { displayName: 'Client B', tenantId })).body.id;
-  const cu = await host.createUser('client-user');
-  const ca = await host.createUser('client-admin');
-  const oca = await host.createUser('other-client-admin');
-  const ta = await host.createUser('tenant-admin');
-  await admin.put(`/clients/${clientA}/members/${cu.id}`, { role: 'ClientUser' });
-  await admin.put(`/clients/${clientA}/members/${ca.id}`, { role: 'ClientAdministrator' });
-  await admin.put(`/clients/${clientB}/members/${oca.id}`, { role: 'ClientAdministrator' });
-  await admin.put(`/admin/tenants/${tenantId}/members/${ta.id}`, { role: 'TenantAdministrator' });
-  if (tenant === 'commercial') {
-    // The client personas are also tenant users here, so they may read (not write) the tenant catalog.
-    for (const [user, role] of [
-      [cu.id, 'TenantUser'],
-      [ca.id, 'TenantUser'],
-      [oca.id, 'TenantUser'],
-    ] as const) {
-      await admin.put(`/admin/tenants/${tenantId}/members/${user}`, { role });
-    }
-  }
-  const api = {
-    anonymous: host.api,
-    platformAdmin: admin,
-    clientUser: cu.api,
-    clientAdmin: ca.api,
-    otherClientAdmin: oca.api,
-    tenantAdmin: ta.api,
-  };
-  return { host, fake, api, clientA, tenantId };
-}
-
-async function check(setup: Setup, row: Row) {
-  const got: Record<string, number> = {};
-  for (const persona of PERSONAS) {
-    await row.prepare?.();
-    const res = await setup.api[persona].request(row.method, row.path(), row.body?.());
-    got[persona] = res.status;
-    if (res.status >= 400) {
-      expect(res.body, `${persona}: error shape`).toMatchObject({
-        error: expect.any(String),
-        code: expect.any(String),
-      });
-    }
-  }
-  expect(got).toEqual(row.expected);
+  // In a Commercial tenant the client personas are also tenant users, so they may read (not write) its catalog.
+  const personas = await setUpPersonas(host, { tenantId, tenantUsers: tenant === 'commercial' });
+  return { host, fake, api: personas.api, clientA: personas.clientA, tenantId: personas.tenantId };
 }
 
 describe('authorization matrix: AI connections, logical models and the tenant catalog (Community, System tenant)', () => {
@@ -144,7 +80,7 @@ describe('authorization matrix: AI connections, logical models and the tenant ca
     await s.fake.close();
   });
 
-  const rows: Row[] = [
+  const rows: MatrixRow[] = [
     {
       name: 'permitted providers',
       method: 'GET',
@@ -250,76 +186,76 @@ describe('authorization matrix: AI connections, logical models and the tenant ca
       name: 'list tenant logical models',
       method: 'GET',
       path: () => `${sys}/logical-models`,
-      expected: tenantMembers(200),
+      expected: tenantAdmins(200),
     },
     {
       name: 'create a tenant logical model (System: 400)',
       method: 'POST',
       path: () => `${sys}/logical-models`,
       body: () => override('tenant-entry'),
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'repoint a tenant logical model (System: 400)',
       method: 'PUT',
       path: () => `${sys}/logical-models/tenant-entry`,
       body: () => override('tenant-entry'),
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'delete a tenant logical model (System: 400)',
       method: 'DELETE',
       path: () => `${sys}/logical-models/tenant-entry`,
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'browse catalog models',
       method: 'GET',
       path: () => `${sys}/model-catalog/models`,
-      expected: tenantMembers(200),
+      expected: tenantAdmins(200),
     },
     {
       name: 'define a catalog model (System: 400)',
       method: 'POST',
       path: () => `${sys}/model-catalog/models`,
       body: () => ({ providerKind: 'kindCompatible', remoteModelId: 'm' }),
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'delete a catalog model (System: 400)',
       method: 'DELETE',
       path: () => `${sys}/model-catalog/models/x`,
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'catalog providers',
       method: 'GET',
       path: () => `${sys}/model-catalog/providers`,
-      expected: tenantMembers(200),
+      expected: tenantAdmins(200),
     },
     {
       name: 'list price overrides',
       method: 'GET',
       path: () => `${sys}/model-catalog/overrides`,
-      expected: tenantMembers(200),
+      expected: tenantAdmins(200),
     },
     {
       name: 'set a price override (System: 400)',
       method: 'POST',
       path: () => `${sys}/model-catalog/overrides`,
       body: () => ({ providerKind: 'kindDirect', remoteModelId: 'gpt-4o', inputCostPer1MUsd: 1 }),
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
     {
       name: 'delete a price override (System: 400)',
       method: 'DELETE',
       path: () => `${sys}/model-catalog/overrides/x`,
-      expected: tenantMembers(400),
+      expected: tenantAdmins(400),
     },
   ];
 
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
-    await check(s, row);
+    await checkMatrixRow(s.api, row);
   });
 });
 
@@ -353,10 +289,10 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
   });
 
   // Tenant users may read the catalog; only its administrators (and the platform admin) write.
-  const readers = (ok: number) => ({ ...all(ok) });
-  const writers = (ok: number) => ({ ...all(403), anonymous: 401, tenantAdmin: ok, platformAdmin: ok });
+  const readers = (ok: number) => ({ ...everyone(ok) });
+  const writers = (ok: number) => ({ ...everyone(403), anonymous: 401, tenantAdmin: ok, platformAdmin: ok });
 
-  const rows: Row[] = [
+  const rows: MatrixRow[] = [
     { name: 'list tenant logical models', method: 'GET', path: () => `${t()}/logical-models`, expected: readers(200) },
     {
       name: 'create a tenant logical model',
@@ -436,6 +372,6 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
   ];
 
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
-    await check(s, row);
+    await checkMatrixRow(s.api, row);
   });
 });

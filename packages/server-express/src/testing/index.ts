@@ -1,3 +1,16 @@
+export {
+  checkMatrixRow,
+  clientAdmins,
+  clientUsers,
+  everyone,
+  type MatrixRow,
+  PERSONAS,
+  type Persona,
+  type Personas,
+  platformAdminOnly,
+  setUpPersonas,
+  tenantAdmins,
+} from './authorization-matrix.js';
 export { COMPLETED_OUTCOME, ControlledEngine, CountingEngine, eventually } from './fake-engines.js';
 export { type ApiResponse, type Credentials, cookiePair, TestApi } from './test-api.js';
 export {

@@ -1,5 +1,5 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   checkMatrixRow,
   clientAdmins,

@@ -1,4 +1,3 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
 import { GITLAB_PROJECT_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 export * from './ai/index.js';
 export { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
 export { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
+export * from './egress/index.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './identity/index.js';

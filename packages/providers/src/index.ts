@@ -3,7 +3,6 @@ export {
   assertEgressUrlAllowed,
   createEgressGuardedFetch,
   type EgressGuardOptions,
-  isForbiddenAddress,
 } from './http/egress-guard.js';
 export * from './http/index.js';
 export { createProviderRegistry, type ProviderRegistryOptions } from './registry.js';

@@ -22,8 +22,7 @@ export {
   type VerificationRecord,
 } from './ai-records.js';
 export { estimateCostUsd, type ModelPrices } from './cost.js';
-export { type EgressRefusal, egressRefusalOf } from './egress-policy.js';
-export { failureCategoryOf } from './failure-category.js';
+export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
 export { KNOWN_MODELS, type KnownModel } from './known-models.js';
 export { inferOperationKinds, inferProtocolModes } from './profile-rules.js';
 export {

@@ -1,3 +1,4 @@
+import { egressRefusalOf } from '../egress/url-policy.js';
 import type { ValidationIssue } from '../errors.js';
 import type { Ids } from '../platform/ids.js';
 import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from './ai-model-v1.js';
@@ -8,7 +9,6 @@ import type {
   ModelSource,
   PurposeBindingRecord,
 } from './ai-records.js';
-import { egressRefusalOf } from './egress-policy.js';
 import { type AiPurpose, capabilityForPurpose, type OperationKind } from './purposes.js';
 import type { ConfiguredModelInputBody, PurposeBindingInputBody } from './schemas.js';
 
@@ -130,7 +130,7 @@ export function endpointIssues(
     if (!url) issues.push({ path: 'baseUrl', message: 'baseUrl must be an absolute http or https URL.' });
     else {
       const refusal = egressRefusalOf(url, allowPrivateEgress);
-      if (refusal) issues.push({ path: 'baseUrl', message: refusal.message });
+      if (refusal) issues.push({ path: 'baseUrl', message: `baseUrl ${refusal.problem}.` });
     }
   }
   if (draft.authMode === 'azureIdentity') {

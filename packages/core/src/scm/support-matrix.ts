@@ -1,3 +1,4 @@
+import { egressRefusalOf } from '../egress/url-policy.js';
 import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
 
 /** Which authentication kinds each provider family accepts (decisions.md, "the support matrix"). */
@@ -48,7 +49,9 @@ export function httpUrlProblem(value: string): string | undefined {
   // Credentials belong in `secret`, where they are sealed; a URL is stored and shown in clear.
   if (url.username || url.password) return 'must not contain credentials; put them in secret';
   if (url.search || url.hash) return 'must not have a query or fragment';
-  return undefined;
+  // Self-hosted SCM servers often live on private networks, so only the addresses no source-control
+  // host has (metadata services, link-local, reserved) are refused; see the egress guard.
+  return egressRefusalOf(url, true)?.problem;
 }
 
 /**

@@ -46,5 +46,4 @@ export {
   IMDS_TOKEN_ENDPOINT,
 } from './openai-wire/index.js';
 export { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './shared/ai-runtime.js';
-export { failureCategoryOf } from './shared/probe-outcome.js';
 export { createVertexKind, type GoogleAuth } from './vertex/index.js';

@@ -1,13 +1,14 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
-import { MarginError } from '@margin/core';
+import { isIP } from 'node:net';
+import { isMetadataHostName, MarginError, refusedAddressClass } from '@margin/core';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 /**
  * The outbound guard for calls to AI providers (decisions.md, "Outbound egress guard"): https only,
- * no loopback, private, link-local or metadata addresses, no redirects — unless private egress is
- * allowed (local models, test fakes), which permits loopback/private addresses and plain http but
- * still never follows a redirect.
+ * no loopback, private, link-local, reserved or metadata addresses, no redirects — unless private
+ * egress is allowed (local models, test fakes), which permits loopback/private addresses and plain
+ * http but nothing else. Which address is which comes from core's `refusedAddressClass`, the same
+ * rule the save-time check uses.
  *
  * Mechanism, and why: the address is checked on the IP the connection is actually made to. The
  * fetch is undici's own (the `undici` package, pinned to a Node-20 line) with an `Agent` whose
@@ -28,81 +29,6 @@ export interface EgressGuardOptions {
    * apply, but the address is checked by a lookup before the request rather than at connect time.
    */
   fetch?: typeof fetch | undefined;
-}
-
-const FORBIDDEN = buildBlockList();
-
-function buildBlockList(): BlockList {
-  const list = new BlockList();
-  const v4: Array<[string, number]> = [
-    ['0.0.0.0', 8], // "this" network
-    ['10.0.0.0', 8], // private
-    ['100.64.0.0', 10], // carrier-grade NAT
-    ['127.0.0.0', 8], // loopback
-    ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-    ['172.16.0.0', 12], // private
-    ['192.0.0.0', 24], // IETF protocol assignments
-    ['192.0.2.0', 24], // documentation
-    ['192.168.0.0', 16], // private
-    ['198.18.0.0', 15], // benchmarking
-    ['198.51.100.0', 24], // documentation
-    ['203.0.113.0', 24], // documentation
-    ['224.0.0.0', 4], // multicast
-    ['240.0.0.0', 4], // reserved, broadcast
-  ];
-  for (const [net, prefix] of v4) list.addSubnet(net, prefix, 'ipv4');
-  const v6: Array<[string, number]> = [
-    ['::', 128], // unspecified
-    ['::1', 128], // loopback
-    ['64:ff9b:1::', 48], // local-use NAT64
-    ['100::', 64], // discard
-    ['2001:db8::', 32], // documentation
-    ['fc00::', 7], // unique local (fd00::/8 included)
-    ['fe80::', 10], // link-local
-    ['fec0::', 10], // deprecated site-local
-    ['ff00::', 8], // multicast
-  ];
-  for (const [net, prefix] of v6) list.addSubnet(net, prefix, 'ipv6');
-  // IPv4-mapped addresses (::ffff:a.b.c.d) are matched against the IPv4 rules by BlockList itself.
-  return list;
-}
-
-/** Whether an IP address is loopback, private, link-local, metadata or otherwise not public. */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
-  if (family !== 6) return true; // not an address at all: refuse rather than guess
-  if (FORBIDDEN.check(address, 'ipv6')) return true;
-  const embedded = nat64Embedded(address);
-  return embedded !== undefined && FORBIDDEN.check(embedded, 'ipv4');
-}
-
-/** The IPv4 address inside a well-known-prefix NAT64 address (64:ff9b::/96), which may be private. */
-function nat64Embedded(address: string): string | undefined {
-  const groups = expandIpv6(address);
-  if (!groups) return undefined;
-  const [first, second, ...rest] = groups;
-  if (first !== 0x64 || second !== 0xff9b || rest.slice(0, 4).some((g) => g !== 0)) return undefined;
-  const high = groups[6] ?? 0;
-  const low = groups[7] ?? 0;
-  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
-}
-
-function expandIpv6(address: string): number[] | undefined {
-  let text = address.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const parts = dotted[1].split('.').map(Number);
-    const [a = 0, b = 0, c = 0, d = 0] = parts;
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
-  const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups].map((g) => Number.parseInt(g, 16));
-  return groups.some((g) => Number.isNaN(g)) ? undefined : groups;
 }
 
 function refused(message: string): MarginError {
@@ -126,14 +52,15 @@ export function assertEgressUrlAllowed(url: string | URL, allowPrivateEgress: bo
     );
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivateEgress && isIP(host) !== 0 && isForbiddenAddress(host)) throw privateAddress(parsed.hostname);
+  if (isMetadataHostName(host)) throw privateAddress(parsed.hostname);
+  if (isIP(host) !== 0 && refusedAddressClass(host, allowPrivateEgress)) throw privateAddress(parsed.hostname);
   return parsed;
 }
 
 function privateAddress(host: string, address?: string): MarginError {
   const where = address && address !== host ? `${host} (${address})` : host;
   return refused(
-    `Calls to ${where} are refused: loopback, private, link-local and metadata addresses are allowed only with MARGIN_ALLOW_PRIVATE_EGRESS=true.`,
+    `Calls to ${where} are refused: loopback and private addresses are allowed only with MARGIN_ALLOW_PRIVATE_EGRESS=true; link-local, reserved and metadata addresses never.`,
   );
 }
 
@@ -144,7 +71,7 @@ function guardedLookup(resolve: typeof dnsLookup, allowPrivate: boolean) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
     resolve(hostname, { ...(options as LookupAllOptions), all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const bad = allowPrivate ? undefined : addresses.find((entry) => isForbiddenAddress(entry.address));
+      const bad = addresses.find((entry) => refusedAddressClass(entry.address, allowPrivate));
       if (bad) return callback(privateAddress(hostname, bad.address) as unknown as NodeJS.ErrnoException, []);
       // `net.connect` asks for every address (happy eyeballs) or for one; answer in the form asked.
       if ((options as { all?: boolean }).all) return callback(null, addresses);
@@ -164,13 +91,13 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export function createEgressGuardedFetch(options: EgressGuardOptions = {}): typeof fetch {
   const allowPrivate = options.allowPrivateEgress === true;
   const resolve = options.lookup ?? dnsLookup;
-  // With private egress allowed the lookup still runs (it checks nothing then), so an injected
-  // resolver keeps working, e.g. tests that point a vendor host name at a loopback fake.
+  // The lookup runs with private egress allowed too: metadata, link-local and reserved answers
+  // stay refused, and an injected resolver keeps working (tests point vendor names at fakes).
   const agent = options.fetch ? undefined : new Agent({ connect: { lookup: guardedLookup(resolve, allowPrivate) } });
 
   const send = async (url: URL, init: RequestInit): Promise<Response> => {
     if (options.fetch) {
-      if (!allowPrivate) await assertResolvedAllowed(url, resolve);
+      await assertResolvedAllowed(url, resolve, allowPrivate);
       return options.fetch(url, { ...init, redirect: 'manual' });
     }
     try {
@@ -208,13 +135,13 @@ export function createEgressGuardedFetch(options: EgressGuardOptions = {}): type
   return guarded as typeof fetch;
 }
 
-async function assertResolvedAllowed(url: URL, resolve: typeof dnsLookup): Promise<void> {
+async function assertResolvedAllowed(url: URL, resolve: typeof dnsLookup, allowPrivate: boolean): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) return; // literals were checked with the URL
   const addresses = await new Promise<LookupAddress[]>((done, fail) =>
     resolve(host, { all: true }, (error, found) => (error ? fail(error) : done(found))),
   );
-  const bad = addresses.find((entry) => isForbiddenAddress(entry.address));
+  const bad = addresses.find((entry) => refusedAddressClass(entry.address, allowPrivate));
   if (bad) throw privateAddress(url.hostname, bad.address);
 }
 

@@ -151,6 +151,18 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       expectValidation(await url('https://gitlab.example.com/?private_token=x'), [
         { path: 'hostBaseUrl', message: 'must not have a query or fragment' },
       ]);
+      expectValidation(await url('http://169.254.169.254/latest'), [
+        {
+          path: 'hostBaseUrl',
+          message: 'points at a cloud metadata endpoint (169.254.169.254), which Margin never calls',
+        },
+      ]);
+      expectValidation(await url('https://metadata.google.internal'), [
+        {
+          path: 'hostBaseUrl',
+          message: 'points at a cloud metadata endpoint (metadata.google.internal), which Margin never calls',
+        },
+      ]);
       expectValidation(await post(fakes.bodies.gitlab({ providerFamily: 'gitHostZ' })), [
         { path: 'providerFamily', message: 'must be one of suiteDevOps, gitHostA, gitHostB, gitHostC' },
       ]);

@@ -1,36 +1,8 @@
-import { type AiFailureCategory, type AiProbeResult, MarginError } from '@margin/core';
-
-/** How a failed call reads as a probe/verify category (decisions.md, AI connections). */
-export function failureCategoryOf(error: unknown): AiFailureCategory {
-  if (!MarginError.isInstance(error)) return 'unknown';
-  const failure = error.details.providerFailure;
-  const status = typeof error.details.providerStatus === 'number' ? error.details.providerStatus : undefined;
-  switch (failure) {
-    case 'credentials':
-      return 'credentials';
-    case 'authorization':
-      return 'authorization';
-    case 'egressRefused':
-    case 'timeout':
-      return 'endpointReachability';
-    case 'unavailable':
-      // No status: DNS, refused connection, TLS. A 5xx: the endpoint answers but does not serve.
-      return 'endpointReachability';
-    case 'invalidResponse':
-      // It answered, but not in this API's shape: usually a baseUrl pointing at something else.
-      return 'capabilityMismatch';
-    case 'notFound':
-    case 'rejected':
-    case 'rateLimited':
-    case 'quotaExceeded':
-      return 'providerRejected';
-    default:
-      return status !== undefined && status >= 400 && status < 500 ? 'providerRejected' : 'unknown';
-  }
-}
+import { type AiProbeResult, failureCategoryOf, failureSummaryOf, MarginError } from '@margin/core';
 
 /**
- * Runs a probe's authenticated call and turns the outcome into a probe result. Configuration
+ * Runs a probe's authenticated call and turns the outcome into a probe result, categorised by the
+ * same rule core's verify uses, so a probe and a verify of the same fault agree. Configuration
  * errors (`validation_failed`, e.g. a missing region) are not probe outcomes: they are thrown, so
  * the caller answers 400 naming the field.
  */
@@ -46,7 +18,7 @@ export async function probeWith(
     return {
       status: 'failed',
       failureCategory: failureCategoryOf(error),
-      summary: MarginError.isInstance(error) ? error.message : 'The probe failed for an unexpected reason.',
+      summary: failureSummaryOf(error),
       warnings,
     };
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { egressRefusalOf } from './egress-policy.js';
+import { egressRefusalOf } from './url-policy.js';
 
 const reason = (url: string, allowPrivateEgress = false) => egressRefusalOf(new URL(url), allowPrivateEgress)?.reason;
 
-describe('the save-time egress policy', () => {
+describe('the save-time egress policy for URLs', () => {
   it.each([
     ['https://api.openai.com/v1', undefined],
     ['https://8.8.8.8/v1', undefined],
@@ -31,17 +31,25 @@ describe('the save-time egress policy', () => {
     expect(reason(url)).toBe(expected);
   });
 
-  it('allows http, loopback and private addresses with private egress, but never metadata endpoints or credentials', () => {
+  it('allows http, loopback and private addresses with private egress, but never link-local, reserved, metadata or credentials', () => {
     for (const url of [
       'http://127.0.0.1:11434/v1',
       'http://10.0.4.12/v1',
-      'https://[fe80::1]',
       'http://localhost:1234',
+      'http://[fd12::1]/',
     ]) {
       expect(reason(url, true), url).toBeUndefined();
     }
+    expect(reason('https://[fe80::1]', true)).toBe('linkLocal');
+    expect(reason('http://0.0.0.0/', true)).toBe('reserved');
     expect(reason('http://169.254.169.254/', true)).toBe('metadata');
     expect(reason('http://metadata.google.internal/', true)).toBe('metadata');
     expect(reason('http://u:p@10.0.0.1/', true)).toBe('credentials');
+  });
+
+  it('says why, and which setting would allow it', () => {
+    expect(egressRefusalOf(new URL('https://10.0.0.1'), false)?.problem).toBe(
+      'points at a private address (10.0.0.1); loopback and private addresses are allowed only with MARGIN_ALLOW_PRIVATE_EGRESS=true',
+    );
   });
 });

@@ -22,14 +22,12 @@ export const AI_FAILURE_CATEGORIES = [
 ] as const satisfies readonly AiFailureCategory[];
 
 /** One model a profile can serve, with the service's id (logical models point at it). */
-export interface ConfiguredModelRecord {
-  id: string;
+/** What describes a model wherever it is listed: on a connection, in a catalog, built in. */
+export interface ModelTraits {
   remoteModelId: string;
   displayName: string;
   /** Never empty: inferred when the caller gave none. */
   operationKinds: OperationKind[];
-  /** Never empty: inferred when the caller gave none. */
-  supportedProtocolModes: ProtocolMode[];
   tokenizerName: string | null;
   maxInputTokens: number | null;
   embeddingDimensions: number | null;
@@ -39,6 +37,12 @@ export interface ConfiguredModelRecord {
   inputCostPer1MUsd: number | null;
   outputCostPer1MUsd: number | null;
   cachedInputCostPer1MUsd: number | null;
+}
+
+export interface ConfiguredModelRecord extends ModelTraits {
+  id: string;
+  /** Never empty: inferred when the caller gave none. */
+  supportedProtocolModes: ProtocolMode[];
   source: ModelSource;
   lastSeenAt: string | null;
 }
@@ -157,22 +161,10 @@ export interface AiLogicalModelsRepository {
 }
 
 /** A model a tenant defined by hand in its catalog. */
-export interface CatalogModelRecord {
+export interface CatalogModelRecord extends ModelTraits {
   id: string;
   tenantId: string;
   providerKind: AiProviderKind;
-  remoteModelId: string;
-  displayName: string;
-  operationKinds: OperationKind[];
-  tokenizerName: string | null;
-  maxInputTokens: number | null;
-  embeddingDimensions: number | null;
-  supportsStructuredOutput: boolean;
-  supportsToolUse: boolean;
-  maxContextTokens: number | null;
-  inputCostPer1MUsd: number | null;
-  outputCostPer1MUsd: number | null;
-  cachedInputCostPer1MUsd: number | null;
   createdAt: string;
 }
 

@@ -16,6 +16,7 @@ export {
   type LogicalModelRecord,
   MODEL_SOURCES,
   type ModelSource,
+  type ModelTraits,
   type PriceOverrideRecord,
   type PurposeBindingRecord,
   type PurposeMappingRecord,

@@ -92,14 +92,30 @@ function newRecord(deps: CoreDeps, owner: Owner, req: ReturnType<typeof LogicalM
     ownerKind: owner.kind,
     ownerId: owner.id,
     name: req.name,
+    ...targetOf(req),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The record a PUT leaves: the target and settings replaced, identity and name kept. */
+function replaced(deps: CoreDeps, current: LogicalModelRecord, req: ReturnType<typeof parsePut>): LogicalModelRecord {
+  return {
+    ...current,
+    ...targetOf(req),
+    name: req.name ?? current.name,
+    updatedAt: deps.clock.now().toISOString(),
+  };
+}
+
+function targetOf(req: ReturnType<typeof parsePut> | ReturnType<typeof LogicalModelInput.parse>) {
+  return {
     capability: req.capability,
     connectionId: req.connectionId,
     configuredModelId: req.configuredModelId,
     reasoningEffort: req.reasoningEffort ?? 'none',
     protocolMode: req.protocolMode ?? 'auto',
-    createdAt: now,
-    updatedAt: now,
-  };
+  } as const;
 }
 
 function parsePut(name: string, input: unknown) {
@@ -174,16 +190,7 @@ export async function putClientOverride(deps: CoreDeps, actor: Actor, clientId: 
   await deps.storage.transaction(async (tx) => {
     const current = await tx.aiLogicalModels.find('client', clientId, name);
     if (!current) throw MarginError.notFound('Logical model not found.');
-    const next: LogicalModelRecord = {
-      ...current,
-      name: req.name ?? current.name,
-      capability: req.capability,
-      connectionId: req.connectionId,
-      configuredModelId: req.configuredModelId,
-      reasoningEffort: req.reasoningEffort ?? 'none',
-      protocolMode: req.protocolMode ?? 'auto',
-      updatedAt: deps.clock.now().toISOString(),
-    };
+    const next = replaced(deps, current, req);
     await assertTarget(deps, tx, clientOwner(client), next);
     const mapped = (await tx.aiLogicalModels.listPurposes(clientId)).filter((m) => sameName(m.logicalModelName, name));
     const broken = breaks(mapped, next.capability);
@@ -295,16 +302,7 @@ export async function putTenantLogicalModel(
   await deps.storage.transaction(async (tx) => {
     const current = await tx.aiLogicalModels.find('tenant', tenantId, name);
     if (!current) throw MarginError.notFound('Logical model not found.');
-    const next: LogicalModelRecord = {
-      ...current,
-      name: req.name ?? current.name,
-      capability: req.capability,
-      connectionId: req.connectionId,
-      configuredModelId: req.configuredModelId,
-      reasoningEffort: req.reasoningEffort ?? 'none',
-      protocolMode: req.protocolMode ?? 'auto',
-      updatedAt: deps.clock.now().toISOString(),
-    };
+    const next = replaced(deps, current, req);
     await assertTarget(deps, tx, owner, next);
     const broken = breaks(await tx.aiLogicalModels.listTenantNameMappings(tenantId, name), next.capability);
     if (broken.length > 0)

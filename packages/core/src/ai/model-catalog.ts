@@ -4,27 +4,15 @@ import type { Actor } from '../identity/actor.js';
 import { readLicensing } from '../licensing/licensing-state.js';
 import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/tenancy-records.js';
 import type { AiProviderKind } from './ai-model-v1.js';
-import type { CatalogModelRecord, PriceOverrideRecord } from './ai-records.js';
+import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
 import type { ModelPrices } from './cost.js';
 import { KNOWN_MODELS } from './known-models.js';
 import { inferOperationKinds } from './profile-rules.js';
 import { CatalogModelInput, CatalogModelQuery, PriceOverrideInput } from './schemas.js';
 
-export interface CatalogEntry {
+export interface CatalogEntry extends ModelTraits {
   id: string;
   providerKind: AiProviderKind;
-  remoteModelId: string;
-  displayName: string;
-  operationKinds: Array<'chat' | 'embedding'>;
-  tokenizerName: string | null;
-  maxInputTokens: number | null;
-  embeddingDimensions: number | null;
-  supportsStructuredOutput: boolean;
-  supportsToolUse: boolean;
-  maxContextTokens: number | null;
-  inputCostPer1MUsd: number | null;
-  outputCostPer1MUsd: number | null;
-  cachedInputCostPer1MUsd: number | null;
   isBuiltIn: boolean;
   priceOverridden: boolean;
 }

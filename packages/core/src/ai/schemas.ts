@@ -132,22 +132,27 @@ export const AiProbeInput = z
   })
   .meta({ id: 'AiProbeInput' });
 
+/** What a configured model and a discovered one share, so discovery output can be sent back as is. */
+const modelDescriptionFields = {
+  remoteModelId: z.string(),
+  displayName: z.string(),
+  operationKinds: z.array(z.enum(OPERATION_KINDS)),
+  supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)),
+  tokenizerName: z.string().nullable(),
+  maxInputTokens: z.number().int().nullable(),
+  embeddingDimensions: z.number().int().nullable(),
+  supportsStructuredOutput: z.boolean(),
+  supportsToolUse: z.boolean(),
+  maxContextTokens: z.number().int().nullable(),
+  inputCostPer1MUsd: z.number().nullable(),
+  outputCostPer1MUsd: z.number().nullable(),
+  cachedInputCostPer1MUsd: z.number().nullable(),
+};
+
 export const ConfiguredModelView = z
   .object({
     id: z.string(),
-    remoteModelId: z.string(),
-    displayName: z.string(),
-    operationKinds: z.array(z.enum(OPERATION_KINDS)),
-    supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)),
-    tokenizerName: z.string().nullable(),
-    maxInputTokens: z.number().int().nullable(),
-    embeddingDimensions: z.number().int().nullable(),
-    supportsStructuredOutput: z.boolean(),
-    supportsToolUse: z.boolean(),
-    maxContextTokens: z.number().int().nullable(),
-    inputCostPer1MUsd: z.number().nullable(),
-    outputCostPer1MUsd: z.number().nullable(),
-    cachedInputCostPer1MUsd: z.number().nullable(),
+    ...modelDescriptionFields,
     source: z.enum(MODEL_SOURCES),
     lastSeenAt: timestamp.nullable(),
   })
@@ -224,19 +229,7 @@ export const PermittedProvidersView = z
 
 export const DiscoveredModelView = z
   .object({
-    remoteModelId: z.string(),
-    displayName: z.string(),
-    operationKinds: z.array(z.enum(OPERATION_KINDS)),
-    supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)),
-    tokenizerName: z.string().nullable(),
-    maxInputTokens: z.number().int().nullable(),
-    embeddingDimensions: z.number().int().nullable(),
-    supportsStructuredOutput: z.boolean(),
-    supportsToolUse: z.boolean(),
-    maxContextTokens: z.number().int().nullable(),
-    inputCostPer1MUsd: z.number().nullable(),
-    outputCostPer1MUsd: z.number().nullable(),
-    cachedInputCostPer1MUsd: z.number().nullable(),
+    ...modelDescriptionFields,
     source: z.literal('discovered'),
     lastSeenAt: timestamp,
   })

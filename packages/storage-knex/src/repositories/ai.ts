@@ -10,6 +10,7 @@ import {
   decodeCursor,
   type LogicalModelRecord,
   MarginError,
+  type ModelTraits,
   type PriceOverrideRecord,
   type PurposeBindingRecord,
   type PurposeMappingRecord,
@@ -44,13 +45,12 @@ async function insertRows(db: Db, table: string, rows: Row[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await db(table).insert(rows.slice(i, i + CHUNK));
 }
 
-function modelFromRow(row: Row, dialect: Dialect): ConfiguredModelRecord {
+/** The columns a connection's configured models and a tenant's catalog models share. */
+function modelTraitsFromRow(row: Row, dialect: Dialect): ModelTraits {
   return {
-    id: String(row.id),
     remoteModelId: String(row.remote_model_id),
     displayName: String(row.display_name),
     operationKinds: readJson(row.operation_kinds, dialect),
-    supportedProtocolModes: readJson(row.supported_protocol_modes, dialect),
     tokenizerName: textOrNull(row.tokenizer_name),
     maxInputTokens: numberOrNull(row.max_input_tokens),
     embeddingDimensions: numberOrNull(row.embedding_dimensions),
@@ -60,20 +60,14 @@ function modelFromRow(row: Row, dialect: Dialect): ConfiguredModelRecord {
     inputCostPer1MUsd: numberOrNull(row.input_cost_per_1m_usd),
     outputCostPer1MUsd: numberOrNull(row.output_cost_per_1m_usd),
     cachedInputCostPer1MUsd: numberOrNull(row.cached_input_cost_per_1m_usd),
-    source: row.source as ConfiguredModelRecord['source'],
-    lastSeenAt: readTimeOrNull(row.last_seen_at),
   };
 }
 
-const modelRow = (connectionId: string, m: ConfiguredModelRecord, position: number): Row => ({
-  id: m.id,
-  connection_id: connectionId,
-  position,
+const modelTraitsRow = (m: ModelTraits): Row => ({
   remote_model_id: m.remoteModelId,
   remote_model_key: lower(m.remoteModelId),
   display_name: m.displayName,
   operation_kinds: writeJson(m.operationKinds),
-  supported_protocol_modes: writeJson(m.supportedProtocolModes),
   tokenizer_name: m.tokenizerName,
   max_input_tokens: m.maxInputTokens,
   embedding_dimensions: m.embeddingDimensions,
@@ -83,6 +77,24 @@ const modelRow = (connectionId: string, m: ConfiguredModelRecord, position: numb
   input_cost_per_1m_usd: m.inputCostPer1MUsd,
   output_cost_per_1m_usd: m.outputCostPer1MUsd,
   cached_input_cost_per_1m_usd: m.cachedInputCostPer1MUsd,
+});
+
+function modelFromRow(row: Row, dialect: Dialect): ConfiguredModelRecord {
+  return {
+    id: String(row.id),
+    ...modelTraitsFromRow(row, dialect),
+    supportedProtocolModes: readJson(row.supported_protocol_modes, dialect),
+    source: row.source as ConfiguredModelRecord['source'],
+    lastSeenAt: readTimeOrNull(row.last_seen_at),
+  };
+}
+
+const modelRow = (connectionId: string, m: ConfiguredModelRecord, position: number): Row => ({
+  id: m.id,
+  connection_id: connectionId,
+  position,
+  ...modelTraitsRow(m),
+  supported_protocol_modes: writeJson(m.supportedProtocolModes),
   source: m.source,
   last_seen_at: m.lastSeenAt,
 });
@@ -398,18 +410,7 @@ function catalogModelFromRow(row: Row, dialect: Dialect): CatalogModelRecord {
     id: String(row.id),
     tenantId: String(row.tenant_id),
     providerKind: row.provider_kind as CatalogModelRecord['providerKind'],
-    remoteModelId: String(row.remote_model_id),
-    displayName: String(row.display_name),
-    operationKinds: readJson(row.operation_kinds, dialect),
-    tokenizerName: textOrNull(row.tokenizer_name),
-    maxInputTokens: numberOrNull(row.max_input_tokens),
-    embeddingDimensions: numberOrNull(row.embedding_dimensions),
-    supportsStructuredOutput: readBool(row.supports_structured_output),
-    supportsToolUse: readBool(row.supports_tool_use),
-    maxContextTokens: numberOrNull(row.max_context_tokens),
-    inputCostPer1MUsd: numberOrNull(row.input_cost_per_1m_usd),
-    outputCostPer1MUsd: numberOrNull(row.output_cost_per_1m_usd),
-    cachedInputCostPer1MUsd: numberOrNull(row.cached_input_cost_per_1m_usd),
+    ...modelTraitsFromRow(row, dialect),
     createdAt: readTime(row.created_at),
   };
 }
@@ -434,19 +435,7 @@ export function knexAiModelCatalog(db: Db, dialect: Dialect): AiModelCatalogRepo
           id: m.id,
           tenant_id: m.tenantId,
           provider_kind: m.providerKind,
-          remote_model_id: m.remoteModelId,
-          remote_model_key: lower(m.remoteModelId),
-          display_name: m.displayName,
-          operation_kinds: writeJson(m.operationKinds),
-          tokenizer_name: m.tokenizerName,
-          max_input_tokens: m.maxInputTokens,
-          embedding_dimensions: m.embeddingDimensions,
-          supports_structured_output: m.supportsStructuredOutput,
-          supports_tool_use: m.supportsToolUse,
-          max_context_tokens: m.maxContextTokens,
-          input_cost_per_1m_usd: m.inputCostPer1MUsd,
-          output_cost_per_1m_usd: m.outputCostPer1MUsd,
-          cached_input_cost_per_1m_usd: m.cachedInputCostPer1MUsd,
+          ...modelTraitsRow(m),
           created_at: m.createdAt,
         });
       } catch (error) {

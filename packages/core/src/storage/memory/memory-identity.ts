@@ -58,45 +58,43 @@ export function memoryPersonalAccessTokens(state: () => MemoryState): PersonalAc
   };
 }
 
-export function memoryMemberships(state: () => MemoryState): MembershipsRepository {
-  const clientRows = () => state().clientMembers;
-  const tenantRows = () => state().tenantMembers;
-  const byCreated = <T extends { createdAt: string; userId: string }>(a: T, b: T) =>
-    a.createdAt.localeCompare(b.createdAt) || a.userId.localeCompare(b.userId);
+/** Client and tenant members are kept alike: keyed by owner and user, listed oldest first. */
+function memberTable<T extends { userId: string; createdAt: string }>(
+  rows: () => Map<string, T>,
+  ownerOf: (m: T) => string,
+) {
   return {
-    async putClientMember(member) {
-      const key = `${member.clientId}/${member.userId}`;
-      const existing = clientRows().get(key);
-      clientRows().set(key, { ...copy(member), createdAt: existing?.createdAt ?? member.createdAt });
+    put(member: T) {
+      const key = `${ownerOf(member)}/${member.userId}`;
+      const existing = rows().get(key);
+      rows().set(key, { ...copy(member), createdAt: existing?.createdAt ?? member.createdAt });
     },
-    async removeClientMember(clientId, userId) {
-      return clientRows().delete(`${clientId}/${userId}`);
-    },
-    async listClientMembers(clientId) {
-      return [...clientRows().values()]
-        .filter((m) => m.clientId === clientId)
-        .sort(byCreated)
-        .map(copy);
-    },
-    async putTenantMember(member) {
-      const key = `${member.tenantId}/${member.userId}`;
-      const existing = tenantRows().get(key);
-      tenantRows().set(key, { ...copy(member), createdAt: existing?.createdAt ?? member.createdAt });
-    },
-    async removeTenantMember(tenantId, userId) {
-      return tenantRows().delete(`${tenantId}/${userId}`);
-    },
-    async listTenantMembers(tenantId) {
-      return [...tenantRows().values()]
-        .filter((m) => m.tenantId === tenantId)
-        .sort(byCreated)
-        .map(copy);
-    },
-    async forUser(userId) {
-      return {
-        clients: [...clientRows().values()].filter((m) => m.userId === userId).map(copy),
-        tenants: [...tenantRows().values()].filter((m) => m.userId === userId).map(copy),
-      };
-    },
+    remove: (ownerId: string, userId: string) => rows().delete(`${ownerId}/${userId}`),
+    list: (ownerId: string) =>
+      [...rows().values()]
+        .filter((m) => ownerOf(m) === ownerId)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.userId.localeCompare(b.userId))
+        .map(copy),
+    ofUser: (userId: string) => [...rows().values()].filter((m) => m.userId === userId).map(copy),
+  };
+}
+
+export function memoryMemberships(state: () => MemoryState): MembershipsRepository {
+  const clients = memberTable(
+    () => state().clientMembers,
+    (m) => m.clientId,
+  );
+  const tenants = memberTable(
+    () => state().tenantMembers,
+    (m) => m.tenantId,
+  );
+  return {
+    putClientMember: async (member) => clients.put(member),
+    removeClientMember: async (clientId, userId) => clients.remove(clientId, userId),
+    listClientMembers: async (clientId) => clients.list(clientId),
+    putTenantMember: async (member) => tenants.put(member),
+    removeTenantMember: async (tenantId, userId) => tenants.remove(tenantId, userId),
+    listTenantMembers: async (tenantId) => tenants.list(tenantId),
+    forUser: async (userId) => ({ clients: clients.ofUser(userId), tenants: tenants.ofUser(userId) }),
   };
 }

@@ -1,11 +1,5 @@
-import {
-  type AiChatRequest,
-  type AiChatResult,
-  type AiFinishReason,
-  type AiMessage,
-  type AiToolCall,
-  MarginError,
-} from '@margin/core';
+import { type AiChatRequest, type AiChatResult, type AiMessage, type AiToolCall, MarginError } from '@margin/core';
+import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
 
@@ -121,7 +115,7 @@ export function parseMessagesBody(body: unknown, answerTool: string | undefined)
   return {
     text: answer ?? texts.join(''),
     toolCalls,
-    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOf(stop),
+    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOfStop(stop),
     // Anthropic's input_tokens already excludes cache reads and writes (providers.md §6.9).
     usage: usageOf({
       inputTokens: count(usage?.input_tokens),
@@ -131,21 +125,4 @@ export function parseMessagesBody(body: unknown, answerTool: string | undefined)
     }),
     protocolMode: 'messagesApi',
   };
-}
-
-function finishReasonOf(stop: string | undefined): AiFinishReason {
-  switch (stop) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'tool_use':
-      return 'toolCalls';
-    case 'refusal':
-      return 'contentFilter';
-    default:
-      return 'other';
-  }
 }

@@ -1,11 +1,5 @@
-import {
-  type AiChatRequest,
-  type AiChatResult,
-  type AiFinishReason,
-  type AiMessage,
-  type AiToolCall,
-  MarginError,
-} from '@margin/core';
+import { type AiChatRequest, type AiChatResult, type AiMessage, type AiToolCall, MarginError } from '@margin/core';
+import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
 
@@ -117,7 +111,7 @@ export function parseConverseBody(body: unknown, answerTool: string | undefined)
   return {
     text: answer ?? texts.join(''),
     toolCalls,
-    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOf(stop),
+    finishReason: answer !== undefined && stop === 'tool_use' ? 'stop' : finishReasonOfStop(stop),
     // Converse reports cache reads and writes beside inputTokens, not inside it.
     usage: usageOf({
       inputTokens: count(usage?.inputTokens),
@@ -127,22 +121,4 @@ export function parseConverseBody(body: unknown, answerTool: string | undefined)
     }),
     protocolMode: 'converseApi',
   };
-}
-
-function finishReasonOf(stop: string | undefined): AiFinishReason {
-  switch (stop) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'tool_use':
-      return 'toolCalls';
-    case 'guardrail_intervened':
-    case 'content_filtered':
-      return 'contentFilter';
-    default:
-      return 'other';
-  }
 }

@@ -6,7 +6,7 @@ import {
   type ScmWebhookV1,
   type WebhookHeaders,
 } from '@margin/core';
-import { verifySha256Signature } from '../shared/index.js';
+import { isObject, type JsonObject, requiredFields, verifySha256Signature } from '../shared/index.js';
 
 /**
  * Bitbucket Cloud deliveries: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with the
@@ -19,7 +19,7 @@ export function createBitbucketWebhook(): ScmWebhookV1 {
   };
 }
 
-type Json = Record<string, unknown>;
+const { object, integer, text, invalid } = requiredFields('Bitbucket delivery');
 
 /** Pull request events that are not about comments; all but `created` are updates. */
 const COMMENT_EVENT = /^pullrequest:comment_/;
@@ -63,7 +63,7 @@ export function parseBitbucketDelivery(headers: WebhookHeaders, body: unknown): 
  * `X-Request-UUID` names one delivery and stays the same on Bitbucket's retries. Without it, the
  * webhook's own `X-Hook-UUID` plus what the event is about keeps distinct events apart.
  */
-function idempotencyKeyOf(headers: WebhookHeaders, eventType: string, body: Json): string {
+function idempotencyKeyOf(headers: WebhookHeaders, eventType: string, body: JsonObject): string {
   const request = headers['x-request-uuid'];
   if (request) return `${eventType}:${request}`;
   const digest = createHash('sha256').update(JSON.stringify(body)).digest('hex');
@@ -77,34 +77,8 @@ function statusOf(eventType: string, state: string): PullRequestStatus {
   return 'open';
 }
 
-function branchOf(endpoint: Json, path: string): string {
+function branchOf(endpoint: JsonObject, path: string): string {
   const branch = endpoint.branch;
   if (!isObject(branch)) throw invalid(path, 'must be a non-empty string');
   return text(branch, 'name', path);
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function object(value: Json, key: string, path: string): Json {
-  const found = value[key];
-  if (!isObject(found)) throw invalid(path, 'must be an object');
-  return found;
-}
-
-function integer(value: Json, key: string, path: string): number {
-  const found = value[key];
-  if (typeof found !== 'number' || !Number.isInteger(found)) throw invalid(path, 'must be an integer');
-  return found;
-}
-
-function text(value: Json, key: string, path: string): string {
-  const found = value[key];
-  if (typeof found !== 'string' || !found) throw invalid(path, 'must be a non-empty string');
-  return found;
-}
-
-function invalid(path: string, message: string): MarginError {
-  return MarginError.validation(`The Bitbucket delivery is malformed: ${path} ${message}.`, [{ path, message }]);
 }

@@ -6,7 +6,7 @@ import {
   type ScmWebhookV1,
   type WebhookHeaders,
 } from '@margin/core';
-import { constantTimeEqual } from '../shared/index.js';
+import { constantTimeEqual, isObject, type JsonObject, requiredFields } from '../shared/index.js';
 
 export interface GitLabWebhookOptions {
   /** Epoch milliseconds; injected so the signing-token replay window is testable. Default `Date.now`. */
@@ -73,7 +73,7 @@ function signingKeys(secret: string): Buffer[] {
   return keys;
 }
 
-type Json = Record<string, unknown>;
+const { object, integer, text } = requiredFields('GitLab delivery');
 
 export function parseGitLabDelivery(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent {
   if (!isObject(body)) throw MarginError.validation('The GitLab delivery is not a JSON object.');
@@ -121,7 +121,7 @@ export function parseGitLabDelivery(headers: WebhookHeaders, body: unknown): Nor
 }
 
 /** The project the merge request lives in: id, path (as in its URL) and the group full path. */
-function project(body: Json): { repositoryId: string; repositoryName?: string; projectKey?: string } {
+function project(body: JsonObject): { repositoryId: string; repositoryName?: string; projectKey?: string } {
   const value = object(body, 'project');
   const repositoryId = String(integer(value, 'id', 'project.id'));
   const full = typeof value.path_with_namespace === 'string' ? value.path_with_namespace : undefined;
@@ -140,33 +140,7 @@ function status(state: string): PullRequestStatus {
   return 'closed';
 }
 
-function lastCommit(value: Json): string | undefined {
+function lastCommit(value: JsonObject): string | undefined {
   const commit = value.last_commit;
   return isObject(commit) && typeof commit.id === 'string' ? commit.id : undefined;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function object(value: Json, key: string): Json {
-  const found = value[key];
-  if (!isObject(found)) throw invalid(key, 'must be an object');
-  return found;
-}
-
-function integer(value: Json, key: string, path: string): number {
-  const found = value[key];
-  if (typeof found !== 'number' || !Number.isInteger(found)) throw invalid(path, 'must be an integer');
-  return found;
-}
-
-function text(value: Json, key: string, path: string): string {
-  const found = value[key];
-  if (typeof found !== 'string' || !found) throw invalid(path, 'must be a non-empty string');
-  return found;
-}
-
-function invalid(path: string, message: string): MarginError {
-  return MarginError.validation(`The GitLab delivery is malformed: ${path} ${message}.`, [{ path, message }]);
 }

@@ -5,7 +5,15 @@ export {
   type ExpiringTokenSource,
   type IssuedToken,
 } from './expiring-token.js';
-export { isObject, type JsonObject, readBoolean, readNumber, readObject, readString } from './json-read.js';
+export {
+  isObject,
+  type JsonObject,
+  readBoolean,
+  readNumber,
+  readObject,
+  readString,
+  requiredFields,
+} from './json-read.js';
 export {
   branchName,
   type DecodedFile,

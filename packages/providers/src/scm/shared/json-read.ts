@@ -1,3 +1,5 @@
+import { MarginError } from '@margin/core';
+
 /**
  * Reading untrusted JSON (webhook bodies, loosely typed provider answers) without `any`: each helper
  * walks a path of keys and returns `undefined` as soon as a step is not what it should be.
@@ -35,4 +37,32 @@ export function readBoolean(value: unknown, ...path: string[]): boolean | undefi
 export function readObject(value: unknown, ...path: string[]): JsonObject | undefined {
   const found = walk(value, path);
   return isObject(found) ? found : undefined;
+}
+
+/**
+ * Readers for a body whose fields are required (a webhook delivery): a missing or mistyped field is
+ * a 400 naming its path, e.g. "The GitLab delivery is malformed: object_attributes.iid must be an
+ * integer." `path` defaults to the key.
+ */
+export function requiredFields(what: string) {
+  const invalid = (path: string, message: string): MarginError =>
+    MarginError.validation(`The ${what} is malformed: ${path} ${message}.`, [{ path, message }]);
+  return {
+    invalid,
+    object(value: JsonObject, key: string, path = key): JsonObject {
+      const found = value[key];
+      if (!isObject(found)) throw invalid(path, 'must be an object');
+      return found;
+    },
+    integer(value: JsonObject, key: string, path = key): number {
+      const found = value[key];
+      if (typeof found !== 'number' || !Number.isInteger(found)) throw invalid(path, 'must be an integer');
+      return found;
+    },
+    text(value: JsonObject, key: string, path = key): string {
+      const found = value[key];
+      if (typeof found !== 'string' || !found) throw invalid(path, 'must be a non-empty string');
+      return found;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
-import { readLicensing } from '../licensing/licensing-state.js';
+import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
 import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/tenancy-records.js';
 import type { AiProviderKind } from './ai-model-v1.js';
 import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
@@ -132,13 +132,7 @@ export async function assertTenantCatalogWritable(deps: Pick<CoreDeps, 'storage'
       'The System tenant has no tenant catalog: define logical models as client overrides, and prices on the configured models.',
     );
   }
-  if ((await readLicensing(deps)).edition === 'Community') {
-    throw new MarginError(
-      'license_required',
-      'The tenant model catalog needs a Commercial license: Community has only the System tenant.',
-      { capability: 'multi-tenancy' },
-    );
-  }
+  await requireMultiTenancy(deps, 'The tenant model catalog');
 }
 
 export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {

@@ -13,5 +13,6 @@ export {
   type LicensingRecord,
   readLicensing,
   requireCapability,
+  requireMultiTenancy,
 } from './licensing-state.js';
 export { CapabilityStateView, LicensingView, PatchLicensingInput } from './schemas.js';

@@ -69,6 +69,19 @@ export async function requireCapability(deps: Pick<CoreDeps, 'storage'>, capabil
   if (!state.isAvailable) throw MarginError.licenseRequired(capability, state.message);
 }
 
+/**
+ * Multi-tenancy is gated by the edition itself, not by an overridable capability (spec: Community
+ * has only the System tenant). Refusals name `multi-tenancy` so clients can tell them apart.
+ */
+export async function requireMultiTenancy(deps: Pick<CoreDeps, 'storage'>, what: string): Promise<void> {
+  if ((await readLicensing(deps)).edition === 'Community') {
+    throw MarginError.licenseRequired(
+      'multi-tenancy',
+      `${what} needs a Commercial license (multi-tenancy): Community has only the System tenant.`,
+    );
+  }
+}
+
 export async function isCapabilityAvailable(
   deps: Pick<CoreDeps, 'storage'>,
   capability: CapabilityKey,

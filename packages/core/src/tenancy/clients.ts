@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
-import { readLicensing } from '../licensing/licensing-state.js';
+import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
 import { CreateClientInput, PatchClientInput } from './schemas.js';
 import { type ClientListFilter, type ClientRecord, SYSTEM_TENANT_ID } from './tenancy-records.js';
 
@@ -43,11 +43,7 @@ export async function createClient(deps: CoreDeps, actor: Actor, input: unknown)
     }
   } else {
     await deps.authz.requireTenant(actor, 'clients.create', tenantId);
-    if ((await readLicensing(deps)).edition === 'Community') {
-      throw new MarginError('license_required', 'Clients outside the System tenant need a Commercial license.', {
-        capability: 'multi-tenancy',
-      });
-    }
+    await requireMultiTenancy(deps, 'A client outside the System tenant');
   }
   const now = deps.clock.now().toISOString();
   const client: ClientRecord = {

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
-import { readLicensing } from '../licensing/licensing-state.js';
+import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
 import { CreateTenantInput, PatchTenantInput } from './schemas.js';
 import { SYSTEM_TENANT_ID, type TenantRecord } from './tenancy-records.js';
 
@@ -12,11 +12,6 @@ export const tenantView = (t: TenantRecord) => ({
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,
 });
-
-const multiTenancyRequired = (what: string) =>
-  new MarginError('license_required', `${what} needs a Commercial license: Community has only the System tenant.`, {
-    capability: 'multi-tenancy',
-  });
 
 /** Tenants in which the caller may create a client. */
 export async function listCreatableTenants(deps: CoreDeps, actor: Actor) {
@@ -35,7 +30,7 @@ export async function listCreatableTenants(deps: CoreDeps, actor: Actor) {
 export async function createTenant(deps: CoreDeps, actor: Actor, input: unknown) {
   deps.authz.requirePlatform(actor, 'tenants.create');
   const { displayName } = CreateTenantInput.parse(input);
-  if ((await readLicensing(deps)).edition === 'Community') throw multiTenancyRequired('Creating a tenant');
+  await requireMultiTenancy(deps, 'Creating a tenant');
   const now = deps.clock.now().toISOString();
   const tenant: TenantRecord = { id: deps.ids.uuid(), displayName, createdAt: now, updatedAt: now };
   await deps.storage.tenants.insert(tenant);
@@ -45,7 +40,7 @@ export async function createTenant(deps: CoreDeps, actor: Actor, input: unknown)
 export async function patchTenant(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = PatchTenantInput.parse(input);
   await deps.authz.requireTenant(actor, 'tenants.update', tenantId);
-  if ((await readLicensing(deps)).edition === 'Community') throw multiTenancyRequired('Editing a tenant');
+  await requireMultiTenancy(deps, 'Editing a tenant');
   const updated = await deps.storage.tenants.update(tenantId, { ...req, updatedAt: deps.clock.now().toISOString() });
   if (!updated) throw MarginError.notFound('Tenant not found.');
   return tenantView(updated);

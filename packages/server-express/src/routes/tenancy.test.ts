@@ -81,6 +81,14 @@ describe('clients and tenants', () => {
       acme.id,
     );
     expect(await host.storage.clients.findById(made.body.id)).toBeDefined();
+    const refused = await admin.post('/clients', { displayName: 'Acme Mobile', tenantId: acme.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error:
+        'A client outside the System tenant needs a Commercial license (multi-tenancy): Community has only the System tenant.',
+      code: 'license_required',
+      capability: 'multi-tenancy',
+    });
 
     await admin.patch('/admin/licensing', { edition: 'Commercial' });
     expect((await ta.api.get(`/clients/${made.body.id}`)).status).toBe(200);

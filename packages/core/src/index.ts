@@ -4,6 +4,7 @@ export { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.
 export * from './errors.js';
 export * from './events.js';
 export * from './identity/index.js';
+export * from './knowledge/index.js';
 export * from './licensing/index.js';
 export * from './platform/index.js';
 export * from './providers.js';
@@ -13,4 +14,5 @@ export * from './scm/index.js';
 export * from './storage/index.js';
 export * from './system/index.js';
 export * from './tenancy/index.js';
+export * from './triggers/index.js';
 export * from './verification.js';

@@ -47,7 +47,7 @@ export async function receiveWebhook(
   const family = familyOfSegment(incoming.segment);
   if (!family || !PATH_KEY.test(incoming.pathKey)) return notFound();
   const found = await cache.get(incoming.pathKey.toLowerCase());
-  if (!found || !found.config.isActive || found.config.provider !== family) return notFound();
+  if (!found?.config.isActive || found.config.provider !== family) return notFound();
   const { config, secret } = found;
   const webhook = scmFamily(deps.providers, family).webhook;
 

@@ -139,7 +139,7 @@ export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDelive
     },
     async finishProcessing(id, owner, result) {
       const d = rows().get(id);
-      if (!d || d.processingState !== 'processing' || d.leaseOwner !== owner) return false;
+      if (d?.processingState !== 'processing' || d.leaseOwner !== owner) return false;
       rows().set(id, {
         ...d,
         outcome: result.outcome,

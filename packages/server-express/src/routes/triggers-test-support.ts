@@ -33,10 +33,6 @@ export function fixtureText(family: FamilyName, name: string): string {
   );
 }
 
-export function fixtureJson(family: FamilyName, name: string): Record<string, any> {
-  return JSON.parse(fixtureText(family, name));
-}
-
 export interface FamilyFacts {
   provider: 'gitHostA' | 'suiteDevOps' | 'gitHostB' | 'gitHostC';
   segment: string;
@@ -154,11 +150,15 @@ export interface Delivery {
  * A delivery of a fixture, signed with `secret`. ADO deliveries carry their id in the body, so a
  * fresh `deliveryId` is written into it; the others carry it in a header.
  */
+// Payloads are the providers' free-form JSON; tests edit them by path.
+// biome-ignore lint/suspicious/noExplicitAny: test payloads are untyped provider JSON
+type Payload = Record<string, any>;
+
 export function delivery(
   family: FamilyName,
   fixture: string,
   secret: string,
-  options: { deliveryId?: string; edit?: (payload: Record<string, any>) => void } = {},
+  options: { deliveryId?: string; edit?: (payload: Payload) => void } = {},
 ): Delivery {
   const deliveryId = options.deliveryId ?? randomUUID();
   let body = fixtureText(family, fixture);
@@ -179,14 +179,14 @@ export function delivery(
 }
 
 /** Posts a delivery to the gateway's own `/webhooks/...` path, as a provider would. */
-export async function post(url: string, d: Delivery): Promise<{ status: number; body: any; text: string }> {
+export async function post(url: string, d: Delivery): Promise<{ status: number; body: Payload; text: string }> {
   const res = await fetch(url, { method: 'POST', headers: d.headers, body: d.body });
   const text = await res.text();
-  let body: unknown;
+  let body: Payload = {};
   try {
-    body = text ? JSON.parse(text) : undefined;
+    body = text ? JSON.parse(text) : {};
   } catch {
-    body = text;
+    body = { text };
   }
   return { status: res.status, body, text };
 }

@@ -74,7 +74,7 @@ describe('by-coordinates submissions', () => {
 
     // Extra pull requests: 45 merged, 46 without commits.
     const auth = { authorization: `Bearer ${SECRETS.github}`, 'user-agent': 'test' };
-    const base = await (
+    const base: any = await (
       await fetch(`${fakes.github.hostUrl}/api/v3/repositories/${GH_REPOSITORY_ID}/pulls/42`, { headers: auth })
     ).json();
     const R = `/api/v3/repositories/${GH_REPOSITORY_ID}/pulls`;

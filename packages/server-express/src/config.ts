@@ -57,6 +57,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
+  WEBHOOK_PROCESSOR_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
   WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, 120),
   CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, 5000),
@@ -82,6 +86,8 @@ export interface HostConfig {
   worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
   /** The webhook delivery processor and the crawl scheduler (they run on every host; leases share the work). */
   triggers: {
+    /** False on intake-only hosts: deliveries are recorded here and turned into jobs by other hosts. */
+    processDeliveries: boolean;
     deliveryPollIntervalMs: number;
     deliveryLeaseMs: number;
     crawlPollIntervalMs: number;
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       leaseMs: e.WORKER_LEASE_SECONDS * 1000,
     },
     triggers: {
+      processDeliveries: e.WEBHOOK_PROCESSOR_ENABLED,
       deliveryPollIntervalMs: e.WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS,
       deliveryLeaseMs: e.WEBHOOK_PROCESSOR_LEASE_SECONDS * 1000,
       crawlPollIntervalMs: e.CRAWL_SCHEDULER_INTERVAL_MILLISECONDS,

@@ -3,6 +3,7 @@ import type { Actor } from '../identity/actor.js';
 import { submitByCoordinates } from './by-coordinates.js';
 import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
+import { DeliveryBatcher } from './delivery-batcher.js';
 import * as webhooks from './webhook-configurations.js';
 import { type IncomingDelivery, receiveWebhook } from './webhook-intake.js';
 import { type ProcessRequest, processPendingDeliveries } from './webhook-processing.js';
@@ -29,6 +30,7 @@ export interface TriggerOptions {
  */
 export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = {}) {
   const cache = new webhooks.WebhookConfigurationCache(deps, deps.clock, options.configurationCacheMs ?? 2000);
+  const batcher = new DeliveryBatcher(() => deps.storage.webhookDeliveries);
   return {
     createWebhookConfiguration: (actor: Actor, input: unknown, baseUrl: string) =>
       webhooks.createWebhookConfiguration(deps, actor, input, baseUrl),
@@ -49,7 +51,7 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
       crawl.patchCrawlConfiguration(deps, actor, id, input),
     deleteCrawlConfiguration: (actor: Actor, id: string) => crawl.deleteCrawlConfiguration(deps, actor, id),
     /** The public receiver: no actor, the configuration's secret authenticates the delivery. */
-    receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, incoming),
+    receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, batcher, incoming),
     /** For hosts: one round of the delivery processor. */
     processPendingDeliveries: (request: ProcessRequest) => processPendingDeliveries(deps, request),
     /** For hosts: one round of the crawl scheduler (idle while `crawl-configs` is unavailable). */

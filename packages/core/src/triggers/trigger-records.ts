@@ -173,6 +173,11 @@ export interface WebhookDeliveriesRepository {
    * the answer says which.
    */
   record(delivery: WebhookDeliveryRecord): Promise<'recorded' | 'duplicate'>;
+  /**
+   * Records several deliveries atomically, in one transaction (one commit, one flush to disk), with
+   * the same duplicate rule as `record`; the answers are in order.
+   */
+  recordMany(deliveries: readonly WebhookDeliveryRecord[]): Promise<Array<'recorded' | 'duplicate'>>;
   findById(id: string): Promise<WebhookDeliveryRecord | undefined>;
   /** Newest first, at most `take`. */
   listForConfiguration(configurationId: string, take: number): Promise<WebhookDeliveryRecord[]>;

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import { scmFamily } from '../providers.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
+import type { DeliveryBatcher } from './delivery-batcher.js';
 import { matchRepoFilters } from './repo-filters.js';
 import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
 import { familyOfSegment, type WebhookConfigurationCache } from './webhook-configurations.js';
@@ -42,8 +43,11 @@ const AUTH_FAILED = 'The delivery did not authenticate with the configuration’
 export async function receiveWebhook(
   deps: CoreDeps,
   cache: WebhookConfigurationCache,
+  batcher: DeliveryBatcher,
   incoming: IncomingDelivery,
 ): Promise<ReceiverAnswer> {
+  const record = (delivery: WebhookDeliveryRecord) => recordDelivery(deps, batcher, delivery);
+  const ignore = (delivery: WebhookDeliveryRecord, reason: string) => ignoreDelivery(record, delivery, reason);
   const family = familyOfSegment(incoming.segment);
   if (!family || !PATH_KEY.test(incoming.pathKey)) return notFound();
   const found = await cache.get(incoming.pathKey.toLowerCase());
@@ -55,7 +59,7 @@ export async function receiveWebhook(
   const base = baseRecord(deps, config, now);
 
   if (!webhook.authenticate(incoming.headers, incoming.rawBody, secret)) {
-    await record(deps, { ...base, outcome: 'rejected', httpStatus: 401, failureReason: AUTH_FAILED });
+    await record({ ...base, outcome: 'rejected', httpStatus: 401, failureReason: AUTH_FAILED });
     return { status: 401, body: { error: AUTH_FAILED, code: 'unauthenticated' } };
   }
 
@@ -64,7 +68,7 @@ export async function receiveWebhook(
     event = webhook.parse(incoming.headers, parseJson(incoming.rawBody));
   } catch (error) {
     if (!MarginError.isInstance(error) || error.code !== 'validation_failed') throw error;
-    await record(deps, { ...base, outcome: 'rejected', httpStatus: 400, failureReason: error.message });
+    await record({ ...base, outcome: 'rejected', httpStatus: 400, failureReason: error.message });
     return { status: 400, body: { error: error.message, code: 'validation_failed' } };
   }
 
@@ -74,7 +78,7 @@ export async function receiveWebhook(
     idempotencyKey: clip(event.idempotencyKey),
   };
   if (event.kind === 'unclassified') {
-    return ignore(deps, summary, `The event '${event.eventType}' does not start reviews.`);
+    return ignore(summary, `The event '${event.eventType}' does not start reviews.`);
   }
   const described: WebhookDeliveryRecord = {
     ...summary,
@@ -86,11 +90,11 @@ export async function receiveWebhook(
     headSha: event.headSha && /^[0-9a-f]{7,64}$/i.test(event.headSha) ? event.headSha : null,
   };
   if (!config.enabledEvents.includes(event.kind)) {
-    return ignore(deps, described, `The event ${event.kind} is not enabled for this configuration.`);
+    return ignore(described, `The event ${event.kind} is not enabled for this configuration.`);
   }
   const scope = scopeOf(config, event);
-  if (!scope.inScope) return ignore(deps, described, scope.reason);
-  if (event.status !== 'open') return ignore(deps, described, `The pull request is ${event.status}.`);
+  if (!scope.inScope) return ignore(described, scope.reason);
+  if (event.status !== 'open') return ignore(described, `The pull request is ${event.status}.`);
 
   const accepted: WebhookDeliveryRecord = {
     ...described,
@@ -99,7 +103,7 @@ export async function receiveWebhook(
     processingState: 'pending',
     processAfter: now,
   };
-  if ((await record(deps, accepted)) === 'duplicate') return { status: 200, body: { status: 'ignored' } };
+  if ((await record(accepted)) === 'duplicate') return { status: 200, body: { status: 'ignored' } };
   return { status: 200, body: { status: 'accepted' } };
 }
 
@@ -150,13 +154,17 @@ function withinProject(configured: string, claimed: string): boolean {
   return a === b || b.startsWith(`${a}/`);
 }
 
-async function ignore(deps: CoreDeps, delivery: WebhookDeliveryRecord, reason: string): Promise<ReceiverAnswer> {
-  await record(deps, { ...delivery, outcome: 'ignored', httpStatus: 200, failureReason: reason });
+async function ignoreDelivery(
+  record: (delivery: WebhookDeliveryRecord) => Promise<unknown>,
+  delivery: WebhookDeliveryRecord,
+  reason: string,
+): Promise<ReceiverAnswer> {
+  await record({ ...delivery, outcome: 'ignored', httpStatus: 200, failureReason: reason });
   return { status: 200, body: { status: 'ignored' } };
 }
 
-async function record(deps: CoreDeps, delivery: WebhookDeliveryRecord) {
-  const result = await deps.storage.webhookDeliveries.record(delivery);
+async function recordDelivery(deps: CoreDeps, batcher: DeliveryBatcher, delivery: WebhookDeliveryRecord) {
+  const result = await batcher.record(delivery);
   const outcome: DeliveryOutcome = result === 'duplicate' ? 'ignored' : delivery.outcome;
   deps.events.emit('webhook.delivery', { configurationId: delivery.configurationId, deliveryId: delivery.id, outcome });
   return result;

@@ -109,7 +109,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     // A new job is claimed at once instead of at the next poll.
     core.events.on('job.queued', () => worker.wake());
     cleanup.unshift(() => worker.stop());
-    deliveryProcessor.start();
+    if (config.triggers.processDeliveries) deliveryProcessor.start();
     crawler.start();
     // An accepted delivery is processed at once instead of at the next poll.
     core.events.on('webhook.delivery', ({ outcome }) => {

@@ -26,6 +26,7 @@ export class WebhookDeliveryProcessor implements HealthContributor {
   readonly name = 'webhookDeliveries';
   readonly owner = ownerId();
   private readonly poller: Poller;
+  private started = false;
 
   constructor(private readonly options: DeliveryProcessorOptions) {
     this.poller = new Poller({
@@ -37,6 +38,7 @@ export class WebhookDeliveryProcessor implements HealthContributor {
   }
 
   start(): void {
+    this.started = true;
     this.poller.start();
   }
 
@@ -49,7 +51,7 @@ export class WebhookDeliveryProcessor implements HealthContributor {
   }
 
   check(): HealthCheck {
-    return this.poller.check();
+    return this.started ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
   }
 
   private async tick(signal: AbortSignal): Promise<void> {

@@ -267,15 +267,28 @@ const INSERT_DELIVERY = `insert into webhook_deliveries (${DELIVERY_COLUMNS.join
 
 export function knexWebhookDeliveries(db: Db, dialect: Dialect): WebhookDeliveriesRepository {
   const table = () => db('webhook_deliveries');
-  const insert = async (d: WebhookDeliveryRecord): Promise<boolean> => {
-    const result = await db.raw(`${INSERT_DELIVERY} returning id`, deliveryValues(d));
+  const insert = async (on: Db, d: WebhookDeliveryRecord): Promise<boolean> => {
+    const result = await on.raw(`${INSERT_DELIVERY} returning id`, deliveryValues(d));
     return rowsOf(result, dialect).length === 1;
+  };
+  const recordOn = async (on: Db, delivery: WebhookDeliveryRecord): Promise<'recorded' | 'duplicate'> => {
+    if (await insert(on, delivery)) return 'recorded';
+    await insert(on, duplicateOf(delivery));
+    return 'duplicate';
   };
   return {
     async record(delivery) {
-      if (await insert(delivery)) return 'recorded';
-      await insert(duplicateOf(delivery));
-      return 'duplicate';
+      return recordOn(db, delivery);
+    },
+    async recordMany(deliveries) {
+      const all = async (on: Db) => {
+        const out: Array<'recorded' | 'duplicate'> = [];
+        for (const d of deliveries) out.push(await recordOn(on, d));
+        return out;
+      };
+      // Already inside a transaction: its commit covers these rows.
+      if ('isTransaction' in db && db.isTransaction) return all(db);
+      return (db as Knex).transaction(all);
     },
     async findById(id) {
       const row = await table().where({ id }).first();

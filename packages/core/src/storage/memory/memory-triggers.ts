@@ -81,27 +81,40 @@ const newestFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
 
 export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDeliveriesRepository {
   const rows = () => state().webhookDeliveries;
+  const recordOne = (delivery: WebhookDeliveryRecord): 'recorded' | 'duplicate' => {
+    if (rows().has(delivery.id)) throw MarginError.conflict('This delivery is already recorded.');
+    if (!state().webhookConfigurations.has(delivery.configurationId)) {
+      throw MarginError.notFound('Webhook configuration not found.');
+    }
+    const accepted = delivery.outcome === 'accepted' && delivery.idempotencyKey !== null;
+    const taken =
+      accepted &&
+      [...rows().values()].some(
+        (d) =>
+          d.configurationId === delivery.configurationId &&
+          d.idempotencyKey === delivery.idempotencyKey &&
+          d.processingState !== null,
+      );
+    if (!taken) {
+      rows().set(delivery.id, copy(delivery));
+      return 'recorded';
+    }
+    rows().set(delivery.id, copy(duplicateOf(delivery)));
+    return 'duplicate';
+  };
   return {
     async record(delivery) {
-      if (rows().has(delivery.id)) throw MarginError.conflict('This delivery is already recorded.');
-      if (!state().webhookConfigurations.has(delivery.configurationId)) {
-        throw MarginError.notFound('Webhook configuration not found.');
+      return recordOne(delivery);
+    },
+    async recordMany(deliveries) {
+      // Checked first, so a refused batch leaves nothing behind (the memory storage has no rollback here).
+      for (const d of deliveries) {
+        if (rows().has(d.id)) throw MarginError.conflict('This delivery is already recorded.');
+        if (!state().webhookConfigurations.has(d.configurationId)) {
+          throw MarginError.notFound('Webhook configuration not found.');
+        }
       }
-      const accepted = delivery.outcome === 'accepted' && delivery.idempotencyKey !== null;
-      const taken =
-        accepted &&
-        [...rows().values()].some(
-          (d) =>
-            d.configurationId === delivery.configurationId &&
-            d.idempotencyKey === delivery.idempotencyKey &&
-            d.processingState !== null,
-        );
-      if (!taken) {
-        rows().set(delivery.id, copy(delivery));
-        return 'recorded';
-      }
-      rows().set(delivery.id, copy(duplicateOf(delivery)));
-      return 'duplicate';
+      return deliveries.map(recordOne);
     },
     async findById(id) {
       const d = rows().get(id);

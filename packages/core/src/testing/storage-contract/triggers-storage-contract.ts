@@ -277,6 +277,39 @@ export function triggersStorageContract(storage: StorageGetter): void {
       expect(stored.filter((d) => d.processingState === 'pending')).toHaveLength(1);
     });
 
+    it('records a batch in one go, copies within the batch included, with the answers in order', async () => {
+      const config = await configured();
+      const earlier = delivery(config, { idempotencyKey: 'held' });
+      await storage().webhookDeliveries.record(earlier);
+      const batch = [
+        delivery(config, { idempotencyKey: 'a' }),
+        delivery(config, { idempotencyKey: 'a' }),
+        delivery(config, { idempotencyKey: 'held' }),
+        delivery(config, { idempotencyKey: 'b', outcome: 'rejected', httpStatus: 401 }),
+        delivery(config, { idempotencyKey: 'b' }),
+      ];
+      expect(await storage().webhookDeliveries.recordMany(batch)).toEqual([
+        'recorded',
+        'duplicate',
+        'duplicate',
+        'recorded',
+        'recorded',
+      ]);
+      expect(await storage().webhookDeliveries.recordMany([])).toEqual([]);
+      const stored = await storage().webhookDeliveries.listForConfiguration(config.id, 50);
+      expect(stored).toHaveLength(6);
+      expect(stored.filter((d) => d.processingState === 'pending')).toHaveLength(3);
+    });
+
+    it('records all of a batch or none of it', async () => {
+      const config = await configured();
+      const clash = delivery(config);
+      await storage().webhookDeliveries.record(clash);
+      const batch = [delivery(config), { ...delivery(config), id: clash.id }];
+      await expect(storage().webhookDeliveries.recordMany(batch)).rejects.toBeDefined();
+      expect(await storage().webhookDeliveries.findById(batch[0]?.id ?? '')).toBeUndefined();
+    });
+
     it('hands each pending delivery to one claimer, oldest first, and counts the attempt', async () => {
       const config = await configured();
       const deliveries = Array.from({ length: 8 }, (_, i) => delivery(config, { receivedAt: T(i) }));

@@ -11,7 +11,7 @@ function fakeRepository(failIds: string[] = []) {
       batches.push(deliveries.map((d) => d.id));
       await new Promise((r) => setTimeout(r, 5));
       if (deliveries.some((d) => failIds.includes(d.id))) throw new Error('constraint failed');
-      return deliveries.map((d) => (d.id.startsWith('dup') ? 'duplicate' : 'recorded') as const);
+      return deliveries.map((d): 'duplicate' | 'recorded' => (d.id.startsWith('dup') ? 'duplicate' : 'recorded'));
     },
   } as unknown as WebhookDeliveriesRepository;
   return { repository, batches };

@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { scmFamily } from '../providers.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { matchRepoFilters } from './repo-filters.js';
@@ -22,6 +21,8 @@ export type ReceiverAnswer =
   | { status: 400 | 401 | 404; body: { error: string; code: string } };
 
 const PATH_KEY = /^[0-9a-f]{32}$/i;
+/** Pull request numbers are stored as 32-bit integers; no provider comes near this. */
+const MAX_PR_NUMBER = 2_147_483_647;
 const MAX_TEXT = 300;
 
 const notFound = (): ReceiverAnswer => ({
@@ -53,7 +54,9 @@ export async function receiveWebhook(
   const found = await cache.get(incoming.pathKey.toLowerCase());
   if (!found?.config.isActive || found.config.provider !== family) return notFound();
   const { config, secret } = found;
-  const webhook = scmFamily(deps.providers, family).webhook;
+  // A family this installation has no adapter for receives nothing.
+  const webhook = deps.providers.scm.find((p) => p.family === family)?.webhook;
+  if (!webhook) return notFound();
 
   const now = deps.clock.now().toISOString();
   const base = baseRecord(deps, config, now);
@@ -78,7 +81,12 @@ export async function receiveWebhook(
     idempotencyKey: clip(event.idempotencyKey),
   };
   if (event.kind === 'unclassified') {
-    return ignore(summary, `The event '${event.eventType}' does not start reviews.`);
+    return ignore(summary, `The event '${clip(event.eventType, 200)}' does not start reviews.`);
+  }
+  if (!Number.isSafeInteger(event.pullRequestId) || event.pullRequestId < 1 || event.pullRequestId > MAX_PR_NUMBER) {
+    const reason = 'The delivery names no valid pull request number.';
+    await record({ ...summary, outcome: 'rejected', httpStatus: 400, failureReason: reason });
+    return { status: 400, body: { error: reason, code: 'validation_failed' } };
   }
   const described: WebhookDeliveryRecord = {
     ...summary,
@@ -164,7 +172,7 @@ async function ignoreDelivery(
 }
 
 async function recordDelivery(deps: CoreDeps, batcher: DeliveryBatcher, delivery: WebhookDeliveryRecord) {
-  const result = await batcher.record(delivery);
+  const result = await batcher.record({ ...delivery, failureReason: delivery.failureReason?.slice(0, 1000) ?? null });
   const outcome: DeliveryOutcome = result === 'duplicate' ? 'ignored' : delivery.outcome;
   deps.events.emit('webhook.delivery', { configurationId: delivery.configurationId, deliveryId: delivery.id, outcome });
   return result;

@@ -466,6 +466,18 @@ describe('webhook configurations and the public receiver', () => {
       ]);
     });
 
+    it('answers 400 for a pull request number no provider uses, instead of failing to store it', async () => {
+      const c = await configure('github');
+      const huge = delivery('github', FACTS.github.opened, c.secret, {
+        edit: (p) => {
+          p.pull_request.number = 10 ** 12;
+        },
+      });
+      const res = await send(c.url, huge);
+      expect(res.status).toBe(400);
+      expect((await deliveries(c.configId))[0]).toMatchObject({ outcome: 'rejected', httpStatus: 400 });
+    });
+
     it('checks the branch of a comment event once the pull request is read', async () => {
       const c = await configure('github', { repoFilters: [repoFilter('github', ['release/*'])] });
       const res = await send(c.url, delivery('github', 'webhook-issue-comment-pull-request.json', c.secret));

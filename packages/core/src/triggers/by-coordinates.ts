@@ -102,12 +102,12 @@ export async function submitByCoordinates(
     return answer(502, 'revisionUnresolvable', 'provider_unavailable', 'The provider answered without commits.');
   }
 
-  // The id the caller named (and the configuration allowed) identifies the repository from here on.
-  const named = { ...pr, ref: { ...pr.ref, repositoryId: req.repositoryId } };
+  // The provider's own form of the repository id, as webhook and crawl jobs carry it, so the same
+  // revision has one key whichever trigger asks for it.
   try {
     const result = await requestReview(
       deps,
-      reviewRequestFor(config, opened.connection, named, 'byCoordinates', actor.userId),
+      reviewRequestFor(config, opened.connection, pr, 'byCoordinates', actor.userId),
     );
     if (!('refused' in result)) {
       announceQueued(deps, result.queued);

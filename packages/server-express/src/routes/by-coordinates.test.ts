@@ -2,9 +2,9 @@ import { createServer } from 'node:net';
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
-import { repoFilter, scopedClient } from './triggers-test-support.js';
+import { delivery, FACTS, post, repoFilter, scopedClient } from './triggers-test-support.js';
 
 /** A loopback port nobody listens on: the provider cannot be reached there. */
 async function closedPort(): Promise<number> {
@@ -283,6 +283,29 @@ describe('by-coordinates submissions', () => {
     } finally {
       await admin.patch(`/admin/webhook-configurations/${configId}`, { isActive: true });
     }
+  });
+
+  it('shares one job per revision with the webhook trigger: the revision a delivery queued is a duplicate here', async () => {
+    const scoped = await scopedClient(admin, fakes, 'github', 'Cross-trigger client');
+    const config = await admin.post('/admin/webhook-configurations', {
+      clientId: scoped.clientId,
+      provider: 'gitHostA',
+      organizationScopeId: scoped.scopeId,
+      providerProjectKey: 'acme',
+    });
+    // Automatic triggers skip a revision reviewed before, by any client (the earlier tests completed one).
+    await host.storage.knex('review_jobs').del();
+    const listener = config.body.listenerUrl.replace(/^https?:\/\/[^/]+/, host.url);
+    expect((await post(listener, delivery('github', FACTS.github.opened, config.body.generatedSecret))).body).toEqual({
+      status: 'accepted',
+    });
+    const queued = await eventually(async () => {
+      const jobs = (await admin.get(`/clients/${scoped.clientId}/reviewing/jobs`)).body.items;
+      return jobs.length === 1 && jobs[0];
+    });
+    const res = await admin.post(`/clients/${scoped.clientId}/reviewing/jobs/by-coordinates`, coordinates());
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ outcome: 'duplicateActiveJob', jobId: queued.jobId });
   });
 
   it('a crawl configuration with the coordinates counts too', async () => {

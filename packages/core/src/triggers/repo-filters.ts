@@ -5,12 +5,14 @@ import type { RepoFilter } from './trigger-records.js';
  * repository may be written `{8c0e…}` in a payload and `8c0e…` by hand.
  */
 export function sameRepositoryId(a: string, b: string): boolean {
-  const norm = (id: string) =>
-    id
-      .trim()
-      .replace(/^\{(.*)\}$/, '$1')
-      .toLowerCase();
-  return norm(a) === norm(b);
+  return repositoryKey(a) === repositoryKey(b);
+}
+
+function repositoryKey(id: string): string {
+  return id
+    .trim()
+    .replace(/^\{(.*)\}$/, '$1')
+    .toLowerCase();
 }
 
 /** `release/*` matches by prefix; anything else matches the branch exactly. `refs/heads/` is ignored. */
@@ -64,7 +66,7 @@ export function repositoriesToList(filters: readonly RepoFilter[]): string[] | u
   if (filters.length === 0) return undefined;
   const seen = new Map<string, string>();
   for (const f of filters) {
-    const key = f.canonicalSourceRef.value.trim().toLowerCase();
+    const key = repositoryKey(f.canonicalSourceRef.value);
     if (!seen.has(key)) seen.set(key, f.canonicalSourceRef.value.trim());
   }
   return [...seen.values()];

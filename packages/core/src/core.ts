@@ -18,6 +18,7 @@ import * as members from './identity/members.js';
 import * as pats from './identity/personal-access-tokens.js';
 import * as sessions from './identity/sessions.js';
 import * as users from './identity/users.js';
+import * as knowledgeSources from './knowledge/sources.js';
 import { type CapabilityKey, requireCapability } from './licensing/index.js';
 import { getLicensing, patchLicensing } from './licensing/licensing.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -40,6 +41,7 @@ import type { StorageV1 } from './storage/storage-v1.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
 import * as clients from './tenancy/clients.js';
 import * as tenants from './tenancy/tenants.js';
+import { createTriggerUseCases } from './triggers/index.js';
 
 export interface MarginCoreOptions {
   storage: StorageV1;
@@ -56,6 +58,8 @@ export interface MarginCoreOptions {
   jobStatusCacheMs?: number;
   /** AI connection settings the host decides. */
   ai?: { allowPrivateEgress?: boolean | undefined } | undefined;
+  /** How long the webhook receiver may serve a configuration from memory. Default 2000; 0 disables. */
+  webhookConfigurationCacheMs?: number | undefined;
 }
 
 /**
@@ -84,6 +88,7 @@ export function createMarginCore(options: MarginCoreOptions) {
   // The save-time egress guard must agree with the adapters' connect-time one, so the host passes
   // the same MARGIN_ALLOW_PRIVATE_EGRESS value to both.
   const aiDeps: AiDeps = { ...deps, ai: { allowPrivateEgress: options.ai?.allowPrivateEgress === true } };
+  const triggers = createTriggerUseCases(deps, { configurationCacheMs: options.webhookConfigurationCacheMs });
   return {
     events: deps.events,
     system: {
@@ -149,6 +154,17 @@ export function createMarginCore(options: MarginCoreOptions) {
       listDismissals: (actor: Actor, clientId: string) => blocks.listDismissals(deps, actor, clientId),
       deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
         blocks.deleteDismissal(deps, actor, clientId, dismissalId),
+      /** Answers with a named outcome and its HTTP status (see the by-coordinates outcome table). */
+      submitByCoordinates: triggers.submitByCoordinates,
+    },
+    triggers,
+    knowledge: {
+      createSource: (actor: Actor, clientId: string, input: unknown) =>
+        knowledgeSources.createKnowledgeSource(deps, actor, clientId, input),
+      listSources: (actor: Actor, clientId: string, query: unknown) =>
+        knowledgeSources.listKnowledgeSources(deps, actor, clientId, query),
+      getSource: (actor: Actor, clientId: string, sourceId: string) =>
+        knowledgeSources.getKnowledgeSource(deps, actor, clientId, sourceId),
     },
     /** What a host's review worker calls: claim with a lease, run, heartbeat, reclaim. */
     worker: {

@@ -375,6 +375,70 @@ export function createMarginClient(options: MarginClientOptions) {
         },
       },
     },
+    /** Triggers: webhook and crawl configurations, webhook delivery history, code-knowledge sources. */
+    triggers: {
+      webhooks: {
+        /** The answer carries `listenerUrl` and `generatedSecret`; the secret is never shown again. */
+        create: (body: Schemas['CreateWebhookConfigurationInput']) =>
+          unwrap(raw.POST('/admin/webhook-configurations', { body })),
+        /** Those of the clients the caller can see, or of one client. */
+        list: (query: QueryOf<'listWebhookConfigurations'> = {}) =>
+          unwrap(raw.GET('/admin/webhook-configurations', { params: { query } })),
+        get: (configId: string) => unwrap(raw.GET('/admin/webhook-configurations/{configId}', path({ configId }))),
+        update: (configId: string, body: Schemas['PatchWebhookConfigurationInput']) =>
+          unwrap(raw.PATCH('/admin/webhook-configurations/{configId}', { ...path({ configId }), body })),
+        delete: (configId: string) =>
+          unwrap(raw.DELETE('/admin/webhook-configurations/{configId}', path({ configId }))),
+        /** Newest first; `take` defaults to 50 and is clamped to 1–200. */
+        deliveries: (configId: string, query: { take?: number } = {}) =>
+          unwrap(
+            raw.GET('/admin/webhook-configurations/{configId}/deliveries', {
+              params: { path: { configId }, query: query.take === undefined ? {} : { take: String(query.take) } },
+            }),
+          ),
+      },
+      /** Every call needs the crawl-configs capability (`LicenseRequiredError` otherwise). */
+      crawls: {
+        create: (body: Schemas['CreateCrawlConfigurationInput']) =>
+          unwrap(raw.POST('/admin/crawl-configurations', { body })),
+        list: (query: QueryOf<'listCrawlConfigurations'> = {}) =>
+          unwrap(raw.GET('/admin/crawl-configurations', { params: { query } })),
+        get: (configId: string) => unwrap(raw.GET('/admin/crawl-configurations/{configId}', path({ configId }))),
+        update: (configId: string, body: Schemas['PatchCrawlConfigurationInput']) =>
+          unwrap(raw.PATCH('/admin/crawl-configurations/{configId}', { ...path({ configId }), body })),
+        delete: (configId: string) => unwrap(raw.DELETE('/admin/crawl-configurations/{configId}', path({ configId }))),
+      },
+      knowledgeSources: {
+        create: (clientId: string, body: Schemas['CreateKnowledgeSourceInput']) =>
+          unwrap(raw.POST('/admin/clients/{clientId}/knowledge/sources', { ...path({ clientId }), body })),
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources', { params: { path: { clientId }, query } })),
+        get: (clientId: string, sourceId: string) =>
+          unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}', path({ clientId, sourceId }))),
+      },
+    },
+    reviewing: {
+      /**
+       * A review of a pull request named by its coordinates. Every named outcome comes back as data
+       * (`submitted`, `duplicateActiveJob`, `notSubmittable`, `notAuthorized`, `pullRequestNotFound`,
+       * `submissionFailed`, `revisionUnresolvable`); answers without one (400, 401, an invisible client)
+       * throw as usual.
+       */
+      submitByCoordinates: async (
+        clientId: string,
+        body: Schemas['SubmitByCoordinatesInput'],
+      ): Promise<Schemas['ByCoordinatesResult']> => {
+        const result = await raw.POST('/clients/{clientId}/reviewing/jobs/by-coordinates', {
+          ...path({ clientId }),
+          body,
+        });
+        const answer: unknown = result.response.ok ? result.data : result.error;
+        if (typeof answer === 'object' && answer !== null && 'outcome' in answer) {
+          return answer as Schemas['ByCoordinatesResult'];
+        }
+        throw errorFromResponse(result.response.status, result.error, result.response.headers.get('retry-after'));
+      },
+    },
   };
 }
 

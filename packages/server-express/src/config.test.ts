@@ -10,6 +10,12 @@ describe('loadConfig', () => {
       bootstrapAdmin: { username: 'admin', password: undefined },
       allowPrivateEgress: false,
       worker: { enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000 },
+      triggers: {
+        deliveryPollIntervalMs: 2000,
+        deliveryLeaseMs: 120_000,
+        crawlPollIntervalMs: 5000,
+        crawlLeaseMs: 300_000,
+      },
       authRateLimit: { permits: 20, windowSeconds: 60 },
       development: false,
     });

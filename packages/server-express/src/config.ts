@@ -57,6 +57,14 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
+  WEBHOOK_PROCESSOR_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
+  WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
+  WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, 120),
+  CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, 5000),
+  CRAWL_LEASE_SECONDS: int(1, 3600, 300),
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
   MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
   NODE_ENV: optionalText,
@@ -76,6 +84,15 @@ export interface HostConfig {
   allowPrivateEgress: boolean;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
   worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
+  /** The webhook delivery processor and the crawl scheduler (they run on every host; leases share the work). */
+  triggers: {
+    /** False on intake-only hosts: deliveries are recorded here and turned into jobs by other hosts. */
+    processDeliveries: boolean;
+    deliveryPollIntervalMs: number;
+    deliveryLeaseMs: number;
+    crawlPollIntervalMs: number;
+    crawlLeaseMs: number;
+  };
   authRateLimit: { permits: number; windowSeconds: number };
   development: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -108,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       maxConcurrentJobs: e.WORKER_MAX_CONCURRENT_REVIEW_JOBS,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
       leaseMs: e.WORKER_LEASE_SECONDS * 1000,
+    },
+    triggers: {
+      processDeliveries: e.WEBHOOK_PROCESSOR_ENABLED,
+      deliveryPollIntervalMs: e.WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS,
+      deliveryLeaseMs: e.WEBHOOK_PROCESSOR_LEASE_SECONDS * 1000,
+      crawlPollIntervalMs: e.CRAWL_SCHEDULER_INTERVAL_MILLISECONDS,
+      crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
     development: e.NODE_ENV === 'development',

@@ -9,6 +9,12 @@ import { knexBlockedPullRequests, knexDismissals, knexProtocol, knexReviewJobs }
 import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
 import { knexSettings } from './repositories/settings.js';
 import { knexClients, knexTenants } from './repositories/tenancy.js';
+import {
+  knexCrawlConfigurations,
+  knexKnowledgeSources,
+  knexWebhookConfigurations,
+  knexWebhookDeliveries,
+} from './repositories/triggers.js';
 import { knexUsers } from './repositories/users.js';
 
 export interface KnexStorageOptions {
@@ -52,6 +58,10 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     aiConnections: knexAiConnections(db, dialect),
     aiLogicalModels: knexAiLogicalModels(db),
     aiModelCatalog: knexAiModelCatalog(db, dialect),
+    knowledgeSources: knexKnowledgeSources(db, dialect),
+    webhookConfigurations: knexWebhookConfigurations(db, dialect),
+    webhookDeliveries: knexWebhookDeliveries(db, dialect),
+    crawlConfigurations: knexCrawlConfigurations(db, dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
 import type { UsersRepository } from '../identity/user-record.js';
+import type { KnowledgeSourcesRepository } from '../knowledge/knowledge-records.js';
 import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js';
 import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
 import type { ReviewJobsRepository } from '../reviewing/job-record.js';
@@ -13,6 +14,11 @@ import type {
   ReviewerIdentitiesRepository,
 } from '../scm/connection-records.js';
 import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
+import type {
+  CrawlConfigurationsRepository,
+  WebhookConfigurationsRepository,
+  WebhookDeliveriesRepository,
+} from '../triggers/trigger-records.js';
 import type { SettingsRepository } from './settings-repository.js';
 
 /** Every repository, one per aggregate. Inside `transaction` the same shape is bound to the transaction. */
@@ -34,6 +40,10 @@ export interface Repositories {
   aiConnections: AiConnectionsRepository;
   aiLogicalModels: AiLogicalModelsRepository;
   aiModelCatalog: AiModelCatalogRepository;
+  knowledgeSources: KnowledgeSourcesRepository;
+  webhookConfigurations: WebhookConfigurationsRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
+  crawlConfigurations: CrawlConfigurationsRepository;
 }
 
 /**

@@ -1016,6 +1016,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/webhook-configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook configurations of the clients the caller can see, oldest first (ClientUser) */
+        get: operations["listWebhookConfigurations"];
+        put?: never;
+        /** Create a webhook configuration; the generated secret is shown only here (ClientAdministrator) */
+        post: operations["createWebhookConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook-configurations/{configId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook configuration, without its secret (ClientUser) */
+        get: operations["getWebhookConfiguration"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook configuration and its delivery history (ClientAdministrator) */
+        delete: operations["deleteWebhookConfiguration"];
+        options?: never;
+        head?: never;
+        /** Change isActive, reviewTemperature, enabledEvents, repoFilters or the knowledge scope (ClientAdministrator) */
+        patch: operations["patchWebhookConfiguration"];
+        trace?: never;
+    };
+    "/admin/webhook-configurations/{configId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent deliveries, newest first (ClientUser) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/crawl-configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Crawl configurations of the clients the caller can see; needs crawl-configs (ClientUser) */
+        get: operations["listCrawlConfigurations"];
+        put?: never;
+        /** Create a crawl configuration; needs crawl-configs (ClientAdministrator) */
+        post: operations["createCrawlConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/crawl-configurations/{configId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A crawl configuration with its last crawl; needs crawl-configs (ClientUser) */
+        get: operations["getCrawlConfiguration"];
+        put?: never;
+        post?: never;
+        /** Delete a crawl configuration; needs crawl-configs (ClientAdministrator) */
+        delete: operations["deleteCrawlConfiguration"];
+        options?: never;
+        head?: never;
+        /** Change a crawl configuration; needs crawl-configs (ClientAdministrator) */
+        patch: operations["patchCrawlConfiguration"];
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/jobs/by-coordinates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a review of a pull request named by its coordinates, under the configuration covering them (ClientUser) */
+        post: operations["submitReviewByCoordinates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s code-knowledge sources, oldest first (ClientUser) */
+        get: operations["listKnowledgeSources"];
+        put?: never;
+        /** Add a code-knowledge source (ClientAdministrator) */
+        post: operations["createKnowledgeSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A code-knowledge source (ClientUser) */
+        get: operations["getKnowledgeSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/providers/{provider}/{pathKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The public webhook receiver: authenticated by the configuration’s generated secret */
+        post: operations["receiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2163,6 +2323,353 @@ export interface components {
             outputCostPer1MUsd?: number | null;
             cachedInputCostPer1MUsd?: number | null;
         };
+        CreatedWebhookConfiguration: {
+            id: string;
+            clientId: string;
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            organizationScopeId: string;
+            /** @description The scope’s path; by-coordinates requests match it exactly. */
+            providerScopePath: string;
+            providerProjectKey: string;
+            reviewTemperature: number | null;
+            repoFilters: components["schemas"]["RepoFilter"][];
+            /** @enum {string} */
+            knowledgeSourceScopeMode: "allClientSources" | "selectedSources" | "none";
+            knowledgeSourceIds: string[];
+            isActive: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+            enabledEvents: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
+            /** @description Where the provider posts deliveries. */
+            listenerUrl: string;
+            /** @description The secret the provider authenticates with (64 hex characters). Shown only in this response; delete and recreate the configuration to get a new one. */
+            generatedSecret: string;
+        };
+        RepoFilter: {
+            repositoryName: string | null;
+            displayName: string | null;
+            canonicalSourceRef: {
+                /** @enum {string} */
+                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                value: string;
+            };
+            targetBranchPatterns: string[];
+        };
+        CreateWebhookConfigurationInput: {
+            clientId: string;
+            /**
+             * @description Must be the family of the scope’s connection.
+             * @enum {string}
+             */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description Id of one of the client’s provider scopes. */
+            organizationScopeId: string;
+            /** @description ADO project name, GitHub owner login, GitLab group full path or Bitbucket workspace slug. */
+            providerProjectKey: string;
+            /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
+            reviewTemperature?: number | null;
+            /** @description Default: pullRequestCreated and pullRequestUpdated. */
+            enabledEvents?: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
+            /** @description Repositories covered. Empty: the whole scope and project. */
+            repoFilters?: components["schemas"]["RepoFilterInput"][];
+            /**
+             * @description Default allClientSources.
+             * @enum {string}
+             */
+            knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
+            /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
+            knowledgeSourceIds?: string[];
+            /** @description Default true. */
+            isActive?: boolean;
+        };
+        RepoFilterInput: {
+            repositoryName?: string | null;
+            displayName?: string | null;
+            canonicalSourceRef: {
+                /**
+                 * @description Must be the configuration’s provider family.
+                 * @enum {string}
+                 */
+                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description Repository id: ADO repository GUID, GitHub numeric id, GitLab project id, Bitbucket repository UUID. */
+                value: string;
+            };
+            /** @description Target branches covered: exact names, or a prefix ending in `*` (`release/*`). Empty or absent: every branch. */
+            targetBranchPatterns?: string[];
+        };
+        WebhookConfigurationList: {
+            items: components["schemas"]["WebhookConfiguration"][];
+            nextCursor: string | null;
+        };
+        WebhookConfiguration: {
+            id: string;
+            clientId: string;
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            organizationScopeId: string;
+            /** @description The scope’s path; by-coordinates requests match it exactly. */
+            providerScopePath: string;
+            providerProjectKey: string;
+            reviewTemperature: number | null;
+            repoFilters: components["schemas"]["RepoFilter"][];
+            /** @enum {string} */
+            knowledgeSourceScopeMode: "allClientSources" | "selectedSources" | "none";
+            knowledgeSourceIds: string[];
+            isActive: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+            enabledEvents: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
+            /** @description Where the provider posts deliveries. */
+            listenerUrl: string;
+        };
+        PatchWebhookConfigurationInput: {
+            isActive?: boolean;
+            /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
+            reviewTemperature?: number | null;
+            /** @description Which events start reviews; the others are acknowledged `ignored`. */
+            enabledEvents?: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
+            /** @description Replaces the list; an empty array covers the scope. */
+            repoFilters?: components["schemas"]["RepoFilterInput"][];
+            /**
+             * @description Which code-knowledge sources reviews may use. `selectedSources` needs knowledgeSourceIds.
+             * @enum {string}
+             */
+            knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
+            /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
+            knowledgeSourceIds?: string[];
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookDelivery: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            receivedAt: string;
+            /** @description The provider’s own event name. */
+            eventType: string | null;
+            /** @enum {string} */
+            outcome: "accepted" | "ignored" | "rejected" | "failed";
+            /** @description The status the receiver answered with. */
+            httpStatus: number;
+            repositoryId: string | null;
+            pullRequestId: number | null;
+            sourceBranch: string | null;
+            targetBranch: string | null;
+            /** @description What was done: `jobQueued <id>`, `skipped: <why>`, … */
+            actions: string[];
+            failureReason: string | null;
+        };
+        CrawlConfiguration: {
+            id: string;
+            clientId: string;
+            /** @enum {string} */
+            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            organizationScopeId: string;
+            /** @description The scope’s path; by-coordinates requests match it exactly. */
+            providerScopePath: string;
+            providerProjectKey: string;
+            reviewTemperature: number | null;
+            repoFilters: components["schemas"]["RepoFilter"][];
+            /** @enum {string} */
+            knowledgeSourceScopeMode: "allClientSources" | "selectedSources" | "none";
+            knowledgeSourceIds: string[];
+            isActive: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+            crawlIntervalSeconds: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            nextCrawlAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            lastCrawledAt: string | null;
+            /** @enum {string|null} */
+            lastCrawlOutcome: "succeeded" | "failed" | "skipped" | null;
+            lastCrawlError: string | null;
+            lastCrawlCounts: {
+                pullRequestsSeen: number;
+                inScope: number;
+                queued: number;
+                skipped: number;
+            } | null;
+        };
+        CreateCrawlConfigurationInput: {
+            clientId: string;
+            /** @description Id of one of the client’s provider scopes. */
+            organizationScopeId: string;
+            /** @description ADO project name, GitHub owner login, GitLab group full path or Bitbucket workspace slug. */
+            providerProjectKey: string;
+            /** @description Seconds between crawls, at least 10. Default 60. */
+            crawlIntervalSeconds?: number;
+            /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
+            reviewTemperature?: number | null;
+            /** @description Repositories covered. Empty: the whole scope and project. */
+            repoFilters?: components["schemas"]["RepoFilterInput"][];
+            /**
+             * @description Default allClientSources.
+             * @enum {string}
+             */
+            knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
+            /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
+            knowledgeSourceIds?: string[];
+            /** @description Default true. */
+            isActive?: boolean;
+        };
+        CrawlConfigurationList: {
+            items: components["schemas"]["CrawlConfiguration"][];
+            nextCursor: string | null;
+        };
+        PatchCrawlConfigurationInput: {
+            isActive?: boolean;
+            /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
+            reviewTemperature?: number | null;
+            crawlIntervalSeconds?: number;
+            /** @description Replaces the list; an empty array covers the scope. */
+            repoFilters?: components["schemas"]["RepoFilterInput"][];
+            /**
+             * @description Which code-knowledge sources reviews may use. `selectedSources` needs knowledgeSourceIds.
+             * @enum {string}
+             */
+            knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
+            /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
+            knowledgeSourceIds?: string[];
+        };
+        ByCoordinatesResult: {
+            /** @enum {string} */
+            outcome: "submitted" | "duplicateActiveJob" | "notSubmittable" | "notAuthorized" | "pullRequestNotFound" | "submissionFailed" | "revisionUnresolvable";
+            /** @description submitted: the new job; duplicateActiveJob: the active one. */
+            jobId?: string;
+            /** @description notSubmittable: closed, merged, blocked or scopeUnresolvable. */
+            reason?: string;
+            /** @description What went wrong, for people (every outcome but submitted). */
+            error?: string;
+            code?: string;
+        };
+        SubmitByCoordinatesInput: {
+            /** @description Exactly the providerScopePath of a configuration. */
+            providerScopePath: string;
+            providerProjectKey: string;
+            repositoryId: string;
+            pullRequestId: number;
+        };
+        KnowledgeSource: {
+            id: string;
+            clientId: string;
+            displayName: string;
+            /** @enum {string} */
+            sourceKind: "repository" | "adoWiki";
+            organizationScopeId: string;
+            providerProjectKey: string;
+            canonicalSourceRef: {
+                /** @enum {string} */
+                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                value: string;
+            };
+            sourceDisplayName: string;
+            defaultBranch: string;
+            rootPath: string;
+            /** @enum {string} */
+            symbolMode: "auto" | "textOnly";
+            trackedBranches: {
+                branchName: string;
+                /** @enum {string} */
+                refreshTriggerMode: "manual" | "branchUpdate";
+                miniIndexEnabled: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        CreateKnowledgeSourceInput: {
+            displayName: string;
+            /**
+             * @description repository, or adoWiki (suiteDevOps scopes only).
+             * @enum {string}
+             */
+            sourceKind: "repository" | "adoWiki";
+            /** @description Id of one of the client’s provider scopes. */
+            organizationScopeId: string;
+            providerProjectKey: string;
+            canonicalSourceRef: {
+                /**
+                 * @description Must be the family of the scope’s connection.
+                 * @enum {string}
+                 */
+                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description The repository id (for adoWiki: the wiki’s repository id). */
+                value: string;
+            };
+            /** @description Default: displayName. */
+            sourceDisplayName?: string;
+            defaultBranch: string;
+            /** @description Folder the source is read from. Default `/`. */
+            rootPath?: string;
+            /**
+             * @description auto (default) or textOnly.
+             * @enum {string}
+             */
+            symbolMode?: "auto" | "textOnly";
+            /** @description Branches kept indexed. Default: the default branch, refreshed manually. */
+            trackedBranches?: {
+                branchName: string;
+                /**
+                 * @description manual (default) or branchUpdate.
+                 * @enum {string}
+                 */
+                refreshTriggerMode?: "manual" | "branchUpdate";
+                /** @description Default false. */
+                miniIndexEnabled?: boolean;
+            }[];
+        };
+        KnowledgeSourceList: {
+            items: components["schemas"]["KnowledgeSource"][];
+            nextCursor: string | null;
+        };
+        WebhookAcknowledgement: {
+            /** @enum {string} */
+            status: "accepted" | "ignored";
+        };
+        /** @description The provider’s own payload, as sent. */
+        ProviderWebhookPayload: unknown;
     };
     responses: never;
     parameters: never;
@@ -7186,6 +7693,1028 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookConfigurations: {
+        parameters: {
+            query?: {
+                /** @description Only this client’s configurations. */
+                clientId?: string;
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfigurationList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookConfigurationInput"];
+            };
+        };
+        responses: {
+            /** @description Created, with `listenerUrl` and `generatedSecret`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchWebhookConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchWebhookConfigurationInput"];
+            };
+        };
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many, newest first: default 50, clamped to 1–200. */
+                take?: string;
+            };
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCrawlConfigurations: {
+        parameters: {
+            query?: {
+                /** @description Only this client’s configurations. */
+                clientId?: string;
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of configurations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlConfigurationList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCrawlConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCrawlConfigurationInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the first crawl is due at once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCrawlConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteCrawlConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchCrawlConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchCrawlConfigurationInput"];
+            };
+        };
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlConfiguration"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    submitReviewByCoordinates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitByCoordinatesInput"];
+            };
+        };
+        responses: {
+            /** @description `submitted`: queued; poll the job. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+            /** @description A field is missing or invalid; no outcome. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `notAuthorized`: no configuration of the client covers the coordinates. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+            /** @description `pullRequestNotFound` (or the client is not visible: plain error body). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+            /** @description `duplicateActiveJob` (with the active `jobId`) or `notSubmittable` (`reason`: closed, merged, blocked, scopeUnresolvable, oneAtATime). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+            /** @description `submissionFailed`: queueing failed internally. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+            /** @description `revisionUnresolvable`: the provider could not be asked or answered without commits. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ByCoordinatesResult"];
+                };
+            };
+        };
+    };
+    listKnowledgeSources: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSourceList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKnowledgeSourceInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSource"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSource"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receiveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `devopsA`, `gitHostA`, `gitHostB` or `gitHostC` (any case). */
+                provider: string;
+                /** @description The configuration’s 32-hex path key. */
+                pathKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Validated: `accepted` (a review will be queued) or `ignored`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAcknowledgement"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,12 +10,17 @@ describe('the gateway', () => {
     await host.close();
   });
 
-  it.each(['/api/healthz', '/healthz'])('%s reports the database and worker checks', async (path) => {
+  it.each(['/api/healthz', '/healthz'])('%s reports the database, worker and trigger checks', async (path) => {
     const res = await fetch(host.url + path);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: 'ok',
-      checks: { database: { status: 'ok' }, worker: { status: 'ok' } },
+      checks: {
+        database: { status: 'ok' },
+        worker: { status: 'ok' },
+        webhookDeliveries: { status: 'ok' },
+        crawler: { status: 'ok' },
+      },
     });
   });
 

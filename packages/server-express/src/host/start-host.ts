@@ -23,6 +23,7 @@ import { createHealth } from './health.js';
 import type { HostContext } from './host-context.js';
 import { loadHostSecrets } from './host-secrets.js';
 import { ReviewWorker } from './review-worker.js';
+import { CrawlScheduler, WebhookDeliveryProcessor } from './trigger-workers.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -44,6 +45,8 @@ export interface MarginHost {
   storage: KnexStorage;
   logger: Logger;
   worker: ReviewWorker;
+  deliveryProcessor: WebhookDeliveryProcessor;
+  crawler: CrawlScheduler;
   /** Graceful: stops taking work, gives running jobs back to the queue, lets requests finish, closes the database. */
   close(): Promise<void>;
   /** Stops dead, as a crash would: leases stay held until they expire. For crash tests and drills. */
@@ -76,7 +79,23 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);
 
     const worker = new ReviewWorker({ core, logger, ...config.worker });
-    const host: HostContext = { config, logger, health: createHealth(core, [worker]) };
+    const deliveryProcessor = new WebhookDeliveryProcessor({
+      core,
+      logger,
+      pollIntervalMs: config.triggers.deliveryPollIntervalMs,
+      leaseMs: config.triggers.deliveryLeaseMs,
+    });
+    const crawler = new CrawlScheduler({
+      core,
+      logger,
+      pollIntervalMs: config.triggers.crawlPollIntervalMs,
+      leaseMs: config.triggers.crawlLeaseMs,
+    });
+    const host: HostContext = {
+      config,
+      logger,
+      health: createHealth(core, [worker, deliveryProcessor, crawler]),
+    };
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const server = createServer(createGateway(api, host));
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
@@ -90,6 +109,16 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     // A new job is claimed at once instead of at the next poll.
     core.events.on('job.queued', () => worker.wake());
     cleanup.unshift(() => worker.stop());
+    if (config.triggers.processDeliveries) deliveryProcessor.start();
+    crawler.start();
+    // An accepted delivery is processed at once instead of at the next poll.
+    core.events.on('webhook.delivery', ({ outcome }) => {
+      if (outcome === 'accepted') deliveryProcessor.wake();
+    });
+    cleanup.unshift(
+      () => deliveryProcessor.stop(),
+      () => crawler.stop(),
+    );
 
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -103,6 +132,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       storage,
       logger,
       worker,
+      deliveryProcessor,
+      crawler,
       close: () => {
         closing ??= runAll(cleanup);
         return closing;
@@ -110,6 +141,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       kill: () => {
         closing ??= runAll([
           () => worker.halt(),
+          () => deliveryProcessor.stop(),
+          () => crawler.stop(),
           async () => server.closeAllConnections(),
           () => closeServer(server),
           () => storage.close(),

@@ -32,6 +32,9 @@ export function configureExpressApp(app: Express): Express {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Webhook payloads (a GitHub pull_request event with a long description easily passes 1 MB). */
+export const WEBHOOK_BODY_LIMIT = '5mb';
+
 /**
  * The API with bare paths, exactly what openapi.json describes, plus `/healthz`, `/livez` and
  * `/metrics`, as a Router: mount it in any Express app. The reference gateway serves it under `/api`.
@@ -62,7 +65,13 @@ export function createApiRouter(core: MarginCore, options: ApiAppOptions): Route
   }
 
   const json = express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-  api.use((req, res, next) => (BODY_METHODS.has(req.method) ? json(req, res, next) : next()));
+  // Webhook deliveries stay raw bytes (signatures cover them exactly; the receiver parses them) and
+  // may be larger than API bodies: providers send whole pull requests.
+  const webhookBody = express.raw({ limit: WEBHOOK_BODY_LIMIT, type: () => true });
+  api.use((req, res, next) => {
+    if (!BODY_METHODS.has(req.method)) return next();
+    return req.path.startsWith('/webhooks/') ? webhookBody(req, res, next) : json(req, res, next);
+  });
   // Only the auth endpoints read a cookie (the refresh token).
   api.use('/auth', cookieParser());
   api.use(authenticate(core));

@@ -7,6 +7,7 @@ import { logicalModelsRoutes } from './logical-models-routes.js';
 import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
+import { triggersRoutes } from './triggers-routes.js';
 import { usersRoutes } from './users-routes.js';
 
 /** Every API endpoint, one table per capability. openapi.json is generated from this list. */
@@ -20,4 +21,5 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...discoveryRoutes,
   ...aiConnectionsRoutes,
   ...logicalModelsRoutes,
+  ...triggersRoutes,
 ];

@@ -4,6 +4,7 @@ import { identityAndTenancy } from './0002_identity_and_tenancy.js';
 import { scmConnections } from './0003_scm_connections.js';
 import { reviewJobs } from './0004_review_jobs.js';
 import { aiConnections } from './0005_ai_connections.js';
+import { triggers } from './0006_triggers.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   scmConnections,
   reviewJobs,
   aiConnections,
+  triggers,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

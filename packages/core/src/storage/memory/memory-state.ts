@@ -9,6 +9,7 @@ import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/memb
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
+import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
 import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
 import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
 import type { ReviewJobRecord } from '../../reviewing/job-record.js';
@@ -19,6 +20,11 @@ import type {
   ReviewerIdentityRecord,
 } from '../../scm/connection-records.js';
 import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
+import type {
+  CrawlConfigurationRecord,
+  WebhookConfigurationRecord,
+  WebhookDeliveryRecord,
+} from '../../triggers/trigger-records.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {
@@ -48,6 +54,10 @@ export interface MemoryState {
   aiPurposeMappings: Map<string, PurposeMappingRecord>;
   aiCatalogModels: Map<string, CatalogModelRecord>;
   aiPriceOverrides: Map<string, PriceOverrideRecord>;
+  knowledgeSources: Map<string, KnowledgeSourceRecord>;
+  webhookConfigurations: Map<string, WebhookConfigurationRecord>;
+  webhookDeliveries: Map<string, WebhookDeliveryRecord>;
+  crawlConfigurations: Map<string, CrawlConfigurationRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -80,6 +90,10 @@ export function emptyMemoryState(): MemoryState {
     aiPurposeMappings: new Map(),
     aiCatalogModels: new Map(),
     aiPriceOverrides: new Map(),
+    knowledgeSources: new Map(),
+    webhookConfigurations: new Map(),
+    webhookDeliveries: new Map(),
+    crawlConfigurations: new Map(),
   };
 }
 

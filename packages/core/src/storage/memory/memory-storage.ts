@@ -6,6 +6,12 @@ import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentiti
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
+import {
+  memoryCrawlConfigurations,
+  memoryKnowledgeSources,
+  memoryWebhookConfigurations,
+  memoryWebhookDeliveries,
+} from './memory-triggers.js';
 import { memoryUsers } from './memory-users.js';
 
 function repositoriesOver(state: () => MemoryState): Repositories {
@@ -27,6 +33,10 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     aiConnections: memoryAiConnections(state),
     aiLogicalModels: memoryAiLogicalModels(state),
     aiModelCatalog: memoryAiModelCatalog(state),
+    knowledgeSources: memoryKnowledgeSources(state),
+    webhookConfigurations: memoryWebhookConfigurations(state),
+    webhookDeliveries: memoryWebhookDeliveries(state),
+    crawlConfigurations: memoryCrawlConfigurations(state),
   };
 }
 

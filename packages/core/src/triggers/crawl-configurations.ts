@@ -1,0 +1,151 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import { requireCapability } from '../licensing/licensing-state.js';
+import { CreateCrawlConfigurationInput, PatchCrawlConfigurationInput, TriggerListQuery } from './schemas.js';
+import {
+  checkKnowledgeScope,
+  checkRepoFilters,
+  listFilterFor,
+  repoFilterRecords,
+  requireScopeForConfiguration,
+  requireVisible,
+} from './trigger-config.js';
+import type { CrawlConfigurationPatch, CrawlConfigurationRecord } from './trigger-records.js';
+
+export const DEFAULT_CRAWL_INTERVAL_SECONDS = 60;
+
+const configurationNotFound = () => MarginError.notFound('Crawl configuration not found.');
+const CAPABILITY = 'crawl-configs';
+
+const plus = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
+
+export function crawlConfigurationView(c: CrawlConfigurationRecord) {
+  return {
+    id: c.id,
+    clientId: c.clientId,
+    provider: c.provider,
+    organizationScopeId: c.organizationScopeId,
+    providerScopePath: c.providerScopePath,
+    providerProjectKey: c.providerProjectKey,
+    crawlIntervalSeconds: c.crawlIntervalSeconds,
+    reviewTemperature: c.reviewTemperature,
+    repoFilters: c.repoFilters,
+    knowledgeSourceScopeMode: c.knowledgeSourceScopeMode,
+    knowledgeSourceIds: c.knowledgeSourceIds,
+    isActive: c.isActive,
+    nextCrawlAt: c.nextCrawlAt,
+    lastCrawledAt: c.lastCrawledAt,
+    lastCrawlOutcome: c.lastCrawlOutcome,
+    lastCrawlError: c.lastCrawlError,
+    lastCrawlCounts: c.lastCrawlCounts,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+/** Every crawl-configuration endpoint, reads included, needs `crawl-configs` (409 license_required). */
+export async function createCrawlConfiguration(deps: CoreDeps, actor: Actor, input: unknown) {
+  const req = CreateCrawlConfigurationInput.parse(input);
+  await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
+  await requireCapability(deps, CAPABILITY);
+  const { scope, connection } = await requireScopeForConfiguration(deps, req.clientId, req.organizationScopeId);
+  const provider = connection.providerFamily;
+  const repoFilters = repoFilterRecords(req.repoFilters ?? []);
+  checkRepoFilters(repoFilters, provider);
+  const knowledgeSourceScopeMode = req.knowledgeSourceScopeMode ?? 'allClientSources';
+  const knowledgeSourceIds = await checkKnowledgeScope(
+    deps,
+    req.clientId,
+    knowledgeSourceScopeMode,
+    req.knowledgeSourceIds ?? [],
+  );
+  const now = deps.clock.now().toISOString();
+  const config: CrawlConfigurationRecord = {
+    id: deps.ids.uuid(),
+    clientId: req.clientId,
+    provider,
+    organizationScopeId: scope.id,
+    providerScopePath: scope.scopePath,
+    providerProjectKey: req.providerProjectKey,
+    reviewTemperature: req.reviewTemperature ?? null,
+    repoFilters,
+    knowledgeSourceScopeMode,
+    knowledgeSourceIds,
+    isActive: req.isActive ?? true,
+    crawlIntervalSeconds: req.crawlIntervalSeconds ?? DEFAULT_CRAWL_INTERVAL_SECONDS,
+    // Due at once: the first crawl runs at the scheduler's next round.
+    nextCrawlAt: now,
+    lastCrawledAt: null,
+    lastCrawlOutcome: null,
+    lastCrawlError: null,
+    lastCrawlCounts: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.crawlConfigurations.insert(config);
+  return crawlConfigurationView(config);
+}
+
+export async function listCrawlConfigurations(deps: CoreDeps, actor: Actor, query: unknown) {
+  const { clientId, limit, cursor } = TriggerListQuery.parse(query);
+  const filter = await listFilterFor(deps, actor, clientId);
+  await requireCapability(deps, CAPABILITY);
+  const page = await deps.storage.crawlConfigurations.list(filter, { limit, cursor });
+  return { items: page.items.map(crawlConfigurationView), nextCursor: page.nextCursor };
+}
+
+async function requireConfiguration(
+  deps: CoreDeps,
+  actor: Actor,
+  action: 'triggers.read' | 'triggers.manage',
+  id: string,
+) {
+  const found = await deps.storage.crawlConfigurations.findById(id);
+  const config = await requireVisible(deps, actor, action, found, configurationNotFound);
+  await requireCapability(deps, CAPABILITY);
+  return config;
+}
+
+export async function getCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string) {
+  return crawlConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id));
+}
+
+export async function patchCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string, input: unknown) {
+  const req = PatchCrawlConfigurationInput.parse(input);
+  const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
+  const patch: CrawlConfigurationPatch = { updatedAt: deps.clock.now().toISOString() };
+  if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.reviewTemperature !== undefined) patch.reviewTemperature = req.reviewTemperature;
+  if (req.crawlIntervalSeconds !== undefined && req.crawlIntervalSeconds !== current.crawlIntervalSeconds) {
+    patch.crawlIntervalSeconds = req.crawlIntervalSeconds;
+    // The new interval counts from the last crawl (or now, before the first).
+    patch.nextCrawlAt = current.lastCrawledAt ? plus(current.lastCrawledAt, req.crawlIntervalSeconds) : patch.updatedAt;
+  }
+  if (req.repoFilters !== undefined) {
+    patch.repoFilters = repoFilterRecords(req.repoFilters);
+    checkRepoFilters(patch.repoFilters, current.provider);
+  }
+  if (req.knowledgeSourceScopeMode !== undefined || req.knowledgeSourceIds !== undefined) {
+    const mode = req.knowledgeSourceScopeMode ?? current.knowledgeSourceScopeMode;
+    patch.knowledgeSourceScopeMode = mode;
+    patch.knowledgeSourceIds = await checkKnowledgeScope(
+      deps,
+      current.clientId,
+      mode,
+      req.knowledgeSourceIds ?? current.knowledgeSourceIds,
+    );
+  }
+  const updated = await deps.storage.crawlConfigurations.update(id, patch);
+  if (!updated) throw configurationNotFound();
+  return crawlConfigurationView(updated);
+}
+
+export async function deleteCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string) {
+  await requireConfiguration(deps, actor, 'triggers.manage', id);
+  if (!(await deps.storage.crawlConfigurations.delete(id))) throw configurationNotFound();
+}
+
+export { plus as addSeconds };

@@ -1,0 +1,85 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import { announceQueued, requestReview } from '../reviewing/submit-job.js';
+import { scopeWithConnection } from '../scm/open-scm-provider.js';
+import type { PullRequestSummary } from '../scm/scm-provider-v1.js';
+import { addSeconds } from './crawl-configurations.js';
+import { matchRepoFilters, repositoriesToList } from './repo-filters.js';
+import { reviewRequestFor } from './trigger-config.js';
+import type { CrawlConfigurationRecord, CrawlCounts, CrawlFinish } from './trigger-records.js';
+
+/** At most this many open pull requests are looked at per configuration and crawl. */
+export const MAX_PULL_REQUESTS_PER_CRAWL = 1000;
+
+export interface CrawlRequest {
+  owner: string;
+  leaseMs: number;
+  limit: number;
+}
+
+export interface CrawlRoundResult {
+  /** True while `crawl-configs` is unavailable: configurations stay stored and nothing is crawled. */
+  idle: boolean;
+  crawled: Array<{ configurationId: string; outcome: CrawlFinish['outcome']; counts: CrawlCounts | null }>;
+}
+
+/**
+ * One round of the crawl scheduler: leases the active configurations that are due (so no two hosts
+ * crawl one at once), lists their open pull requests through the adapter, and queues reviews of the
+ * in-scope revisions not reviewed yet. Each crawl schedules the next `crawlIntervalSeconds` later.
+ */
+export async function crawlDueConfigurations(deps: CoreDeps, request: CrawlRequest): Promise<CrawlRoundResult> {
+  if (!(await isCapabilityAvailable(deps, 'crawl-configs'))) return { idle: true, crawled: [] };
+  const now = deps.clock.now().toISOString();
+  const claimed = await deps.storage.crawlConfigurations.claimDue({ ...request, now });
+  const crawled: CrawlRoundResult['crawled'] = [];
+  for (const config of claimed) {
+    const finish = await crawlOne(deps, config);
+    await deps.storage.crawlConfigurations.finishCrawl(config.id, request.owner, finish);
+    crawled.push({ configurationId: config.id, outcome: finish.outcome, counts: finish.counts });
+  }
+  return { idle: false, crawled };
+}
+
+async function crawlOne(deps: CoreDeps, config: CrawlConfigurationRecord): Promise<CrawlFinish> {
+  const finish = (outcome: CrawlFinish['outcome'], error: string | null, counts: CrawlCounts | null): CrawlFinish => {
+    const at = deps.clock.now().toISOString();
+    return { at, nextCrawlAt: addSeconds(at, config.crawlIntervalSeconds), outcome, error, counts };
+  };
+  const counts: CrawlCounts = { pullRequestsSeen: 0, inScope: 0, queued: 0, skipped: 0 };
+  try {
+    const opened = await scopeWithConnection(deps, config.clientId, config.organizationScopeId);
+    const repositories = repositoriesToList(config.repoFilters) ?? [undefined];
+    for (const repositoryId of repositories) {
+      const listing = opened.provider.listOpenPullRequests({
+        scopePath: opened.scope.scopePath,
+        projectKey: config.providerProjectKey,
+        repositoryId,
+      });
+      for await (const pr of listing) {
+        if (counts.pullRequestsSeen >= MAX_PULL_REQUESTS_PER_CRAWL) break;
+        counts.pullRequestsSeen++;
+        if (!inScope(config, pr)) continue;
+        counts.inScope++;
+        const result = await requestReview(deps, reviewRequestFor(config, opened.connection, pr, 'crawl', null));
+        if ('refused' in result) {
+          counts.skipped++;
+        } else {
+          counts.queued++;
+          announceQueued(deps, result.queued);
+        }
+      }
+    }
+    return finish('succeeded', null, counts);
+  } catch (error) {
+    const message = MarginError.isInstance(error) ? error.message : 'An internal error occurred.';
+    return finish('failed', message.slice(0, 1000), counts);
+  }
+}
+
+function inScope(config: CrawlConfigurationRecord, pr: PullRequestSummary): boolean {
+  if (pr.status !== 'open') return false;
+  if (!pr.revision.headSha || !pr.revision.baseSha) return false;
+  return matchRepoFilters(config.repoFilters, pr.ref.repositoryId, pr.targetBranch).inScope;
+}

@@ -1,0 +1,64 @@
+import type { CoreDeps } from '../deps.js';
+import type { Actor } from '../identity/actor.js';
+import { submitByCoordinates } from './by-coordinates.js';
+import * as crawl from './crawl-configurations.js';
+import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
+import { DeliveryBatcher } from './delivery-batcher.js';
+import * as webhooks from './webhook-configurations.js';
+import { type IncomingDelivery, receiveWebhook } from './webhook-intake.js';
+import { type ProcessRequest, processPendingDeliveries } from './webhook-processing.js';
+
+export type { ByCoordinatesAnswer } from './by-coordinates.js';
+export { DEFAULT_CRAWL_INTERVAL_SECONDS } from './crawl-configurations.js';
+export { type CrawlRequest, type CrawlRoundResult, MAX_PULL_REQUESTS_PER_CRAWL } from './crawler.js';
+export { branchMatches, matchRepoFilters, sameRepositoryId } from './repo-filters.js';
+export * from './schemas.js';
+export * from './trigger-records.js';
+export { familyOfSegment, listenerUrl, RECEIVER_SEGMENTS } from './webhook-configurations.js';
+export type { IncomingDelivery, ReceiverAnswer } from './webhook-intake.js';
+export { DELIVERY_RETRY_MS, MAX_DELIVERY_ATTEMPTS, type ProcessRequest } from './webhook-processing.js';
+
+export interface TriggerOptions {
+  /** How long a webhook configuration (and its opened secret) may be served from memory. Default 2000 ms. */
+  configurationCacheMs?: number | undefined;
+}
+
+/**
+ * Crawl and webhook configurations, the public receiver, the delivery processor, the crawler and
+ * by-coordinates submissions. `baseUrl` is where the gateway is reachable from the providers
+ * (`MARGIN_PUBLIC_BASE_URL`, or the request's own origin): listener URLs are built from it.
+ */
+export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = {}) {
+  const cache = new webhooks.WebhookConfigurationCache(deps, deps.clock, options.configurationCacheMs ?? 2000);
+  const batcher = new DeliveryBatcher(() => deps.storage.webhookDeliveries);
+  return {
+    createWebhookConfiguration: (actor: Actor, input: unknown, baseUrl: string) =>
+      webhooks.createWebhookConfiguration(deps, actor, input, baseUrl),
+    listWebhookConfigurations: (actor: Actor, query: unknown, baseUrl: string) =>
+      webhooks.listWebhookConfigurations(deps, actor, query, baseUrl),
+    getWebhookConfiguration: (actor: Actor, id: string, baseUrl: string) =>
+      webhooks.getWebhookConfiguration(deps, actor, id, baseUrl),
+    patchWebhookConfiguration: (actor: Actor, id: string, input: unknown, baseUrl: string) =>
+      webhooks.patchWebhookConfiguration(deps, cache, actor, id, input, baseUrl),
+    deleteWebhookConfiguration: (actor: Actor, id: string) =>
+      webhooks.deleteWebhookConfiguration(deps, cache, actor, id),
+    listWebhookDeliveries: (actor: Actor, id: string, query: unknown) =>
+      webhooks.listWebhookDeliveries(deps, actor, id, query),
+    createCrawlConfiguration: (actor: Actor, input: unknown) => crawl.createCrawlConfiguration(deps, actor, input),
+    listCrawlConfigurations: (actor: Actor, query: unknown) => crawl.listCrawlConfigurations(deps, actor, query),
+    getCrawlConfiguration: (actor: Actor, id: string) => crawl.getCrawlConfiguration(deps, actor, id),
+    patchCrawlConfiguration: (actor: Actor, id: string, input: unknown) =>
+      crawl.patchCrawlConfiguration(deps, actor, id, input),
+    deleteCrawlConfiguration: (actor: Actor, id: string) => crawl.deleteCrawlConfiguration(deps, actor, id),
+    /** The public receiver: no actor, the configuration's secret authenticates the delivery. */
+    receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, batcher, incoming),
+    /** For hosts: one round of the delivery processor. */
+    processPendingDeliveries: (request: ProcessRequest) => processPendingDeliveries(deps, request),
+    /** For hosts: one round of the crawl scheduler (idle while `crawl-configs` is unavailable). */
+    crawlDue: (request: CrawlRequest) => crawlDueConfigurations(deps, request),
+    submitByCoordinates: (actor: Actor, clientId: string, input: unknown) =>
+      submitByCoordinates(deps, actor, clientId, input),
+  };
+}
+
+export type TriggerUseCases = ReturnType<typeof createTriggerUseCases>;

@@ -1,0 +1,234 @@
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { Actor } from '../identity/actor.js';
+import type { Clock } from '../platform/clock.js';
+import { TtlCache } from '../platform/ttl-cache.js';
+import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
+import {
+  CreateWebhookConfigurationInput,
+  DeliveriesQuery,
+  PatchWebhookConfigurationInput,
+  TriggerListQuery,
+} from './schemas.js';
+import {
+  checkKnowledgeScope,
+  checkRepoFilters,
+  listFilterFor,
+  repoFilterRecords,
+  requireScopeForConfiguration,
+  requireVisible,
+} from './trigger-config.js';
+import type {
+  WebhookConfigurationPatch,
+  WebhookConfigurationRecord,
+  WebhookDeliveryRecord,
+} from './trigger-records.js';
+
+/** The receiver path segment of each family (decisions.md); matched case-insensitively. */
+export const RECEIVER_SEGMENTS: Readonly<Record<ProviderFamily, string>> = {
+  suiteDevOps: 'devopsA',
+  gitHostA: 'gitHostA',
+  gitHostB: 'gitHostB',
+  gitHostC: 'gitHostC',
+};
+
+export function familyOfSegment(segment: string): ProviderFamily | undefined {
+  const wanted = segment.toLowerCase();
+  for (const [family, s] of Object.entries(RECEIVER_SEGMENTS)) {
+    if (s.toLowerCase() === wanted) return family as ProviderFamily;
+  }
+  return undefined;
+}
+
+export function listenerUrl(baseUrl: string, config: Pick<WebhookConfigurationRecord, 'provider' | 'pathKey'>) {
+  return `${baseUrl.replace(/\/+$/, '')}/webhooks/v1/providers/${RECEIVER_SEGMENTS[config.provider]}/${config.pathKey}`;
+}
+
+const DEFAULT_EVENTS: WebhookEventKind[] = ['pullRequestCreated', 'pullRequestUpdated'];
+
+/** A configuration with its secret opened, as the receiver needs it. Never logged, never returned. */
+export interface ReceiverConfiguration {
+  config: WebhookConfigurationRecord;
+  secret: string;
+}
+
+/**
+ * The receiver's configuration lookup by path key, with the secret opened, kept briefly so a burst
+ * of deliveries costs no database read and no decryption each. This host's own patches and deletes
+ * forget the entry at once; another host's take effect within the TTL.
+ */
+export class WebhookConfigurationCache {
+  private readonly byPathKey: TtlCache<string, ReceiverConfiguration | undefined>;
+
+  constructor(
+    private readonly deps: Pick<CoreDeps, 'storage' | 'secrets'>,
+    clock: Clock,
+    ttlMs: number,
+  ) {
+    this.byPathKey = new TtlCache(clock, ttlMs, 5_000);
+  }
+
+  get(pathKey: string): Promise<ReceiverConfiguration | undefined> {
+    return this.byPathKey.get(pathKey, async () => {
+      const config = await this.deps.storage.webhookConfigurations.findByPathKey(pathKey);
+      return config && { config, secret: this.deps.secrets.open(config.sealedSecret) };
+    });
+  }
+
+  forget(pathKey: string): void {
+    this.byPathKey.delete(pathKey);
+  }
+}
+
+const configurationNotFound = () => MarginError.notFound('Webhook configuration not found.');
+
+export function webhookConfigurationView(c: WebhookConfigurationRecord, baseUrl: string) {
+  return {
+    id: c.id,
+    clientId: c.clientId,
+    provider: c.provider,
+    organizationScopeId: c.organizationScopeId,
+    providerScopePath: c.providerScopePath,
+    providerProjectKey: c.providerProjectKey,
+    reviewTemperature: c.reviewTemperature,
+    enabledEvents: c.enabledEvents,
+    repoFilters: c.repoFilters,
+    knowledgeSourceScopeMode: c.knowledgeSourceScopeMode,
+    knowledgeSourceIds: c.knowledgeSourceIds,
+    isActive: c.isActive,
+    listenerUrl: listenerUrl(baseUrl, c),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+export function deliveryView(d: WebhookDeliveryRecord) {
+  return {
+    id: d.id,
+    receivedAt: d.receivedAt,
+    eventType: d.eventType,
+    outcome: d.outcome,
+    httpStatus: d.httpStatus,
+    repositoryId: d.repositoryId,
+    pullRequestId: d.pullRequestId,
+    sourceBranch: d.sourceBranch,
+    targetBranch: d.targetBranch,
+    actions: d.actions,
+    failureReason: d.failureReason,
+  };
+}
+
+/**
+ * Creates a configuration with a new path key and generated secret. The secret is stored sealed and
+ * returned in this response only.
+ */
+export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, baseUrl: string) {
+  const req = CreateWebhookConfigurationInput.parse(input);
+  await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
+  const { scope } = await requireScopeForConfiguration(deps, req.clientId, req.organizationScopeId, req.provider);
+  const repoFilters = repoFilterRecords(req.repoFilters ?? []);
+  checkRepoFilters(repoFilters, req.provider);
+  const knowledgeSourceScopeMode = req.knowledgeSourceScopeMode ?? 'allClientSources';
+  const knowledgeSourceIds = await checkKnowledgeScope(
+    deps,
+    req.clientId,
+    knowledgeSourceScopeMode,
+    req.knowledgeSourceIds ?? [],
+  );
+  const generatedSecret = deps.ids.randomHex(32);
+  const now = deps.clock.now().toISOString();
+  const config: WebhookConfigurationRecord = {
+    id: deps.ids.uuid(),
+    clientId: req.clientId,
+    provider: req.provider,
+    organizationScopeId: scope.id,
+    providerScopePath: scope.scopePath,
+    providerProjectKey: req.providerProjectKey,
+    reviewTemperature: req.reviewTemperature ?? null,
+    enabledEvents: req.enabledEvents ?? DEFAULT_EVENTS,
+    repoFilters,
+    knowledgeSourceScopeMode,
+    knowledgeSourceIds,
+    isActive: req.isActive ?? true,
+    pathKey: deps.ids.randomHex(16),
+    sealedSecret: deps.secrets.seal(generatedSecret),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.storage.webhookConfigurations.insert(config);
+  return { ...webhookConfigurationView(config, baseUrl), generatedSecret };
+}
+
+export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, baseUrl: string) {
+  const { clientId, limit, cursor } = TriggerListQuery.parse(query);
+  const filter = await listFilterFor(deps, actor, clientId);
+  const page = await deps.storage.webhookConfigurations.list(filter, { limit, cursor });
+  return { items: page.items.map((c) => webhookConfigurationView(c, baseUrl)), nextCursor: page.nextCursor };
+}
+
+async function requireConfiguration(
+  deps: CoreDeps,
+  actor: Actor,
+  action: 'triggers.read' | 'triggers.manage',
+  id: string,
+) {
+  const found = await deps.storage.webhookConfigurations.findById(id);
+  return requireVisible(deps, actor, action, found, configurationNotFound);
+}
+
+export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, baseUrl: string) {
+  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), baseUrl);
+}
+
+export async function patchWebhookConfiguration(
+  deps: CoreDeps,
+  cache: WebhookConfigurationCache,
+  actor: Actor,
+  id: string,
+  input: unknown,
+  baseUrl: string,
+) {
+  const req = PatchWebhookConfigurationInput.parse(input);
+  const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
+  const patch: WebhookConfigurationPatch = { updatedAt: deps.clock.now().toISOString() };
+  if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.reviewTemperature !== undefined) patch.reviewTemperature = req.reviewTemperature;
+  if (req.enabledEvents !== undefined) patch.enabledEvents = req.enabledEvents;
+  if (req.repoFilters !== undefined) {
+    patch.repoFilters = repoFilterRecords(req.repoFilters);
+    checkRepoFilters(patch.repoFilters, current.provider);
+  }
+  if (req.knowledgeSourceScopeMode !== undefined || req.knowledgeSourceIds !== undefined) {
+    const mode = req.knowledgeSourceScopeMode ?? current.knowledgeSourceScopeMode;
+    patch.knowledgeSourceScopeMode = mode;
+    patch.knowledgeSourceIds = await checkKnowledgeScope(
+      deps,
+      current.clientId,
+      mode,
+      req.knowledgeSourceIds ?? current.knowledgeSourceIds,
+    );
+  }
+  const updated = await deps.storage.webhookConfigurations.update(id, patch);
+  cache.forget(current.pathKey);
+  if (!updated) throw configurationNotFound();
+  return webhookConfigurationView(updated, baseUrl);
+}
+
+export async function deleteWebhookConfiguration(
+  deps: CoreDeps,
+  cache: WebhookConfigurationCache,
+  actor: Actor,
+  id: string,
+) {
+  const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
+  const deleted = await deps.storage.webhookConfigurations.delete(id);
+  cache.forget(current.pathKey);
+  if (!deleted) throw configurationNotFound();
+}
+
+export async function listWebhookDeliveries(deps: CoreDeps, actor: Actor, id: string, query: unknown) {
+  const { take } = DeliveriesQuery.parse(query);
+  await requireConfiguration(deps, actor, 'triggers.read', id);
+  const items = await deps.storage.webhookDeliveries.listForConfiguration(id, take);
+  return { items: items.map(deliveryView) };
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { HealthCheck, MarginCore } from '@margin/core';
+import type { Logger } from '../observability/logger.js';
+import type { HealthContributor } from './health.js';
+import { Poller } from './poller.js';
+
+const ownerId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+export interface DeliveryProcessorOptions {
+  core: MarginCore;
+  logger: Logger;
+  pollIntervalMs: number;
+  /** How long a claimed delivery is this host's; a crashed host's deliveries go to another after it. */
+  leaseMs: number;
+  /** Deliveries taken per claim. */
+  batchSize?: number;
+}
+
+/**
+ * Turns accepted webhook deliveries into review jobs, off the request path: claims pending deliveries
+ * with a lease (several hosts never process one twice), reads the pull request from the provider and
+ * queues at most one job per revision. Woken at once when this host accepts a delivery.
+ */
+export class WebhookDeliveryProcessor implements HealthContributor {
+  readonly name = 'webhookDeliveries';
+  readonly owner = ownerId();
+  private readonly poller: Poller;
+  private started = false;
+
+  constructor(private readonly options: DeliveryProcessorOptions) {
+    this.poller = new Poller({
+      name: this.name,
+      intervalMs: options.pollIntervalMs,
+      logger: options.logger,
+      tick: (signal) => this.tick(signal),
+    });
+  }
+
+  start(): void {
+    this.started = true;
+    this.poller.start();
+  }
+
+  wake(): void {
+    this.poller.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  check(): HealthCheck {
+    return this.started ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
+  }
+
+  private async tick(signal: AbortSignal): Promise<void> {
+    const { core, leaseMs } = this.options;
+    const limit = this.options.batchSize ?? 20;
+    // Drain: keep claiming while full batches come back, so a burst does not wait for the next poll.
+    while (!signal.aborted) {
+      const handled = await core.triggers.processPendingDeliveries({ owner: this.owner, leaseMs, limit });
+      if (handled < limit) return;
+    }
+  }
+}
+
+export interface CrawlSchedulerOptions {
+  core: MarginCore;
+  logger: Logger;
+  /** How often due configurations are looked for (each has its own `crawlIntervalSeconds`). */
+  pollIntervalMs: number;
+  /** How long a crawl holds its configuration; another host takes it only after this. */
+  leaseMs: number;
+}
+
+/**
+ * The crawl scheduler: every few seconds, leases the crawl configurations that are due and crawls
+ * them. Idle (configurations stay stored) while `crawl-configs` is unavailable.
+ */
+export class CrawlScheduler implements HealthContributor {
+  readonly name = 'crawler';
+  readonly owner = ownerId();
+  private readonly poller: Poller;
+  private idle = false;
+
+  constructor(private readonly options: CrawlSchedulerOptions) {
+    this.poller = new Poller({
+      name: this.name,
+      intervalMs: options.pollIntervalMs,
+      logger: options.logger,
+      tick: (signal) => this.tick(signal),
+    });
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  wake(): void {
+    this.poller.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  check(): HealthCheck {
+    return this.poller.check();
+  }
+
+  /** Whether the last round found `crawl-configs` unavailable (configurations kept, nothing crawled). */
+  get isIdle(): boolean {
+    return this.idle;
+  }
+
+  private async tick(signal: AbortSignal): Promise<void> {
+    const { core, logger, leaseMs } = this.options;
+    while (!signal.aborted) {
+      const round = await core.triggers.crawlDue({ owner: this.owner, leaseMs, limit: 5 });
+      this.idle = round.idle;
+      for (const c of round.crawled) {
+        const log = c.outcome === 'failed' ? logger.warn.bind(logger) : logger.info.bind(logger);
+        log({ configurationId: c.configurationId, outcome: c.outcome, counts: c.counts }, 'crawl finished');
+      }
+      if (round.crawled.length < 5) return;
+    }
+  }
+}

@@ -229,6 +229,26 @@ export function createMarginClient(options: MarginClientOptions) {
       /** Queues a review (ClientAdministrator); answers `{jobId, status: 'queued', ...}`. */
       submitJob: (clientId: string, body: Schemas['SubmitJobInput']) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/jobs', { ...path({ clientId }), body })),
+      /**
+       * A review of a pull request named by its coordinates. Every named outcome comes back as data
+       * (`submitted`, `duplicateActiveJob`, `notSubmittable`, `notAuthorized`, `pullRequestNotFound`,
+       * `submissionFailed`, `revisionUnresolvable`); answers without one (400, 401, an invisible client)
+       * throw as usual.
+       */
+      submitByCoordinates: async (
+        clientId: string,
+        body: Schemas['SubmitByCoordinatesInput'],
+      ): Promise<Schemas['ByCoordinatesResult']> => {
+        const result = await raw.POST('/clients/{clientId}/reviewing/jobs/by-coordinates', {
+          ...path({ clientId }),
+          body,
+        });
+        const answer: unknown = result.response.ok ? result.data : result.error;
+        if (typeof answer === 'object' && answer !== null && 'outcome' in answer) {
+          return answer as Schemas['ByCoordinatesResult'];
+        }
+        throw errorFromResponse(result.response.status, result.error, result.response.headers.get('retry-after'));
+      },
       listJobs: (clientId: string, query: NonNullable<JobListQuery> = {}) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId }, query } })),
       getJobStatus: (jobId: string) => unwrap(raw.GET('/reviewing/jobs/{jobId}/status', path({ jobId }))),
@@ -415,28 +435,6 @@ export function createMarginClient(options: MarginClientOptions) {
           unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources', { params: { path: { clientId }, query } })),
         get: (clientId: string, sourceId: string) =>
           unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}', path({ clientId, sourceId }))),
-      },
-    },
-    reviewing: {
-      /**
-       * A review of a pull request named by its coordinates. Every named outcome comes back as data
-       * (`submitted`, `duplicateActiveJob`, `notSubmittable`, `notAuthorized`, `pullRequestNotFound`,
-       * `submissionFailed`, `revisionUnresolvable`); answers without one (400, 401, an invisible client)
-       * throw as usual.
-       */
-      submitByCoordinates: async (
-        clientId: string,
-        body: Schemas['SubmitByCoordinatesInput'],
-      ): Promise<Schemas['ByCoordinatesResult']> => {
-        const result = await raw.POST('/clients/{clientId}/reviewing/jobs/by-coordinates', {
-          ...path({ clientId }),
-          body,
-        });
-        const answer: unknown = result.response.ok ? result.data : result.error;
-        if (typeof answer === 'object' && answer !== null && 'outcome' in answer) {
-          return answer as Schemas['ByCoordinatesResult'];
-        }
-        throw errorFromResponse(result.response.status, result.error, result.response.headers.get('retry-after'));
       },
     },
   };

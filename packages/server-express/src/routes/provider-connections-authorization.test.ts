@@ -1,9 +1,10 @@
 import { GITLAB_PROJECT_ID } from '@margin/providers/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   checkMatrixRow,
   clientAdmins,
   clientUsers,
+  expectEveryRouteCovered,
   type MatrixRow,
   type Persona,
   setUpPersonas,
@@ -179,12 +180,6 @@ describe('authorization matrix: provider connections and discovery', () => {
   it('covers every endpoint of provider connections and discovery', async () => {
     const { providerConnectionsRoutes } = await import('./provider-connections-routes.js');
     const { discoveryRoutes } = await import('./discovery-routes.js');
-    const covered = new Set(
-      rows.map((r) => `${r.method} ${new URL(r.path(), 'http://x').pathname.replace(/[0-9a-f-]{36}/g, '{id}')}`),
-    );
-    for (const spec of [...providerConnectionsRoutes, ...discoveryRoutes]) {
-      const path = spec.path.replace(/\{(?:clientId|connectionId|scopeId)\}/g, '{id}');
-      expect(covered, `${spec.method.toUpperCase()} ${spec.path}`).toContain(`${spec.method.toUpperCase()} ${path}`);
-    }
+    expectEveryRouteCovered(rows, [...providerConnectionsRoutes, ...discoveryRoutes]);
   });
 });

@@ -1,5 +1,6 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { expect } from 'vitest';
+import type { RouteSpec } from '../http/route.js';
 import type { TestApi } from './test-api.js';
 import type { TestHost } from './test-host.js';
 
@@ -113,4 +114,19 @@ export async function checkMatrixRow(api: Record<Persona, TestApi>, row: MatrixR
     }
   }
   expect(got).toEqual(row.expected);
+}
+
+/**
+ * Fails naming each signed-in route no row calls, so a new endpoint cannot skip the matrix. Row
+ * paths name records by id (UUIDs); route paths by `{param}`; both compare as `{id}`.
+ */
+export function expectEveryRouteCovered(rows: readonly MatrixRow[], routes: readonly RouteSpec[]): void {
+  const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+  const covered = new Set(
+    rows.map((r) => key(r.method, new URL(r.path(), 'http://x').pathname.replace(/[0-9a-f-]{36}/g, '{id}'))),
+  );
+  for (const spec of routes) {
+    if (spec.access === 'public') continue;
+    expect(covered, key(spec.method, spec.path)).toContain(key(spec.method, spec.path.replace(/\{[^}]+\}/g, '{id}')));
+  }
 }

@@ -3,6 +3,7 @@ export {
   clientAdmins,
   clientUsers,
   everyone,
+  expectEveryRouteCovered,
   type MatrixRow,
   PERSONAS,
   type Persona,

@@ -1,14 +1,18 @@
 import type { JobCodeReview, JobRepository, JobRevision } from './job-record.js';
 
-/** The same pull request, however its host URL was written. */
+/**
+ * The same pull request for the same client, however its host URL was written. Clients are apart:
+ * two clients set up on one pull request each review it, and neither's jobs hold up the other's.
+ */
 export function pullRequestKey(
+  clientId: string,
   provider: string,
   hostBaseUrl: string,
   repository: JobRepository,
   codeReview: JobCodeReview,
 ): string {
   const host = hostBaseUrl.trim().toLowerCase().replace(/\/+$/, '');
-  return [provider, host, repository.externalRepositoryId.toLowerCase(), codeReview.number].join('|');
+  return [clientId, provider, host, repository.externalRepositoryId.toLowerCase(), codeReview.number].join('|');
 }
 
 /**

@@ -47,7 +47,13 @@ const EXPLICIT: readonly JobTrigger[] = ['api', 'byCoordinates'];
  * - without `parallel-review-execution`, nothing is queued while another review is queued or running.
  */
 export async function requestReview(deps: CoreDeps, request: ReviewRequest): Promise<SubmissionResult> {
-  const prKey = pullRequestKey(request.provider, request.hostBaseUrl, request.repository, request.codeReview);
+  const prKey = pullRequestKey(
+    request.clientId,
+    request.provider,
+    request.hostBaseUrl,
+    request.repository,
+    request.codeReview,
+  );
   const revKey = revisionKey(prKey, request.reviewRevision);
   const explicit = EXPLICIT.includes(request.trigger);
 

@@ -190,10 +190,12 @@ describe('crawl configurations and the crawler', () => {
   });
 
   it('records a failed crawl when the scope no longer resolves, and schedules the next', async () => {
-    const c = await create('github');
+    // Inactive until the scope is disabled, so the crawler cannot get in first with a good crawl.
+    const c = await create('github', { isActive: false });
     await admin.patch(`/clients/${c.clientId}/provider-connections/${c.connectionId}/scopes/${c.scopeId}`, {
       isEnabled: false,
     });
+    await admin.patch(`/admin/crawl-configurations/${c.configId}`, { isActive: true });
     const after = await crawled(c.configId);
     expect(after).toMatchObject({ lastCrawlOutcome: 'failed', lastCrawlError: expect.stringMatching(/disabled/) });
   });

@@ -129,6 +129,22 @@ describe('review jobs', () => {
     engine.complete(rereview.body.jobId);
   });
 
+  it('keeps clients apart: another client’s job for the same revision neither blocks nor is blocked', async () => {
+    const other = (
+      await ctx.admin.post('/clients', { displayName: `Other ${Math.random()}`, tenantId: SYSTEM_TENANT_ID })
+    ).body.id as string;
+    const body = submission();
+    const mine = await submit(body);
+    const theirs = await ctx.admin.post(`/clients/${other}/reviewing/jobs`, body);
+    expect([mine.status, theirs.status]).toEqual([202, 202]);
+    expect(theirs.body.jobId).not.toBe(mine.body.jobId);
+    for (const job of [mine.body.jobId, theirs.body.jobId]) {
+      await engine.started(job);
+      engine.complete(job);
+      await ctx.waitFor(job, 'completed');
+    }
+  });
+
   it('collapses submissions without a revision onto one: a second one waits for the first', async () => {
     const number = ++prNumber;
     const first = await submit(submission({ number, revision: false }));

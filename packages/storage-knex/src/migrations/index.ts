@@ -5,6 +5,7 @@ import { scmConnections } from './0003_scm_connections.js';
 import { reviewJobs } from './0004_review_jobs.js';
 import { aiConnections } from './0005_ai_connections.js';
 import { triggers } from './0006_triggers.js';
+import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   reviewJobs,
   aiConnections,
   triggers,
+  jobKeysPerClient,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -6,12 +6,16 @@ export const JSON_BODY_LIMIT = '1mb';
 
 /** Errors raised by Express's own body parsing, by their `type`. */
 function fromExpressError(error: unknown): MarginError | undefined {
-  const type = (error as { type?: unknown } | null)?.type;
+  const { type, limit } = (error ?? {}) as { type?: unknown; limit?: unknown };
   switch (type) {
     case 'entity.parse.failed':
       return MarginError.validation('The request body is not valid JSON.');
     case 'entity.too.large':
-      return new MarginError('payload_too_large', `The request body is larger than the ${JSON_BODY_LIMIT} limit.`);
+      // The parser reports the limit of the route that refused it (API JSON or webhook payloads).
+      return new MarginError(
+        'payload_too_large',
+        `The request body is larger than the ${typeof limit === 'number' ? megabytes(limit) : JSON_BODY_LIMIT} limit.`,
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return MarginError.validation('The request body uses an unsupported encoding or charset.');
@@ -21,6 +25,8 @@ function fromExpressError(error: unknown): MarginError | undefined {
       return undefined;
   }
 }
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10}mb`;
 
 /**
  * The one place an error becomes a response: `{ error, code, ...details, requestId }`. Unexpected

@@ -537,6 +537,21 @@ describe('webhook configurations and the public receiver', () => {
       });
       expect((await send(c.url, big)).body).toEqual({ status: 'accepted' });
     });
+
+    it('answers 413 naming the webhook limit for a payload over 5 MB', async () => {
+      const c = await configure('github');
+      const huge = delivery('github', FACTS.github.opened, c.secret, {
+        edit: (p) => {
+          p.pull_request.body = 'x'.repeat(6 * 1024 * 1024);
+        },
+      });
+      const res = await send(c.url, huge);
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({
+        code: 'payload_too_large',
+        error: 'The request body is larger than the 5mb limit.',
+      });
+    });
   });
 
   it('never shows a generated secret after creation: not in responses, logs, or delivery records', async () => {

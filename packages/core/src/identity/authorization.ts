@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { readLicensing } from '../licensing/licensing-state.js';
-import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/tenancy-records.js';
+import { isTenantInReach } from '../licensing/licensing-state.js';
+import type { ClientRecord, TenantRecord } from '../tenancy/tenancy-records.js';
 import type { Actor } from './actor.js';
 import { type ClientRole, clientRoleAtLeast, higherClientRole, type TenantRole } from './roles.js';
 
@@ -86,9 +86,7 @@ export function createAuthorizer(deps: Pick<CoreDeps, 'storage' | 'accessCache'>
     const role = effectiveClientRole(actor, access.clientRole, access.tenantRole);
     if (!role) throw clientNotFound();
     // Clients of other tenants stay stored but out of reach while the installation is Community.
-    if (access.client.tenantId !== SYSTEM_TENANT_ID && (await readLicensing(deps)).edition === 'Community') {
-      throw clientNotFound();
-    }
+    if (!(await isTenantInReach(deps, access.client.tenantId))) throw clientNotFound();
     const min = (POLICY[action] as { min: ClientRole }).min;
     if (!clientRoleAtLeast(role, min))
       throw MarginError.forbidden('You do not have the required role for this client.');

@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
+import { SYSTEM_TENANT_ID } from '../tenancy/tenancy-records.js';
 import {
   CAPABILITY_FEATURES,
   CAPABILITY_KEYS,
@@ -80,6 +81,11 @@ export async function requireMultiTenancy(deps: Pick<CoreDeps, 'storage'>, what:
       `${what} needs a Commercial license (multi-tenancy): Community has only the System tenant.`,
     );
   }
+}
+
+/** Whether a tenant's clients are in reach: the System tenant's always, others' only in Commercial. */
+export async function isTenantInReach(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<boolean> {
+  return tenantId === SYSTEM_TENANT_ID || (await readLicensing(deps)).edition === 'Commercial';
 }
 
 export async function isCapabilityAvailable(

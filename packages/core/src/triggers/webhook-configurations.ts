@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
+import { isTenantInReach } from '../licensing/licensing-state.js';
 import type { Clock } from '../platform/clock.js';
 import { TtlCache } from '../platform/ttl-cache.js';
 import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
@@ -71,7 +72,11 @@ export class WebhookConfigurationCache {
   get(pathKey: string): Promise<ReceiverConfiguration | undefined> {
     return this.byPathKey.get(pathKey, async () => {
       const config = await this.deps.storage.webhookConfigurations.findByPathKey(pathKey);
-      return config && { config, secret: this.deps.secrets.open(config.sealedSecret) };
+      if (!config) return undefined;
+      // A client out of reach (another tenant's, while the installation is Community) receives nothing.
+      const client = await this.deps.storage.clients.findById(config.clientId);
+      if (!client || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
+      return { config, secret: this.deps.secrets.open(config.sealedSecret) };
     });
   }
 

@@ -192,8 +192,14 @@ export async function post(url: string, d: Delivery): Promise<{ status: number; 
 }
 
 /** A new client with a connection and an organization scope on the family's fake. */
-export async function scopedClient(admin: TestApi, fakes: ScmFakes, family: FamilyName, name: string) {
-  const client = await admin.post('/clients', { displayName: name, tenantId: SYSTEM_TENANT_ID });
+export async function scopedClient(
+  admin: TestApi,
+  fakes: ScmFakes,
+  family: FamilyName,
+  name: string,
+  tenantId = SYSTEM_TENANT_ID,
+) {
+  const client = await admin.post('/clients', { displayName: name, tenantId });
   if (client.status !== 201) throw new Error(`client: ${client.status} ${JSON.stringify(client.body)}`);
   const clientId = client.body.id as string;
   const body = {

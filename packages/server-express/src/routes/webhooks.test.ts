@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, eventually, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import {
@@ -66,12 +66,6 @@ describe('webhook configurations and the public receiver', () => {
     await host?.close();
     await fakes?.close();
   });
-  // Every client here points at the same fake pull request, and a revision is active once per
-  // installation (the revision key names host, repository and pull request, not the client): each
-  // test starts with no active job.
-  beforeEach(async () => {
-    await host.storage.knex('review_jobs').whereIn('status', ['queued', 'running']).update({ status: 'stopped' });
-  });
 
   interface Configured {
     clientId: string;
@@ -81,8 +75,12 @@ describe('webhook configurations and the public receiver', () => {
     scopeId: string;
   }
 
-  const configure = async (family: FamilyName, overrides: Record<string, unknown> = {}): Promise<Configured> => {
-    const scoped = await scopedClient(admin, fakes, family, `Webhook client ${++clients}`);
+  const configure = async (
+    family: FamilyName,
+    overrides: Record<string, unknown> = {},
+    tenantId?: string,
+  ): Promise<Configured> => {
+    const scoped = await scopedClient(admin, fakes, family, `Webhook client ${++clients}`, tenantId);
     const res = await admin.post('/admin/webhook-configurations', {
       clientId: scoped.clientId,
       provider: FACTS[family].provider,
@@ -429,6 +427,22 @@ describe('webhook configurations and the public receiver', () => {
       expect((await send(`${base}/GITHOSTA/${pathKey}`, d)).body).toEqual({ status: 'accepted' });
       await admin.patch(`/admin/webhook-configurations/${c.configId}`, { isActive: false });
       expect((await send(c.url, delivery('github', FACTS.github.opened, c.secret))).status).toBe(404);
+    });
+
+    it('answers 404 for another tenant’s client while the installation is Community, and serves it again in Commercial', async () => {
+      const tenant = await admin.post('/admin/tenants', { displayName: `Webhook tenant ${++clients}` });
+      expect(tenant.status).toBe(201);
+      const c = await configure('github', {}, tenant.body.id);
+      const opened = () => delivery('github', FACTS.github.opened, c.secret);
+      expect((await send(c.url, opened())).body).toEqual({ status: 'accepted' });
+      try {
+        await admin.patch('/admin/licensing', { edition: 'Community' });
+        // The receiver's configuration cache lets a change of edition take effect within its TTL.
+        await eventually(async () => (await send(c.url, opened())).status === 404);
+      } finally {
+        await admin.patch('/admin/licensing', { edition: 'Commercial' });
+      }
+      await eventually(async () => (await send(c.url, opened())).status === 200);
     });
 
     it('serves the ADO segment `devopsA` in any case', async () => {

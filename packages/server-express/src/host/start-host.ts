@@ -19,11 +19,12 @@ import { createApiRouter } from '../http/api-app.js';
 import { createGateway } from '../http/gateway.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
+import { createBackgroundWork } from './background-work.js';
 import { createHealth } from './health.js';
 import type { HostContext } from './host-context.js';
 import { loadHostSecrets } from './host-secrets.js';
-import { ReviewWorker } from './review-worker.js';
-import { CrawlScheduler, WebhookDeliveryProcessor } from './trigger-workers.js';
+import type { ReviewWorker } from './review-worker.js';
+import type { CrawlScheduler, WebhookDeliveryProcessor } from './trigger-workers.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -78,24 +79,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     await core.system.verifySecretsKey();
     await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);
 
-    const worker = new ReviewWorker({ core, logger, ...config.worker });
-    const deliveryProcessor = new WebhookDeliveryProcessor({
-      core,
-      logger,
-      pollIntervalMs: config.triggers.deliveryPollIntervalMs,
-      leaseMs: config.triggers.deliveryLeaseMs,
-    });
-    const crawler = new CrawlScheduler({
-      core,
-      logger,
-      pollIntervalMs: config.triggers.crawlPollIntervalMs,
-      leaseMs: config.triggers.crawlLeaseMs,
-    });
-    const host: HostContext = {
-      config,
-      logger,
-      health: createHealth(core, [worker, deliveryProcessor, crawler]),
-    };
+    const background = createBackgroundWork(core, logger, config);
+    const host: HostContext = { config, logger, health: createHealth(core, background.contributors) };
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const server = createServer(createGateway(api, host));
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
@@ -105,20 +90,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       server.listen(config.port, config.host, () => resolve());
     });
     cleanup.unshift(() => closeServer(server));
-    worker.start();
-    // A new job is claimed at once instead of at the next poll.
-    core.events.on('job.queued', () => worker.wake());
-    cleanup.unshift(() => worker.stop());
-    if (config.triggers.processDeliveries) deliveryProcessor.start();
-    crawler.start();
-    // An accepted delivery is processed at once instead of at the next poll.
-    core.events.on('webhook.delivery', ({ outcome }) => {
-      if (outcome === 'accepted') deliveryProcessor.wake();
-    });
-    cleanup.unshift(
-      () => deliveryProcessor.stop(),
-      () => crawler.stop(),
-    );
+    background.start();
+    cleanup.unshift(() => background.stop());
 
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -131,18 +104,16 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       core,
       storage,
       logger,
-      worker,
-      deliveryProcessor,
-      crawler,
+      worker: background.worker,
+      deliveryProcessor: background.deliveryProcessor,
+      crawler: background.crawler,
       close: () => {
         closing ??= runAll(cleanup);
         return closing;
       },
       kill: () => {
         closing ??= runAll([
-          () => worker.halt(),
-          () => deliveryProcessor.stop(),
-          () => crawler.stop(),
+          () => background.halt(),
           async () => server.closeAllConnections(),
           () => closeServer(server),
           () => storage.close(),

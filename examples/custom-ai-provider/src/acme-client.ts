@@ -1,0 +1,119 @@
+/**
+ * Acme Models' HTTP API (fictional), spoken through the providers package's shared AI runtime, so
+ * the calls get the same egress guard, timeouts, retries and credential redaction as the built-in
+ * adapters:
+ *
+ *   GET  {baseUrl}/models    → { models: [{ id, display_name?, context_window? }] }
+ *   POST {baseUrl}/generate  { model, prompt, max_tokens?, temperature? }
+ *                            → { output, usage: { input_tokens, output_tokens }, stop_reason }
+ *
+ * Every call carries the key in `x-acme-key`. Errors are `{ error: { type, message } }`.
+ */
+import { type AiConnectionConfig, MarginError } from '@margin/core';
+import type { AiRuntime, ErrorAnswer, ErrorVerdict } from '@margin/providers';
+
+export const ACME = 'Acme Models';
+
+export interface AcmeModel {
+  id: string;
+  displayName: string | undefined;
+  contextWindow: number | undefined;
+}
+
+export interface AcmeGenerateRequest {
+  model: string;
+  prompt: string;
+  max_tokens?: number | undefined;
+  temperature?: number | undefined;
+}
+
+export interface AcmeGeneration {
+  output: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** `max_tokens` when the answer was cut at the limit. */
+  stopReason: string;
+}
+
+export interface AcmeClient {
+  listModels(): Promise<AcmeModel[]>;
+  generate(request: AcmeGenerateRequest, signal?: AbortSignal): Promise<AcmeGeneration>;
+}
+
+export function createAcmeClient(runtime: AiRuntime, connection: AiConnectionConfig): AcmeClient {
+  const key = apiKeyOf(connection);
+  const transport = runtime.transport({ provider: ACME, secrets: () => [key], inspectError: inspectAcmeError });
+  const root = connection.baseUrl.replace(/\/+$/, '');
+  // Authentication laid over the profile's default headers, as the built-in adapters do.
+  const headers = { ...connection.defaultHeaders, 'x-acme-key': key };
+  const query = connection.defaultQueryParams;
+
+  return {
+    async listModels() {
+      const { data } = await transport.request<unknown>({ url: `${root}/models`, headers, query });
+      const models = field(data, 'models');
+      if (!Array.isArray(models)) throw invalidAnswer('a model list without `models`');
+      return models.flatMap((m): AcmeModel[] => {
+        const id = field(m, 'id');
+        if (typeof id !== 'string' || id === '') return [];
+        return [{ id, displayName: text(field(m, 'display_name')), contextWindow: count(field(m, 'context_window')) }];
+      });
+    },
+    async generate(request, signal) {
+      const { data } = await transport.request<unknown>({
+        method: 'POST',
+        url: `${root}/generate`,
+        headers,
+        query,
+        json: request,
+        signal,
+      });
+      const output = field(data, 'output');
+      if (typeof output !== 'string') throw invalidAnswer('a generation without `output` text');
+      const usage = field(data, 'usage');
+      return {
+        output,
+        inputTokens: count(field(usage, 'input_tokens')) ?? 0,
+        outputTokens: count(field(usage, 'output_tokens')) ?? 0,
+        stopReason: text(field(data, 'stop_reason')) ?? 'end',
+      };
+    },
+  };
+}
+
+/** Acme authenticates with a key only: a keyless or Azure-identity profile is a configuration error (400). */
+function apiKeyOf(connection: AiConnectionConfig): string {
+  const key = connection.auth.mode === 'apiKey' ? connection.auth.apiKey.trim() : '';
+  if (key === '') {
+    throw MarginError.validation(`${ACME} needs an API key.`, [
+      { path: 'auth.apiKey', message: 'Set the Acme Models API key.' },
+    ]);
+  }
+  return key;
+}
+
+/**
+ * Acme's 402 `credits_exhausted` is a billing state, not a passing fault: never retried, and
+ * reported as a quota problem. Everything else keeps the transport's reading of the status.
+ */
+function inspectAcmeError(answer: ErrorAnswer): ErrorVerdict | undefined {
+  const type = text(field(field(answer.body, 'error'), 'type'));
+  return type === 'credits_exhausted' ? { failure: 'quotaExceeded', retry: false } : undefined;
+}
+
+/** Not Acme's API (a proxy page, another vendor): verification reads it as a capability mismatch. */
+function invalidAnswer(what: string): MarginError {
+  return MarginError.provider('invalidResponse', `${ACME} answered with ${what}; is the base URL Acme's API?`);
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

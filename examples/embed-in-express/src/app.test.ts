@@ -63,7 +63,10 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
   it('serves Margin only under the prefix', async () => {
     const health = await call('/review-api/healthz');
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' } } });
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'ok' }, worker: { status: 'ok' }, webhookDeliveries: { status: 'ok' } },
+    });
     // Outside the prefix the app answers, not Margin: Express's own 404, not Margin's JSON error body.
     const outside = await call('/clients');
     expect(outside.status).toBe(404);
@@ -96,6 +99,35 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
     // One request log line per call, with the path as the app received it.
     expect(logs).toContain('"path":"/review-api/clients"');
     expect(logs).not.toContain(ADMIN.password);
+  });
+
+  it('runs submitted reviews in this process (the review engine is not built yet: the job fails saying so)', async () => {
+    const { token } = await signIn();
+    const clientId = ((await (await call('/review-api/clients', { token })).json()) as { items: { id: string }[] })
+      .items[0]?.id;
+    const submitted = await call(`/review-api/clients/${clientId}/reviewing/jobs`, {
+      method: 'POST',
+      token,
+      body: JSON.stringify({
+        provider: 'gitHostA',
+        hostBaseUrl: 'https://github.com',
+        repository: { externalRepositoryId: '1', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
+        codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
+      }),
+    });
+    expect(submitted.status).toBe(202);
+    const { jobId } = (await submitted.json()) as { jobId: string };
+    // The worker is woken by the submission itself, so this settles well within the default wait.
+    await vi.waitFor(
+      async () => {
+        const status = (await (await call(`/review-api/reviewing/jobs/${jobId}/status`, { token })).json()) as {
+          status: string;
+          error: string | null;
+        };
+        expect(status).toMatchObject({ status: 'failed', error: expect.stringContaining('No review engine') });
+      },
+      { timeout: 5000, interval: 50 },
+    );
   });
 
   it('shuts down cleanly: no listener, no open sockets, database closed', async () => {

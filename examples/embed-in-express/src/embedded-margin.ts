@@ -1,13 +1,16 @@
 import { createAesGcmSecretBox, createMarginCore, type MarginCore } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import {
+  type BackgroundWork,
   createApiRouter,
+  createBackgroundWork,
   createHealth,
   createHttpMetrics,
   createLogger,
   type HostConfig,
   type HostContext,
   type Logger,
+  loadConfig,
 } from '@margin/server-express';
 import { openKnexStorage } from '@margin/storage-knex';
 import type { Router } from 'express';
@@ -27,6 +30,13 @@ export interface EmbeddedMarginOptions {
   bootstrapAdmin: { username: string; password: string };
   /** Lets AI connections reach loopback/private hosts over plain http (local models). Default false. */
   allowPrivateEgress?: boolean | undefined;
+  /**
+   * The app's public URL of Margin's mount point (e.g. `https://portal.example.com/review-api`), from
+   * which webhook configurations build their listener URLs. Default: the request's own origin.
+   */
+  publicBaseUrl?: string | undefined;
+  /** Run reviews, webhook processing and crawling in this process. Default true. */
+  runBackgroundWork?: boolean | undefined;
   logLevel?: HostConfig['logLevel'] | undefined;
   logDestination?: LogDestination;
 }
@@ -36,13 +46,15 @@ export interface EmbeddedMargin {
   /** Margin's API with bare paths (what openapi.json lists); mount it under any prefix. */
   router: Router;
   logger: Logger;
-  /** Closes the database. Stop serving requests first. */
+  /** The review worker, webhook processor and crawler; started unless `runBackgroundWork` is false. */
+  background: BackgroundWork;
+  /** Gives running reviews back to the queue, then closes the database. Stop serving requests first. */
   close(): Promise<void>;
 }
 
 /**
- * Builds Margin from its exported pieces: storage, core and the API router, the same ones
- * `startMarginHost` wires, minus the listener and the review worker, which the app owns or leaves out.
+ * Builds Margin from its exported pieces: storage, core, the API router and the background work,
+ * the same ones `startMarginHost` wires, minus the listener, which the app owns.
  */
 export async function createEmbeddedMargin(options: EmbeddedMarginOptions): Promise<EmbeddedMargin> {
   const allowPrivateEgress = options.allowPrivateEgress === true;
@@ -61,18 +73,25 @@ export async function createEmbeddedMargin(options: EmbeddedMarginOptions): Prom
     await core.system.verifySecretsKey();
     await core.identity.ensureBootstrapAdmin(options.bootstrapAdmin);
 
+    const background = createBackgroundWork(core, logger, BACKGROUND);
     const host: HostContext = {
-      config: hostConfig(options, allowPrivateEgress),
+      config: {
+        development: false,
+        authRateLimit: { permits: 20, windowSeconds: 60 },
+        publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
+      },
       logger,
-      // No review worker runs here, so health reports the database only.
-      health: createHealth(core, []),
+      health: createHealth(core, background.contributors),
     };
     const router = createApiRouter(core, { host, metrics: createHttpMetrics() });
+    if (options.runBackgroundWork !== false) background.start();
     return {
       core,
       router,
       logger,
+      background,
       close: async () => {
+        await background.stop();
         await storage.close();
         logger.flush();
       },
@@ -84,25 +103,8 @@ export async function createEmbeddedMargin(options: EmbeddedMarginOptions): Prom
 }
 
 /**
- * `HostContext` takes the reference host's whole configuration. The API router reads only
- * `development` (Swagger UI) and `authRateLimit`; the rest describes the reference host's own
- * listener, data dir and worker, which this app does not use, so they hold inert values.
+ * The reference host's defaults for the worker, webhook processing and crawling (docs/operations.md),
+ * read from the one place that defines them; several processes on one PostgreSQL share the work.
  */
-function hostConfig(options: EmbeddedMarginOptions, allowPrivateEgress: boolean): HostConfig {
-  return {
-    development: false,
-    authRateLimit: { permits: 20, windowSeconds: 60 },
-    allowPrivateEgress,
-    logLevel: options.logLevel ?? 'info',
-    databaseUrl: options.databaseUrl,
-    bootstrapAdmin: { username: options.bootstrapAdmin.username, password: undefined },
-    // Secrets were handed to the core above; the config never needs to hold them.
-    jwtSecret: undefined,
-    secretsKey: undefined,
-    publicBaseUrl: undefined,
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: '',
-    worker: { enabled: false, maxConcurrentJobs: 1, pollIntervalMs: 2000, leaseMs: 120_000 },
-  };
-}
+const { worker, triggers } = loadConfig({});
+const BACKGROUND = { worker, triggers };

@@ -146,6 +146,8 @@ export interface DeliveryProcessingResult {
   /** `pending` with a later `processAfter` tries again; `done` ends processing. */
   processingState: 'pending' | 'done';
   processAfter: string | null;
+  /** The try waited rather than failed (one review at a time): it does not count against the attempts. */
+  refundAttempt?: boolean | undefined;
 }
 
 export interface WebhookConfigurationsRepository {

@@ -86,12 +86,29 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
 
   try {
     const result = await requestReview(deps, reviewRequestFor(config, opened.connection, pr, 'webhook', null));
+    if ('refused' in result && result.refused === 'oneAtATime') return waitForTurn(deps);
     if ('refused' in result) return done('accepted', [refusalAction(result)]);
     announceQueued(deps, result.queued);
     return done('accepted', [`jobQueued ${result.queued.id}`]);
   } catch (error) {
     return retryOrFail(deps, delivery, error);
   }
+}
+
+/**
+ * Without `parallel-review-execution` a review is refused while another is queued or running. A
+ * webhook's review is not dropped for that: the delivery waits and tries again (reading the pull
+ * request afresh, so it reviews the newest revision), without using up its attempts.
+ */
+function waitForTurn(deps: CoreDeps): DeliveryProcessingResult {
+  return {
+    outcome: 'accepted',
+    actions: ['waiting: another review is queued or running (one at a time without parallel-review-execution)'],
+    failureReason: null,
+    processingState: 'pending',
+    processAfter: new Date(deps.clock.now().getTime() + DELIVERY_RETRY_MS).toISOString(),
+    refundAttempt: true,
+  };
 }
 
 /** A provider outage or a storage hiccup: try again later, until the attempts run out. */

@@ -343,6 +343,7 @@ export function knexWebhookDeliveries(db: Db, dialect: Dialect): WebhookDeliveri
           processing_state: result.processingState,
           process_after: result.processAfter,
           lease_owner: null,
+          ...(result.refundAttempt ? { attempts: db.raw('attempts - 1') } : {}),
         });
       return n === 1;
     },

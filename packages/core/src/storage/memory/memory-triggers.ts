@@ -161,6 +161,7 @@ export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDelive
         processingState: result.processingState,
         processAfter: result.processAfter,
         leaseOwner: null,
+        attempts: result.refundAttempt ? d.attempts - 1 : d.attempts,
       });
       return true;
     },

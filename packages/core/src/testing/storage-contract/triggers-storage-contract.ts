@@ -396,6 +396,34 @@ export function triggersStorageContract(storage: StorageGetter): void {
       const [again] = await storage().webhookDeliveries.claimPending({ owner: 'b', now: T(30), leaseMs: 1, limit: 1 });
       expect(again).toMatchObject({ id: d.id, attempts: 2 });
     });
+
+    it('gives the attempt back when a try only waited', async () => {
+      const config = await configured();
+      const d = delivery(config);
+      await storage().webhookDeliveries.record(d);
+      for (const [owner, at] of [
+        ['a', 0],
+        ['b', 30],
+        ['c', 60],
+      ] as const) {
+        const [taken] = await storage().webhookDeliveries.claimPending({
+          owner,
+          now: T(at),
+          leaseMs: 10_000,
+          limit: 1,
+        });
+        expect(taken).toMatchObject({ id: d.id, attempts: 1 });
+        await storage().webhookDeliveries.finishProcessing(d.id, owner, {
+          outcome: 'accepted',
+          actions: ['waiting'],
+          failureReason: null,
+          processingState: 'pending',
+          processAfter: T(at + 30),
+          refundAttempt: true,
+        });
+      }
+      expect(await storage().webhookDeliveries.findById(d.id)).toMatchObject({ attempts: 0, actions: ['waiting'] });
+    });
   });
 
   describe('crawl configurations', () => {

@@ -63,6 +63,7 @@ const EnvSchema = z.object({
     .transform((v) => v !== 'false' && v !== '0'),
   WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
   WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, 120),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: int(1, 3650, 30),
   CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, 5000),
   CRAWL_LEASE_SECONDS: int(1, 3600, 300),
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
@@ -90,6 +91,8 @@ export interface HostConfig {
     processDeliveries: boolean;
     deliveryPollIntervalMs: number;
     deliveryLeaseMs: number;
+    /** Delivery history older than this is deleted (by the processor, about hourly). */
+    deliveryRetentionDays: number;
     crawlPollIntervalMs: number;
     crawlLeaseMs: number;
   };
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       processDeliveries: e.WEBHOOK_PROCESSOR_ENABLED,
       deliveryPollIntervalMs: e.WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS,
       deliveryLeaseMs: e.WEBHOOK_PROCESSOR_LEASE_SECONDS * 1000,
+      deliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
       crawlPollIntervalMs: e.CRAWL_SCHEDULER_INTERVAL_MILLISECONDS,
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },

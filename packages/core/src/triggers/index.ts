@@ -4,6 +4,7 @@ import { submitByCoordinates } from './by-coordinates.js';
 import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
 import { DeliveryBatcher } from './delivery-batcher.js';
+import { pruneDeliveries } from './delivery-retention.js';
 import * as webhooks from './webhook-configurations.js';
 import { type IncomingDelivery, receiveWebhook } from './webhook-intake.js';
 import { type ProcessRequest, processPendingDeliveries } from './webhook-processing.js';
@@ -54,6 +55,8 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
     receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, batcher, incoming),
     /** For hosts: one round of the delivery processor. */
     processPendingDeliveries: (request: ProcessRequest) => processPendingDeliveries(deps, request),
+    /** For hosts: deletes delivery history older than `retentionDays`; answers how many went. */
+    pruneDeliveries: (retentionDays: number) => pruneDeliveries(deps, retentionDays),
     /** For hosts: one round of the crawl scheduler (idle while `crawl-configs` is unavailable). */
     crawlDue: (request: CrawlRequest) => crawlDueConfigurations(deps, request),
     submitByCoordinates: (actor: Actor, clientId: string, input: unknown) =>

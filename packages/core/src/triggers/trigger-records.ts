@@ -190,6 +190,11 @@ export interface WebhookDeliveriesRepository {
   claimPending(request: DeliveryClaimRequest): Promise<WebhookDeliveryRecord[]>;
   /** Stores what processing did; false when the delivery is no longer this owner's. */
   finishProcessing(id: string, owner: string, result: DeliveryProcessingResult): Promise<boolean>;
+  /**
+   * Deletes up to `limit` deliveries received before `before`, oldest first, leaving those that wait
+   * for or are in processing; answers how many went.
+   */
+  deleteReceivedBefore(before: string, limit: number): Promise<number>;
 }
 
 export interface CrawlClaimRequest {

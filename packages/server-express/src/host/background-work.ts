@@ -37,6 +37,7 @@ export function createBackgroundWork(
     logger,
     pollIntervalMs: triggers.deliveryPollIntervalMs,
     leaseMs: triggers.deliveryLeaseMs,
+    retentionDays: triggers.deliveryRetentionDays,
   });
   const crawler = new CrawlScheduler({
     core,

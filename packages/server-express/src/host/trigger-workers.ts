@@ -15,7 +15,11 @@ export interface DeliveryProcessorOptions {
   leaseMs: number;
   /** Deliveries taken per claim. */
   batchSize?: number;
+  /** History older than this is deleted, about once an hour. */
+  retentionDays: number;
 }
+
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 /**
  * Turns accepted webhook deliveries into review jobs, off the request path: claims pending deliveries
@@ -27,6 +31,7 @@ export class WebhookDeliveryProcessor implements HealthContributor {
   readonly owner = ownerId();
   private readonly poller: Poller;
   private started = false;
+  private lastPruneAt = 0;
 
   constructor(private readonly options: DeliveryProcessorOptions) {
     this.poller = new Poller({
@@ -60,7 +65,12 @@ export class WebhookDeliveryProcessor implements HealthContributor {
     // Drain: keep claiming while full batches come back, so a burst does not wait for the next poll.
     while (!signal.aborted) {
       const handled = await core.triggers.processPendingDeliveries({ owner: this.owner, leaseMs, limit });
-      if (handled < limit) return;
+      if (handled < limit) break;
+    }
+    if (!signal.aborted && Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
+      this.lastPruneAt = Date.now();
+      const deleted = await core.triggers.pruneDeliveries(this.options.retentionDays);
+      if (deleted > 0) this.options.logger.info({ deleted }, 'old webhook deliveries deleted');
     }
   }
 }

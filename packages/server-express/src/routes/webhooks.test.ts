@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookDeliveryProcessor } from '../host/trigger-workers.js';
 import { type ApiResponse, eventually, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import {
@@ -566,6 +567,36 @@ describe('webhook configurations and the public receiver', () => {
         error: 'The request body is larger than the 5mb limit.',
       });
     });
+  });
+
+  it('deletes delivery history past the retention period, keeping deliveries that wait for processing', async () => {
+    const c = await configure('github');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const base = (await host.storage.webhookDeliveries.listForConfiguration(c.configId, 1))[0];
+    const sent = await send(c.url, delivery('github', FACTS.github.unknown, c.secret));
+    expect(sent.body).toEqual({ status: 'ignored' });
+    const [recent] = await host.storage.webhookDeliveries.listForConfiguration(c.configId, 1);
+    if (!recent || base) throw new Error('expected exactly one recorded delivery');
+    const old = { ...recent, id: randomUUID(), idempotencyKey: null, receivedAt: daysAgo(31) };
+    const oldPending = { ...old, id: randomUUID(), outcome: 'accepted' as const, processingState: 'pending' as const };
+    await host.storage.webhookDeliveries.recordMany([old, { ...oldPending, processAfter: daysAgo(-1) }]);
+
+    // A processor of its own, so its first round (which prunes) runs after the old rows exist.
+    const processor = new WebhookDeliveryProcessor({
+      core: host.core,
+      logger: host.logger,
+      pollIntervalMs: 60_000,
+      leaseMs: 60_000,
+      retentionDays: 30,
+    });
+    processor.start();
+    try {
+      await eventually(async () => (await host.storage.webhookDeliveries.findById(old.id)) === undefined);
+    } finally {
+      await processor.stop();
+    }
+    expect(await host.storage.webhookDeliveries.findById(recent.id)).toBeDefined();
+    expect(await host.storage.webhookDeliveries.findById(oldPending.id)).toBeDefined();
   });
 
   it('never shows a generated secret after creation: not in responses, logs, or delivery records', async () => {

@@ -6,6 +6,7 @@ import { reviewJobs } from './0004_review_jobs.js';
 import { aiConnections } from './0005_ai_connections.js';
 import { triggers } from './0006_triggers.js';
 import { jobKeysPerClient } from './0007_job_keys_per_client.js';
+import { deliveryRetention } from './0008_delivery_retention.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   aiConnections,
   triggers,
   jobKeysPerClient,
+  deliveryRetention,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

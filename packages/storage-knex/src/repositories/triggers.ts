@@ -333,6 +333,17 @@ export function knexWebhookDeliveries(db: Db, dialect: Dialect): WebhookDeliveri
         .map((r) => deliveryFromRow(r, dialect))
         .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.id.localeCompare(b.id));
     },
+    async deleteReceivedBefore(before, limit) {
+      // Oldest first through webhook_deliveries_received, in bounded batches so a long backlog never
+      // holds one long write lock.
+      const old = db('webhook_deliveries')
+        .select('id')
+        .where('received_at', '<', before)
+        .where((q) => q.whereNull('processing_state').orWhere('processing_state', 'done'))
+        .orderBy('received_at')
+        .limit(limit);
+      return table().whereIn('id', old).delete();
+    },
     async finishProcessing(id, owner, result) {
       const n = await table()
         .where({ id, lease_owner: owner, processing_state: 'processing' })

@@ -150,6 +150,14 @@ export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDelive
         return copy(next);
       });
     },
+    async deleteReceivedBefore(before, limit) {
+      const old = [...rows().values()]
+        .filter((d) => d.receivedAt < before && d.processingState !== 'pending' && d.processingState !== 'processing')
+        .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt))
+        .slice(0, limit);
+      for (const d of old) rows().delete(d.id);
+      return old.length;
+    },
     async finishProcessing(id, owner, result) {
       const d = rows().get(id);
       if (d?.processingState !== 'processing' || d.leaseOwner !== owner) return false;

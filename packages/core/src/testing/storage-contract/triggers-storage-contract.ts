@@ -397,6 +397,23 @@ export function triggersStorageContract(storage: StorageGetter): void {
       expect(again).toMatchObject({ id: d.id, attempts: 2 });
     });
 
+    it('deletes old history oldest first in bounded batches, keeping what waits for processing', async () => {
+      const config = await configured();
+      const at = (days: number) => new Date(Date.parse(NOW) - days * 86_400_000).toISOString();
+      const oldest = delivery(config, { receivedAt: at(40), processingState: 'done' });
+      const old = delivery(config, { receivedAt: at(35), outcome: 'rejected', httpStatus: 401 });
+      const oldPending = delivery(config, { receivedAt: at(45) });
+      const recent = delivery(config, { receivedAt: at(1), processingState: 'done' });
+      for (const d of [oldest, old, oldPending, recent]) await storage().webhookDeliveries.record(d);
+
+      expect(await storage().webhookDeliveries.deleteReceivedBefore(at(30), 1)).toBe(1);
+      expect(await storage().webhookDeliveries.findById(oldest.id)).toBeUndefined();
+      expect(await storage().webhookDeliveries.deleteReceivedBefore(at(30), 10)).toBe(1);
+      expect(await storage().webhookDeliveries.deleteReceivedBefore(at(30), 10)).toBe(0);
+      const left = (await storage().webhookDeliveries.listForConfiguration(config.id, 10)).map((d) => d.id);
+      expect(left.sort()).toEqual([oldPending.id, recent.id].sort());
+    });
+
     it('gives the attempt back when a try only waited', async () => {
       const config = await configured();
       const d = delivery(config);

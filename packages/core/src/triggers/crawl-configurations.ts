@@ -6,6 +6,7 @@ import { CreateCrawlConfigurationInput, PatchCrawlConfigurationInput, TriggerLis
 import {
   checkKnowledgeScope,
   checkRepoFilters,
+  commonPatch,
   listFilterFor,
   repoFilterRecords,
   requireScopeForConfiguration,
@@ -116,27 +117,11 @@ export async function getCrawlConfiguration(deps: CoreDeps, actor: Actor, id: st
 export async function patchCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string, input: unknown) {
   const req = PatchCrawlConfigurationInput.parse(input);
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
-  const patch: CrawlConfigurationPatch = { updatedAt: deps.clock.now().toISOString() };
-  if (req.isActive !== undefined) patch.isActive = req.isActive;
-  if (req.reviewTemperature !== undefined) patch.reviewTemperature = req.reviewTemperature;
+  const patch: CrawlConfigurationPatch = await commonPatch(deps, current, req);
   if (req.crawlIntervalSeconds !== undefined && req.crawlIntervalSeconds !== current.crawlIntervalSeconds) {
     patch.crawlIntervalSeconds = req.crawlIntervalSeconds;
     // The new interval counts from the last crawl (or now, before the first).
     patch.nextCrawlAt = current.lastCrawledAt ? plus(current.lastCrawledAt, req.crawlIntervalSeconds) : patch.updatedAt;
-  }
-  if (req.repoFilters !== undefined) {
-    patch.repoFilters = repoFilterRecords(req.repoFilters);
-    checkRepoFilters(patch.repoFilters, current.provider);
-  }
-  if (req.knowledgeSourceScopeMode !== undefined || req.knowledgeSourceIds !== undefined) {
-    const mode = req.knowledgeSourceScopeMode ?? current.knowledgeSourceScopeMode;
-    patch.knowledgeSourceScopeMode = mode;
-    patch.knowledgeSourceIds = await checkKnowledgeScope(
-      deps,
-      current.clientId,
-      mode,
-      req.knowledgeSourceIds ?? current.knowledgeSourceIds,
-    );
   }
   const updated = await deps.storage.crawlConfigurations.update(id, patch);
   if (!updated) throw configurationNotFound();

@@ -113,27 +113,33 @@ export const CreateWebhookConfigurationInput = z
   })
   .meta({ id: 'CreateWebhookConfigurationInput' });
 
+/** What a PATCH may change on either kind of configuration. */
+const commonPatchFields = {
+  isActive: z.boolean({ error: 'must be a boolean' }).optional(),
+  reviewTemperature,
+  repoFilters: repoFilters.optional().meta({ description: 'Replaces the list; an empty array covers the scope.' }),
+  knowledgeSourceScopeMode: knowledgeSourceScopeMode.optional(),
+  knowledgeSourceIds: knowledgeSourceIds.optional(),
+};
+export type CommonConfigurationPatchInput = z.infer<z.ZodObject<typeof commonPatchFields>>;
+
+const crawlIntervalSeconds = z
+  .int({ error: 'must be a whole number' })
+  .min(10, 'must be at least 10')
+  .max(86_400, 'must be at most 86400')
+  .optional();
+
 export const PatchWebhookConfigurationInput = z
-  .object({
-    isActive: z.boolean({ error: 'must be a boolean' }).optional(),
-    reviewTemperature,
-    enabledEvents: enabledEvents.optional(),
-    repoFilters: repoFilters.optional().meta({ description: 'Replaces the list; an empty array covers the scope.' }),
-    knowledgeSourceScopeMode: knowledgeSourceScopeMode.optional(),
-    knowledgeSourceIds: knowledgeSourceIds.optional(),
-  })
+  .object({ ...commonPatchFields, enabledEvents: enabledEvents.optional() })
   .meta({ id: 'PatchWebhookConfigurationInput' });
 
 export const CreateCrawlConfigurationInput = z
   .object({
     clientId: text(100),
     ...scopeFields,
-    crawlIntervalSeconds: z
-      .int({ error: 'must be a whole number' })
-      .min(10, 'must be at least 10')
-      .max(86_400, 'must be at most 86400')
-      .optional()
-      .meta({ description: 'Seconds between crawls, at least 10. Default 60.' }),
+    crawlIntervalSeconds: crawlIntervalSeconds.meta({
+      description: 'Seconds between crawls, at least 10. Default 60.',
+    }),
     reviewTemperature,
     repoFilters: repoFilters.optional(),
     knowledgeSourceScopeMode: knowledgeSourceScopeMode.optional().meta({ description: 'Default allClientSources.' }),
@@ -143,18 +149,7 @@ export const CreateCrawlConfigurationInput = z
   .meta({ id: 'CreateCrawlConfigurationInput' });
 
 export const PatchCrawlConfigurationInput = z
-  .object({
-    isActive: z.boolean({ error: 'must be a boolean' }).optional(),
-    reviewTemperature,
-    crawlIntervalSeconds: z
-      .int({ error: 'must be a whole number' })
-      .min(10, 'must be at least 10')
-      .max(86_400, 'must be at most 86400')
-      .optional(),
-    repoFilters: repoFilters.optional().meta({ description: 'Replaces the list; an empty array covers the scope.' }),
-    knowledgeSourceScopeMode: knowledgeSourceScopeMode.optional(),
-    knowledgeSourceIds: knowledgeSourceIds.optional(),
-  })
+  .object({ ...commonPatchFields, crawlIntervalSeconds })
   .meta({ id: 'PatchCrawlConfigurationInput' });
 
 export const TriggerListQuery = z.object({

@@ -7,7 +7,15 @@ import type { ReviewRequest } from '../reviewing/submit-job.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from '../scm/connection-records.js';
 import type { ProviderFamily, PullRequestSnapshot } from '../scm/scm-provider-v1.js';
 import { SYSTEM_TENANT_ID } from '../tenancy/tenancy-records.js';
-import type { KnowledgeScopeMode, RepoFilter, TriggerConfigurationBase, TriggerListFilter } from './trigger-records.js';
+import type { CommonConfigurationPatchInput } from './schemas.js';
+import type {
+  CrawlConfigurationPatch,
+  KnowledgeScopeMode,
+  RepoFilter,
+  TriggerConfigurationBase,
+  TriggerListFilter,
+  WebhookConfigurationPatch,
+} from './trigger-records.js';
 
 /** The client's scope with its connection, for a configuration being saved; 400 naming the field otherwise. */
 export async function requireScopeForConfiguration(
@@ -89,6 +97,37 @@ export function repoFilterRecords(
     targetBranchPatterns: [...new Set(f.targetBranchPatterns)],
   }));
 }
+
+/**
+ * The checked patch of the fields webhook and crawl configurations share: repository filters of the
+ * configuration's family, a knowledge scope of the client's own sources; `updatedAt` stamped.
+ */
+export async function commonPatch(
+  deps: CoreDeps,
+  current: TriggerConfigurationBase,
+  req: CommonConfigurationPatchInput,
+): Promise<CommonPatch> {
+  const patch: CommonPatch = { updatedAt: deps.clock.now().toISOString() };
+  if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.reviewTemperature !== undefined) patch.reviewTemperature = req.reviewTemperature;
+  if (req.repoFilters !== undefined) {
+    patch.repoFilters = repoFilterRecords(req.repoFilters);
+    checkRepoFilters(patch.repoFilters, current.provider);
+  }
+  if (req.knowledgeSourceScopeMode !== undefined || req.knowledgeSourceIds !== undefined) {
+    const mode = req.knowledgeSourceScopeMode ?? current.knowledgeSourceScopeMode;
+    patch.knowledgeSourceScopeMode = mode;
+    patch.knowledgeSourceIds = await checkKnowledgeScope(
+      deps,
+      current.clientId,
+      mode,
+      req.knowledgeSourceIds ?? current.knowledgeSourceIds,
+    );
+  }
+  return patch;
+}
+
+type CommonPatch = WebhookConfigurationPatch & CrawlConfigurationPatch;
 
 /** What a configuration snapshots onto every job it queues. */
 export function jobOptionsOf(config: TriggerConfigurationBase): JobOptions {

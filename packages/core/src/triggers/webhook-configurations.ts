@@ -14,6 +14,7 @@ import {
 import {
   checkKnowledgeScope,
   checkRepoFilters,
+  commonPatch,
   listFilterFor,
   repoFilterRecords,
   requireScopeForConfiguration,
@@ -195,24 +196,8 @@ export async function patchWebhookConfiguration(
 ) {
   const req = PatchWebhookConfigurationInput.parse(input);
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
-  const patch: WebhookConfigurationPatch = { updatedAt: deps.clock.now().toISOString() };
-  if (req.isActive !== undefined) patch.isActive = req.isActive;
-  if (req.reviewTemperature !== undefined) patch.reviewTemperature = req.reviewTemperature;
+  const patch: WebhookConfigurationPatch = await commonPatch(deps, current, req);
   if (req.enabledEvents !== undefined) patch.enabledEvents = req.enabledEvents;
-  if (req.repoFilters !== undefined) {
-    patch.repoFilters = repoFilterRecords(req.repoFilters);
-    checkRepoFilters(patch.repoFilters, current.provider);
-  }
-  if (req.knowledgeSourceScopeMode !== undefined || req.knowledgeSourceIds !== undefined) {
-    const mode = req.knowledgeSourceScopeMode ?? current.knowledgeSourceScopeMode;
-    patch.knowledgeSourceScopeMode = mode;
-    patch.knowledgeSourceIds = await checkKnowledgeScope(
-      deps,
-      current.clientId,
-      mode,
-      req.knowledgeSourceIds ?? current.knowledgeSourceIds,
-    );
-  }
   const updated = await deps.storage.webhookConfigurations.update(id, patch);
   cache.forget(current.pathKey);
   if (!updated) throw configurationNotFound();

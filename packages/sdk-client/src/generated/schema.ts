@@ -2443,8 +2443,6 @@ export interface components {
             isActive?: boolean;
             /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
             reviewTemperature?: number | null;
-            /** @description Which events start reviews; the others are acknowledged `ignored`. */
-            enabledEvents?: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
             /** @description Replaces the list; an empty array covers the scope. */
             repoFilters?: components["schemas"]["RepoFilterInput"][];
             /**
@@ -2454,6 +2452,8 @@ export interface components {
             knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
             /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
             knowledgeSourceIds?: string[];
+            /** @description Which events start reviews; the others are acknowledged `ignored`. */
+            enabledEvents?: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
         };
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
@@ -2555,7 +2555,6 @@ export interface components {
             isActive?: boolean;
             /** @description 0.0–2.0; snapshotted onto every job the configuration queues. Null: the model default. */
             reviewTemperature?: number | null;
-            crawlIntervalSeconds?: number;
             /** @description Replaces the list; an empty array covers the scope. */
             repoFilters?: components["schemas"]["RepoFilterInput"][];
             /**
@@ -2565,6 +2564,7 @@ export interface components {
             knowledgeSourceScopeMode?: "allClientSources" | "selectedSources" | "none";
             /** @description With selectedSources: ids of the client’s knowledge sources (at least one). */
             knowledgeSourceIds?: string[];
+            crawlIntervalSeconds?: number;
         };
         ByCoordinatesResult: {
             /** @enum {string} */

@@ -13,6 +13,7 @@ import {
   type PageRequest,
   type ProcessingState,
   type ProviderFamily,
+  type TriggerConfigurationBase,
   type TriggerListFilter,
   toPage,
   type WebhookConfigurationRecord,
@@ -136,6 +137,35 @@ const webhookFromRow = (row: Row, dialect: Dialect): WebhookConfigurationRecord 
   enabledEvents: readJson<WebhookEventKind[]>(row.enabled_events, dialect),
 });
 
+/** The reads, update and delete webhook and crawl configurations have in common. */
+function configurationTable<T extends TriggerConfigurationBase>(db: Db, tableName: string, fromRow: (row: Row) => T) {
+  const table = () => db(tableName);
+  const read = (row: Row | undefined) => (row ? fromRow(row) : undefined);
+  return {
+    async findById(id: string) {
+      return read(await table().where({ id }).first());
+    },
+    async list(filter: TriggerListFilter, page: PageRequest) {
+      const rows = ((await visibleQuery(db, tableName, filter, page)) as Row[]).map(fromRow);
+      return toPage(rows, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+    },
+    async findByCoordinates(clientId: string, scopePath: string, projectKey: string) {
+      const rows = await table()
+        .where({ client_id: clientId, provider_scope_path: scopePath, provider_project_key: projectKey })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return (rows as Row[]).map(fromRow);
+    },
+    async update(id: string, patch: Record<string, unknown>) {
+      const row = patchToRow(patch);
+      if (Object.keys(row).length > 0) await table().where({ id }).update(row);
+      return read(await table().where({ id }).first());
+    },
+    async delete(id: string) {
+      return (await table().where({ id }).delete()) > 0;
+    },
+  };
+}
+
 export function knexWebhookConfigurations(db: Db, dialect: Dialect): WebhookConfigurationsRepository {
   const table = () => db('webhook_configurations');
   const read = (row: Row | undefined) => (row ? webhookFromRow(row, dialect) : undefined);
@@ -153,33 +183,11 @@ export function knexWebhookConfigurations(db: Db, dialect: Dialect): WebhookConf
         throw error;
       }
     },
-    async findById(id) {
-      return read(await table().where({ id }).first());
-    },
+    ...configurationTable(db, 'webhook_configurations', (row) => webhookFromRow(row, dialect)),
     async findByPathKey(pathKey) {
       // Raw SQL: the receiver's lookup runs on every delivery that misses the cache.
       const result = await db.raw('select * from webhook_configurations where path_key = ?', [pathKey]);
       return read(rowsOf(result, dialect)[0]);
-    },
-    async list(filter, page) {
-      const rows = (await visibleQuery(db, 'webhook_configurations', filter, page)).map((r: Row) =>
-        webhookFromRow(r, dialect),
-      );
-      return toPage(rows, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
-    },
-    async findByCoordinates(clientId, scopePath, projectKey) {
-      const rows = await table()
-        .where({ client_id: clientId, provider_scope_path: scopePath, provider_project_key: projectKey })
-        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-      return rows.map((r: Row) => webhookFromRow(r, dialect));
-    },
-    async update(id, patch) {
-      const row = patchToRow(patch);
-      if (Object.keys(row).length > 0) await table().where({ id }).update(row);
-      return read(await table().where({ id }).first());
-    },
-    async delete(id) {
-      return (await table().where({ id }).delete()) > 0;
     },
   };
 }
@@ -375,7 +383,6 @@ const crawlFromRow = (row: Row, dialect: Dialect): CrawlConfigurationRecord => (
 
 export function knexCrawlConfigurations(db: Db, dialect: Dialect): CrawlConfigurationsRepository {
   const table = () => db('crawl_configurations');
-  const read = (row: Row | undefined) => (row ? crawlFromRow(row, dialect) : undefined);
   return {
     async insert(c) {
       await table().insert({
@@ -390,29 +397,7 @@ export function knexCrawlConfigurations(db: Db, dialect: Dialect): CrawlConfigur
         lease_expires_at: c.leaseExpiresAt,
       });
     },
-    async findById(id) {
-      return read(await table().where({ id }).first());
-    },
-    async list(filter, page) {
-      const rows = (await visibleQuery(db, 'crawl_configurations', filter, page)).map((r: Row) =>
-        crawlFromRow(r, dialect),
-      );
-      return toPage(rows, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
-    },
-    async findByCoordinates(clientId, scopePath, projectKey) {
-      const rows = await table()
-        .where({ client_id: clientId, provider_scope_path: scopePath, provider_project_key: projectKey })
-        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-      return rows.map((r: Row) => crawlFromRow(r, dialect));
-    },
-    async update(id, patch) {
-      const row = patchToRow(patch);
-      if (Object.keys(row).length > 0) await table().where({ id }).update(row);
-      return read(await table().where({ id }).first());
-    },
-    async delete(id) {
-      return (await table().where({ id }).delete()) > 0;
-    },
+    ...configurationTable(db, 'crawl_configurations', (row) => crawlFromRow(row, dialect)),
     async claimDue({ owner, now, leaseMs, limit }) {
       const leaseUntil = new Date(Date.parse(now) + leaseMs).toISOString();
       const pick = `select id from crawl_configurations

@@ -10,7 +10,7 @@ import type {
   WebhookDeliveryRecord,
 } from '../../triggers/trigger-records.js';
 import { duplicateOf } from '../../triggers/trigger-records.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { decodeCursor, type PageRequest, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 function visible(state: MemoryState, filter: TriggerListFilter) {
@@ -30,6 +30,34 @@ function visible(state: MemoryState, filter: TriggerListFilter) {
 const atCoordinates = (clientId: string, scopePath: string, projectKey: string) => (c: TriggerConfigurationBase) =>
   c.clientId === clientId && c.providerScopePath === scopePath && c.providerProjectKey === projectKey;
 
+/** The reads and the update webhook and crawl configurations have in common. */
+function configurationTable<T extends TriggerConfigurationBase>(state: () => MemoryState, rows: () => Map<string, T>) {
+  return {
+    async findById(id: string) {
+      const c = rows().get(id);
+      return c && copy(c);
+    },
+    async list(filter: TriggerListFilter, page: PageRequest) {
+      const mine = [...rows().values()].filter(visible(state(), filter));
+      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
+      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+    },
+    async findByCoordinates(clientId: string, scopePath: string, projectKey: string) {
+      return [...rows().values()]
+        .filter(atCoordinates(clientId, scopePath, projectKey))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map(copy);
+    },
+    async update(id: string, patch: Partial<T>) {
+      const c = rows().get(id);
+      if (!c) return undefined;
+      const next = { ...c, ...copy(patch) };
+      rows().set(id, next);
+      return copy(next);
+    },
+  };
+}
+
 export function memoryWebhookConfigurations(state: () => MemoryState): WebhookConfigurationsRepository {
   const rows = () => state().webhookConfigurations;
   return {
@@ -39,31 +67,10 @@ export function memoryWebhookConfigurations(state: () => MemoryState): WebhookCo
       }
       rows().set(configuration.id, copy(configuration));
     },
-    async findById(id) {
-      const c = rows().get(id);
-      return c && copy(c);
-    },
+    ...configurationTable(state, rows),
     async findByPathKey(pathKey) {
       const c = [...rows().values()].find((r) => r.pathKey === pathKey);
       return c && copy(c);
-    },
-    async list(filter, page) {
-      const mine = [...rows().values()].filter(visible(state(), filter));
-      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
-      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
-    },
-    async findByCoordinates(clientId, scopePath, projectKey) {
-      return [...rows().values()]
-        .filter(atCoordinates(clientId, scopePath, projectKey))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-        .map(copy);
-    },
-    async update(id, patch) {
-      const c = rows().get(id);
-      if (!c) return undefined;
-      const next = { ...c, ...copy(patch) };
-      rows().set(id, next);
-      return copy(next);
     },
     async delete(id) {
       if (!rows().delete(id)) return false;
@@ -184,28 +191,7 @@ export function memoryCrawlConfigurations(state: () => MemoryState): CrawlConfig
       if (rows().has(configuration.id)) throw MarginError.conflict('This crawl configuration exists.');
       rows().set(configuration.id, copy(configuration));
     },
-    async findById(id) {
-      const c = rows().get(id);
-      return c && copy(c);
-    },
-    async list(filter, page) {
-      const mine = [...rows().values()].filter(visible(state(), filter));
-      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
-      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
-    },
-    async findByCoordinates(clientId, scopePath, projectKey) {
-      return [...rows().values()]
-        .filter(atCoordinates(clientId, scopePath, projectKey))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-        .map(copy);
-    },
-    async update(id, patch) {
-      const c = rows().get(id);
-      if (!c) return undefined;
-      const next = { ...c, ...copy(patch) };
-      rows().set(id, next);
-      return copy(next);
-    },
+    ...configurationTable(state, rows),
     async delete(id) {
       return rows().delete(id);
     },

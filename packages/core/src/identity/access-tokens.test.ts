@@ -40,6 +40,14 @@ describe('access tokens', () => {
     expect(await tokens.verify(token, new Date(now.getTime() + 931_000))).toBeUndefined();
   });
 
+  it('checks the time on every use of a token it has already verified, in both directions', async () => {
+    const early = forge({ alg: 'HS256' }, { ...base, iat: base.iat + 120, exp: base.exp + 120 });
+    expect(await tokens.verify(early, now)).toBeUndefined(); // issued two minutes ahead of this clock
+    expect(await tokens.verify(early, new Date(now.getTime() + 120_000))).toEqual(claims);
+    expect(await tokens.verify(early, now)).toBeUndefined();
+    expect(await tokens.verify(early, new Date(now.getTime() + 1_200_000))).toBeUndefined();
+  });
+
   it('refuses another secret, a tampered payload, other algorithms, issuers and audiences, and garbage', async () => {
     const token = await tokens.issue(claims, now);
     expect(await createAccessTokens('another-secret-that-is-long-enough!!', 900).verify(token, now)).toBeUndefined();

@@ -4,6 +4,7 @@ import type { GlobalRole } from './user-record.js';
 const ISSUER = 'margin';
 const AUDIENCE = 'margin-api';
 const CLOCK_TOLERANCE_S = 30;
+const VERIFIED_CACHE_SIZE = 10_000;
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 export interface AccessTokenClaims {
@@ -30,6 +31,9 @@ function base64url(text: string): string {
  */
 export function createAccessTokens(secret: string, ttlSeconds: number): AccessTokens {
   const key = Buffer.from(secret, 'utf8');
+  // Tokens already checked, so a client's every request costs a lookup, not an HMAC and two JSON
+  // parses. Keyed by the whole token; what depends on the time is checked again on every use.
+  const verified = new Map<string, Verified>();
   const sign = (data: string) => createHmac('sha256', key).update(data).digest();
   return {
     ttlSeconds,
@@ -49,27 +53,54 @@ export function createAccessTokens(secret: string, ttlSeconds: number): AccessTo
       return `${HEADER}.${payload}.${sign(`${HEADER}.${payload}`).toString('base64url')}`;
     },
     async verify(token, now) {
-      const parts = token.split('.');
-      if (parts.length !== 3) return undefined;
-      const [header, payload, signature] = parts as [string, string, string];
-      const given = Buffer.from(signature, 'base64url');
-      const expected = sign(`${header}.${payload}`);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-      // The signature holds, so header and payload are ours; still insist on exactly HS256.
-      const claims = parseJson(payload);
-      if (parseJson(header)?.alg !== 'HS256' || !claims) return undefined;
-      const seconds = now.getTime() / 1000;
-      if (claims.iss !== ISSUER || claims.aud !== AUDIENCE) return undefined;
-      if (typeof claims.exp !== 'number' || claims.exp + CLOCK_TOLERANCE_S <= seconds) return undefined;
-      if (typeof claims.iat === 'number' && claims.iat - CLOCK_TOLERANCE_S > seconds) return undefined;
-      if (typeof claims.sub !== 'string' || typeof claims.name !== 'string') return undefined;
-      return {
+      const known = verified.get(token);
+      if (known) return withinLifetime(known, now) ? known.claims : undefined;
+      const checked = check(token);
+      if (!checked) return undefined;
+      // Oldest first out: a Map keeps insertion order.
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(token, checked);
+      return withinLifetime(checked, now) ? checked.claims : undefined;
+    },
+  };
+
+  /** Signature, algorithm, issuer, audience and claim shapes: what does not change with time. */
+  function check(token: string): Verified | undefined {
+    const parts = token.split('.');
+    if (parts.length !== 3) return undefined;
+    const [header, payload, signature] = parts as [string, string, string];
+    const given = Buffer.from(signature, 'base64url');
+    const expected = sign(`${header}.${payload}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    // The signature holds, so header and payload are ours; still insist on exactly HS256.
+    const claims = parseJson(payload);
+    if (parseJson(header)?.alg !== 'HS256' || !claims) return undefined;
+    if (claims.iss !== ISSUER || claims.aud !== AUDIENCE) return undefined;
+    if (typeof claims.exp !== 'number') return undefined;
+    if (typeof claims.sub !== 'string' || typeof claims.name !== 'string') return undefined;
+    return {
+      // Frozen: the same object answers every request that carries this token.
+      claims: Object.freeze({
         userId: claims.sub,
         username: claims.name,
         globalRole: claims.role === 'platformAdmin' ? 'platformAdmin' : 'user',
-      };
-    },
-  };
+      } as const),
+      exp: claims.exp,
+      iat: typeof claims.iat === 'number' ? claims.iat : undefined,
+    };
+  }
+}
+
+interface Verified {
+  claims: AccessTokenClaims;
+  exp: number;
+  iat: number | undefined;
+}
+
+function withinLifetime(token: Verified, now: Date): boolean {
+  const seconds = now.getTime() / 1000;
+  if (token.exp + CLOCK_TOLERANCE_S <= seconds) return false;
+  return token.iat === undefined || token.iat - CLOCK_TOLERANCE_S <= seconds;
 }
 
 function parseJson(segment: string): Record<string, unknown> | undefined {

@@ -31,7 +31,30 @@ async function requireJob(
 }
 
 export async function getJobStatus(deps: CoreDeps, actor: Actor, jobId: string) {
-  return jobStatusView(await requireJob(deps, actor, 'reviewing.read', jobId));
+  return sharedStatusView(await requireJob(deps, actor, 'reviewing.read', jobId));
+}
+
+/**
+ * Status reads are the hot path, and the record comes from a short-lived cache: while the same
+ * record is served, so is one deeply frozen view of it, which hosts may serialize once (frozen
+ * bodies are safe to memoize).
+ */
+const statusViews = new WeakMap<ReviewJobRecord, Readonly<ReturnType<typeof jobStatusView>>>();
+function sharedStatusView(job: ReviewJobRecord) {
+  let view = statusViews.get(job);
+  if (!view) {
+    view = deepFreeze(structuredClone(jobStatusView(job)));
+    statusViews.set(job, view);
+  }
+  return view;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export async function listJobs(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {

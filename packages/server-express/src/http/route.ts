@@ -145,9 +145,24 @@ function mountRoute(
  * freshness handling this API never uses, and costs several times more for the same bytes.
  */
 export function sendJson(req: Request, res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const payload = serialized(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(req.method === 'HEAD' ? undefined : text);
+  res.setHeader('Content-Length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+/**
+ * A frozen body cannot change, so it is serialized once however often it is sent (core hands out
+ * frozen views on hot reads, e.g. job status); anything else is serialized each time.
+ */
+const serializedOnce = new WeakMap<object, Buffer>();
+function serialized(body: unknown): string | Buffer {
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
+  let bytes = serializedOnce.get(body);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(body));
+    serializedOnce.set(body, bytes);
+  }
+  return bytes;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type ReviewJobRecord, SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core';
+import { reviewJobRecord } from '@margin/core/testing';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { openKnexStorage } from '../knex-storage.js';
@@ -36,33 +37,11 @@ for (const dialect of testDialects()) {
           createdAt: NOW,
           updatedAt: NOW,
         });
-        const job: ReviewJobRecord = {
-          id: randomUUID(),
-          clientId,
-          status: 'queued',
-          trigger: 'api',
-          provider: 'gitHostA',
-          hostBaseUrl: 'https://github.com',
-          repository: { externalRepositoryId: '42', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
-          codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
+        const job = reviewJobRecord(clientId, {
           reviewRevision: null,
           pullRequestKey: 'gitHostA|https://github.com|42|7',
           revisionKey: 'gitHostA|https://github.com|42|7|*',
-          options: {},
-          attempt: 1,
-          submittedByUserId: null,
-          submittedAt: NOW,
-          startedAt: null,
-          completedAt: null,
-          updatedAt: NOW,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          reclaimCount: 0,
-          progress: { filesTotal: 0, filesDone: 0 },
-          result: null,
-          usage: null,
-          error: null,
-        };
+        });
         await storage.reviewJobs.insert(job);
 
         expect(await storage.migrate()).toContain('0007_job_keys_per_client');

@@ -1,6 +1,7 @@
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
+import type { ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { StorageV1 } from '../../storage/storage-v1.js';
 import { type ClientRecord, SYSTEM_TENANT_ID } from '../../tenancy/tenancy-records.js';
 
@@ -72,6 +73,39 @@ export function user(overrides: Partial<UserRecord> = {}): UserRecord {
     lockedUntil: null,
     createdAt: NOW,
     updatedAt: NOW,
+    ...overrides,
+  };
+}
+
+/** A queued API job of a GitHub pull request; each call has its own id and revision key. */
+export function reviewJobRecord(clientId: string, overrides: Partial<ReviewJobRecord> = {}): ReviewJobRecord {
+  const id = uuid();
+  return {
+    id,
+    clientId,
+    status: 'queued',
+    trigger: 'api',
+    provider: 'gitHostA',
+    hostBaseUrl: 'https://github.com',
+    repository: { externalRepositoryId: '42', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
+    codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
+    reviewRevision: { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) },
+    pullRequestKey: 'gitHostA|https://github.com|42|7',
+    revisionKey: `gitHostA|https://github.com|42|7|${id}`,
+    options: { reviewTemperature: 0.2 },
+    attempt: 1,
+    submittedByUserId: null,
+    submittedAt: NOW,
+    startedAt: null,
+    completedAt: null,
+    updatedAt: NOW,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    reclaimCount: 0,
+    progress: { filesTotal: 0, filesDone: 0 },
+    result: null,
+    usage: null,
+    error: null,
     ...overrides,
   };
 }

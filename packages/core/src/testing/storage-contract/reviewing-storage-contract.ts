@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord } from '../../reviewing/protocol-record.js';
-import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
+import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
 
@@ -12,37 +12,7 @@ export function reviewingStorageContract(storage: StorageGetter): void {
     await storage().clients.insert(c);
     return c.id;
   };
-  const job = (clientId: string, overrides: Partial<ReviewJobRecord> = {}): ReviewJobRecord => {
-    const id = uuid();
-    return {
-      id,
-      clientId,
-      status: 'queued',
-      trigger: 'api',
-      provider: 'gitHostA',
-      hostBaseUrl: 'https://github.com',
-      repository: { externalRepositoryId: '42', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
-      codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
-      reviewRevision: { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) },
-      pullRequestKey: 'gitHostA|https://github.com|42|7',
-      revisionKey: `gitHostA|https://github.com|42|7|${id}`,
-      options: { reviewTemperature: 0.2 },
-      attempt: 1,
-      submittedByUserId: null,
-      submittedAt: NOW,
-      startedAt: null,
-      completedAt: null,
-      updatedAt: NOW,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      reclaimCount: 0,
-      progress: { filesTotal: 0, filesDone: 0 },
-      result: null,
-      usage: null,
-      error: null,
-      ...overrides,
-    };
-  };
+  const job = reviewJobRecord;
   const claim = (owner: string, overrides: { limit?: number; exclusive?: boolean; now?: string } = {}) =>
     storage().reviewJobs.claimNext({
       owner,

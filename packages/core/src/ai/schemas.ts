@@ -44,6 +44,19 @@ const baseUrl = z.string().trim().max(1000).meta({
     'Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint).',
 });
 
+/** How a model is described on input, on a connection or in a tenant's catalog alike. */
+const modelTraitInputs = {
+  tokenizerName: z.string().trim().min(1).max(100).nullish(),
+  maxInputTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
+  embeddingDimensions: z.number().int().min(64, 'must be at least 64').max(4096, 'must be at most 4096').nullish(),
+  supportsStructuredOutput: z.boolean().nullish(),
+  supportsToolUse: z.boolean().nullish(),
+  maxContextTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
+  inputCostPer1MUsd: price.nullish(),
+  outputCostPer1MUsd: price.nullish(),
+  cachedInputCostPer1MUsd: price.nullish(),
+};
+
 export const ConfiguredModelInput = z
   .object({
     id: id.nullish().meta({ description: 'On PATCH: the id of the model to keep. Ignored on create.' }),
@@ -56,15 +69,7 @@ export const ConfiguredModelInput = z
       .nullish()
       .meta({ description: 'Inferred when omitted: embedding for embedding ids or models with embedding fields.' }),
     supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)).min(1).max(7).nullish(),
-    tokenizerName: z.string().trim().min(1).max(100).nullish(),
-    maxInputTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
-    embeddingDimensions: z.number().int().min(64, 'must be at least 64').max(4096, 'must be at most 4096').nullish(),
-    supportsStructuredOutput: z.boolean().nullish(),
-    supportsToolUse: z.boolean().nullish(),
-    maxContextTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
-    inputCostPer1MUsd: price.nullish(),
-    outputCostPer1MUsd: price.nullish(),
-    cachedInputCostPer1MUsd: price.nullish(),
+    ...modelTraitInputs,
     source: z.enum(MODEL_SOURCES).nullish(),
     lastSeenAt: z.iso.datetime({ offset: true }).nullish(),
   })
@@ -325,15 +330,7 @@ const catalogModelFields = {
   remoteModelId,
   displayName: z.string().trim().min(1).max(200).nullish(),
   operationKinds: z.array(z.enum(OPERATION_KINDS)).min(1).max(2).nullish(),
-  tokenizerName: z.string().trim().min(1).max(100).nullish(),
-  maxInputTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
-  embeddingDimensions: z.number().int().min(64, 'must be at least 64').max(4096, 'must be at most 4096').nullish(),
-  supportsStructuredOutput: z.boolean().nullish(),
-  supportsToolUse: z.boolean().nullish(),
-  maxContextTokens: z.number().int().gt(0, 'must be greater than 0').max(100_000_000).nullish(),
-  inputCostPer1MUsd: price.nullish(),
-  outputCostPer1MUsd: price.nullish(),
-  cachedInputCostPer1MUsd: price.nullish(),
+  ...modelTraitInputs,
 };
 
 export const CatalogModelInput = z.object(catalogModelFields).meta({ id: 'CatalogModelInput' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarginError } from '../errors.js';
 import type { ChangedFile, PullRequestRef, ReviewThread, ScmProviderV1, ScmScopeRef } from '../scm/scm-provider-v1.js';
+import { collect, marginErrorOf } from './async-results.js';
 
 /**
  * The canonical pull request every SCM adapter's fake serves, each in its own wire format. The fake
@@ -69,21 +69,6 @@ export interface ScmContractHarness {
   close(): Promise<void>;
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function caught(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
-}
-
 /** Behaviour every `ScmProviderV1` adapter shows against its provider fake. */
 export function describeScmProviderContract(name: string, setup: () => Promise<ScmContractHarness>): void {
   const s = SCM_CONTRACT_SCENARIO;
@@ -103,7 +88,7 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     });
 
     it('reports rejected credentials as a credentials failure without echoing the secret', async () => {
-      const error = await caught(h.providerWithBadCredentials.verify());
+      const error = await marginErrorOf(h.providerWithBadCredentials.verify());
       expect(error.code).toBe('provider_unavailable');
       expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 401 });
       expect(error.message).not.toContain(h.badSecret);
@@ -124,7 +109,9 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     });
 
     it('answers not_found for a pull request the provider does not have', async () => {
-      const error = await caught(h.provider.getPullRequest({ ...h.ref, pullRequestId: s.missingPullRequestNumber }));
+      const error = await marginErrorOf(
+        h.provider.getPullRequest({ ...h.ref, pullRequestId: s.missingPullRequestNumber }),
+      );
       expect(error.code).toBe('not_found');
     });
 

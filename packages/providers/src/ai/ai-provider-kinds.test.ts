@@ -1,8 +1,9 @@
 import { AI_PROVIDER_KINDS } from '@margin/core';
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
 import { createAiProviderKinds } from './index.js';
-import { chatSpec, failureOf, profile } from './shared/ai-adapter-test-kit.js';
+import { chatSpec, profile } from './shared/ai-adapter-test-kit.js';
 
 let fake: FakeHttpServer;
 beforeEach(async () => {
@@ -35,7 +36,7 @@ describe('the AI provider kinds door', () => {
       const connection = profile(kind.kind, fake.url, {
         defaultQueryParams: { region: 'us-east-1', project: 'p' },
       });
-      const error = await failureOf(
+      const error = await marginErrorOf(
         Promise.resolve().then(() =>
           kind.createModel(connection, chatSpec('m')).chat({ messages: [{ role: 'user', content: 'x' }] }),
         ),

@@ -1,5 +1,6 @@
 import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
-import { MarginError } from '@margin/core';
+import type { MarginError } from '@margin/core';
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
 import { assertEgressUrlAllowed, createEgressGuardedFetch } from './egress-guard.js';
@@ -14,11 +15,7 @@ afterEach(async () => {
 });
 
 async function refusal(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
+  const error = await marginErrorOf(promise);
   expect(error.details).toMatchObject({ providerFailure: 'egressRefused' });
   return error;
 }

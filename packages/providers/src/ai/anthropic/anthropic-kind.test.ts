@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -155,10 +155,10 @@ describe('Anthropic (kindAssistant): Messages API', () => {
   });
 
   it('refuses embeddings clearly', async () => {
-    const error = await failureOf(kind().createModel(connection(), chatSpec('claude-sonnet-4-5')).embed(['x']));
+    const error = await marginErrorOf(kind().createModel(connection(), chatSpec('claude-sonnet-4-5')).embed(['x']));
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/no embeddings API/);
-    const mode = await failureOf(
+    const mode = await marginErrorOf(
       Promise.resolve().then(() =>
         kind().createModel(connection(), embeddingSpec('x', { protocolMode: 'embeddings' })),
       ),
@@ -175,7 +175,7 @@ describe('Anthropic (kindAssistant): failures', () => {
 
   it('maps 401 to credentials without the key in the message', async () => {
     fake.on('POST', '/v1/messages', () => ({ status: 401, json: fixture('error-authentication') }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 401 });
     expect(error.message).toBe('Anthropic answered 401: invalid x-api-key');
     expect(fake.requests).toHaveLength(1);
@@ -194,14 +194,14 @@ describe('Anthropic (kindAssistant): failures', () => {
 
   it('retries 529 overloaded and fails as unavailable when it persists', async () => {
     fake.on('POST', '/v1/messages', () => ({ status: 529, json: fixture('error-overloaded') }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'unavailable', providerStatus: 529 });
     expect(fake.requests).toHaveLength(3);
   });
 
   it('does not retry an exhausted credit balance', async () => {
     fake.on('POST', '/v1/messages', () => ({ status: 400, json: fixture('error-credit-balance') }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'quotaExceeded' });
     expect(fake.requests).toHaveLength(1);
   });
@@ -211,9 +211,9 @@ describe('Anthropic (kindAssistant): failures', () => {
       text: 'upstream connect error',
       headers: { 'content-type': 'text/plain' },
     }));
-    expect((await failureOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
+    expect((await marginErrorOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
     fake.on('POST', '/v1/messages', () => ({ json: { type: 'message' } }));
-    expect((await failureOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
+    expect((await marginErrorOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
   });
 });
 

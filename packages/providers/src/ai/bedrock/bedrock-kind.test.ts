@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -259,7 +259,7 @@ describe('AWS Bedrock (kindCloudB): InvokeModel embeddings', () => {
   });
 
   it('refuses embedding families it does not know', async () => {
-    const error = await failureOf(kind().createModel(connection(), embeddingSpec('acme.embed-x')).embed(['x']));
+    const error = await marginErrorOf(kind().createModel(connection(), embeddingSpec('acme.embed-x')).embed(['x']));
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/Titan and Cohere/);
   });
@@ -279,20 +279,20 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
       },
       json: fixture('error-unrecognized-client'),
     }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 403 });
     expect(error.message).not.toContain(SECRET);
   });
 
   it('maps 401 to credentials and AccessDeniedException to authorization', async () => {
     fake.on('POST', '/model/:id/converse', () => ({ status: 401, json: { message: 'Invalid API key' } }));
-    expect((await failureOf(chat(API_KEY))).details).toMatchObject({ providerFailure: 'credentials' });
+    expect((await marginErrorOf(chat(API_KEY))).details).toMatchObject({ providerFailure: 'credentials' });
     fake.on('POST', '/model/:id/converse', () => ({
       status: 403,
       headers: { 'x-amzn-errortype': 'AccessDeniedException:http://internal.amazon.com/coral/' },
       json: fixture('error-access-denied'),
     }));
-    expect((await failureOf(chat())).details).toMatchObject({ providerFailure: 'authorization' });
+    expect((await marginErrorOf(chat())).details).toMatchObject({ providerFailure: 'authorization' });
   });
 
   it('retries ThrottlingException (no Retry-After) with backoff, then succeeds', async () => {
@@ -316,20 +316,20 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
       headers: { 'x-amzn-errortype': 'InternalServerException' },
       json: fixture('error-internal'),
     }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'unavailable', providerStatus: 500 });
     expect(fake.requests).toHaveLength(3);
   });
 
   it('reports malformed answers as invalidResponse', async () => {
     fake.on('POST', '/model/:id/converse', () => ({ text: 'not json', headers: { 'content-type': 'text/plain' } }));
-    expect((await failureOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
+    expect((await marginErrorOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
     fake.on('POST', '/model/:id/converse', () => ({ json: { output: {} } }));
-    expect((await failureOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
+    expect((await marginErrorOf(chat())).details).toMatchObject({ providerFailure: 'invalidResponse' });
   });
 
   it('requires a region, naming the setting', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() => kind().createModel(connection(SIGV4_KEY, {}), chatSpec(SONNET))),
     );
     expect(error.code).toBe('validation_failed');
@@ -338,7 +338,7 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
   });
 
   it('refuses modes Bedrock does not have', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() => kind().createModel(connection(), chatSpec(SONNET, { protocolMode: 'messagesApi' }))),
     );
     expect(error.message).toMatch(/messagesApi is not available for provider kind kindCloudB/);

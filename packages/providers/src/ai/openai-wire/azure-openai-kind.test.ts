@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -94,7 +94,7 @@ describe('Azure OpenAI (kindCloudA): v1 URLs with an api-key', () => {
       json: { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } },
     }));
     const model = createAzureOpenAiKind(fakeRuntime()).createModel(profile('kindCloudA', fake.url), chatSpec('dep'));
-    const error = await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
+    const error = await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error.details).toMatchObject({ providerFailure: 'credentials' });
     expect(error.message).toMatch(/^Azure OpenAI answered 401/);
   });

@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -56,7 +56,7 @@ describe('LiteLLM proxy (kindProxy)', () => {
   it('does not retry an exhausted budget and reports it as quotaExceeded', async () => {
     fake.on('POST', '/v1/chat/completions', () => ({ status: 400, json: fixture('litellm-budget-exceeded') }));
     const model = kind().createModel(profile('kindProxy', fake.url), chatSpec('gpt-4o'));
-    const error = await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
+    const error = await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error.details).toMatchObject({ providerFailure: 'quotaExceeded', providerStatus: 400 });
     expect(fake.requests).toHaveLength(1);
   });

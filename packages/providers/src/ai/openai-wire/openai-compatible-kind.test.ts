@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -54,7 +54,7 @@ describe('OpenAI-compatible servers (kindCompatible)', () => {
   });
 
   it('never uses the Responses API', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() => kind().createModel(keyless(fake.url), chatSpec('m', { protocolMode: 'responses' }))),
     );
     expect(error.code).toBe('validation_failed');
@@ -96,7 +96,7 @@ describe('OpenAI-compatible servers (kindCompatible)', () => {
   });
 
   it('refuses azureIdentity auth', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() =>
         kind().createModel(profile('kindCompatible', fake.url, { auth: { mode: 'azureIdentity' } }), chatSpec('m')),
       ),

@@ -1,9 +1,9 @@
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -217,7 +217,7 @@ describe('OpenAI (kindDirect): Chat Completions and Embeddings', () => {
   it('refuses a count mismatch in the embeddings answer', async () => {
     fake.on('POST', '/v1/embeddings', () => ({ json: fixture('embeddings') }));
     const model = kind().createModel(connection(), embeddingSpec('text-embedding-3-large'));
-    const error = await failureOf(model.embed(['only one']));
+    const error = await marginErrorOf(model.embed(['only one']));
     expect(error.details).toMatchObject({ providerFailure: 'invalidResponse' });
   });
 });
@@ -225,7 +225,7 @@ describe('OpenAI (kindDirect): Chat Completions and Embeddings', () => {
 describe('OpenAI (kindDirect): failures', () => {
   it('maps 401 to credentials without echoing the key', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 401, json: fixture('error-invalid-key') }));
-    const error = await failureOf(
+    const error = await marginErrorOf(
       kind()
         .createModel(connection(), chatSpec('gpt-5.1'))
         .chat({ messages: [{ role: 'user', content: 'x' }] }),
@@ -253,7 +253,7 @@ describe('OpenAI (kindDirect): failures', () => {
 
   it('does not retry insufficient_quota and reports it as quotaExceeded', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 429, json: fixture('error-insufficient-quota') }));
-    const error = await failureOf(
+    const error = await marginErrorOf(
       kind()
         .createModel(connection(), chatSpec('gpt-5.1'))
         .chat({ messages: [{ role: 'user', content: 'x' }] }),
@@ -264,7 +264,7 @@ describe('OpenAI (kindDirect): failures', () => {
 
   it('retries 5xx and then fails as unavailable', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 500, json: fixture('error-server') }));
-    const error = await failureOf(
+    const error = await marginErrorOf(
       kind()
         .createModel(connection(), chatSpec('gpt-5.1'))
         .chat({ messages: [{ role: 'user', content: 'x' }] }),
@@ -279,16 +279,16 @@ describe('OpenAI (kindDirect): failures', () => {
       headers: { 'content-type': 'text/html' },
     }));
     const model = kind().createModel(connection(), chatSpec('gpt-5.1'));
-    const error = await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
+    const error = await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error.details).toMatchObject({ providerFailure: 'invalidResponse' });
 
     fake.on('POST', '/v1/responses', () => ({ json: { hello: 'world' } }));
-    const shape = await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
+    const shape = await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
     expect(shape.details).toMatchObject({ providerFailure: 'invalidResponse' });
   });
 
   it('refuses a protocol mode OpenAI does not have, naming mode and kind', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() =>
         kind().createModel(connection(), chatSpec('gpt-5.1', { protocolMode: 'messagesApi' })),
       ),
@@ -304,9 +304,9 @@ describe('OpenAI (kindDirect): failures', () => {
       connection(),
       embeddingSpec('text-embedding-3-large', { protocolMode: 'embeddings' }),
     );
-    expect((await failureOf(embeddingsBound.chat({ messages: [] }))).code).toBe('validation_failed');
+    expect((await marginErrorOf(embeddingsBound.chat({ messages: [] }))).code).toBe('validation_failed');
     const chatBound = k.createModel(connection(), chatSpec('gpt-5.1', { protocolMode: 'responses' }));
-    expect((await failureOf(chatBound.embed(['x']))).code).toBe('validation_failed');
+    expect((await marginErrorOf(chatBound.embed(['x']))).code).toBe('validation_failed');
   });
 });
 

@@ -3,7 +3,7 @@
  * Test-only; nothing outside `*.test.ts` imports it.
  */
 import { readFileSync } from 'node:fs';
-import { type AiConnectionConfig, type AiModelSpec, type AiProviderKind, MarginError } from '@margin/core';
+import type { AiConnectionConfig, AiModelSpec, AiProviderKind } from '@margin/core';
 import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './ai-runtime.js';
 
 /** Reads `__fixtures__/<name>.json` beside the calling test (`import.meta.url` of the test). */
@@ -52,16 +52,6 @@ export function embeddingSpec(remoteModelId: string, extra: Partial<AiModelSpec>
     supportsToolUse: false,
     ...extra,
   };
-}
-
-/** The MarginError a promise rejects with; fails loudly on anything else. */
-export async function failureOf(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
 }
 
 export const REVIEW_SCHEMA = {

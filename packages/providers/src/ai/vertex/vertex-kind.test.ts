@@ -1,11 +1,11 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
 import type { lookup as dnsLookup } from 'node:dns';
+import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
-  failureOf,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -185,14 +185,14 @@ describe('Google Vertex AI (kindCloudC): generateContent', () => {
       usage: { inputTokens: 40 },
     });
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: { usageMetadata: {} } }));
-    expect((await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }))).details).toMatchObject({
+    expect((await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }))).details).toMatchObject({
       providerFailure: 'invalidResponse',
     });
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({
       text: '<!DOCTYPE html>',
       headers: { 'content-type': 'text/html' },
     }));
-    expect((await failureOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }))).details).toMatchObject({
+    expect((await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }))).details).toMatchObject({
       providerFailure: 'invalidResponse',
     });
   });
@@ -310,7 +310,7 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
     [403, 'error-permission-denied', 'authorization'],
   ])('maps %s %s to %s', async (status, name, failure) => {
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({ status, json: fixture(name) }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: failure, providerStatus: status });
     expect(error.message).not.toContain(API_KEY);
     expect(fake.requests).toHaveLength(1);
@@ -331,7 +331,7 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
 
   it('retries 503 and fails as unavailable', async () => {
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({ status: 503, json: fixture('error-unavailable') }));
-    const error = await failureOf(chat());
+    const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'unavailable', providerStatus: 503 });
     expect(fake.requests).toHaveLength(3);
   });
@@ -342,7 +342,7 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
       client_email: 'x@y.iam.gserviceaccount.com',
       private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     });
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() =>
         kind().createModel(profile('kindCloudC', fake.url, { auth: { mode: 'apiKey', apiKey: key } }), chatSpec('g')),
       ),
@@ -352,7 +352,7 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
   });
 
   it('refuses modes Vertex does not have', async () => {
-    const error = await failureOf(
+    const error = await marginErrorOf(
       Promise.resolve().then(() => kind().createModel(withKey(), chatSpec('g', { protocolMode: 'chatCompletions' }))),
     );
     expect(error.message).toMatch(/chatCompletions is not available for provider kind kindCloudC/);

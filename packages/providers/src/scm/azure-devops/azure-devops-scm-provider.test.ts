@@ -1,5 +1,5 @@
-import { MarginError, type ScmConnectionConfig, type ScmProviderV1 } from '@margin/core';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core';
+import { marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADO_MERGE_BASE,
@@ -22,15 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await fake.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
-}
 
 const patConnection = (): ScmConnectionConfig => ({
   family: 'suiteDevOps',
@@ -104,7 +95,7 @@ describe('Azure DevOps with Entra ID client credentials', () => {
 
   it('reports a wrong client secret as a credentials failure without the secret', async () => {
     const wrong = 'entra~wrong~secret~fedcba9876543210';
-    const error = await caught(connect(entraConnection(wrong)).verify());
+    const error = await marginErrorOf(connect(entraConnection(wrong)).verify());
     expect(error.code).toBe('provider_unavailable');
     expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 401 });
     expect(error.message).toContain('AADSTS7000215');
@@ -148,7 +139,7 @@ describe('Azure DevOps requests', () => {
   });
 
   it('never sends credentials to a scope path on another host', async () => {
-    const error = await caught(
+    const error = await marginErrorOf(
       connect(patConnection()).getPullRequest({ ...ref(), scopePath: 'https://evil.example/acme' }),
     );
     expect(error.code).toBe('validation_failed');
@@ -158,7 +149,7 @@ describe('Azure DevOps requests', () => {
   it('treats a 203 sign-in page as rejected credentials', async () => {
     const htmlFetch: typeof fetch = async () =>
       new Response('<html>Sign in</html>', { status: 203, headers: { 'content-type': 'text/html' } });
-    const error = await caught(azureDevOpsFamily({ fetch: htmlFetch }).connect(patConnection()).verify());
+    const error = await marginErrorOf(azureDevOpsFamily({ fetch: htmlFetch }).connect(patConnection()).verify());
     expect(error.details).toMatchObject({ providerFailure: 'credentials' });
   });
 });
@@ -190,7 +181,7 @@ describe('Azure DevOps pull requests', () => {
   });
 
   it('answers not_found, not undefined, for a file in a repository that does not exist', async () => {
-    const error = await caught(
+    const error = await marginErrorOf(
       connect(patConnection()).getFileContent(
         { ...ref(), repositoryId: '00000000-0000-0000-0000-000000000000' },
         'a.ts',

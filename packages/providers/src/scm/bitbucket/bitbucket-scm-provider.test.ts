@@ -1,5 +1,5 @@
-import { MarginError, type PullRequestRef, type ScmProviderV1 } from '@margin/core';
-import { describeScmProviderContract, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
+import { collect, describeScmProviderContract, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ACCESS_TOKEN,
@@ -24,21 +24,6 @@ function connect(fake: BitbucketFake, secret = API_TOKEN_SECRET): ScmProviderV1 
     hostBaseUrl: 'https://bitbucket.org',
     secret,
   });
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function caught(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
 }
 
 describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
@@ -97,7 +82,7 @@ describe('Bitbucket adapter details', () => {
       login: 'access-token',
       displayName: 'Bitbucket access token',
     });
-    const error = await caught(provider.verify());
+    const error = await marginErrorOf(provider.verify());
     expect(error.details).toMatchObject({ providerFailure: 'authorization', providerStatus: 403 });
     expect(error.message).toBe('Bitbucket answered 403: Your credentials lack one or more required privilege scopes.');
   });
@@ -259,7 +244,7 @@ describe('Bitbucket adapter details', () => {
   });
 
   it('answers not_found with Bitbucket’s own message', async () => {
-    const error = await caught(provider.getPullRequest({ ...ref, pullRequestId: 7 }));
+    const error = await marginErrorOf(provider.getPullRequest({ ...ref, pullRequestId: 7 }));
     expect(error.code).toBe('not_found');
     expect(error.message).toBe('Bitbucket answered 404: Pull request not found');
   });
@@ -268,13 +253,13 @@ describe('Bitbucket adapter details', () => {
     fake.server.on('GET', '/2.0/repositories/:ws/:repo/refs/branches', () => ({
       json: { pagelen: 1, values: [{ name: 'main' }], next: 'https://evil.example.com/2.0/steal?page=2' },
     }));
-    const error = await caught(collect(provider.listBranches(ref)));
+    const error = await marginErrorOf(collect(provider.listBranches(ref)));
     expect(error.details).toMatchObject({ providerFailure: 'invalidResponse' });
   });
 
   it('backs off on a 429 without Retry-After and gives up as rate limited', async () => {
     fake.server.on('GET', '/2.0/user', () => ({ status: 429, text: 'Rate limit for this resource has been exceeded' }));
-    const error = await caught(provider.verify());
+    const error = await marginErrorOf(provider.verify());
     expect(fake.server.requests).toHaveLength(4);
     expect(error.details).toMatchObject({ providerFailure: 'rateLimited', providerStatus: 429 });
   });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { MarginError, type ReviewThread, type ScmConnectionConfig, type ScmProviderV1 } from '@margin/core';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { collect, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inspectGitHubError } from './github-client.js';
 import {
@@ -35,21 +35,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await fake.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 const patConnection = (): ScmConnectionConfig => ({
   family: 'gitHostA',
@@ -116,7 +101,7 @@ describe('GitHub App installations', () => {
     })();
     expect(MarginError.isInstance(thrown) && thrown.details).toMatchObject({ providerFailure: 'credentials' });
     expect(String((thrown as Error).message)).not.toContain(notPem);
-    const error = await caught(connect(appConnection({ hostedAppInstallationId: 1 })).verify());
+    const error = await marginErrorOf(connect(appConnection({ hostedAppInstallationId: 1 })).verify());
     expect(error.details).toMatchObject({ providerFailure: 'credentials', providerStatus: 404 });
   });
 
@@ -190,7 +175,9 @@ describe('GitHub hosts and requests', () => {
   });
 
   it('refuses a repository id that is not numeric', async () => {
-    const error = await caught(connect(patConnection()).getPullRequest({ ...ref(), repositoryId: 'acme/uploader' }));
+    const error = await marginErrorOf(
+      connect(patConnection()).getPullRequest({ ...ref(), repositoryId: 'acme/uploader' }),
+    );
     expect(error.code).toBe('validation_failed');
   });
 
@@ -237,7 +224,7 @@ describe('GitHub rate limits', () => {
       status: 403,
       json: { message: 'Resource not accessible by integration', status: '403' },
     });
-    const error = await caught(connect(patConnection()).getPullRequest(ref()));
+    const error = await marginErrorOf(connect(patConnection()).getPullRequest(ref()));
     expect(error.details).toMatchObject({ providerFailure: 'authorization', providerStatus: 403 });
     expect(fake.server.requests).toHaveLength(1);
   });
@@ -333,7 +320,7 @@ describe('GitHub review threads', () => {
   it('reports a line GitHub cannot place (422) as a rejected call', async () => {
     const provider = connect(patConnection());
     const pr = await provider.getPullRequest(ref());
-    const error = await caught(
+    const error = await marginErrorOf(
       provider.createThread(ref(), {
         body: 'x',
         anchor: { filePath: 'not/in/the/diff.ts', startLine: 1, endLine: 1 },
@@ -387,7 +374,7 @@ describe('GitHub review threads', () => {
   });
 
   it('refuses thread ids it did not make', async () => {
-    const error = await caught(connect(patConnection()).reply(ref(), 'PRRT_abc', 'x'));
+    const error = await marginErrorOf(connect(patConnection()).reply(ref(), 'PRRT_abc', 'x'));
     expect(error.code).toBe('validation_failed');
   });
 });

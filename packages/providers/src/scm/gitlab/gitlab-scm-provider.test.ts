@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MarginError, type PullRequestRef, type ScmProviderV1 } from '@margin/core';
-import { describeScmProviderContract, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
+import { collect, describeScmProviderContract, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   GITLAB_BAD_TOKEN,
@@ -25,21 +25,6 @@ function connect(fake: GitLabFake, secret = GITLAB_TOKEN): ScmProviderV1 {
     hostBaseUrl: fake.hostBaseUrl,
     secret,
   });
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-async function caught(promise: Promise<unknown>): Promise<MarginError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!MarginError.isInstance(error)) throw new Error(`expected a MarginError, got ${String(error)}`);
-  return error;
 }
 
 describeScmProviderContract('GitLab', async () => {
@@ -255,7 +240,7 @@ describe('GitLab adapter details', () => {
   });
 
   it('answers not_found for a merge request GitLab does not have, with GitLab’s message', async () => {
-    const error = await caught(provider.getPullRequest({ ...ref, pullRequestId: 9 }));
+    const error = await marginErrorOf(provider.getPullRequest({ ...ref, pullRequestId: 9 }));
     expect(error.code).toBe('not_found');
     expect(error.message).toBe('GitLab answered 404: 404 Not found');
   });
@@ -276,7 +261,7 @@ describe('GitLab adapter details', () => {
       status: 403,
       json: { message: { base: ['Discussion can’t be resolved'] } },
     }));
-    const error = await caught(provider.setThreadStatus(ref, 'abc', 'resolved'));
+    const error = await marginErrorOf(provider.setThreadStatus(ref, 'abc', 'resolved'));
     expect(error.details).toMatchObject({ providerFailure: 'authorization', providerStatus: 403 });
     expect(error.message).toBe('GitLab answered 403: Discussion can’t be resolved');
   });

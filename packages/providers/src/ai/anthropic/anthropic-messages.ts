@@ -1,4 +1,5 @@
-import { type AiChatRequest, type AiChatResult, type AiMessage, type AiToolCall, MarginError } from '@margin/core';
+import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core';
+import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
@@ -24,7 +25,7 @@ export function buildMessagesBody(model: string, request: AiChatRequest, options
   const body: JsonObject = {
     model,
     max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens,
-    messages: toAnthropicTurns(request.messages),
+    messages: alternatingTurns(request.messages, MESSAGES_BLOCKS),
   };
   if (request.system?.trim()) {
     // Review prompts repeat across files; a cache breakpoint is free below the minimum cacheable size.
@@ -62,36 +63,11 @@ export function buildMessagesBody(model: string, request: AiChatRequest, options
   return { body, answerTool };
 }
 
-/**
- * Anthropic wants alternating user/assistant turns: tool results travel in the next user turn, and
- * consecutive messages of one role are merged. Empty text blocks are refused by the API, so skipped.
- */
-function toAnthropicTurns(messages: readonly AiMessage[]): JsonObject[] {
-  const turns: Array<{ role: 'user' | 'assistant'; content: JsonObject[] }> = [];
-  const push = (role: 'user' | 'assistant', blocks: JsonObject[]) => {
-    if (blocks.length === 0) return;
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
-  for (const message of messages) {
-    if (message.role === 'user') push('user', message.content ? [{ type: 'text', text: message.content }] : []);
-    else if (message.role === 'assistant') {
-      push('assistant', [
-        ...(message.content ? [{ type: 'text', text: message.content }] : []),
-        ...(message.toolCalls ?? []).map((call) => ({
-          type: 'tool_use',
-          id: call.id,
-          name: call.name,
-          input: asObject(call.arguments) ?? {},
-        })),
-      ]);
-    } else {
-      push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
-    }
-  }
-  return turns;
-}
+const MESSAGES_BLOCKS: TurnBlocks = {
+  text: (text) => ({ type: 'text', text }),
+  toolUse: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: asObject(call.arguments) ?? {} }),
+  toolResult: (message) => ({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }),
+};
 
 export function parseMessagesBody(body: unknown, answerTool: string | undefined): AiChatResult {
   const message = asObject(body);

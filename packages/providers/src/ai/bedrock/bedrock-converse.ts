@@ -1,4 +1,5 @@
-import { type AiChatRequest, type AiChatResult, type AiMessage, type AiToolCall, MarginError } from '@margin/core';
+import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core';
+import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
@@ -15,7 +16,7 @@ export interface ConverseCall {
  * others get a forced answer tool, which Converse supports for every tool-capable model family.
  */
 export function buildConverseBody(request: AiChatRequest, options: { nativeStructuredOutput: boolean }): ConverseCall {
-  const body: JsonObject = { messages: toConverseTurns(request.messages) };
+  const body: JsonObject = { messages: alternatingTurns(request.messages, CONVERSE_BLOCKS) };
   if (request.system?.trim()) body.system = [{ text: request.system }];
   const inference: JsonObject = {};
   if (request.maxOutputTokens !== undefined) inference.maxTokens = request.maxOutputTokens;
@@ -54,32 +55,13 @@ export function buildConverseBody(request: AiChatRequest, options: { nativeStruc
   return { body, answerTool };
 }
 
-/** Alternating turns; tool results ride in the next user turn; empty text blocks are refused. */
-function toConverseTurns(messages: readonly AiMessage[]): JsonObject[] {
-  const turns: Array<{ role: 'user' | 'assistant'; content: JsonObject[] }> = [];
-  const push = (role: 'user' | 'assistant', blocks: JsonObject[]) => {
-    if (blocks.length === 0) return;
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
-  for (const message of messages) {
-    if (message.role === 'user') push('user', message.content ? [{ text: message.content }] : []);
-    else if (message.role === 'assistant') {
-      push('assistant', [
-        ...(message.content ? [{ text: message.content }] : []),
-        ...(message.toolCalls ?? []).map((call) => ({
-          toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) ?? {} },
-        })),
-      ]);
-    } else {
-      push('user', [
-        { toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], status: 'success' } },
-      ]);
-    }
-  }
-  return turns;
-}
+const CONVERSE_BLOCKS: TurnBlocks = {
+  text: (text) => ({ text }),
+  toolUse: (call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) ?? {} } }),
+  toolResult: (message) => ({
+    toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], status: 'success' },
+  }),
+};
 
 export function parseConverseBody(body: unknown, answerTool: string | undefined): AiChatResult {
   const response = asObject(body);

@@ -1,0 +1,34 @@
+import type { AiMessage, AiToolCall } from '@margin/core';
+import type { JsonObject } from './wire-values.js';
+
+type ToolMessage = Extract<AiMessage, { role: 'tool' }>;
+
+/** How one API spells each kind of content block. */
+export interface TurnBlocks {
+  text(text: string): JsonObject;
+  toolUse(call: AiToolCall): JsonObject;
+  toolResult(message: ToolMessage): JsonObject;
+}
+
+/**
+ * Anthropic's Messages API and Bedrock's Converse API both want strictly alternating user and
+ * assistant turns: tool results travel in the next user turn, consecutive messages of one role are
+ * merged, and empty text blocks (which both refuse) are left out.
+ */
+export function alternatingTurns(messages: readonly AiMessage[], blocks: TurnBlocks): JsonObject[] {
+  const turns: Array<{ role: 'user' | 'assistant'; content: JsonObject[] }> = [];
+  const push = (role: 'user' | 'assistant', content: JsonObject[]) => {
+    if (content.length === 0) return;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...content);
+    else turns.push({ role, content });
+  };
+  const text = (content: string) => (content ? [blocks.text(content)] : []);
+  for (const message of messages) {
+    if (message.role === 'user') push('user', text(message.content));
+    else if (message.role === 'assistant') {
+      push('assistant', [...text(message.content), ...(message.toolCalls ?? []).map(blocks.toolUse)]);
+    } else push('user', [blocks.toolResult(message)]);
+  }
+  return turns;
+}

@@ -34,7 +34,9 @@ export type ProviderFailure =
   | 'timeout'
   | 'invalidResponse'
   | 'rejected'
-  | 'egressRefused';
+  | 'egressRefused'
+  /** The input did not fit the model's context window; split it and ask again. */
+  | 'contextLengthExceeded';
 
 const MARKER = Symbol.for('margin.error');
 

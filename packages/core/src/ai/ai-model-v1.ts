@@ -65,6 +65,13 @@ export type AiMessage =
   | { role: 'assistant'; content: string; toolCalls?: AiToolCall[] | undefined }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string };
 
+/**
+ * Whether and which tool the model must call: `auto` (the default when tools are given), `required`
+ * (some tool), `none`, or one named tool — how a forced `report_findings` call gets structured output
+ * from models without a JSON mode (Anthropic, Bedrock, Vertex).
+ */
+export type AiToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
 export interface AiResponseFormat {
   /** A short identifier for the schema, e.g. `review_findings`. */
   name: string;
@@ -77,6 +84,8 @@ export interface AiChatRequest {
   system?: string | undefined;
   messages: AiMessage[];
   tools?: AiToolDefinition[] | undefined;
+  /** Only meaningful with `tools`; default `auto`. */
+  toolChoice?: AiToolChoice | undefined;
   /**
    * Ask for JSON matching the schema using the vendor's native structured output. Callers only set
    * it for models configured with `supportsStructuredOutput`; otherwise they instruct and validate.
@@ -114,12 +123,29 @@ export interface AiEmbeddingResult {
   usage: AiUsage;
 }
 
+/** Tokens a text takes for a model, counted locally before anything is sent. */
+export interface TokenCount {
+  tokens: number;
+  /** True when the model's own tokenizer counted; false for an estimate (characters ÷ 3.5, rounded up). */
+  exact: boolean;
+}
+
+/**
+ * The AI port's model. A call that does not fit the model's context window fails with
+ * `MarginError.provider('contextLengthExceeded', ...)`, so the caller can split the input and try
+ * again instead of failing the work.
+ */
 export interface AiModelV1 {
   readonly specificationVersion: 'v1';
   readonly providerKind: AiProviderKind;
   readonly remoteModelId: string;
   chat(request: AiChatRequest): Promise<AiChatResult>;
   embed(texts: string[], options?: { signal?: AbortSignal | undefined }): Promise<AiEmbeddingResult>;
+  /**
+   * Counts locally: exact where the model's tokenizer is known (OpenAI's o200k/cl100k families),
+   * otherwise an estimate flagged `exact: false`. Optional; callers estimate when it is missing.
+   */
+  countTokens?(text: string): TokenCount;
 }
 
 export interface AiModelSpec {

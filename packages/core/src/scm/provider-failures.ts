@@ -12,6 +12,7 @@ export const PROVIDER_FAILURES = [
   'invalidResponse',
   'rejected',
   'egressRefused',
+  'contextLengthExceeded',
 ] as const satisfies readonly ProviderFailure[];
 
 // Fails to compile when errors.ts gains a failure this list lacks.

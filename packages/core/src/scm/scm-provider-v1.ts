@@ -1,3 +1,5 @@
+import type { MarginError } from '../errors.js';
+
 /**
  * The source-control port. One `ScmProviderFamilyV1` per provider family (Azure DevOps, GitHub,
  * GitLab, Bitbucket) creates `ScmProviderV1` instances for stored connections and owns the webhook
@@ -100,6 +102,69 @@ export interface ChangedFile {
   isBinary?: boolean | undefined;
   additions?: number | undefined;
   deletions?: number | undefined;
+  /**
+   * Git blob id of the base-side version, where the provider names it (Azure DevOps
+   * `originalObjectId`). With `newBlobId` it tells that a file did not change between two reviews
+   * without reading it.
+   */
+  oldBlobId?: string | undefined;
+  /** Git blob id of the head-side version, where the provider names it (GitHub `sha`, ADO `objectId`). */
+  newBlobId?: string | undefined;
+}
+
+/** Options every provider call takes. */
+export interface ScmCallOptions {
+  /** Aborts the call (and any retry wait) when the review is stopped, superseded or the host shuts down. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Why a listing holds fewer entries than the provider has. */
+export interface ListingTruncation {
+  /** How many entries the provider lists at most, e.g. 3,000 changed files on GitHub. */
+  limit: number;
+  /** Said to the user as is, e.g. "GitHub lists at most 3,000 changed files of a pull request." */
+  reason: string;
+}
+
+export interface ListChangedFilesOptions extends ScmCallOptions {
+  /**
+   * Called once, after the last file, when the provider capped the listing. Files past the cap are
+   * never silently dropped by the adapter; it says so here and the review discloses it.
+   */
+  onTruncated?: ((truncation: ListingTruncation) => void) | undefined;
+}
+
+/**
+ * One file's diff as the provider will anchor comments on it.
+ *
+ * `text` is a unified diff shaped like `git diff` without its `diff --git` line: `--- a/old` /
+ * `+++ b/new` (or `/dev/null`), then `@@` hunks with git's 3 context lines and `\ No newline at end
+ * of file` markers. A pure rename or mode change has headers and no hunks; a binary file is the single
+ * line `Binary files a/x and b/x differ`.
+ */
+export interface FileDiff {
+  text: string;
+  /**
+   * Which new-side lines accept an inline comment: `diffLines` — the added and context lines of the
+   * hunks in `text` (GitHub, GitLab, Bitbucket); `anyLine` — any line of the new file (Azure DevOps).
+   */
+  commentable: 'diffLines' | 'anyLine';
+  /** The provider withheld or cut this diff (too large); `text` is what could be had. */
+  truncated?: boolean | undefined;
+}
+
+/** How two commits of a repository relate, and the files that differ between them. */
+export interface CommitComparison {
+  /**
+   * `ahead`: `toSha` descends from `fromSha` (an ordinary push); `identical`: the same commit;
+   * `behind`: `toSha` is an ancestor of `fromSha`; `diverged`: history was rewritten (a force push);
+   * `unknown`: the provider cannot tell.
+   */
+  relation: 'ahead' | 'identical' | 'behind' | 'diverged' | 'unknown';
+  /** Files that differ between the two commits (from `fromSha` to `toSha`). */
+  files: ChangedFile[];
+  /** Set when the provider capped the file list. */
+  truncation?: ListingTruncation | undefined;
 }
 
 export interface FileContent {
@@ -110,11 +175,18 @@ export interface FileContent {
 
 export type ThreadStatus = 'open' | 'resolved';
 
-/** A place in the new version of a file; findings anchor on the new side. Lines are 1-based. */
+/**
+ * A place in one version of a file. Lines are 1-based and, with `side: 'new'` (the default), numbered
+ * in the head version; with `side: 'old'` in the base version (a comment on removed lines).
+ */
 export interface ThreadAnchor {
+  /** The file's path in the head version (for a deleted file: its base path). */
   filePath: string;
   startLine: number;
   endLine: number;
+  side?: 'new' | 'old' | undefined;
+  /** The file's path in the base version when it was renamed (GitLab's `old_path` needs it). */
+  previousPath?: string | undefined;
 }
 
 export interface ThreadComment {
@@ -124,12 +196,33 @@ export interface ThreadComment {
   createdAt: string;
 }
 
+/**
+ * How a person closed a thread, where the provider records more than "resolved": Azure DevOps
+ * `fixed`, `wontFix`, `byDesign` and `closed`. A `wontFix` or `byDesign` thread is a rejection the
+ * review remembers.
+ */
+export type ThreadClosure = 'fixed' | 'wontFix' | 'byDesign' | 'closed';
+
 export interface ReviewThread {
   threadId: string;
   status: ThreadStatus;
   anchor?: ThreadAnchor | undefined;
+  /** Oldest first. Bodies are returned without the hidden marker. */
   comments: ThreadComment[];
+  /** The hidden marker the thread was created with (see `CreateThreadInput.marker`), read back. */
+  marker?: string | undefined;
+  /** The provider's own status word, kept for diagnostics (ADO `wontFix`, GitLab `resolved`, ...). */
+  providerStatus?: string | undefined;
+  /** Set when the provider says how the thread was closed. */
+  closedAs?: ThreadClosure | undefined;
+  /** The code the thread points at changed since it was written (GitHub `isOutdated`, ...). */
+  isOutdated?: boolean | undefined;
+  /** The first comment was written with this connection's credentials. */
+  authoredByConnection?: boolean | undefined;
 }
+
+/** Markers are short and plain so every provider can keep them: letters, digits and `:=_.,-`. */
+export const THREAD_MARKER_PATTERN = /^[A-Za-z0-9:=_.,-]{1,200}$/;
 
 export interface CreateThreadInput {
   body: string;
@@ -138,6 +231,23 @@ export interface CreateThreadInput {
   /** The revision the anchor's line numbers refer to. */
   revision: Revision;
   status?: ThreadStatus | undefined;
+  /**
+   * An identifier kept with the thread but not shown to readers (an HTML comment in Markdown
+   * bodies, a thread property on Azure DevOps), matching `THREAD_MARKER_PATTERN`. `listThreads`
+   * returns it as `marker`, so a retry after a crash finds what was already posted.
+   */
+  marker?: string | undefined;
+}
+
+/** One thread of a batch: created, or refused by the provider without failing the others. */
+export type CreateThreadOutcome = { ok: true; thread: CreatedThread } | { ok: false; error: MarginError };
+
+export interface EditCommentInput {
+  threadId: string;
+  commentId: string;
+  body: string;
+  /** Kept hidden in the edited body, as on creation. */
+  marker?: string | undefined;
 }
 
 export interface CreatedThread {
@@ -170,25 +280,65 @@ export interface ScmProviderV1 {
   readonly family: ProviderFamily;
 
   /** A cheap authenticated call proving the credentials work. */
-  verify(): Promise<ScmAccount>;
-  getPullRequest(ref: PullRequestRef): Promise<PullRequestSnapshot>;
-  listRevisions(ref: PullRequestRef): Promise<Revision[]>;
-  /** Every changed file between the revision's base and head, across all pages, streamed. */
-  listChangedFiles(ref: PullRequestRef, revision: Revision): AsyncIterable<ChangedFile>;
-  /** `undefined` when the file does not exist at that commit. */
-  getFileContent(ref: RepositoryRef, path: string, commitSha: string): Promise<FileContent | undefined>;
-  /** A unified diff for one file, from the provider or computed from both versions. */
-  getFileDiff(ref: PullRequestRef, file: ChangedFile, revision: Revision): Promise<string>;
-  listThreads(ref: PullRequestRef): AsyncIterable<ReviewThread>;
-  createThread(ref: PullRequestRef, input: CreateThreadInput): Promise<CreatedThread>;
-  reply(ref: PullRequestRef, threadId: string, body: string): Promise<{ commentId: string }>;
-  setThreadStatus(ref: PullRequestRef, threadId: string, status: ThreadStatus): Promise<void>;
+  verify(options?: ScmCallOptions): Promise<ScmAccount>;
+  getPullRequest(ref: PullRequestRef, options?: ScmCallOptions): Promise<PullRequestSnapshot>;
+  listRevisions(ref: PullRequestRef, options?: ScmCallOptions): Promise<Revision[]>;
+  /**
+   * Every changed file between the revision's base (its merge base) and head, across all pages,
+   * streamed. A provider that caps the listing says so through `options.onTruncated`.
+   */
+  listChangedFiles(
+    ref: PullRequestRef,
+    revision: Revision,
+    options?: ListChangedFilesOptions,
+  ): AsyncIterable<ChangedFile>;
+  /** How two commits relate and which files differ between them, e.g. the last reviewed head and the new one. */
+  compareCommits(
+    ref: RepositoryRef,
+    fromSha: string,
+    toSha: string,
+    options?: ScmCallOptions,
+  ): Promise<CommitComparison>;
+  /**
+   * A file's content at a commit SHA, or at the tip of a branch (`{ branch: 'main' }`, for
+   * configuration read from the target branch). `undefined` when the file does not exist there.
+   */
+  getFileContent(
+    ref: RepositoryRef,
+    path: string,
+    version: string | { branch: string },
+    options?: ScmCallOptions,
+  ): Promise<FileContent | undefined>;
+  /**
+   * One file's diff from `revision.mergeBaseSha` (when given, else the pull request's merge base)
+   * to `revision.headSha`, from the provider or computed from both versions.
+   */
+  getFileDiff(ref: PullRequestRef, file: ChangedFile, revision: Revision, options?: ScmCallOptions): Promise<FileDiff>;
+  listThreads(ref: PullRequestRef, options?: ScmCallOptions): AsyncIterable<ReviewThread>;
+  createThread(ref: PullRequestRef, input: CreateThreadInput, options?: ScmCallOptions): Promise<CreatedThread>;
+  /**
+   * The inline threads of one review run, in the provider's native batch where it has one (GitHub:
+   * one review with `event: COMMENT`), else one by one. One refused thread does not fail the others;
+   * results are in input order.
+   */
+  createThreads(
+    ref: PullRequestRef,
+    input: { revision: Revision; threads: Array<Omit<CreateThreadInput, 'revision'>> },
+    options?: ScmCallOptions,
+  ): Promise<CreateThreadOutcome[]>;
+  /** Replaces a comment's body (the review summary is updated in place, never posted twice). */
+  editComment(ref: PullRequestRef, input: EditCommentInput, options?: ScmCallOptions): Promise<void>;
+  reply(ref: PullRequestRef, threadId: string, body: string, options?: ScmCallOptions): Promise<{ commentId: string }>;
+  setThreadStatus(ref: PullRequestRef, threadId: string, status: ThreadStatus, options?: ScmCallOptions): Promise<void>;
   /** Open pull requests of one repository, or of every repository under the scope when none is named. */
-  listOpenPullRequests(scope: ScmScopeRef & { repositoryId?: string | undefined }): AsyncIterable<PullRequestSummary>;
-  listProjects(scopePath: string): AsyncIterable<ScmProject>;
-  listRepositories(scope: ScmScopeRef): AsyncIterable<ScmRepository>;
-  listBranches(ref: RepositoryRef): AsyncIterable<string>;
-  searchUsers(scopePath: string, search: string): Promise<ScmUser[]>;
+  listOpenPullRequests(
+    scope: ScmScopeRef & { repositoryId?: string | undefined },
+    options?: ScmCallOptions,
+  ): AsyncIterable<PullRequestSummary>;
+  listProjects(scopePath: string, options?: ScmCallOptions): AsyncIterable<ScmProject>;
+  listRepositories(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmRepository>;
+  listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string>;
+  searchUsers(scopePath: string, search: string, options?: ScmCallOptions): Promise<ScmUser[]>;
 }
 
 export const WEBHOOK_EVENT_KINDS = ['pullRequestCreated', 'pullRequestUpdated', 'pullRequestCommented'] as const;

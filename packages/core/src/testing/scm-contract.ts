@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangedFile, PullRequestRef, ReviewThread, ScmProviderV1, ScmScopeRef } from '../scm/scm-provider-v1.js';
 import { collect, marginErrorOf } from './async-results.js';
+import type { PullRequestScenario } from './pull-request-scenario.js';
 
 /**
  * The canonical pull request every SCM adapter's fake serves, each in its own wire format. The fake
@@ -66,8 +67,66 @@ export interface ScmContractHarness {
   throttleNext(): void;
   /** Requests the fake has received so far. */
   requestCount(): number;
+  /** Serves another pull request from file versions (in the harness's repository), or a push to it. */
+  loadPullRequest(scenario: PullRequestScenario): void | Promise<void>;
+  /** From now on the fake refuses every new thread anchored in this file, as the provider refuses an invalid position. */
+  refuseThreadsOn(path: string): void;
   close(): Promise<void>;
 }
+
+const sha = (digit: string) => digit.repeat(40);
+
+/**
+ * A pull request with every kind of change an engine must anchor on: two hunks, a missing final
+ * newline, CRLF line ends, an addition, a deletion, a rename with and without edits, and a binary.
+ */
+export const SCENARIO_PULL_REQUEST: PullRequestScenario = {
+  number: 77,
+  title: 'Rework the billing totals',
+  description: 'Splits tax handling out of the invoice.',
+  sourceBranch: 'feature/tax',
+  targetBranch: 'main',
+  headSha: sha('a'),
+  baseSha: sha('b'),
+  files: [
+    {
+      path: 'src/invoice.ts',
+      changeType: 'modified',
+      oldText: `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')}\n`,
+      newText: `${Array.from({ length: 30 }, (_, i) =>
+        i === 2 ? 'line 3 changed' : i === 24 ? 'line 25 changed\nline 25b added' : `line ${i + 1}`,
+      ).join('\n')}`,
+    },
+    { path: 'src/windows.ts', changeType: 'modified', oldText: 'a\r\nb\r\nc\r\n', newText: 'a\r\nB\r\nc\r\n' },
+    { path: 'src/tax.ts', changeType: 'added', newText: 'export const rate = 0.2;\nexport const name = "vat";\n' },
+    { path: 'src/legacy.ts', changeType: 'deleted', oldText: 'export const old = 1;\n' },
+    {
+      path: 'src/totals.ts',
+      previousPath: 'src/sum.ts',
+      changeType: 'renamed',
+      oldText: 'export const sum = 1;\nexport const count = 2;\n',
+      newText: 'export const sum = 1;\nexport const count = 3;\n',
+    },
+    {
+      path: 'src/moved.ts',
+      previousPath: 'src/unmoved.ts',
+      changeType: 'renamed',
+      oldText: 'export const same = true;\n',
+      newText: 'export const same = true;\n',
+    },
+    { path: 'assets/logo.png', changeType: 'modified', oldText: 'PNG-old', newText: 'PNG-new', binary: true },
+  ],
+  branchFiles: { main: { '.margin/config.yml': 'minimumSeverity: warning\n' } },
+};
+
+/** The same pull request after one more push: only `src/tax.ts` changed. */
+export const SCENARIO_PUSH: PullRequestScenario = {
+  ...SCENARIO_PULL_REQUEST,
+  headSha: sha('c'),
+  files: SCENARIO_PULL_REQUEST.files.map((f) =>
+    f.path === 'src/tax.ts' ? { ...f, newText: 'export const rate = 0.25;\nexport const name = "vat";\n' } : f,
+  ),
+};
 
 /** Behaviour every `ScmProviderV1` adapter shows against its provider fake. */
 export function describeScmProviderContract(name: string, setup: () => Promise<ScmContractHarness>): void {
@@ -207,6 +266,167 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     it('searches users', async () => {
       const users = await h.provider.searchUsers(h.scope.scopePath, 'ad');
       expect(users.map((u) => u.login)).toContain(s.users[0].login);
+    });
+
+    describe('pull requests served from file versions', () => {
+      const ref = () => ({ ...h.ref, pullRequestId: SCENARIO_PULL_REQUEST.number });
+      const fileOf = (path: string): ChangedFile => {
+        const f = SCENARIO_PULL_REQUEST.files.find((x) => x.path === path);
+        if (!f) throw new Error(path);
+        return { path: f.path, previousPath: f.previousPath, changeType: f.changeType, isBinary: f.binary };
+      };
+      beforeAll(async () => {
+        await h.loadPullRequest(SCENARIO_PULL_REQUEST);
+      });
+
+      it('lists every file of the scenario with its change type', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        expect(pr.revision.headSha).toBe(SCENARIO_PULL_REQUEST.headSha);
+        const files = await collect(h.provider.listChangedFiles(ref(), pr.revision));
+        expect(files.map((f) => f.path).sort()).toEqual(SCENARIO_PULL_REQUEST.files.map((f) => f.path).sort());
+        expect(files.find((f) => f.path === 'src/totals.ts')).toMatchObject({
+          changeType: 'renamed',
+          previousPath: 'src/sum.ts',
+        });
+      });
+
+      it('gives each file a unified diff with git headers and says which lines take comments', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        const modified = await h.provider.getFileDiff(ref(), fileOf('src/invoice.ts'), pr.revision);
+        expect(modified.text).toMatch(/^--- a\/src\/invoice\.ts\n\+\+\+ b\/src\/invoice\.ts\n/);
+        expect(modified.text.match(/^@@ /gm)).toHaveLength(2);
+        expect(modified.text).toContain('+line 3 changed');
+        expect(modified.text).toContain('\\ No newline at end of file');
+        expect(['diffLines', 'anyLine']).toContain(modified.commentable);
+
+        const crlf = await h.provider.getFileDiff(ref(), fileOf('src/windows.ts'), pr.revision);
+        expect(crlf.text).toContain('+B');
+        const added = await h.provider.getFileDiff(ref(), fileOf('src/tax.ts'), pr.revision);
+        expect(added.text).toMatch(/^--- \/dev\/null\n\+\+\+ b\/src\/tax\.ts\n@@ -0,0 \+1,2 @@/);
+        const deleted = await h.provider.getFileDiff(ref(), fileOf('src/legacy.ts'), pr.revision);
+        expect(deleted.text).toMatch(/^--- a\/src\/legacy\.ts\n\+\+\+ \/dev\/null\n/);
+        expect(deleted.text).toContain('-export const old = 1;');
+        const renamed = await h.provider.getFileDiff(ref(), fileOf('src/totals.ts'), pr.revision);
+        expect(renamed.text).toMatch(/^--- a\/src\/sum\.ts\n\+\+\+ b\/src\/totals\.ts\n/);
+        expect(renamed.text).toContain('+export const count = 3;');
+        const pureRename = await h.provider.getFileDiff(ref(), fileOf('src/moved.ts'), pr.revision);
+        expect(pureRename.text).not.toContain('@@');
+        const binary = await h.provider.getFileDiff(ref(), fileOf('assets/logo.png'), pr.revision);
+        expect(binary.text).toMatch(/^Binary files /m);
+      });
+
+      it('reads a file at the tip of a branch', async () => {
+        const config = await h.provider.getFileContent(ref(), '.margin/config.yml', { branch: 'main' });
+        expect(config?.text).toBe('minimumSeverity: warning\n');
+        expect(await h.provider.getFileContent(ref(), '.margin/none.yml', { branch: 'main' })).toBeUndefined();
+      });
+
+      it('compares the heads of two pushes', async () => {
+        await h.loadPullRequest(SCENARIO_PUSH);
+        const same = await h.provider.compareCommits(ref(), SCENARIO_PUSH.headSha, SCENARIO_PUSH.headSha);
+        expect(same.relation).toBe('identical');
+        const pushed = await h.provider.compareCommits(ref(), SCENARIO_PULL_REQUEST.headSha, SCENARIO_PUSH.headSha);
+        expect(pushed.relation).toBe('ahead');
+        expect(pushed.files.map((f) => f.path)).toEqual(['src/tax.ts']);
+        const interdiff = await h.provider.getFileDiff(ref(), fileOf('src/tax.ts'), {
+          revisionId: SCENARIO_PUSH.headSha,
+          headSha: SCENARIO_PUSH.headSha,
+          baseSha: SCENARIO_PULL_REQUEST.headSha,
+          mergeBaseSha: SCENARIO_PULL_REQUEST.headSha,
+        });
+        expect(interdiff.text).toContain('-export const rate = 0.2;');
+        expect(interdiff.text).toContain('+export const rate = 0.25;');
+        const whole = await h.provider.getFileDiff(
+          ref(),
+          fileOf('src/tax.ts'),
+          (await h.provider.getPullRequest(ref())).revision,
+        );
+        expect(whole.text).not.toContain('-export const rate = 0.2;');
+      });
+
+      it('keeps a hidden marker with a thread and out of its body', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        const body = 'The tax rate is read before it is validated.';
+        const created = await h.provider.createThread(ref(), {
+          body,
+          anchor: { filePath: 'src/tax.ts', startLine: 1, endLine: 1 },
+          revision: pr.revision,
+          marker: 'margin:fp=0123456789abcdef',
+        });
+        const thread = (await collect(h.provider.listThreads(ref()))).find((t) => t.threadId === created.threadId);
+        expect(thread?.marker).toBe('margin:fp=0123456789abcdef');
+        expect(thread?.comments[0]?.body).toBe(body);
+        expect(thread?.authoredByConnection).toBe(true);
+        const human = (await collect(h.provider.listThreads(h.ref))).find(
+          (t) => t.anchor?.filePath === s.existingThread.filePath,
+        );
+        expect(human?.marker).toBeUndefined();
+        expect(human?.authoredByConnection).not.toBe(true);
+      });
+
+      it('posts a batch of inline threads; a refused one does not fail the others', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        h.refuseThreadsOn('src/windows.ts');
+        const outcomes = await h.provider.createThreads(ref(), {
+          revision: pr.revision,
+          threads: [
+            { body: 'First.', anchor: { filePath: 'src/invoice.ts', startLine: 3, endLine: 3 }, marker: 'margin:b1' },
+            { body: 'Refused.', anchor: { filePath: 'src/windows.ts', startLine: 2, endLine: 2 }, marker: 'margin:b2' },
+            {
+              body: 'Range.',
+              anchor: { filePath: 'src/invoice.ts', startLine: 25, endLine: 26 },
+              marker: 'margin:b3',
+            },
+          ],
+        });
+        expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+        const refused = outcomes[1];
+        if (refused && !refused.ok) expect(refused.error.code).toEqual(expect.any(String));
+        const threads = await collect(h.provider.listThreads(ref()));
+        const byMarker = (m: string) => threads.find((t) => t.marker === m);
+        expect(byMarker('margin:b1')?.anchor).toMatchObject({ filePath: 'src/invoice.ts', endLine: 3 });
+        expect(byMarker('margin:b2')).toBeUndefined();
+        expect(byMarker('margin:b3')?.anchor).toMatchObject({ filePath: 'src/invoice.ts', endLine: 26 });
+        expect(byMarker('margin:b3')?.comments[0]?.body).toBe('Range.');
+      });
+
+      it('anchors a thread on removed lines on the old side', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        const created = await h.provider.createThread(ref(), {
+          body: 'This removal drops the export other modules import.',
+          anchor: { filePath: 'src/legacy.ts', startLine: 1, endLine: 1, side: 'old' },
+          revision: pr.revision,
+        });
+        const thread = (await collect(h.provider.listThreads(ref()))).find((t) => t.threadId === created.threadId);
+        expect(thread?.anchor).toMatchObject({ filePath: 'src/legacy.ts', endLine: 1, side: 'old' });
+      });
+
+      it('edits a comment in place and keeps its marker', async () => {
+        const pr = await h.provider.getPullRequest(ref());
+        const created = await h.provider.createThread(ref(), {
+          body: 'Summary, first run.',
+          revision: pr.revision,
+          marker: 'margin:summary',
+        });
+        await h.provider.editComment(ref(), {
+          threadId: created.threadId,
+          commentId: created.commentId,
+          body: 'Summary, second run.',
+          marker: 'margin:summary',
+        });
+        const summaries = (await collect(h.provider.listThreads(ref()))).filter((t) => t.marker === 'margin:summary');
+        expect(summaries).toHaveLength(1);
+        expect(summaries[0]?.threadId).toBe(created.threadId);
+        expect(summaries[0]?.comments[0]?.body).toBe('Summary, second run.');
+      });
+
+      it('sends nothing once the signal is aborted', async () => {
+        const before = h.requestCount();
+        const controller = new AbortController();
+        controller.abort();
+        await expect(h.provider.getPullRequest(ref(), { signal: controller.signal })).rejects.toBeDefined();
+        expect(h.requestCount()).toBe(before);
+      });
     });
 
     it('waits out a rate limit and retries', async () => {

@@ -5,6 +5,7 @@ export {
   type ExpiringTokenSource,
   type IssuedToken,
 } from './expiring-token.js';
+export { type MarkerStyle, readHiddenMarker, withHiddenMarker } from './hidden-marker.js';
 export {
   isObject,
   type JsonObject,

@@ -1,0 +1,30 @@
+import { MarginError, THREAD_MARKER_PATTERN } from '@margin/core';
+
+/**
+ * How a Markdown comment body carries a thread's hidden marker (`CreateThreadInput.marker`):
+ * - `htmlComment` — `<!-- margin-marker:… -->`, invisible on GitHub and GitLab;
+ * - `linkDefinition` — `[margin-marker]: # (…)`, a link reference definition, which CommonMark
+ *   renderers (Bitbucket's included, which escapes HTML) never show.
+ * Reading accepts either, so a body edited on another renderer still gives its marker back.
+ */
+export type MarkerStyle = 'htmlComment' | 'linkDefinition';
+
+const READ =
+  /\n*(?:<!-- margin-marker:([A-Za-z0-9:=_.,-]{1,200}) -->|\[margin-marker\]: # \(([A-Za-z0-9:=_.,-]{1,200})\))\s*$/;
+
+/** The body with the marker appended last, or the body alone without one. */
+export function withHiddenMarker(body: string, marker: string | undefined, style: MarkerStyle): string {
+  if (marker === undefined) return body;
+  if (!THREAD_MARKER_PATTERN.test(marker)) {
+    throw MarginError.validation('A thread marker is 1–200 letters, digits or :=_.,- characters.');
+  }
+  const hidden = style === 'htmlComment' ? `<!-- margin-marker:${marker} -->` : `[margin-marker]: # (${marker})`;
+  return `${body.trimEnd()}\n\n${hidden}`;
+}
+
+/** Splits a stored body into what readers see and the marker it carries, if any. */
+export function readHiddenMarker(stored: string): { body: string; marker?: string | undefined } {
+  const match = READ.exec(stored);
+  if (!match) return { body: stored };
+  return { body: stored.slice(0, match.index), marker: match[1] ?? match[2] };
+}

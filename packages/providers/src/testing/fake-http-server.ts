@@ -33,7 +33,18 @@ export interface FakeHttpServer {
   on(method: string, path: string, handler: FakeHandler): void;
   /** Answers the next request (any route) with this reply instead, once. */
   interceptNext(reply: FakeReply): void;
+  /**
+   * Lets the handler of the next request matching `predicate` run (a write is applied), then holds
+   * its reply back until `release()`: a crash test kills the client between "the provider stored
+   * it" and "the client heard so". `reached` resolves when such a request has been handled.
+   */
+  stallReply(predicate: (request: FakeRequest) => boolean): StalledReply;
   close(): Promise<void>;
+}
+
+export interface StalledReply {
+  reached: Promise<FakeRequest>;
+  release(): void;
 }
 
 interface Route {
@@ -52,6 +63,11 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
   const routes: Route[] = [];
   const requests: FakeRequest[] = [];
   const intercepts: FakeReply[] = [];
+  const stalls: Array<{
+    predicate: (r: FakeRequest) => boolean;
+    reached(r: FakeRequest): void;
+    released: Promise<void>;
+  }> = [];
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -89,6 +105,13 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
         reply = { status: 500, json: { message: `Fake handler failed: ${(error as Error).message}` } };
       }
     }
+    const handled = requests[requests.length - 1];
+    const stall = handled ? stalls.find((st) => st.predicate(handled)) : undefined;
+    if (stall && handled) {
+      stalls.splice(stalls.indexOf(stall), 1);
+      stall.reached(handled);
+      await stall.released;
+    }
     const headers: Record<string, string> = { ...reply.headers };
     let body = reply.text ?? '';
     if (reply.json !== undefined) {
@@ -121,6 +144,18 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
     },
     interceptNext(reply) {
       intercepts.push(reply);
+    },
+    stallReply(predicate) {
+      let reached!: (r: FakeRequest) => void;
+      let release!: () => void;
+      const reachedPromise = new Promise<FakeRequest>((resolve) => {
+        reached = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      stalls.push({ predicate, reached, released });
+      return { reached: reachedPromise, release };
     },
     close: () =>
       new Promise((resolve) => {

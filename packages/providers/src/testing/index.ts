@@ -43,5 +43,6 @@ export {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  type StalledReply,
   startFakeHttpServer,
 } from './fake-http-server.js';

@@ -24,6 +24,7 @@ export {
 } from './ai-records.js';
 export { estimateCostUsd, type ModelPrices } from './cost.js';
 export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
+export { toVendorJsonSchema } from './json-schema.js';
 export { KNOWN_MODELS, type KnownModel } from './known-models.js';
 export { inferOperationKinds, inferProtocolModes } from './profile-rules.js';
 export {
@@ -68,11 +69,14 @@ export {
   PutPurposeInput,
   TenantLogicalModelList,
 } from './schemas.js';
+export { type ChatStructuredOptions, type ChatStructuredResult, chatStructured } from './structured-chat.js';
 export {
-  type ChatStructuredOptions,
-  type ChatStructuredResult,
-  chatStructured,
+  askStructured,
+  jsonCandidates,
+  type OutputRung,
   parseJsonLeniently,
-  toVendorJsonSchema,
-} from './structured-chat.js';
+  type StructuredCapabilities,
+  type StructuredOutcome,
+  type StructuredSpec,
+} from './structured-output.js';
 export { addUsage, emptyUsage } from './usage.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MarginError } from '../errors.js';
 import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from './ai-model-v1.js';
-import { chatStructured, parseJsonLeniently } from './structured-chat.js';
+import { chatStructured } from './structured-chat.js';
+import { parseJsonLeniently } from './structured-output.js';
 
 const Findings = z.object({
   findings: z.array(z.object({ line: z.number().int(), message: z.string() })),

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/**
+ * The zod schema as the JSON Schema vendors accept, without `$schema`. The output view is used
+ * because it closes objects (`additionalProperties: false`), which strict structured-output modes
+ * require; response schemas should therefore not rely on transforms.
+ */
+export function toVendorJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}

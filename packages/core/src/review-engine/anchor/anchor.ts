@@ -1,0 +1,225 @@
+import type { DiffIndex, HunkRange, IndexedLine } from '../diff/diff-index.js';
+import type { ProposedFinding } from '../output/review-answer.js';
+import { similarityRatio } from './similarity-ratio.js';
+
+/** A file a finding may anchor on, as the plan saw it. */
+export interface AnchorableFile {
+  path: string;
+  previousPath?: string | undefined;
+  deleted: boolean;
+  index: DiffIndex;
+}
+
+export type AnchorScope = 'onChangedLine' | 'adjacentToChange' | 'outsideChange';
+export type AnchorMethod = 'quote' | 'fuzzy' | 'line' | 'oldSide' | 'snapped';
+
+export interface Anchor {
+  path: string;
+  previousPath?: string | undefined;
+  startLine: number;
+  endLine: number;
+  side: 'new' | 'old';
+  scope: AnchorScope;
+  method: AnchorMethod;
+  /** The anchored line's text (for identity: it survives line shifts). */
+  anchorText: string;
+  /** The quote was found at the line number the model gave: its numbers can be trusted. */
+  agreed: boolean;
+  /** Said before the message when the comment had to move: "(about lines 40–42)". */
+  note?: string | undefined;
+}
+
+export type AnchorResult =
+  | { kind: 'anchored'; anchor: Anchor }
+  /** Real file, but no line the diff shows is close enough: the finding goes to the summary. */
+  | { kind: 'prLevel'; path: string; scope: 'outsideChange'; reason: string; startLine: number | null }
+  | { kind: 'dropped'; reason: 'unknownPath' };
+
+const MAX_SPAN = 20;
+const ADJACENT = 3;
+const SNAP_DISTANCE = 5;
+const FUZZY_MIN = 0.9;
+const FUZZY_TIE = 0.02;
+
+/**
+ * Puts a finding on a line the diff really shows, or says why it cannot. The quote is trusted over
+ * the line number (models copy text better than they count); a number is used only when there is no
+ * quote or it was not found; code removed by the change is anchored on the old side; a line near a
+ * hunk moves onto its closest added line with a note; anything further goes to the summary. An
+ * invented path means an invented finding, and is dropped.
+ */
+export function anchorFinding(finding: ProposedFinding, files: PathResolver): AnchorResult {
+  const file = files.resolve(finding.path);
+  if (!file) return { kind: 'dropped', reason: 'unknownPath' };
+  if (file.deleted) {
+    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'deletedFile', startLine: null };
+  }
+  const { index } = file;
+  const span = finding.startLine !== null && finding.endLine !== null ? finding.endLine - finding.startLine : 0;
+  const quote = normaliseQuote(finding.quote);
+
+  const hit = quote ? findQuote(index, quote, finding.startLine) : undefined;
+  if (hit) {
+    const method: AnchorMethod = hit.exact ? 'quote' : 'fuzzy';
+    return {
+      kind: 'anchored',
+      anchor: place(file, hit.line.line, hit.line.line + span, method, hit.line.line === finding.startLine),
+    };
+  }
+
+  const start = finding.startLine;
+  if (start === null) {
+    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'quoteNotFound', startLine: null };
+  }
+  if (quote) {
+    // A number on the old side whose removed text matches the quote: the finding is about removed code.
+    const removed = index.removedLines.find((r) => r.line === start && normalise(r.text) === quote);
+    if (removed) {
+      return {
+        kind: 'anchored',
+        anchor: {
+          path: file.path,
+          previousPath: file.previousPath,
+          startLine: removed.line,
+          endLine: removed.line,
+          side: 'old',
+          scope: 'onChangedLine',
+          method: 'oldSide',
+          anchorText: removed.text,
+          agreed: true,
+        },
+      };
+    }
+  }
+  if (index.newLines.has(start)) {
+    return { kind: 'anchored', anchor: place(file, start, start + span, 'line', false) };
+  }
+  const near = nearestAddedLine(index, start);
+  if (near && near.distance <= SNAP_DISTANCE) {
+    const anchor = place(file, near.line, near.line, 'snapped', false);
+    const end = start + span;
+    anchor.note = start === end ? `(about line ${start})` : `(about lines ${start}–${end})`;
+    return { kind: 'anchored', anchor };
+  }
+  return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'outsideDiff', startLine: start };
+}
+
+/** Range kept inside one hunk, at most 20 lines, scope classified. */
+function place(file: AnchorableFile, start: number, end: number, method: AnchorMethod, agreed: boolean): Anchor {
+  const { index } = file;
+  const first = index.newLines.get(start) as IndexedLine;
+  const hunk = index.hunks[first.hunk] as HunkRange;
+  let last = Math.max(start, Math.min(end, hunk.newEnd));
+  while (last > start && !index.newLines.has(last)) last--;
+  if (last - start + 1 > MAX_SPAN) last = start;
+  let touchesAdded = false;
+  for (let l = start; l <= last; l++) if (index.newLines.get(l)?.kind === 'added') touchesAdded = true;
+  const scope: AnchorScope = touchesAdded
+    ? 'onChangedLine'
+    : hunk.addedLines.some((a) => Math.abs(a - start) <= ADJACENT) || first.kind === 'context'
+      ? 'adjacentToChange'
+      : 'outsideChange';
+  return {
+    path: file.path,
+    previousPath: file.previousPath,
+    startLine: start,
+    endLine: last,
+    side: 'new',
+    scope,
+    method,
+    anchorText: first.text,
+    agreed,
+  };
+}
+
+function findQuote(
+  index: DiffIndex,
+  quote: string,
+  near: number | null,
+): { line: IndexedLine; exact: boolean } | undefined {
+  const exact = index.searchOrder.filter((l) => normalise(l.text) === quote);
+  if (exact.length > 0) {
+    // Added lines come first in search order; among equals, the one nearest the given number.
+    const added = exact.filter((l) => l.kind === 'added');
+    const pool = added.length > 0 ? added : exact;
+    return { line: nearest(pool, near), exact: true };
+  }
+  let best: { line: IndexedLine; ratio: number } | undefined;
+  let second = 0;
+  for (const line of index.searchOrder) {
+    const text = normalise(line.text);
+    if (Math.abs(text.length - quote.length) > quote.length * (1 - FUZZY_MIN) + 1) continue;
+    const ratio = similarityRatio(text, quote);
+    if (ratio < FUZZY_MIN) continue;
+    if (!best || ratio > best.ratio) {
+      second = best?.ratio ?? second;
+      best = { line, ratio };
+    } else if (ratio > second) second = ratio;
+  }
+  if (!best || best.ratio - second < FUZZY_TIE) return undefined;
+  return { line: best.line, exact: false };
+}
+
+function nearest(lines: IndexedLine[], near: number | null): IndexedLine {
+  if (near === null) return lines[0] as IndexedLine;
+  return lines.reduce((a, b) => (Math.abs(b.line - near) < Math.abs(a.line - near) ? b : a));
+}
+
+function nearestAddedLine(index: DiffIndex, line: number): { line: number; distance: number } | undefined {
+  let best: { line: number; distance: number } | undefined;
+  for (const hunk of index.hunks) {
+    for (const added of hunk.addedLines) {
+      const distance = Math.abs(added - line);
+      if (!best || distance < best.distance) best = { line: added, distance };
+    }
+  }
+  return best;
+}
+
+/** Trimmed, whitespace collapsed, without a copied `+` marker or line number. */
+export function normaliseQuote(quote: string): string {
+  return normalise(quote.replace(/^\s*\d+\s+[+ ]\s?/, '').replace(/^\s*\+(?!\+)/, ''));
+}
+
+function normalise(text: string): string {
+  return text.trim().replace(/\s+/g, ' ');
+}
+
+/** Finds a file of the change by the path a model wrote. */
+export class PathResolver {
+  private readonly exact = new Map<string, AnchorableFile>();
+  private readonly folded = new Map<string, AnchorableFile>();
+
+  constructor(files: Iterable<AnchorableFile>) {
+    for (const file of files) {
+      this.exact.set(file.path, file);
+      this.folded.set(fold(file.path), file);
+      if (file.previousPath && !this.folded.has(fold(file.previousPath)))
+        this.folded.set(fold(file.previousPath), file);
+    }
+  }
+
+  /** Exact; then without `./`, `a/`, `b/`, a leading `/`, backslashes and case; then a unique path suffix. */
+  resolve(path: string): AnchorableFile | undefined {
+    const exact = this.exact.get(path);
+    if (exact) return exact;
+    const key = fold(path);
+    const folded = this.folded.get(key);
+    if (folded) return folded;
+    const suffix = `/${key}`;
+    const matches = [...this.exact.values()].filter((f) => `/${fold(f.path)}`.endsWith(suffix));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  files(): Iterable<AnchorableFile> {
+    return this.exact.values();
+  }
+}
+
+function fold(path: string): string {
+  return path
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(?:\.\/|[ab]\/|\/)+/, '')
+    .toLowerCase();
+}

@@ -5,7 +5,13 @@ import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.
 import { migrationSource } from './migrations/index.js';
 import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
 import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
-import { knexBlockedPullRequests, knexDismissals, knexProtocol, knexReviewJobs } from './repositories/reviewing.js';
+import {
+  knexBlockedPullRequests,
+  knexDismissals,
+  knexProtocol,
+  knexReviewJobs,
+  knexReviewPublications,
+} from './repositories/reviewing.js';
 import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
 import { knexSettings } from './repositories/settings.js';
 import { knexClients, knexTenants } from './repositories/tenancy.js';
@@ -51,6 +57,7 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     reviewJobs: knexReviewJobs(db, dialect),
     blockedPullRequests: knexBlockedPullRequests(db),
     dismissals: knexDismissals(db),
+    reviewPublications: knexReviewPublications(db),
     protocol: knexProtocol(db, dialect),
     providerConnections: knexProviderConnections(db),
     providerScopes: knexProviderScopes(db),

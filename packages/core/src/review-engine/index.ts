@@ -1,1 +1,35 @@
-export type { ReviewContext, ReviewEngineV1, ReviewOutcome } from './review-engine-v1.js';
+export type { Anchor, AnchorMethod, AnchorScope } from './anchor/anchor.js';
+export { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from './config/repo-config.js';
+export type { CoverageFile, CoverageManifest, CoverageState } from './coverage.js';
+export { createReviewEngine, type ReviewEngineOptions } from './engine.js';
+export type { EngineFinding, Publication } from './engine-finding.js';
+export {
+  createMemoryLedger,
+  type DismissedFinding,
+  findingMarker,
+  type PublicationEntry,
+  type PublicationKind,
+  type PublicationLedger,
+  type PublicationState,
+  type ReviewMemory,
+  SUMMARY_MARKER,
+} from './memory/review-memory.js';
+export { FINDING_CATEGORIES, type FindingCategory, SEVERITIES, type Severity } from './output/review-answer.js';
+export { type PublishOutcome, publishReview } from './pipeline/publish-review.js';
+export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
+export {
+  DEFAULT_REVIEW_SETTINGS,
+  type ReviewRun,
+  type ReviewSettings,
+  type RunReviewInput,
+  runReview,
+} from './pipeline/run-review.js';
+export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
+export type {
+  ReviewContext,
+  ReviewEngineV1,
+  ReviewModel,
+  ReviewModels,
+  ReviewOutcome,
+  ReviewScm,
+} from './review-engine-v1.js';

@@ -1,5 +1,44 @@
+import type { AiModelV1, ReasoningEffort } from '../ai/ai-model-v1.js';
+import type { ModelPrices } from '../ai/cost.js';
+import type { AiPurpose } from '../ai/purposes.js';
+import type { EventBus } from '../events.js';
+import type { Clock } from '../platform/clock.js';
+import type { Ids } from '../platform/ids.js';
 import type { JobUsage, ReviewJobRecord } from '../reviewing/job-record.js';
 import type { ProtocolWriter } from '../reviewing/protocol-writer.js';
+import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/scm-provider-v1.js';
+import type { ReviewMemory } from './memory/review-memory.js';
+
+/** The model serving one purpose for a job, with what the engine needs to budget and price it. */
+export interface ReviewModel {
+  /** The purpose asked for, and the one that supplied the model (a fallback to `reviewDefault`). */
+  purpose: AiPurpose;
+  resolvedPurpose: AiPurpose;
+  connectionId: string;
+  model: AiModelV1;
+  supportsStructuredOutput: boolean;
+  supportsToolUse: boolean;
+  /** The context window, for chunk budgets; `null` when the configuration does not say. */
+  maxContextTokens: number | null;
+  prices: ModelPrices;
+  reasoningEffort: ReasoningEffort;
+}
+
+/** Finds the model for a purpose; unmapped purposes fall back to `reviewDefault`, which must resolve. */
+export interface ReviewModels {
+  forPurpose(purpose: AiPurpose): Promise<ReviewModel>;
+}
+
+/** Where the job's pull request lives and who reviews it there. */
+export interface ReviewScm {
+  /** Connected with the stored connection's credentials, to the stored connection's host only. */
+  provider: ScmProviderV1;
+  pullRequest: PullRequestRef;
+  /** The identity the connection posts as, when one was set on the connection. */
+  reviewer: ScmUser | null;
+  /** The provider's host, whose links posted comments may keep. */
+  hostBaseUrl: string;
+}
 
 export interface ReviewContext {
   /** Aborted when the job is stopped, superseded, loses its lease, or the host shuts down. */
@@ -8,13 +47,31 @@ export interface ReviewContext {
   protocol: ProtocolWriter;
   /** Progress shown in the job status; saved with the next lease heartbeat. */
   reportProgress(progress: { filesTotal: number; filesDone: number }): void;
+  /**
+   * The job's pull request and the provider connected to it, resolved on first use (a job whose
+   * connection is missing fails with a message naming what to add).
+   */
+  scm(): Promise<ReviewScm>;
+  models: ReviewModels;
+  memory: ReviewMemory;
+  clock: Clock;
+  ids: Ids;
+  /** For `finding.published`. */
+  events: Pick<EventBus, 'emit'>;
+  /** Why the pull request is blocked now, if it is (a block placed after the job was queued). */
+  blockedReason(): Promise<string | undefined>;
 }
 
 export interface ReviewOutcome {
-  /** `cancelled`: the pull request was closed, merged or abandoned, so nothing was reviewed. */
-  status: 'completed' | 'cancelled';
-  result: { summary: string | null; findings: unknown[]; coverage: unknown };
+  /**
+   * `cancelled`: the pull request was closed, merged or blocked, so nothing was reviewed;
+   * `superseded`: the pull request moved on past the job's revision, which its own job reviews.
+   */
+  status: 'completed' | 'cancelled' | 'superseded';
+  result: { summary: string | null; findings: unknown[]; coverage: unknown; [extra: string]: unknown };
   usage: JobUsage | null;
+  /** Why a job was cancelled or superseded, shown as the job's error text. */
+  reason?: string | undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   type ProtocolPass,
   type ProtocolWriter,
 } from './protocol-writer.js';
+export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
 export {
   BlockInput,
   BlockList,

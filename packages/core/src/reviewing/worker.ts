@@ -4,6 +4,7 @@ import { isCapabilityAvailable } from '../licensing/licensing-state.js';
 import type { ReviewEngineV1 } from '../review-engine/review-engine-v1.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
+import { createReviewContext } from './review-context.js';
 
 /** A lease may run out this many times before the job fails instead of going back to the queue. */
 export const MAX_RECLAIMS = 3;
@@ -66,7 +67,7 @@ export async function releaseJob(deps: CoreDeps, jobId: string, owner: string): 
 
 export interface ExecutionOutcome {
   /** What the job ended as; `abandoned` when the run was aborted and left for its new state. */
-  status: 'completed' | 'cancelled' | 'failed' | 'abandoned';
+  status: 'completed' | 'cancelled' | 'superseded' | 'failed' | 'abandoned';
   /** The error that failed it, for the host's log (never put on the wire as is). */
   error?: unknown;
 }
@@ -101,14 +102,15 @@ export async function executeJob(
 
   if (!engine) return fail(NO_ENGINE);
   try {
-    const outcome = await engine.review(job, { signal: run.signal, protocol, reportProgress: run.onProgress });
+    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress: run.onProgress });
+    const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
     const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
       status: outcome.status,
       at: now(),
       result: outcome.result,
       usage: outcome.usage,
-      error: null,
+      error: outcome.reason ?? null,
     });
     deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };

@@ -8,6 +8,7 @@ import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js
 import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
 import type { ReviewJobsRepository } from '../reviewing/job-record.js';
 import type { ProtocolRepository } from '../reviewing/protocol-record.js';
+import type { ReviewPublicationsRepository } from '../reviewing/publication-record.js';
 import type {
   ProviderConnectionsRepository,
   ProviderScopesRepository,
@@ -34,6 +35,7 @@ export interface Repositories {
   blockedPullRequests: BlockedPullRequestsRepository;
   dismissals: DismissalsRepository;
   protocol: ProtocolRepository;
+  reviewPublications: ReviewPublicationsRepository;
   providerConnections: ProviderConnectionsRepository;
   providerScopes: ProviderScopesRepository;
   reviewerIdentities: ReviewerIdentitiesRepository;

@@ -9,9 +9,11 @@ import {
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
+  type PublicationRecord,
   RECLAIM_EXHAUSTED,
   type ReviewJobRecord,
   type ReviewJobsRepository,
+  type ReviewPublicationsRepository,
   toPage,
 } from '@margin/core';
 import type { Knex } from 'knex';
@@ -470,6 +472,79 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
         byPass.set(event.passId, list);
       }
       return passes.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] }));
+    },
+  };
+}
+
+const publicationFromRow = (row: Row): PublicationRecord => ({
+  id: row.id as string,
+  clientId: row.client_id as string,
+  pullRequestKey: row.pull_request_key as string,
+  marker: row.marker as string,
+  kind: row.kind as PublicationRecord['kind'],
+  fingerprint: (row.fingerprint as string | null) ?? null,
+  jobId: row.job_id as string,
+  state: row.state as PublicationRecord['state'],
+  providerThreadId: (row.provider_thread_id as string | null) ?? null,
+  providerCommentId: (row.provider_comment_id as string | null) ?? null,
+  error: (row.error as string | null) ?? null,
+  createdAt: readTime(row.created_at),
+  updatedAt: readTime(row.updated_at),
+});
+
+export function knexReviewPublications(db: Db): ReviewPublicationsRepository {
+  const table = () => db('review_publications');
+  return {
+    async listForPullRequest(pullRequestKey) {
+      const rows = await table()
+        .where({ pull_request_key: pullRequestKey })
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
+      return rows.map(publicationFromRow);
+    },
+    async reserve(records) {
+      if (records.length === 0) return;
+      // One statement, so a batch reserves atomically; a marker already there keeps its row.
+      await table()
+        .insert(
+          records.map((r) => ({
+            id: r.id,
+            client_id: r.clientId,
+            pull_request_key: r.pullRequestKey,
+            marker: r.marker,
+            kind: r.kind,
+            fingerprint: r.fingerprint,
+            job_id: r.jobId,
+            state: r.state,
+            provider_thread_id: r.providerThreadId,
+            provider_comment_id: r.providerCommentId,
+            error: r.error,
+            created_at: r.createdAt,
+            updated_at: r.updatedAt,
+          })),
+        )
+        .onConflict(['pull_request_key', 'marker'])
+        .ignore();
+      // A failed post is the next job's to try again.
+      const first = records[0] as PublicationRecord;
+      await table()
+        .where({ pull_request_key: first.pullRequestKey, state: 'failed' })
+        .whereIn(
+          'marker',
+          records.map((r) => r.marker),
+        )
+        .update({ state: 'pending', job_id: first.jobId, error: null, updated_at: first.updatedAt });
+    },
+    async update(pullRequestKey, marker, patch) {
+      const row: Row = {};
+      if (patch.state !== undefined) row.state = patch.state;
+      if (patch.providerThreadId !== undefined) row.provider_thread_id = patch.providerThreadId;
+      if (patch.providerCommentId !== undefined) row.provider_comment_id = patch.providerCommentId;
+      if (patch.error !== undefined) row.error = patch.error;
+      if (patch.updatedAt !== undefined) row.updated_at = patch.updatedAt;
+      if (Object.keys(row).length > 0) await table().where({ pull_request_key: pullRequestKey, marker }).update(row);
     },
   };
 }

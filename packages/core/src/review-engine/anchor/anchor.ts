@@ -1,4 +1,4 @@
-import type { DiffIndex, HunkRange, IndexedLine } from '../diff/diff-index.js';
+import { type DiffIndex, hunkAt, type IndexedLine } from '../diff/diff-index.js';
 import type { ProposedFinding } from '../output/review-answer.js';
 import { similarityRatio } from './similarity-ratio.js';
 
@@ -7,7 +7,8 @@ export interface AnchorableFile {
   path: string;
   previousPath?: string | undefined;
   deleted: boolean;
-  index: DiffIndex;
+  /** The shown hunks of the file; absent for a file of the change that this review did not show. */
+  index?: DiffIndex | undefined;
 }
 
 export type AnchorScope = 'onChangedLine' | 'adjacentToChange' | 'outsideChange';
@@ -51,10 +52,11 @@ const FUZZY_TIE = 0.02;
 export function anchorFinding(finding: ProposedFinding, files: PathResolver): AnchorResult {
   const file = files.resolve(finding.path);
   if (!file) return { kind: 'dropped', reason: 'unknownPath' };
-  if (file.deleted) {
-    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'deletedFile', startLine: null };
+  if (file.deleted || !file.index) {
+    const reason = file.deleted ? 'deletedFile' : 'notShown';
+    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason, startLine: finding.startLine };
   }
-  const { index } = file;
+  const index = file.index;
   const span = finding.startLine !== null && finding.endLine !== null ? finding.endLine - finding.startLine : 0;
   const quote = normaliseQuote(finding.quote);
 
@@ -63,7 +65,7 @@ export function anchorFinding(finding: ProposedFinding, files: PathResolver): An
     const method: AnchorMethod = hit.exact ? 'quote' : 'fuzzy';
     return {
       kind: 'anchored',
-      anchor: place(file, hit.line.line, hit.line.line + span, method, hit.line.line === finding.startLine),
+      anchor: place(file, index, hit.line.line, hit.line.line + span, method, hit.line.line === finding.startLine),
     };
   }
 
@@ -92,11 +94,11 @@ export function anchorFinding(finding: ProposedFinding, files: PathResolver): An
     }
   }
   if (index.newLines.has(start)) {
-    return { kind: 'anchored', anchor: place(file, start, start + span, 'line', false) };
+    return { kind: 'anchored', anchor: place(file, index, start, start + span, 'line', false) };
   }
   const near = nearestAddedLine(index, start);
   if (near && near.distance <= SNAP_DISTANCE) {
-    const anchor = place(file, near.line, near.line, 'snapped', false);
+    const anchor = place(file, index, near.line, near.line, 'snapped', false);
     const end = start + span;
     anchor.note = start === end ? `(about line ${start})` : `(about lines ${start}–${end})`;
     return { kind: 'anchored', anchor };
@@ -105,10 +107,17 @@ export function anchorFinding(finding: ProposedFinding, files: PathResolver): An
 }
 
 /** Range kept inside one hunk, at most 20 lines, scope classified. */
-function place(file: AnchorableFile, start: number, end: number, method: AnchorMethod, agreed: boolean): Anchor {
-  const { index } = file;
+function place(
+  file: AnchorableFile,
+  index: DiffIndex,
+  start: number,
+  end: number,
+  method: AnchorMethod,
+  agreed: boolean,
+): Anchor {
   const first = index.newLines.get(start) as IndexedLine;
-  const hunk = index.hunks[first.hunk] as HunkRange;
+  const hunk = hunkAt(index, start);
+  if (!hunk) throw new Error(`line ${start} has no hunk`);
   let last = Math.max(start, Math.min(end, hunk.newEnd));
   while (last > start && !index.newLines.has(last)) last--;
   if (last - start + 1 > MAX_SPAN) last = start;

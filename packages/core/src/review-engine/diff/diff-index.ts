@@ -89,5 +89,5 @@ export function indexDiff(path: string, diff: ParsedDiff): DiffIndex {
 /** The hunk containing a head line, if any. */
 export function hunkAt(index: DiffIndex, line: number): HunkRange | undefined {
   const found = index.newLines.get(line);
-  return found ? index.hunks[found.hunk] : undefined;
+  return found ? index.hunks.find((h) => h.index === found.hunk) : undefined;
 }

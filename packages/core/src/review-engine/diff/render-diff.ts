@@ -27,12 +27,23 @@ export interface RenderFileInput {
  * Whitespace-only hunks are left out; a delete-only hunk is one line saying what was removed where.
  */
 export function renderFileDiff(input: RenderFileInput): string {
+  const { header, hunks } = renderFileParts(input);
+  return [header, ...hunks.map((h) => h.text)].join('\n');
+}
+
+/** The header and each shown hunk rendered apart, so a plan can weigh and split a file by hunk. */
+export function renderFileParts(input: RenderFileInput): {
+  header: string;
+  hunks: Array<{ index: number; text: string }>;
+} {
   const { diff } = input;
-  const hunks = diff.hunks.filter((h) => (input.hunks ? input.hunks.includes(h.index) : true) && !isWhitespaceOnly(h));
-  const width = String(Math.max(1, ...hunks.map((h) => h.newStart + h.newCount))).length;
-  const out = [fileHeader(input)];
-  for (const hunk of hunks) out.push(...renderHunk(hunk, width));
-  return out.join('\n');
+  const shown = diff.hunks.filter((h) => (input.hunks ? input.hunks.includes(h.index) : true) && !isWhitespaceOnly(h));
+  // One width for the whole file, so numbers line up however the file is split.
+  const width = String(Math.max(1, ...diff.hunks.map((h) => h.newStart + h.newCount))).length;
+  return {
+    header: fileHeader(input),
+    hunks: shown.map((hunk) => ({ index: hunk.index, text: renderHunk(hunk, width).join('\n') })),
+  };
 }
 
 function fileHeader(input: RenderFileInput): string {

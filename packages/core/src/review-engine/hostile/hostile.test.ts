@@ -97,3 +97,13 @@ describe('outbound text', () => {
     expect(out).toContain('`@kept`');
   });
 });
+
+describe('outbound code', () => {
+  it('leaves code blocks and spans exactly as written', () => {
+    const text = 'Use `Array<string>` here:\n````\nconst xs: Array<string> = []; // @owner\n````\n<b>bold</b>';
+    const out = sanitizeOutbound(text);
+    expect(out).toContain('`Array<string>`');
+    expect(out).toContain('const xs: Array<string> = []; // @owner');
+    expect(out).toContain('&lt;b&gt;bold&lt;/b&gt;');
+  });
+});

@@ -9,6 +9,7 @@ import {
   type ReviewJobsRepository,
 } from '../../reviewing/job-record.js';
 import type { ProtocolRepository } from '../../reviewing/protocol-record.js';
+import type { ReviewPublicationsRepository } from '../../reviewing/publication-record.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState } from './memory-state.js';
 
@@ -226,6 +227,45 @@ export function memoryProtocol(state: () => MemoryState): ProtocolRepository {
           .filter((e) => e.passId === p.id)
           .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
       }));
+    },
+  };
+}
+
+export function memoryReviewPublications(state: () => MemoryState): ReviewPublicationsRepository {
+  const of = (pullRequestKey: string) => {
+    let entries = state().reviewPublications.get(pullRequestKey);
+    if (!entries) {
+      entries = new Map();
+      state().reviewPublications.set(pullRequestKey, entries);
+    }
+    return entries;
+  };
+  return {
+    async listForPullRequest(pullRequestKey) {
+      return [...(state().reviewPublications.get(pullRequestKey)?.values() ?? [])]
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map(copy);
+    },
+    async reserve(records) {
+      for (const record of records) {
+        const entries = of(record.pullRequestKey);
+        const existing = entries.get(record.marker);
+        if (!existing) entries.set(record.marker, copy(record));
+        else if (existing.state === 'failed') {
+          entries.set(record.marker, {
+            ...existing,
+            state: 'pending',
+            jobId: record.jobId,
+            error: null,
+            updatedAt: record.updatedAt,
+          });
+        }
+      }
+    },
+    async update(pullRequestKey, marker, patch) {
+      const entries = of(pullRequestKey);
+      const existing = entries.get(marker);
+      if (existing) entries.set(marker, { ...existing, ...patch });
     },
   };
 }

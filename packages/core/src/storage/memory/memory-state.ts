@@ -14,6 +14,7 @@ import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
 import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
 import type { ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
+import type { PublicationRecord } from '../../reviewing/publication-record.js';
 import type {
   ProviderConnectionRecord,
   ProviderScopeRecord,
@@ -42,6 +43,8 @@ export interface MemoryState {
   /** Keyed `clientId/repositoryId/pullRequestId`. */
   blockedPullRequests: Map<string, BlockedPullRequestRecord>;
   dismissals: Map<string, DismissalRecord>;
+  /** By `pullRequestKey`, then marker. */
+  reviewPublications: Map<string, Map<string, PublicationRecord>>;
   protocolPasses: Map<string, ProtocolPassRecord>;
   protocolEvents: Map<string, ProtocolEventRecord>;
   providerConnections: Map<string, ProviderConnectionRecord>;
@@ -80,6 +83,7 @@ export function emptyMemoryState(): MemoryState {
     reviewJobs: new Map(),
     blockedPullRequests: new Map(),
     dismissals: new Map(),
+    reviewPublications: new Map(),
     protocolPasses: new Map(),
     protocolEvents: new Map(),
     providerConnections: new Map(),

@@ -1,7 +1,13 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
 import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
-import { memoryBlockedPullRequests, memoryDismissals, memoryProtocol, memoryReviewJobs } from './memory-reviewing.js';
+import {
+  memoryBlockedPullRequests,
+  memoryDismissals,
+  memoryProtocol,
+  memoryReviewJobs,
+  memoryReviewPublications,
+} from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
@@ -26,6 +32,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     reviewJobs: memoryReviewJobs(state),
     blockedPullRequests: memoryBlockedPullRequests(state),
     dismissals: memoryDismissals(state),
+    reviewPublications: memoryReviewPublications(state),
     protocol: memoryProtocol(state),
     providerConnections: memoryProviderConnections(state),
     providerScopes: memoryProviderScopes(state),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord } from '../../reviewing/protocol-record.js';
+import type { PublicationRecord } from '../../reviewing/publication-record.js';
 import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
@@ -262,6 +263,61 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await storage().dismissals.remove(other, a.id)).toBe(false);
       expect(await storage().dismissals.remove(clientId, a.id)).toBe(true);
       expect(await storage().dismissals.list(clientId)).toEqual([b]);
+    });
+  });
+
+  describe('review publications (the outbox)', () => {
+    const entry = (clientId: string, over: Partial<PublicationRecord> = {}): PublicationRecord => ({
+      id: uuid(),
+      clientId,
+      pullRequestKey: 'pr-key-1',
+      marker: 'margin:fp=0001',
+      kind: 'finding',
+      fingerprint: '0001',
+      jobId: 'job-1',
+      state: 'pending',
+      providerThreadId: null,
+      providerCommentId: null,
+      error: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+      ...over,
+    });
+
+    it('reserves each marker of a pull request once, whoever asks, and records the post', async () => {
+      const clientId = await withClient();
+      await storage().reviewPublications.reserve([
+        entry(clientId),
+        entry(clientId, { marker: 'margin:summary', kind: 'summary', fingerprint: null }),
+      ]);
+      await storage().reviewPublications.reserve([entry(clientId, { jobId: 'job-2' })]);
+      await storage().reviewPublications.update('pr-key-1', 'margin:fp=0001', {
+        state: 'posted',
+        providerThreadId: 'thread-9',
+        providerCommentId: 'comment-9',
+        updatedAt: LATER,
+      });
+      const listed = await storage().reviewPublications.listForPullRequest('pr-key-1');
+      expect(listed.map((e) => [e.marker, e.jobId, e.state, e.providerThreadId])).toEqual([
+        ['margin:fp=0001', 'job-1', 'posted', 'thread-9'],
+        ['margin:summary', 'job-1', 'pending', null],
+      ]);
+      expect(await storage().reviewPublications.listForPullRequest('pr-key-other')).toEqual([]);
+    });
+
+    it('hands a failed post to the next job that reserves it', async () => {
+      const clientId = await withClient();
+      await storage().reviewPublications.reserve([entry(clientId, { pullRequestKey: 'pr-key-2' })]);
+      await storage().reviewPublications.update('pr-key-2', 'margin:fp=0001', {
+        state: 'failed',
+        error: '422',
+        updatedAt: LATER,
+      });
+      await storage().reviewPublications.reserve([
+        entry(clientId, { pullRequestKey: 'pr-key-2', jobId: 'job-3', updatedAt: LATER }),
+      ]);
+      const [again] = await storage().reviewPublications.listForPullRequest('pr-key-2');
+      expect(again).toMatchObject({ jobId: 'job-3', state: 'pending', error: null });
     });
   });
 

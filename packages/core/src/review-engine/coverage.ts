@@ -1,0 +1,46 @@
+import type { ChangeType, ListingTruncation } from '../scm/scm-provider-v1.js';
+import type { Tier } from './plan/tiers.js';
+
+export type CoverageState = 'reviewed' | 'partial' | 'carriedForward' | 'skipped' | 'reviewFailed';
+
+/** One changed file in the coverage manifest: what the review did with it, and why. */
+export interface CoverageFile {
+  path: string;
+  previousPath?: string | undefined;
+  changeType: ChangeType;
+  state: CoverageState;
+  /** Why it was skipped, partial or failed (`lockFile`, `hunkTooLarge`, `unreadableAnswer`, ...). */
+  reason?: string | undefined;
+  /** Diff tokens sent for it (before the prompt around it). */
+  tokens?: number | undefined;
+  tier?: Tier | undefined;
+}
+
+export interface CoverageManifest {
+  files: CoverageFile[];
+  counts: Record<CoverageState, number>;
+  /** Every changed file was listed and every reviewable one fully reviewed. */
+  complete: boolean;
+  /** The provider listed fewer files than the pull request has. */
+  listingTruncated?: ListingTruncation | undefined;
+  /** Text in the pull request looked like an attempt to instruct the reviewer; it was treated as data. */
+  injectionSuspected: boolean;
+  /** Token counts were estimated (the model's tokenizer is not known here). */
+  tokensApproximate: boolean;
+  /** What the plan expected to spend before any call, and on which rung the answers came. */
+  estimate?: { inputTokens: number; costUsd: number } | undefined;
+  /** How answers were read: per structured-output rung, calls that parsed and calls that failed. */
+  parsing?: Record<string, { ok: number; repaired: number; failed: number }> | undefined;
+}
+
+export function countCoverage(files: readonly CoverageFile[]): Record<CoverageState, number> {
+  const counts: Record<CoverageState, number> = {
+    reviewed: 0,
+    partial: 0,
+    carriedForward: 0,
+    skipped: 0,
+    reviewFailed: 0,
+  };
+  for (const f of files) counts[f.state]++;
+  return counts;
+}

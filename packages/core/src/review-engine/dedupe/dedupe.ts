@@ -1,0 +1,157 @@
+import type { ReviewThread } from '../../scm/scm-provider-v1.js';
+import { demote, type EngineFinding, isCandidate, SEVERITY_RANK } from '../engine-finding.js';
+import { combinedFingerprint, jaccard, sameFinding, wordsOf } from '../identity/finding-keys.js';
+import { type DismissedFinding, findingMarker, type PublicationEntry } from '../memory/review-memory.js';
+
+export interface PriorState {
+  jobId: string;
+  threads: readonly ReviewThread[];
+  ledger: readonly PublicationEntry[];
+  dismissals: readonly DismissedFinding[];
+}
+
+const NEARBY_LINES = 3;
+const THREAD_TEXT_SIMILARITY = 0.4;
+const DISMISSAL_TEXT_SIMILARITY = 0.5;
+const CONSOLIDATE_FILES = 3;
+const CONSOLIDATE_TITLE_SIMILARITY = 0.6;
+
+/**
+ * Suppresses what would repeat something: the same finding twice in this run; a finding already
+ * posted on this pull request by an earlier job (by its hidden marker); a point a thread — ours or
+ * a person's — already makes next to the same lines; a finding the client dismissed, or that a
+ * person closed as won't-fix or by-design. The same root cause in three or more files becomes one
+ * pull-request-level finding listing the places. Suppressed findings are kept with their reason.
+ */
+export function dedupeFindings(
+  findings: EngineFinding[],
+  prior: PriorState,
+  newId: () => string,
+  decided: (finding: EngineFinding, detail: Record<string, unknown>) => void,
+): EngineFinding[] {
+  const candidates = findings.filter(isCandidate).sort(byRank);
+
+  // The same finding twice in this run (overlapping chunks, a model repeating itself).
+  const kept: EngineFinding[] = [];
+  for (const f of candidates) {
+    const twin = kept.find((k) => sameFinding(comparable(k), comparable(f)));
+    if (twin && demote(f, 'suppressed', 'duplicateInRun')) decided(f, { sameAs: twin.id });
+    else kept.push(f);
+  }
+
+  const created = consolidate(kept, newId, decided);
+
+  const postedBefore = new Map<string, PublicationEntry>();
+  for (const entry of prior.ledger) {
+    if (entry.kind === 'finding' && entry.jobId !== prior.jobId && entry.state !== 'failed')
+      postedBefore.set(entry.marker, entry);
+  }
+  const ledgerMarkers = new Set(prior.ledger.filter((e) => e.jobId === prior.jobId).map((e) => e.marker));
+  for (const f of [...kept, ...created]) {
+    if (!isCandidate(f) || !f.keys) continue;
+    const marker = findingMarker(f.keys.fingerprint);
+    const earlier = postedBefore.get(marker);
+    const onProvider = prior.threads.find((t) => t.marker === marker);
+    if (earlier || (onProvider && !ledgerMarkers.has(marker))) {
+      f.providerThreadId = earlier?.providerThreadId ?? onProvider?.threadId;
+      if (demote(f, 'suppressed', 'alreadyReported')) decided(f, { marker });
+      continue;
+    }
+    // This job's own post, found again by a retry: publishing reconciles it.
+    if (onProvider) continue;
+    const echoed = f.anchor ? prior.threads.find((t) => echoes(t, f)) : undefined;
+    if (echoed) {
+      const rejected = echoed.closedAs === 'wontFix' || echoed.closedAs === 'byDesign';
+      if (demote(f, 'suppressed', rejected ? 'dismissed' : 'existingThread')) {
+        decided(f, { threadId: echoed.threadId, closedAs: echoed.closedAs ?? null });
+      }
+      continue;
+    }
+    const dismissal = prior.dismissals.find((d) => dismisses(d, f));
+    if (dismissal && demote(f, 'suppressed', 'dismissed')) decided(f, { dismissalId: dismissal.id });
+  }
+  return created;
+}
+
+function byRank(a: EngineFinding, b: EngineFinding): number {
+  return (
+    (a.publication === 'published' ? 0 : 1) - (b.publication === 'published' ? 0 : 1) ||
+    SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+    (b.verdict?.score ?? 0) - (a.verdict?.score ?? 0) ||
+    b.confidence - a.confidence ||
+    a.id.localeCompare(b.id)
+  );
+}
+
+function comparable(f: EngineFinding) {
+  return {
+    path: f.anchor?.path ?? f.path ?? '',
+    line: f.anchor?.startLine ?? null,
+    category: f.category,
+    keys: f.keys ?? { locKey: f.id, fingerprint: f.id, identifiers: [], words: [] },
+  };
+}
+
+/** A thread on the same file within a few lines that makes a similar point. */
+function echoes(thread: ReviewThread, f: EngineFinding): boolean {
+  const anchor = f.anchor;
+  if (!anchor || !thread.anchor || thread.anchor.filePath.toLowerCase() !== anchor.path.toLowerCase()) return false;
+  if ((thread.anchor.side ?? 'new') !== anchor.side) return false;
+  const distance = Math.min(
+    Math.abs(thread.anchor.startLine - anchor.startLine),
+    Math.abs(thread.anchor.endLine - anchor.startLine),
+  );
+  if (distance > NEARBY_LINES) return false;
+  const said = thread.comments.map((c) => c.body).join(' ');
+  return jaccard(wordsOf(said), f.keys?.words ?? wordsOf(`${f.title} ${f.message}`)) >= THREAD_TEXT_SIMILARITY;
+}
+
+function dismisses(d: DismissedFinding, f: EngineFinding): boolean {
+  const path = f.anchor?.path ?? f.path;
+  if (d.filePath && (!path || d.filePath.replace(/^\/+/, '').toLowerCase() !== path.toLowerCase())) return false;
+  return jaccard(wordsOf(d.findingMessage), wordsOf(`${f.title} ${f.message}`)) >= DISMISSAL_TEXT_SIMILARITY;
+}
+
+/** The same category and a similar title in three or more files: one finding listing the places. */
+function consolidate(
+  kept: EngineFinding[],
+  newId: () => string,
+  decided: (finding: EngineFinding, detail: Record<string, unknown>) => void,
+): EngineFinding[] {
+  const created: EngineFinding[] = [];
+  const used = new Set<EngineFinding>();
+  for (const seed of kept) {
+    if (used.has(seed) || seed.source !== 'model' || !isCandidate(seed)) continue;
+    const seedWords = wordsOf(seed.title);
+    const group = kept.filter(
+      (f) =>
+        !used.has(f) &&
+        f.source === 'model' &&
+        isCandidate(f) &&
+        f.category === seed.category &&
+        jaccard(wordsOf(f.title), seedWords) >= CONSOLIDATE_TITLE_SIMILARITY,
+    );
+    const files = new Set(group.map((f) => (f.anchor?.path ?? f.path ?? '').toLowerCase()));
+    if (files.size < CONSOLIDATE_FILES) continue;
+    const best = group.sort(byRank)[0] as EngineFinding;
+    const merged: EngineFinding = {
+      ...best,
+      id: newId(),
+      anchor: undefined,
+      path: null,
+      places: group.map((f) => ({ path: f.anchor?.path ?? f.path ?? '', line: f.anchor?.startLine ?? null })),
+      keys: best.keys && {
+        ...best.keys,
+        fingerprint: combinedFingerprint(group.map((f) => f.keys?.fingerprint ?? f.id)),
+      },
+      publication: best.publication,
+      reason: undefined,
+    };
+    for (const f of group) {
+      used.add(f);
+      if (demote(f, 'suppressed', 'consolidated')) decided(f, { into: merged.id });
+    }
+    created.push(merged);
+  }
+  return created;
+}

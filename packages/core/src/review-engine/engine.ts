@@ -1,0 +1,74 @@
+import { MarginError } from '../errors.js';
+import { publishReview } from './pipeline/publish-review.js';
+import { scmReviewSource } from './pipeline/review-source.js';
+import { type ReviewSettings, runReview } from './pipeline/run-review.js';
+import { resultView } from './result-view.js';
+import type { ReviewEngineV1 } from './review-engine-v1.js';
+
+export interface ReviewEngineOptions {
+  settings?: Partial<ReviewSettings> | undefined;
+}
+
+/**
+ * Margin's review engine for the service: reviews the job's pull request through its connection's
+ * provider, publishes the threads and the summary, and returns the result, coverage and usage the
+ * worker stores. Jobs whose every chunk failed fail, saying so; "no comments" never hides "we failed".
+ */
+export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEngineV1 {
+  return {
+    specificationVersion: 'v1',
+    async review(job, ctx) {
+      const scm = await ctx.scm();
+      const bound = scmReviewSource(scm.provider, scm.pullRequest);
+      const run = await runReview({
+        jobId: job.id,
+        source: bound,
+        models: ctx.models,
+        memory: ctx.memory,
+        protocol: ctx.protocol,
+        clock: ctx.clock,
+        ids: ctx.ids,
+        signal: ctx.signal,
+        reportProgress: ctx.reportProgress,
+        revision: job.reviewRevision,
+        temperature: job.options.reviewTemperature,
+        blockedReason: ctx.blockedReason,
+        settings: options.settings,
+      });
+      if (run.status !== 'reviewed') {
+        return {
+          status: run.status === 'cancelled' ? 'cancelled' : 'superseded',
+          result: { summary: null, findings: [], coverage: run.coverage },
+          usage: run.usage,
+          reason: run.reason,
+        };
+      }
+      if (run.allFailed) {
+        const reasons = [...new Set(run.coverage.files.filter((f) => f.state === 'reviewFailed').map((f) => f.reason))];
+        throw MarginError.provider(
+          'invalidResponse',
+          `No part of the pull request could be reviewed (${reasons.join('; ')}); nothing was posted. The protocol shows each attempt.`,
+        );
+      }
+      await publishReview(run, {
+        jobId: job.id,
+        publisher: bound,
+        ledger: ctx.memory.publications,
+        protocol: ctx.protocol,
+        signal: ctx.signal,
+        hostBaseUrl: scm.hostBaseUrl,
+        onPublished: (finding) =>
+          ctx.events.emit('finding.published', {
+            jobId: job.id,
+            findingId: finding.id,
+            providerThreadId: finding.providerThreadId ?? '',
+          }),
+      });
+      return {
+        status: 'completed',
+        result: { ...resultView(run.summary, run.findings, run.coverage) },
+        usage: run.usage,
+      };
+    },
+  };
+}

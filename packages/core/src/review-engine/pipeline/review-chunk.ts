@@ -1,0 +1,439 @@
+import type { AiChatRequest } from '../../ai/ai-model-v1.js';
+import { askStructured, type OutputRung } from '../../ai/structured-output.js';
+import { MarginError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ProtocolPass, ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import { type AnchorableFile, anchorFinding, PathResolver } from '../anchor/anchor.js';
+import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
+import { indexDiff } from '../diff/diff-index.js';
+import type { ParsedDiff } from '../diff/parse-diff.js';
+import { renderFileDiff } from '../diff/render-diff.js';
+import { demote, type EngineFinding } from '../engine-finding.js';
+import { applyVerdict } from '../gate/gate.js';
+import { fence } from '../hostile/fence.js';
+import { findingKeys } from '../identity/finding-keys.js';
+import { type ProposedFinding, REVIEW_ANSWER_SPEC } from '../output/review-answer.js';
+import type { PackedChunk } from '../plan/pack-chunks.js';
+import { TIER_PURPOSE } from '../plan/tiers.js';
+import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
+import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+import { VERIFY_ANSWER_SPEC } from '../verify/verify-answer.js';
+import type { PlannedFile } from './prepare-files.js';
+import { meteredChat, type UsageLedger } from './usage-ledger.js';
+
+export interface ChunkEnv {
+  files: ReadonlyMap<number, PlannedFile>;
+  /** Every file of the change, so a finding about another changed file is not taken for invented. */
+  changedPaths: ReadonlyArray<{ path: string; previousPath?: string | undefined; deleted: boolean }>;
+  models: ReviewModels;
+  ledger: UsageLedger;
+  protocol: ProtocolWriter;
+  clock: Clock;
+  signal: AbortSignal;
+  newId: () => string;
+  nonce: string;
+  pullRequest: { title: string; description: string };
+  config: RepoConfig;
+  dismissed: string[];
+  temperature: number;
+  verify: boolean;
+  maxOutputTokens: number;
+}
+
+export interface ChunkResult {
+  findings: EngineFinding[];
+  /** Pieces that could not be reviewed: their files are `reviewFailed` with the reason. */
+  failures: Array<{ fileIds: number[]; reason: string }>;
+  /** How each answer was read, for the parse-success figures per rung. */
+  parsing: Array<{ rung: OutputRung; ok: boolean; repaired: boolean }>;
+}
+
+/**
+ * One conversation about one chunk: the prompt, the structured answer, anchoring, a verifying pass
+ * that can refute, and the deterministic claim checks. A chunk too big for the model's window is
+ * split and each half reviewed alone; a chunk whose answer cannot be read fails visibly.
+ */
+export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkEnv): Promise<ChunkResult> {
+  const shown = chunk.parts.map((part) => {
+    const planned = env.files.get(part.fileId) as PlannedFile;
+    return { planned, hunks: part.hunks, diff: planned.diff as ParsedDiff };
+  });
+  const rendered = shown.map((s) =>
+    renderFileDiff({
+      path: s.planned.file.path,
+      previousPath: s.planned.file.previousPath,
+      changeType: s.planned.file.changeType,
+      diff: s.diff,
+      hunks: s.hunks,
+    }),
+  );
+  const paths = shown.map((s) => s.planned.file.path);
+  const purpose = TIER_PURPOSE[chunk.tier];
+  const model = await env.models.forPurpose(purpose);
+  const pass = await env.protocol.pass('review', label, paths.length === 1 ? paths[0] : undefined);
+  pass.event({
+    kind: 'decision',
+    name: 'chunk.shown',
+    eventCategory: 'planning',
+    body: {
+      files: shown.map((s) => ({ path: s.planned.file.path, hunks: s.hunks })),
+      tokens: chunk.tokens,
+      tier: chunk.tier,
+      purpose,
+    },
+  });
+
+  const request: AiChatRequest = {
+    system: reviewSystemPrompt({ instructions: instructionsFor(env.config, paths), dismissed: env.dismissed }),
+    messages: [
+      {
+        role: 'user',
+        content: reviewUserMessage({
+          nonce: env.nonce,
+          ...env.pullRequest,
+          files: rendered,
+          instructions: [],
+          dismissed: [],
+        }),
+      },
+    ],
+    temperature: env.temperature,
+    maxOutputTokens: env.maxOutputTokens,
+  };
+  const chat = meteredChat(model, purpose, env.ledger, pass, env.clock, env.signal);
+  let outcome: Awaited<ReturnType<typeof askStructured<import('../output/review-answer.js').ReviewAnswer>>>;
+  try {
+    outcome = await askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
+  } catch (error) {
+    if (env.signal.aborted) throw error;
+    if (MarginError.isInstance(error) && error.details.providerFailure === 'contextLengthExceeded') {
+      const halves = splitChunk(chunk);
+      pass.event({
+        kind: 'decision',
+        name: halves ? 'chunk.split' : 'chunk.tooLarge',
+        eventCategory: 'planning',
+        body: { reason: 'contextLengthExceeded', pieces: halves?.length ?? 0 },
+      });
+      await pass.complete(halves ? 'skipped' : 'failed');
+      if (!halves) return failed(chunk, 'contextTooSmall', []);
+      const results = [];
+      for (const [i, half] of halves.entries())
+        results.push(await reviewChunk(half, `${label} (part ${i + 1} of 2)`, env));
+      return mergeResults(results);
+    }
+    await pass.complete('failed');
+    const message =
+      MarginError.isInstance(error) && error.code !== 'internal' ? error.message : 'The model call failed.';
+    return failed(chunk, `modelError: ${message}`, []);
+  }
+  const parsing = [{ rung: outcome.rung, ok: outcome.ok, repaired: outcome.ok && outcome.repaired }];
+  if (!outcome.ok) {
+    pass.event({
+      kind: 'failure',
+      name: 'answer.unreadable',
+      eventCategory: 'ai-call',
+      body: { rung: outcome.rung, calls: outcome.calls, problem: outcome.problem },
+    });
+    await pass.complete('failed', tokensOf(outcome.usage));
+    return failed(chunk, 'unreadableAnswer', parsing);
+  }
+  const answer = outcome.value;
+  pass.event({
+    kind: 'decision',
+    name: 'answer.read',
+    eventCategory: 'ai-call',
+    body: {
+      rung: outcome.rung,
+      repaired: outcome.repaired,
+      findings: answer.value.findings.length,
+      coercions: answer.coercions,
+    },
+  });
+  for (const dropped of answer.dropped) {
+    pass.event({ kind: 'decision', name: 'item.dropped', eventCategory: 'filtering', body: dropped });
+  }
+
+  const resolver = resolverFor(shown, env.changedPaths);
+  const findings = answer.value.findings.map((proposed) => anchoredFinding(proposed, resolver, shown, env, pass));
+  await pass.complete('succeeded', tokensOf(outcome.usage));
+
+  const live = findings.filter((f) => f.publication !== 'dropped');
+  if (env.verify && live.length > 0) await verifyFindings(live, rendered, resolver, shown, env);
+  refuteClaims(live, shown, env.changedPaths);
+  for (const f of findings) keyFinding(f);
+  return { findings, failures: [], parsing };
+}
+
+function failed(chunk: PackedChunk, reason: string, parsing: ChunkResult['parsing']): ChunkResult {
+  return { findings: [], failures: [{ fileIds: chunk.parts.map((p) => p.fileId), reason }], parsing };
+}
+
+function tokensOf(usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number }) {
+  return {
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    outputTokens: usage.outputTokens,
+  };
+}
+
+type Shown = { planned: PlannedFile; hunks: number[]; diff: ParsedDiff };
+
+function resolverFor(shown: Shown[], changed: ChunkEnv['changedPaths']): PathResolver {
+  const files = new Map<string, AnchorableFile>();
+  for (const c of changed) files.set(c.path, { path: c.path, previousPath: c.previousPath, deleted: c.deleted });
+  for (const s of shown) {
+    const visible = { ...s.diff, hunks: s.diff.hunks.filter((h) => s.hunks.includes(h.index)) };
+    files.set(s.planned.file.path, {
+      path: s.planned.file.path,
+      previousPath: s.planned.file.previousPath,
+      deleted: false,
+      index: indexDiff(s.planned.file.path, visible),
+    });
+  }
+  return new PathResolver(files.values());
+}
+
+function anchoredFinding(
+  proposed: ProposedFinding,
+  resolver: PathResolver,
+  shown: Shown[],
+  env: ChunkEnv,
+  pass: ProtocolPass,
+): EngineFinding {
+  const finding: EngineFinding = {
+    id: env.newId(),
+    source: 'model',
+    chunk: 0,
+    proposed,
+    category: proposed.category,
+    severity: proposed.severity,
+    confidence: proposed.confidence,
+    title: proposed.title,
+    message: proposed.message,
+    suggestion: proposed.suggestion,
+    path: null,
+    enclosingSymbol: '',
+    publication: 'published',
+  };
+  placeFinding(finding, proposed, resolver, shown);
+  if (finding.publication === 'dropped') {
+    pass.event({
+      kind: 'decision',
+      name: 'finding.dropped',
+      eventCategory: 'filtering',
+      body: { findingId: finding.id, reason: finding.reason, path: proposed.path },
+    });
+  } else if (finding.anchor && finding.anchor.method !== 'quote') {
+    pass.event({
+      kind: 'decision',
+      name: 'finding.anchored',
+      eventCategory: 'filtering',
+      body: {
+        findingId: finding.id,
+        method: finding.anchor.method,
+        line: finding.anchor.startLine,
+        modelLine: proposed.startLine,
+      },
+    });
+  }
+  return finding;
+}
+
+function placeFinding(finding: EngineFinding, proposed: ProposedFinding, resolver: PathResolver, shown: Shown[]): void {
+  const placed = anchorFinding(proposed, resolver);
+  finding.anchor = undefined;
+  if (placed.kind === 'dropped') {
+    finding.path = proposed.path;
+    demote(finding, 'dropped', placed.reason);
+    return;
+  }
+  if (placed.kind === 'prLevel') {
+    finding.path = placed.path;
+    return;
+  }
+  finding.anchor = placed.anchor;
+  finding.path = placed.anchor.path;
+  if (placed.anchor.note) finding.message = `${placed.anchor.note} ${finding.message}`;
+  const diff = shown.find((s) => s.planned.file.path === placed.anchor.path)?.diff;
+  const hunk = diff?.hunks.find((h) =>
+    h.lines.some((l) =>
+      placed.anchor.side === 'old'
+        ? l.oldLine === placed.anchor.startLine && l.kind === 'removed'
+        : l.newLine === placed.anchor.startLine,
+    ),
+  );
+  finding.enclosingSymbol = hunk?.section ?? '';
+}
+
+function keyFinding(f: EngineFinding): void {
+  f.keys = findingKeys({
+    path: f.anchor?.path ?? f.path ?? '',
+    anchorText: f.anchor?.anchorText ?? '',
+    enclosingSymbol: f.enclosingSymbol,
+    category: f.category,
+    ruleId: f.proposed.ruleId,
+    title: f.title,
+    message: f.proposed.message,
+  });
+}
+
+/** Every finding of the chunk in one call to a (cheaper) verifying model that can refute. */
+async function verifyFindings(
+  findings: EngineFinding[],
+  rendered: string[],
+  resolver: PathResolver,
+  shown: Shown[],
+  env: ChunkEnv,
+): Promise<void> {
+  const model: ReviewModel = await env.models.forPurpose('reviewVerification');
+  const pass = await env.protocol.pass(
+    'verify',
+    `Verify ${findings.length} finding${findings.length === 1 ? '' : 's'}`,
+  );
+  const ids = new Map(findings.map((f, i) => [`F${i + 1}`, f]));
+  const listing = [...ids].map(([id, f]) =>
+    [
+      `${id}. ${f.anchor ? `${f.anchor.path} lines ${f.anchor.startLine}–${f.anchor.endLine}${f.anchor.side === 'old' ? ' (removed lines)' : ''}` : (f.path ?? 'the pull request')} [${f.category}, ${f.severity}]`,
+      `Title: ${f.title}`,
+      `Quote: ${f.proposed.quote}`,
+      `Message: ${f.proposed.message}`,
+      `Evidence: ${f.proposed.evidence}`,
+      `Suggestion: ${f.suggestion ?? 'none'}`,
+    ].join('\n'),
+  );
+  const request: AiChatRequest = {
+    system: VERIFY_SYSTEM_PROMPT,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          'Findings to check:',
+          fence('findings', env.nonce, listing.join('\n\n')),
+          'The diff they are about:',
+          fence('diff', env.nonce, rendered.join('\n\n')),
+        ].join('\n'),
+      },
+    ],
+    temperature: 0,
+    maxOutputTokens: env.maxOutputTokens,
+  };
+  const chat = meteredChat(model, 'reviewVerification', env.ledger, pass, env.clock, env.signal);
+  let verdicts: Awaited<ReturnType<typeof askStructured<import('../verify/verify-answer.js').Verdict[]>>> | undefined;
+  try {
+    verdicts = await askStructured(chat, request, VERIFY_ANSWER_SPEC, model);
+  } catch (error) {
+    if (env.signal.aborted) throw error;
+    verdicts = undefined;
+  }
+  const byId = verdicts?.ok ? new Map(verdicts.value.map((v) => [v.id, v])) : new Map();
+  const degraded = !verdicts?.ok;
+  if (degraded) {
+    pass.event({
+      kind: 'failure',
+      name: 'verify.degraded',
+      eventCategory: 'filtering',
+      body: { reason: verdicts ? 'unreadableAnswer' : 'modelError' },
+    });
+  }
+  for (const [id, f] of ids) {
+    const verdict = byId.get(id);
+    const before = f.publication;
+    applyVerdict(f, degraded ? undefined : verdict);
+    if (verdict?.locatedQuote && f.anchor && f.anchor.method !== 'quote') {
+      placeFinding(f, { ...f.proposed, quote: verdict.locatedQuote }, resolver, shown);
+    }
+    pass.event({
+      kind: 'decision',
+      name: 'finding.verified',
+      eventCategory: 'filtering',
+      body: {
+        findingId: f.id,
+        score: verdict?.score ?? null,
+        why: verdict?.why ?? null,
+        features: verdict?.features ?? null,
+        publication: f.publication,
+        ...(f.publication !== before ? { reason: f.reason } : {}),
+      },
+    });
+  }
+  await pass.complete(degraded ? 'failed' : 'succeeded', verdicts ? tokensOf(verdicts.usage) : {});
+}
+
+const DEFINITION = (symbol: string) =>
+  new RegExp(
+    `\\b(?:function|const|let|var|class|def|func|interface|type|enum|struct|import)\\b[^\\n]*\\b${escape(symbol)}\\b`,
+  );
+
+/**
+ * Deterministic checks of what a finding claims, against the code the review saw: "unused" when
+ * the symbol appears on another shown line, "undefined" when a definition or import of it is shown,
+ * "missing file" when the file is part of the change. A refuted finding is dropped, and so are
+ * siblings in the same file naming the same symbol.
+ */
+function refuteClaims(findings: EngineFinding[], shown: Shown[], changed: ChunkEnv['changedPaths']): void {
+  const refutedSymbols = new Map<string, Set<string>>();
+  for (const f of findings) {
+    const { kind, symbol, path } = f.proposed.claim;
+    let refuted = false;
+    if ((kind === 'unused' || kind === 'undefined') && symbol) {
+      const word = new RegExp(`\\b${escape(symbol)}\\b`);
+      for (const s of shown) {
+        for (const hunk of s.diff.hunks) {
+          for (const line of hunk.lines) {
+            if (line.kind === 'removed') continue;
+            const own =
+              f.anchor &&
+              s.planned.file.path === f.anchor.path &&
+              line.newLine !== null &&
+              line.newLine >= f.anchor.startLine &&
+              line.newLine <= f.anchor.endLine;
+            if (kind === 'unused' && !own && word.test(line.text)) refuted = true;
+            if (kind === 'undefined' && DEFINITION(symbol).test(line.text)) refuted = true;
+          }
+        }
+      }
+    }
+    if (kind === 'missing-file' && path)
+      refuted = changed.some((c) => c.path.toLowerCase() === path.replace(/^\.?\//, '').toLowerCase());
+    if (refuted && demote(f, 'dropped', 'refuted') && symbol && f.path) {
+      const set = refutedSymbols.get(f.path) ?? new Set();
+      set.add(symbol);
+      refutedSymbols.set(f.path, set);
+    }
+  }
+  for (const f of findings) {
+    const symbols = f.path ? refutedSymbols.get(f.path) : undefined;
+    if (symbols && [...symbols].some((s) => f.message.includes(`\`${s}\``))) demote(f, 'dropped', 'refuted');
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function splitChunk(chunk: PackedChunk): PackedChunk[] | undefined {
+  if (chunk.parts.length > 1) {
+    const half = Math.ceil(chunk.parts.length / 2);
+    return [chunk.parts.slice(0, half), chunk.parts.slice(half)].map((parts) => ({
+      parts,
+      tokens: Math.ceil(chunk.tokens / 2),
+      tier: chunk.tier,
+    }));
+  }
+  const part = chunk.parts[0];
+  if (!part || part.hunks.length < 2) return undefined;
+  const half = Math.ceil(part.hunks.length / 2);
+  return [part.hunks.slice(0, half), part.hunks.slice(half)].map((hunks) => ({
+    parts: [{ fileId: part.fileId, hunks, whole: false }],
+    tokens: Math.ceil(chunk.tokens / 2),
+    tier: chunk.tier,
+  }));
+}
+
+function mergeResults(results: ChunkResult[]): ChunkResult {
+  return {
+    findings: results.flatMap((r) => r.findings),
+    failures: results.flatMap((r) => r.failures),
+    parsing: results.flatMap((r) => r.parsing),
+  };
+}

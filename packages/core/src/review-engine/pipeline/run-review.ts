@@ -1,0 +1,493 @@
+import { estimateCostUsd } from '../../ai/cost.js';
+import { MarginError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Ids } from '../../platform/ids.js';
+import type { JobUsage } from '../../reviewing/job-record.js';
+import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import type {
+  ChangedFile,
+  ListingTruncation,
+  PullRequestSnapshot,
+  ReviewThread,
+  Revision,
+} from '../../scm/scm-provider-v1.js';
+import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
+import { type CoverageManifest, countCoverage } from '../coverage.js';
+import { dedupeFindings } from '../dedupe/dedupe.js';
+import type { EngineFinding } from '../engine-finding.js';
+import { DEFAULT_GATE_POLICY, type GatePolicy, gateFindings } from '../gate/gate.js';
+import { nonceFrom } from '../hostile/fence.js';
+import { SecretRedactor } from '../hostile/redact-secrets.js';
+import { findingKeys } from '../identity/finding-keys.js';
+import type { DismissedFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
+import { excludeMatcher } from '../plan/classify-file.js';
+import { estimateTokens, packChunks } from '../plan/pack-chunks.js';
+import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
+import type { ReviewModels } from '../review-engine-v1.js';
+import { renderSummary } from '../summary/summary.js';
+import { forEachPooled } from './pool.js';
+import { type PlannedFile, prepareFiles } from './prepare-files.js';
+import { type ChunkResult, reviewChunk } from './review-chunk.js';
+import type { ReviewSource } from './review-source.js';
+import { UsageLedger } from './usage-ledger.js';
+
+export interface ReviewSettings {
+  /** Model conversations in flight at once, per job. */
+  maxConcurrentModelCalls: number;
+  /** Provider calls for diffs in flight at once, per job. */
+  diffFetchConcurrency: number;
+  /** Diff tokens a chunk aims at. */
+  targetChunkTokens: number;
+  /** The context window assumed when the configured model does not name one. */
+  defaultContextTokens: number;
+  /** Tokens kept free for the answer. */
+  outputReserveTokens: number;
+  /** A second, refuting pass over every chunk's findings. */
+  verify: boolean;
+  /** Used when the job's configuration names none. */
+  temperature: number;
+  gate: GatePolicy;
+}
+
+export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
+  maxConcurrentModelCalls: 4,
+  diffFetchConcurrency: 8,
+  targetChunkTokens: 6000,
+  defaultContextTokens: 32_000,
+  outputReserveTokens: 2000,
+  verify: true,
+  temperature: 0.1,
+  gate: DEFAULT_GATE_POLICY,
+};
+
+export interface RunReviewInput {
+  jobId: string;
+  source: ReviewSource;
+  models: ReviewModels;
+  memory: ReviewMemory;
+  protocol: ProtocolWriter;
+  clock: Clock;
+  ids: Ids;
+  signal: AbortSignal;
+  reportProgress(progress: { filesTotal: number; filesDone: number }): void;
+  /** The revision the job names; `null` reviews the pull request's newest. */
+  revision: { headSha: string; baseSha: string } | null;
+  temperature?: number | undefined;
+  blockedReason?: (() => Promise<string | undefined>) | undefined;
+  settings?: Partial<ReviewSettings> | undefined;
+}
+
+export interface ReviewRun {
+  status: 'reviewed' | 'cancelled' | 'superseded';
+  reason?: string | undefined;
+  pullRequest?: PullRequestSnapshot | undefined;
+  revision?: Revision | undefined;
+  findings: EngineFinding[];
+  coverage: CoverageManifest;
+  summary: string | null;
+  usage: JobUsage;
+  /** What the provider showed before this run posted anything. */
+  threads: ReviewThread[];
+  ledger: PublicationEntry[];
+  /** Every chunk failed: the review produced nothing it can stand behind. */
+  allFailed: boolean;
+}
+
+/**
+ * Stages resolve → collect → plan → review (with verify and anchoring per chunk) → dedupe and gate
+ * → summarize, each writing protocol passes. Nothing is posted here; `publishReview` does that.
+ */
+export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
+  const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
+  const { protocol, signal, source } = input;
+  const ledger = new UsageLedger();
+  const emptyCoverage = (): CoverageManifest => ({
+    files: [],
+    counts: countCoverage([]),
+    complete: false,
+    injectionSuspected: false,
+    tokensApproximate: true,
+  });
+  const ended = (status: 'cancelled' | 'superseded', reason: string, pullRequest?: PullRequestSnapshot): ReviewRun => ({
+    status,
+    reason,
+    pullRequest,
+    findings: [],
+    coverage: emptyCoverage(),
+    summary: null,
+    usage: ledger.toJobUsage(),
+    threads: [],
+    ledger: [],
+    allFailed: false,
+  });
+
+  // resolve
+  const resolve = await protocol.pass('resolve', 'Read the pull request');
+  const pr = await source.getPullRequest({ signal });
+  resolve.event({
+    kind: 'call',
+    name: 'pullRequest.read',
+    eventCategory: 'scm-call',
+    body: {
+      status: pr.status,
+      isDraft: pr.isDraft,
+      headSha: pr.revision.headSha,
+      baseSha: pr.revision.baseSha,
+      targetBranch: pr.targetBranch,
+    },
+  });
+  const blocked = await input.blockedReason?.();
+  const stop =
+    pr.status !== 'open'
+      ? ended('cancelled', `The pull request is ${pr.status}.`, pr)
+      : blocked
+        ? ended('cancelled', `The pull request is blocked: ${blocked}`, pr)
+        : input.revision && input.revision.headSha.toLowerCase() !== pr.revision.headSha.toLowerCase()
+          ? ended(
+              'superseded',
+              `The pull request moved on to ${pr.revision.headSha.slice(0, 12)} after this job was queued for ${input.revision.headSha.slice(0, 12)}; the newer revision is reviewed by its own job.`,
+              pr,
+            )
+          : undefined;
+  if (stop) {
+    resolve.event({
+      kind: 'decision',
+      name: `job.${stop.status}`,
+      eventCategory: 'operational',
+      body: { reason: stop.reason },
+    });
+    await resolve.complete('succeeded');
+    return stop;
+  }
+  const revision = pr.revision;
+  await resolve.complete('succeeded');
+
+  // collect
+  const collect = await protocol.pass('collect', 'Collect changed files, threads and settings');
+  let truncation: ListingTruncation | undefined;
+  const files: ChangedFile[] = [];
+  for await (const file of source.listChangedFiles(revision, { signal, onTruncated: (t) => (truncation = t) }))
+    files.push(file);
+  const threads: ReviewThread[] = [];
+  for await (const thread of source.listThreads({ signal })) threads.push(thread);
+  const [dismissals, publications, config] = await Promise.all([
+    input.memory.dismissals(),
+    input.memory.publications.list(),
+    readRepoConfig(source, pr.targetBranch, signal, collect),
+  ]);
+  collect.event({
+    kind: 'call',
+    name: 'changes.listed',
+    eventCategory: 'scm-call',
+    body: {
+      files: files.length,
+      truncated: truncation ?? null,
+      threads: threads.length,
+      ourThreads: threads.filter((t) => t.marker).length,
+    },
+  });
+  if (truncation) {
+    collect.event({ kind: 'warning', name: 'changes.truncated', eventCategory: 'operational', body: truncation });
+  }
+  await collect.complete('succeeded');
+
+  // plan
+  const plan = await protocol.pass('plan', 'Plan the review');
+  const defaultModel = await input.models.forPurpose('reviewDefault');
+  let approximate = !defaultModel.model.countTokens;
+  const countTokens = (text: string) => {
+    const counted = defaultModel.model.countTokens?.(text);
+    if (!counted) return estimateTokens(text);
+    if (!counted.exact) approximate = true;
+    return counted.tokens;
+  };
+  let filesDone = 0;
+  const progress = () => input.reportProgress({ filesTotal: files.length, filesDone });
+  const redactor = new SecretRedactor();
+  const prepared = await prepareFiles({
+    files: files.sort((a, b) => a.path.localeCompare(b.path)),
+    revision,
+    source,
+    excluded: excludeMatcher(config.exclude),
+    redactor,
+    countTokens,
+    signal,
+    newId: () => input.ids.uuid(),
+    concurrency: settings.diffFetchConcurrency,
+    onSettled: (n) => {
+      filesDone += n;
+      progress();
+    },
+  });
+  const pullRequestText = redactor.redactText(`${pr.title}\n${pr.description}`).text;
+  const [title = '', ...descriptionLines] = pullRequestText.split('\n');
+
+  const prefixTokens = countTokens(REVIEW_SYSTEM_PROMPT) + countTokens(pullRequestText) + 300;
+  const window = defaultModel.maxContextTokens ?? settings.defaultContextTokens;
+  const maxTokens = Math.max(500, window - prefixTokens - settings.outputReserveTokens - Math.ceil(window * 0.1));
+  const packed = packChunks(
+    prepared.planned.map((p) => ({
+      id: p.id,
+      path: p.file.path,
+      headerTokens: p.headerTokens,
+      hunks: p.hunks,
+      tier: p.tier,
+    })),
+    { targetTokens: settings.targetChunkTokens, maxTokens },
+  );
+  const byId = new Map(prepared.planned.map((p) => [p.id, p]));
+  for (const [fileId, hunks] of packed.oversized) {
+    const file = byId.get(fileId) as PlannedFile;
+    file.coverage.state = hunks.length === file.hunks.length ? 'skipped' : 'partial';
+    file.coverage.reason = 'hunkTooLarge';
+  }
+  const chunksLeft = new Map<number, number>();
+  for (const chunk of packed.chunks)
+    for (const part of chunk.parts) chunksLeft.set(part.fileId, (chunksLeft.get(part.fileId) ?? 0) + 1);
+  for (const file of prepared.planned) {
+    file.coverage.tokens = file.headerTokens + file.hunks.reduce((n, h) => n + h.tokens, 0);
+    if (!chunksLeft.has(file.id)) {
+      file.diff = undefined;
+      filesDone++;
+    }
+  }
+  progress();
+  const estimatedInput = packed.chunks.reduce((n, c) => n + c.tokens + prefixTokens, 0) * (settings.verify ? 1.3 : 1);
+  const estimate = {
+    inputTokens: Math.round(estimatedInput),
+    costUsd:
+      Math.round(
+        estimateCostUsd(
+          {
+            inputTokens: estimatedInput,
+            outputTokens: packed.chunks.length * 1000,
+            cachedInputTokens: 0,
+            cacheWriteTokens: 0,
+            reasoningTokens: 0,
+          },
+          defaultModel.prices,
+        ) * 1_000_000,
+      ) / 1_000_000,
+  };
+  for (const entry of prepared.coverage.filter((c) => c.state === 'skipped')) {
+    plan.event({
+      kind: 'decision',
+      name: 'file.skipped',
+      eventCategory: 'planning',
+      body: { path: entry.path, reason: entry.reason },
+    });
+  }
+  plan.event({
+    kind: 'decision',
+    name: 'plan.ready',
+    eventCategory: 'planning',
+    body: {
+      files: files.length,
+      toReview: prepared.planned.length,
+      chunks: packed.chunks.length,
+      maxChunkTokens: maxTokens,
+      estimate,
+      tokensApproximate: approximate,
+      deterministicFindings: prepared.deterministic.length,
+    },
+  });
+  if (prepared.injection.length > 0) {
+    plan.event({
+      kind: 'warning',
+      name: 'injection.suspected',
+      eventCategory: 'operational',
+      body: { hits: prepared.injection },
+    });
+  }
+  await plan.complete('succeeded');
+
+  // review
+  const parsing: NonNullable<CoverageManifest['parsing']> = {};
+  const findings: EngineFinding[] = [...prepared.deterministic];
+  const failedChunks: ChunkResult['failures'] = [];
+  const temperature = input.temperature ?? settings.temperature;
+  const changedPaths = files.map((f) => ({
+    path: f.path,
+    previousPath: f.previousPath,
+    deleted: f.changeType === 'deleted',
+  }));
+  const nonce = nonceFrom(input.ids.randomHex(8));
+  const dismissed = dismissals.map((d) => d.findingMessage);
+  await forEachPooled(packed.chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
+    const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${packed.chunks.length}`, {
+      files: byId,
+      changedPaths,
+      models: input.models,
+      ledger,
+      protocol,
+      clock: input.clock,
+      signal,
+      newId: () => input.ids.uuid(),
+      nonce,
+      pullRequest: { title, description: descriptionLines.join('\n').trim() },
+      config,
+      dismissed,
+      temperature,
+      verify: settings.verify,
+      maxOutputTokens: settings.outputReserveTokens,
+    });
+    for (const f of result.findings) f.chunk = index;
+    findings.push(...result.findings);
+    failedChunks.push(...result.failures);
+    for (const p of result.parsing) {
+      const stats = (parsing[p.rung] ??= { ok: 0, repaired: 0, failed: 0 });
+      if (!p.ok) stats.failed++;
+      else if (p.repaired) stats.repaired++;
+      else stats.ok++;
+    }
+    for (const part of chunk.parts) {
+      const file = byId.get(part.fileId) as PlannedFile;
+      if (!part.whole && file.coverage.state === 'reviewed' && !file.coverage.reason)
+        file.coverage.reason = 'splitAtHunks';
+      const left = (chunksLeft.get(part.fileId) ?? 1) - 1;
+      chunksLeft.set(part.fileId, left);
+      if (left === 0) {
+        file.diff = undefined; // the review of this file is done: keep memory bounded on huge pull requests
+        filesDone++;
+      }
+    }
+    progress();
+  });
+  for (const failure of failedChunks) {
+    for (const fileId of failure.fileIds) {
+      const file = byId.get(fileId) as PlannedFile;
+      file.coverage.state = 'reviewFailed';
+      file.coverage.reason = failure.reason;
+    }
+  }
+  for (const file of prepared.planned) if (file.coverage.reason === 'splitAtHunks') file.coverage.reason = undefined;
+  for (const f of prepared.deterministic) {
+    f.keys = findingKeys({
+      path: f.path ?? '',
+      anchorText: f.anchor?.anchorText ?? '',
+      enclosingSymbol: f.enclosingSymbol,
+      category: f.category,
+      ruleId: f.proposed.ruleId,
+      title: f.title,
+      message: f.message,
+    });
+  }
+
+  // dedupe and gate
+  const filter = await protocol.pass('filter', 'Deduplicate and gate findings');
+  const created = dedupeFindings(
+    findings,
+    { jobId: input.jobId, threads, ledger: publications, dismissals },
+    () => input.ids.uuid(),
+    (f, detail) =>
+      filter.event({
+        kind: 'decision',
+        name: 'finding.suppressed',
+        eventCategory: 'duplicate-suppression',
+        body: { findingId: f.id, reason: f.reason, ...detail },
+      }),
+  );
+  findings.push(...created);
+  const policy: GatePolicy = {
+    ...settings.gate,
+    ...(config.minimumSeverity ? { minimumSeverity: config.minimumSeverity } : {}),
+    ...(config.maxComments !== undefined ? { maxInlinePerPullRequest: config.maxComments } : {}),
+  };
+  gateFindings(findings, policy, (f, step) =>
+    filter.event({
+      kind: 'decision',
+      name: 'finding.gated',
+      eventCategory: 'filtering',
+      body: { findingId: f.id, step, publication: f.publication, severity: f.severity },
+    }),
+  );
+  await filter.complete('succeeded');
+
+  const coverage: CoverageManifest = {
+    files: prepared.coverage,
+    counts: countCoverage(prepared.coverage),
+    complete: false,
+    listingTruncated: truncation,
+    injectionSuspected: prepared.injection.length > 0,
+    tokensApproximate: approximate,
+    estimate,
+    parsing,
+  };
+  coverage.complete = !truncation && coverage.counts.partial === 0 && coverage.counts.reviewFailed === 0;
+  const reviewed = packed.chunks.length;
+  const allFailed =
+    reviewed > 0 && prepared.planned.every((p) => p.coverage.state === 'reviewFailed' || !chunksLeft.has(p.id));
+
+  const summarize = await protocol.pass('summarize', 'Write the summary');
+  const summary = renderSummary({ headSha: revision.headSha, findings, coverage });
+  summarize.event({
+    kind: 'decision',
+    name: 'summary.written',
+    eventCategory: 'publication',
+    body: {
+      published: findings.filter((f) => f.publication === 'published').length,
+      summaryOnly: findings.filter((f) => f.publication === 'summaryOnly').length,
+      coverage: coverage.counts,
+    },
+  });
+  await summarize.complete('succeeded');
+
+  return {
+    status: 'reviewed',
+    pullRequest: pr,
+    revision,
+    findings,
+    coverage,
+    summary,
+    usage: ledger.toJobUsage(),
+    threads,
+    ledger: publications,
+    allFailed: allFailed && failedChunks.length > 0,
+  };
+}
+
+/** `.margin/config.yml` from the target branch: missing means defaults, invalid means warnings. */
+async function readRepoConfig(
+  source: ReviewSource,
+  targetBranch: string,
+  signal: AbortSignal,
+  pass: { event(e: { kind: string; name: string; eventCategory: 'operational'; body: unknown }): void },
+): Promise<RepoConfig> {
+  let text: string | undefined;
+  try {
+    text = (await source.getFileContent(REPO_CONFIG_PATH, { branch: targetBranch }, { signal }))?.text;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    pass.event({
+      kind: 'warning',
+      name: 'config.unreadable',
+      eventCategory: 'operational',
+      body: {
+        path: REPO_CONFIG_PATH,
+        branch: targetBranch,
+        message: MarginError.isInstance(error) ? error.message : 'read failed',
+      },
+    });
+    return { exclude: [], instructions: [] };
+  }
+  if (text === undefined) return { exclude: [], instructions: [] };
+  const { config, warnings } = parseRepoConfig(text);
+  for (const warning of warnings) {
+    pass.event({ kind: 'warning', name: 'config.invalid', eventCategory: 'operational', body: { message: warning } });
+  }
+  pass.event({
+    kind: 'decision',
+    name: 'config.read',
+    eventCategory: 'operational',
+    body: {
+      branch: targetBranch,
+      exclude: config.exclude.length,
+      instructions: config.instructions.length,
+      minimumSeverity: config.minimumSeverity ?? null,
+      maxComments: config.maxComments ?? null,
+    },
+  });
+  return config;
+}
+
+export type { DismissedFinding, ReviewMemory };

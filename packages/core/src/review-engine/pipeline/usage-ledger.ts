@@ -1,0 +1,129 @@
+import type { AiChatRequest, AiChatResult, AiUsage } from '../../ai/ai-model-v1.js';
+import { estimateCostUsd } from '../../ai/cost.js';
+import type { AiPurpose } from '../../ai/purposes.js';
+import { addUsage, emptyUsage } from '../../ai/usage.js';
+import { MarginError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { JobUsage } from '../../reviewing/job-record.js';
+import type { ProtocolPass } from '../../reviewing/protocol-writer.js';
+import type { ReviewModel } from '../review-engine-v1.js';
+
+interface Entry {
+  connectionId: string;
+  remoteModelId: string;
+  purpose: AiPurpose;
+  usage: AiUsage;
+  costUsd: number;
+}
+
+/** Tokens and estimated cost of every model call of a job, by model and purpose. */
+export class UsageLedger {
+  private readonly entries = new Map<string, Entry>();
+
+  add(model: ReviewModel, purpose: AiPurpose, usage: AiUsage): void {
+    const key = `${model.connectionId}\u0000${model.model.remoteModelId}\u0000${purpose}`;
+    const entry = this.entries.get(key) ?? {
+      connectionId: model.connectionId,
+      remoteModelId: model.model.remoteModelId,
+      purpose,
+      usage: emptyUsage(),
+      costUsd: 0,
+    };
+    entry.usage = addUsage(entry.usage, usage);
+    entry.costUsd += estimateCostUsd(usage, model.prices);
+    this.entries.set(key, entry);
+  }
+
+  total(): AiUsage {
+    let sum = emptyUsage();
+    for (const e of this.entries.values()) sum = addUsage(sum, e.usage);
+    return sum;
+  }
+
+  /** The job status's `usage` (decisions.md): totals and one entry per model and purpose. */
+  toJobUsage(): JobUsage {
+    const byModel = [...this.entries.values()].map((e) => ({
+      connectionId: e.connectionId,
+      remoteModelId: e.remoteModelId,
+      purpose: e.purpose,
+      inputTokens: e.usage.inputTokens + e.usage.cacheWriteTokens,
+      cachedInputTokens: e.usage.cachedInputTokens,
+      outputTokens: e.usage.outputTokens,
+      estimatedCostUsd: round(e.costUsd),
+    }));
+    return {
+      inputTokens: byModel.reduce((n, m) => n + m.inputTokens, 0),
+      cachedInputTokens: byModel.reduce((n, m) => n + m.cachedInputTokens, 0),
+      outputTokens: byModel.reduce((n, m) => n + m.outputTokens, 0),
+      estimatedCostUsd: round(byModel.reduce((n, m) => n + m.estimatedCostUsd, 0)),
+      byModel,
+    };
+  }
+}
+
+const round = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
+
+/**
+ * The model's `chat` as one stage calls it: with the job's signal, counted in the ledger, and
+ * written to the stage's protocol pass as an `ai-call` event (tokens, duration, outcome — never
+ * the prompt, which holds code).
+ */
+export function meteredChat(
+  model: ReviewModel,
+  purpose: AiPurpose,
+  ledger: UsageLedger,
+  pass: ProtocolPass,
+  clock: Clock,
+  signal: AbortSignal,
+): { remoteModelId: string; chat(request: AiChatRequest): Promise<AiChatResult> } {
+  return {
+    remoteModelId: model.model.remoteModelId,
+    async chat(request) {
+      const started = clock.now().getTime();
+      try {
+        const result = await model.model.chat({
+          ...request,
+          reasoningEffort: request.reasoningEffort ?? effort(model),
+          signal,
+        });
+        ledger.add(model, purpose, result.usage);
+        pass.event({
+          kind: 'call',
+          name: 'chat',
+          eventCategory: 'ai-call',
+          durationMs: clock.now().getTime() - started,
+          inputTokens: result.usage.inputTokens + result.usage.cachedInputTokens + result.usage.cacheWriteTokens,
+          outputTokens: result.usage.outputTokens,
+          body: {
+            purpose,
+            resolvedPurpose: model.resolvedPurpose,
+            model: model.model.remoteModelId,
+            protocolMode: result.protocolMode,
+            finishReason: result.finishReason,
+            rung: request.responseFormat ? 'nativeSchema' : request.toolChoice ? 'forcedTool' : 'text',
+            cachedInputTokens: result.usage.cachedInputTokens,
+          },
+        });
+        return result;
+      } catch (error) {
+        pass.event({
+          kind: 'failure',
+          name: 'chat.failed',
+          eventCategory: 'ai-call',
+          durationMs: clock.now().getTime() - started,
+          body: {
+            purpose,
+            model: model.model.remoteModelId,
+            failure: MarginError.isInstance(error) ? (error.details.providerFailure ?? error.code) : 'unexpected',
+            message: MarginError.isInstance(error) ? error.message : 'The call failed unexpectedly.',
+          },
+        });
+        throw error;
+      }
+    },
+  };
+}
+
+function effort(model: ReviewModel) {
+  return model.reasoningEffort === 'none' ? undefined : model.reasoningEffort;
+}

@@ -1,0 +1,49 @@
+import type { CoverageManifest } from './coverage.js';
+import type { EngineFinding } from './engine-finding.js';
+
+/**
+ * A finding as the job status shows it (decisions.md, Reviewing), with the fields that answer
+ * "why": publication and reason, the anchor method, the verifier's score, and the places of a
+ * finding standing for several.
+ */
+export function findingView(f: EngineFinding) {
+  return {
+    id: f.id,
+    fingerprint: f.keys?.fingerprint ?? f.id,
+    filePath: f.anchor?.path ?? f.path,
+    startLine: f.anchor?.startLine ?? null,
+    endLine: f.anchor?.endLine ?? null,
+    ...(f.anchor?.side === 'old' ? { side: 'old' as const } : {}),
+    severity: f.severity,
+    confidence: f.confidence,
+    category: f.category,
+    title: f.title,
+    message: f.message,
+    ...(f.suggestion ? { suggestion: f.suggestion } : {}),
+    publication: f.publication,
+    ...(f.reason ? { reason: f.reason } : {}),
+    ...(f.providerThreadId ? { providerThreadId: f.providerThreadId } : {}),
+    source: f.source,
+    ...(f.anchor ? { anchorMethod: f.anchor.method, scope: f.anchor.scope } : {}),
+    ...(f.verdict ? { verifierScore: f.verdict.score } : {}),
+    ...(f.places ? { places: f.places } : {}),
+  };
+}
+
+export type FindingView = ReturnType<typeof findingView>;
+
+export interface ReviewResultView {
+  summary: string | null;
+  findings: FindingView[];
+  coverage: CoverageManifest;
+  /** Some changed file was not fully reviewed (failed, partial, or past a listing cap). */
+  partial: boolean;
+}
+
+export function resultView(
+  summary: string | null,
+  findings: readonly EngineFinding[],
+  coverage: CoverageManifest,
+): ReviewResultView {
+  return { summary, findings: findings.map(findingView), coverage, partial: !coverage.complete };
+}

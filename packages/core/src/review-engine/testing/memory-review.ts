@@ -1,0 +1,209 @@
+/**
+ * Test support: a pull request held in memory (files with their `git diff` text), serving as both
+ * the review source and the publisher, and a model set where one scripted model serves every
+ * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
+ */
+import type { AiModelV1 } from '../../ai/ai-model-v1.js';
+import type { Ids } from '../../platform/ids.js';
+import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
+import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import type {
+  ChangedFile,
+  CreateThreadInput,
+  EditCommentInput,
+  PullRequestSnapshot,
+  ReviewThread,
+} from '../../scm/scm-provider-v1.js';
+import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
+import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+
+export interface MemoryFile extends ChangedFile {
+  /** The file's unified diff, as `git diff` prints it (without `diff --git`). */
+  diff: string;
+}
+
+export interface MemoryPullRequest extends ReviewSource, ReviewPublisher {
+  pr: PullRequestSnapshot;
+  files: MemoryFile[];
+  threads: ReviewThread[];
+  /** Every thread created, in order, as sent. */
+  created: Array<Omit<CreateThreadInput, 'revision'>>;
+  edits: EditCommentInput[];
+  branchFiles: Record<string, string>;
+  /** Paths whose threads the "provider" refuses. */
+  refuse: Set<string>;
+  diffReads: number;
+}
+
+export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSnapshot> = {}): MemoryPullRequest {
+  let nextThread = 1;
+  const state: MemoryPullRequest = {
+    pr: {
+      ref: { scopePath: 'https://git.example.test/acme', projectKey: 'acme', repositoryId: '1', pullRequestId: 7 },
+      title: 'Change things',
+      description: 'A change.',
+      status: 'open',
+      isDraft: false,
+      sourceBranch: 'feature',
+      targetBranch: 'main',
+      author: { externalUserId: 'u1', login: 'ada', displayName: 'Ada', isBot: false },
+      revision: { revisionId: 'h'.repeat(40), headSha: 'h'.repeat(40), baseSha: 'b'.repeat(40) },
+      repositoryName: 'app',
+      ...pr,
+    },
+    files,
+    threads: [],
+    created: [],
+    edits: [],
+    branchFiles: {},
+    refuse: new Set(),
+    diffReads: 0,
+    async getPullRequest() {
+      return state.pr;
+    },
+    async *listChangedFiles() {
+      for (const { diff: _diff, ...file } of state.files) yield file;
+    },
+    async getFileDiff(file) {
+      state.diffReads++;
+      const found = state.files.find((f) => f.path === file.path);
+      return { text: found?.diff ?? '', commentable: 'diffLines' as const };
+    },
+    async getFileContent(path, version) {
+      const text = typeof version === 'object' ? state.branchFiles[path] : undefined;
+      return text === undefined ? undefined : { text, sizeBytes: text.length, isBinary: false };
+    },
+    async *listThreads() {
+      for (const thread of state.threads) yield structuredClone(thread);
+    },
+    async createThreads(input) {
+      return Promise.all(
+        input.threads.map(async (t) => {
+          try {
+            return { ok: true as const, thread: await state.createThread({ ...t, revision: input.revision }) };
+          } catch (error) {
+            return { ok: false as const, error: error as never };
+          }
+        }),
+      );
+    },
+    async createThread(input) {
+      if (input.anchor && state.refuse.has(input.anchor.filePath)) {
+        const { MarginError } = await import('../../errors.js');
+        throw MarginError.provider('rejected', `The line is not part of the diff of ${input.anchor.filePath}.`, {
+          providerStatus: 422,
+        });
+      }
+      const { revision: _revision, ...rest } = input;
+      state.created.push(rest);
+      const threadId = `t${nextThread++}`;
+      state.threads.push({
+        threadId,
+        status: 'open',
+        anchor: input.anchor,
+        marker: input.marker,
+        authoredByConnection: true,
+        comments: [
+          {
+            commentId: `${threadId}-c1`,
+            author: { externalUserId: 'bot', login: 'margin', displayName: 'Margin', isBot: true },
+            body: input.body,
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
+        ],
+      });
+      return { threadId, commentId: `${threadId}-c1` };
+    },
+    async editComment(input) {
+      state.edits.push(input);
+      const thread = state.threads.find((t) => t.threadId === input.threadId);
+      const comment = thread?.comments.find((c) => c.commentId === input.commentId);
+      if (!comment) {
+        const { MarginError } = await import('../../errors.js');
+        throw MarginError.notFound('No such comment.');
+      }
+      comment.body = input.body;
+    },
+  };
+  return state;
+}
+
+/** One model for every purpose, with the traits a test wants. */
+export function singleModel(model: AiModelV1, traits: Partial<Omit<ReviewModel, 'model'>> = {}): ReviewModels {
+  return {
+    async forPurpose(purpose) {
+      return {
+        purpose,
+        resolvedPurpose: 'reviewDefault',
+        connectionId: 'connection-1',
+        model,
+        supportsStructuredOutput: false,
+        supportsToolUse: false,
+        maxContextTokens: 128_000,
+        prices: { inputCostPer1MUsd: 2, outputCostPer1MUsd: 8 },
+        reasoningEffort: 'none',
+        ...traits,
+      };
+    },
+  };
+}
+
+/** A protocol kept in memory, for reading what a run recorded. */
+export function memoryProtocol(): ProtocolWriter & { passes: ProtocolPassRecord[]; events: ProtocolEventRecord[] } {
+  const passes: ProtocolPassRecord[] = [];
+  const events: ProtocolEventRecord[] = [];
+  let n = 0;
+  return {
+    passes,
+    events,
+    async pass(stage, label, filePath) {
+      const id = `pass-${++n}`;
+      const record: ProtocolPassRecord = {
+        id,
+        jobId: 'job',
+        attempt: 1,
+        stage,
+        label,
+        filePath: filePath ?? null,
+        startedAt: '2026-01-01T00:00:00.000Z',
+        completedAt: null,
+        outcome: 'running',
+        inputTokens: 0,
+        cachedInputTokens: 0,
+        outputTokens: 0,
+      };
+      passes.push(record);
+      return {
+        id,
+        event(e) {
+          events.push({
+            id: `e-${events.length + 1}`,
+            passId: id,
+            jobId: 'job',
+            sequence: events.length + 1,
+            kind: e.kind,
+            name: e.name,
+            eventCategory: e.eventCategory,
+            occurredAt: '2026-01-01T00:00:00.000Z',
+            durationMs: e.durationMs ?? null,
+            inputTokens: e.inputTokens ?? null,
+            outputTokens: e.outputTokens ?? null,
+            body: e.body ?? null,
+          });
+        },
+        async complete(outcome, tokens = {}) {
+          Object.assign(record, { outcome, completedAt: '2026-01-01T00:00:01.000Z', ...tokens });
+        },
+      };
+    },
+  };
+}
+
+/** Counting ids, so runs are deterministic. */
+export function countingIds(): Ids {
+  let n = 0;
+  return {
+    uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
+    randomHex: (bytes) => 'ab12cd34'.repeat(bytes).slice(0, bytes * 2),
+  };
+}

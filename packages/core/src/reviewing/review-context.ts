@@ -1,0 +1,189 @@
+import type { AiPurpose } from '../ai/purposes.js';
+import { resolvePurpose } from '../ai/resolve-purpose.js';
+import type { CoreDeps } from '../deps.js';
+import { MarginError } from '../errors.js';
+import type { PublicationLedger, ReviewMemory } from '../review-engine/memory/review-memory.js';
+import type { ReviewContext, ReviewModel, ReviewScm } from '../review-engine/review-engine-v1.js';
+import type { ProviderConnectionRecord } from '../scm/connection-records.js';
+import { connectScmProvider, scopeWithConnection } from '../scm/open-scm-provider.js';
+import type { ReviewJobRecord } from './job-record.js';
+import type { ProtocolWriter } from './protocol-writer.js';
+
+/**
+ * What the worker hands the engine for one job. The pull request is reached through the job's own
+ * connection: a trigger job's configuration names its scope, an API submission is matched to the
+ * client's active connection of that provider family on the same host. Credentials only ever go to
+ * the stored connection's host, never to a host a job names.
+ */
+export function createReviewContext(
+  deps: CoreDeps,
+  job: ReviewJobRecord,
+  run: { signal: AbortSignal; protocol: ProtocolWriter; onProgress(progress: ReviewJobRecord['progress']): void },
+): ReviewContext {
+  const models = new Map<AiPurpose, Promise<ReviewModel>>();
+  let scm: Promise<ReviewScm> | undefined;
+  return {
+    signal: run.signal,
+    protocol: run.protocol,
+    reportProgress: run.onProgress,
+    scm: () => {
+      scm ??= jobScm(deps, job);
+      return scm;
+    },
+    models: {
+      forPurpose(purpose) {
+        let found = models.get(purpose);
+        if (!found) {
+          found = resolvePurpose(deps, job.clientId, purpose as Exclude<AiPurpose, 'embeddingDefault'>).then(
+            (r): ReviewModel => ({
+              purpose,
+              resolvedPurpose: r.resolvedPurpose,
+              connectionId: r.connectionId,
+              model: r.model,
+              supportsStructuredOutput: r.configuredModel.supportsStructuredOutput,
+              supportsToolUse: r.configuredModel.supportsToolUse,
+              maxContextTokens: r.configuredModel.maxContextTokens,
+              prices: r.prices,
+              reasoningEffort: r.reasoningEffort,
+            }),
+          );
+          models.set(purpose, found);
+        }
+        return found;
+      },
+    },
+    memory: reviewMemory(deps, job),
+    clock: deps.clock,
+    ids: deps.ids,
+    events: deps.events,
+    blockedReason: async () =>
+      (
+        await deps.storage.blockedPullRequests.find(
+          job.clientId,
+          job.repository.externalRepositoryId,
+          job.codeReview.number,
+        )
+      )?.reason,
+  };
+}
+
+async function jobScm(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewScm> {
+  const ref = (scopePath: string, projectKey: string) => ({
+    scopePath,
+    projectKey,
+    repositoryId: job.repository.externalRepositoryId,
+    pullRequestId: job.codeReview.number,
+  });
+  const configurationId = job.options.configurationId;
+  if (configurationId) {
+    const config =
+      (await deps.storage.webhookConfigurations.findById(configurationId)) ??
+      (await deps.storage.crawlConfigurations.findById(configurationId));
+    if (!config || config.clientId !== job.clientId) {
+      throw MarginError.conflict(
+        'The configuration that queued this review no longer exists; submit the review again.',
+      );
+    }
+    const opened = await scopeWithConnection(deps, job.clientId, config.organizationScopeId);
+    return {
+      provider: opened.provider,
+      pullRequest: ref(config.providerScopePath, config.providerProjectKey),
+      reviewer: await reviewerOf(deps, opened.connection.id),
+      hostBaseUrl: opened.connection.hostBaseUrl,
+    };
+  }
+  const connection = await connectionForHost(deps, job);
+  return {
+    provider: connectScmProvider(deps, connection),
+    pullRequest: ref(connection.hostBaseUrl, job.repository.ownerOrNamespace),
+    reviewer: await reviewerOf(deps, connection.id),
+    hostBaseUrl: connection.hostBaseUrl,
+  };
+}
+
+/** The client's active connection of the job's family whose host (and path, e.g. an ADO organization) is the job's. */
+async function connectionForHost(deps: CoreDeps, job: ReviewJobRecord): Promise<ProviderConnectionRecord> {
+  const wanted = hostKey(job.hostBaseUrl);
+  let cursor: string | undefined;
+  let inactive: ProviderConnectionRecord | undefined;
+  do {
+    const page = await deps.storage.providerConnections.listForClient(job.clientId, { limit: 100, cursor });
+    for (const c of page.items) {
+      if (c.providerFamily !== job.provider) continue;
+      const have = hostKey(c.hostBaseUrl);
+      if (wanted !== have && !wanted.startsWith(`${have}/`)) continue;
+      if (c.isActive) return c;
+      inactive ??= c;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  if (inactive) {
+    throw MarginError.conflict(
+      `The provider connection ${inactive.displayName} for ${job.hostBaseUrl} is inactive; activate it and restart the review.`,
+    );
+  }
+  throw MarginError.conflict(
+    `This client has no ${job.provider} provider connection for ${job.hostBaseUrl}; add one (POST /clients/${job.clientId}/provider-connections) and restart the review.`,
+  );
+}
+
+/** Scheme, host and port in lower case, and the path without a trailing slash. */
+function hostKey(url: string): string {
+  if (!URL.canParse(url)) return url.toLowerCase();
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();
+}
+
+async function reviewerOf(deps: CoreDeps, connectionId: string) {
+  const identity = await deps.storage.reviewerIdentities.findByConnection(connectionId);
+  return identity
+    ? {
+        externalUserId: identity.externalUserId,
+        login: identity.login,
+        displayName: identity.displayName,
+        isBot: identity.isBot,
+      }
+    : null;
+}
+
+function reviewMemory(deps: CoreDeps, job: ReviewJobRecord): ReviewMemory {
+  const now = () => deps.clock.now().toISOString();
+  const publications: PublicationLedger = {
+    list: () => deps.storage.reviewPublications.listForPullRequest(job.pullRequestKey),
+    reserve: (entries) =>
+      deps.storage.reviewPublications.reserve(
+        entries.map((e) => ({
+          ...e,
+          id: deps.ids.uuid(),
+          clientId: job.clientId,
+          pullRequestKey: job.pullRequestKey,
+          jobId: job.id,
+          state: 'pending',
+          providerThreadId: null,
+          providerCommentId: null,
+          error: null,
+          createdAt: now(),
+          updatedAt: now(),
+        })),
+      ),
+    markPosted: (marker, ids) =>
+      deps.storage.reviewPublications.update(job.pullRequestKey, marker, {
+        state: 'posted',
+        providerThreadId: ids.threadId,
+        providerCommentId: ids.commentId,
+        error: null,
+        updatedAt: now(),
+      }),
+    markFailed: (marker, error) =>
+      deps.storage.reviewPublications.update(job.pullRequestKey, marker, { state: 'failed', error, updatedAt: now() }),
+  };
+  return {
+    publications,
+    dismissals: async () =>
+      (await deps.storage.dismissals.list(job.clientId)).map((d) => ({
+        id: d.id,
+        findingMessage: d.findingMessage,
+        filePath: d.filePath,
+      })),
+  };
+}

@@ -12,10 +12,11 @@ import {
 import { azureDevOpsFamily } from './azure-devops-family.js';
 
 const PAT = 'ado-pat-scenario-7f3c9e1b2a4d6f8e0c1b3a5d';
+const CLIENT_SECRET = 'entra~scenario~secret~0123456789abcdef';
 
 let fake: AzureDevOpsFake;
 beforeEach(async () => {
-  fake = await startAzureDevOpsFake({ pat: PAT });
+  fake = await startAzureDevOpsFake({ pat: PAT, clientSecret: CLIENT_SECRET });
   await fake.loadPullRequest(SCENARIO_PULL_REQUEST);
 });
 afterEach(async () => {
@@ -241,5 +242,20 @@ describe('Azure DevOps: cancellation', () => {
     const error = await pending;
     expect(error.message).toBe('The call to Azure DevOps was cancelled.');
     expect(fake.server.requests).toHaveLength(1);
+  });
+
+  it('fetches no Entra token for a call that is already cancelled', async () => {
+    const entra = azureDevOpsFamily({ entraAuthorityUrl: fake.server.url }).connect({
+      family: 'suiteDevOps',
+      authenticationKind: 'oauthClientCredentials',
+      hostBaseUrl: fake.orgUrl,
+      secret: CLIENT_SECRET,
+      oAuthTenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47',
+      oAuthClientId: '9a8b7c6d-5e4f-3a2b-1c0d-9e8f7a6b5c4d',
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await marginErrorOf(entra.getPullRequest(ref(), { signal: controller.signal }));
+    expect(fake.server.requests).toHaveLength(0);
   });
 });

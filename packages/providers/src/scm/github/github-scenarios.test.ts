@@ -275,6 +275,8 @@ describe('GitHub: files, diffs and comparisons', () => {
     const many: PullRequestScenario = {
       ...SCENARIO_PULL_REQUEST,
       number: 78,
+      headSha: 'e'.repeat(40),
+      baseSha: 'f'.repeat(40),
       files: Array.from({ length: 3005 }, (_, i) => ({
         path: `gen/file-${String(i).padStart(4, '0')}.ts`,
         changeType: 'added' as const,
@@ -296,6 +298,13 @@ describe('GitHub: files, diffs and comparisons', () => {
       reason: 'GitHub lists at most 3,000 changed files of a pull request.',
     });
     expect(events.filter((e) => typeof e !== 'string')).toHaveLength(1);
+    // Comparing two commits, GitHub stops at 300 files and names no total.
+    const compared = await provider.compareCommits(ref(78), revision.baseSha, revision.headSha);
+    expect(compared.files).toHaveLength(300);
+    expect(compared.truncation).toEqual({
+      limit: 300,
+      reason: 'GitHub compares at most 300 files between two commits.',
+    });
 
     const complete: unknown[] = [];
     await collect(

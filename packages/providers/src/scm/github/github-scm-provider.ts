@@ -81,6 +81,7 @@ type ThreadsAnswer = {
 };
 type ThreadCommentsAnswer = { node: { comments: { pageInfo: GqlPageInfo; nodes: GqlComment[] } } | null };
 type Signal = AbortSignal | undefined;
+type InlineThread = Omit<CreateThreadInput, 'revision'> & { anchor: ThreadAnchor };
 
 /** A patch GitHub sent with a file listing, with the paths of the listing it came from. */
 interface CachedPatch {
@@ -300,7 +301,7 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
   const postReview = async (
     ref: PullRequestRef,
     revision: Revision,
-    threads: ReadonlyArray<Omit<CreateThreadInput, 'revision'> & { anchor: ThreadAnchor }>,
+    threads: readonly InlineThread[],
     signal: Signal,
   ): Promise<CreateThreadOutcome[] | undefined> => {
     let review: GhReview;
@@ -521,21 +522,32 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
       const signal = options?.signal;
       const one = (thread: Omit<CreateThreadInput, 'revision'>) =>
         provider.createThread(ref, { ...thread, revision }, options);
-      const outcomes: CreateThreadOutcome[] = new Array(threads.length);
-      const inline = threads.flatMap((t, i) => (t.anchor ? [{ ...t, anchor: t.anchor, index: i }] : []));
-      const conversation = threads.flatMap((t, i) => (t.anchor ? [] : [{ ...t, index: i }]));
-      // Pull-request-level comments are conversation comments, one request each.
-      const posted = await createOneByOne(conversation, one, signal);
-      conversation.forEach((t, k) => {
-        outcomes[t.index] = posted[k] as CreateThreadOutcome;
+      const inline: InlineThread[] = [];
+      const inlineAt: number[] = [];
+      const conversation: Array<Omit<CreateThreadInput, 'revision'>> = [];
+      const conversationAt: number[] = [];
+      threads.forEach((thread, index) => {
+        if (thread.anchor) {
+          inline.push({ ...thread, anchor: thread.anchor });
+          inlineAt.push(index);
+        } else {
+          conversation.push(thread);
+          conversationAt.push(index);
+        }
       });
+      const outcomes: CreateThreadOutcome[] = new Array(threads.length);
+      const place = (at: number[], results: CreateThreadOutcome[]) =>
+        results.forEach((result, k) => {
+          outcomes[at[k] as number] = result;
+        });
+      // Pull-request-level comments are conversation comments, one request each.
+      place(conversationAt, await createOneByOne(conversation, one, signal));
       if (inline.length > 0) {
         // One comment outside the diff refuses the review: then each goes alone, so only it fails.
-        const reviewed =
-          (await postReview(ref, revision, inline, signal)) ?? (await createOneByOne(inline, one, signal));
-        inline.forEach((t, k) => {
-          outcomes[t.index] = reviewed[k] as CreateThreadOutcome;
-        });
+        place(
+          inlineAt,
+          (await postReview(ref, revision, inline, signal)) ?? (await createOneByOne(inline, one, signal)),
+        );
       }
       return outcomes;
     },

@@ -131,14 +131,15 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
   const pull = (ref: PullRequestRef) => `${repo(ref)}/pulls/${ref.pullRequestId}`;
 
   /**
-   * Patches are keyed by what they diff: the pull request at a head (its own merge base), or an
-   * explicit base to a head. An interdiff between two pushes therefore never gets the PR's patch.
+   * Patches are keyed by what they diff, base and head: the pull request against its target (GitHub
+   * diffs from their merge base), or an explicit base to a head. An interdiff between two pushes
+   * therefore never gets the pull request's patch of the same head.
    */
   const rangePatchKey = (ref: RepositoryRef, baseSha: string, headSha: string, path: string) =>
     `${ref.repositoryId}:${baseSha}...${headSha}:${path}`;
   const patchKey = (ref: PullRequestRef, revision: Revision, path: string) =>
     revision.mergeBaseSha === undefined
-      ? `${ref.repositoryId}#${ref.pullRequestId}@${revision.headSha}:${path}`
+      ? `${ref.repositoryId}#${ref.pullRequestId}:${revision.baseSha}...${revision.headSha}:${path}`
       : rangePatchKey(ref, revision.mergeBaseSha, revision.headSha, path);
   const rememberPatch = (key: string, file: GhPullRequestFile) => {
     if (file.patch === undefined || file.patch.length > MAX_CACHED_PATCH) return;

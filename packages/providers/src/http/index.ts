@@ -9,4 +9,5 @@ export {
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
+  throwIfCancelled,
 } from './transport.js';

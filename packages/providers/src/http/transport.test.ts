@@ -147,4 +147,23 @@ describe('the HTTP transport', () => {
     const error = await failure(transport({ followRedirects: false }).request({ url: `${fake.url}/moved` }));
     expect(error.message).toContain('a redirect, which is not followed');
   });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await failure(transport().request({ url: `${fake.url}/x`, signal: controller.signal }));
+    expect(error.message).toBe('The call to Acme was cancelled.');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('stops a retry wait when the signal is aborted, whatever its reason', async () => {
+    fake.on('GET', '/r', () => ({ status: 429, headers: { 'retry-after': '30' }, json: {} }));
+    const controller = new AbortController();
+    const pending = failure(transport().request({ url: `${fake.url}/r`, signal: controller.signal }));
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('superseded by a newer push'));
+    const error = await pending;
+    expect(error.message).toBe('The call to Acme was cancelled.');
+    expect(fake.requests).toHaveLength(1);
+  });
 });

@@ -120,6 +120,7 @@ export function createTransport(options: TransportOptions): HttpTransport {
   return {
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
       const url = withQuery(request.url, request.query);
+      throwIfCancelled(request.signal, options.provider);
       let response: Response;
       try {
         response = await client(url, {
@@ -131,6 +132,8 @@ export function createTransport(options: TransportOptions): HttpTransport {
           redirect: options.followRedirects === false ? 'manual' : 'follow',
         });
       } catch (error) {
+        // ky rejects a retry wait with the signal's own reason, which need not be an AbortError.
+        throwIfCancelled(request.signal, options.provider);
         throw networkError(options.provider, error, secrets());
       }
       if (response.ok || request.allowStatuses?.includes(response.status)) {
@@ -215,6 +218,16 @@ function answerError(
   if (failure === 'notFound')
     return new MarginError('not_found', message, { providerFailure: failure, providerStatus: response.status });
   return MarginError.provider(failure, message, { providerStatus: response.status, retryAfterMs });
+}
+
+/**
+ * A call whose signal is aborted fails at once and sends nothing: the review that asked for it was
+ * stopped, superseded or the host is shutting down.
+ */
+export function throwIfCancelled(signal: AbortSignal | undefined, provider: string): void {
+  if (signal?.aborted) {
+    throw MarginError.provider('timeout', `The call to ${provider} was cancelled.`, { cause: signal.reason });
+  }
 }
 
 function networkError(provider: string, error: unknown, secrets: readonly string[]): MarginError {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RecordedWrite } from '@margin/core/testing';
 
 export interface FakeRequest {
   method: string;
@@ -39,7 +40,18 @@ export interface FakeHttpServer {
    * it" and "the client heard so". `reached` resolves when such a request has been handled.
    */
   stallReply(predicate: (request: FakeRequest) => boolean): StalledReply;
+  /**
+   * A live list of every write (POST, PUT, PATCH, DELETE) from now on, in the order received, with
+   * its parsed body and the status it was answered with. Recorded as soon as the handler ran, so a
+   * stalled reply's write is already there. `skip` leaves out writes that change nothing the test is
+   * about (token exchanges, GraphQL queries sent as POST).
+   */
+  recordWrites(skip?: (request: FakeRequest) => boolean): AnsweredWrite[];
   close(): Promise<void>;
+}
+
+export interface AnsweredWrite extends RecordedWrite {
+  status: number;
 }
 
 export interface StalledReply {
@@ -63,6 +75,7 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
   const routes: Route[] = [];
   const requests: FakeRequest[] = [];
   const intercepts: FakeReply[] = [];
+  const writeRecorders: Array<{ skip: (r: FakeRequest) => boolean; writes: AnsweredWrite[] }> = [];
   const stalls: Array<{
     predicate: (r: FakeRequest) => boolean;
     reached(r: FakeRequest): void;
@@ -106,6 +119,13 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
       }
     }
     const handled = requests[requests.length - 1];
+    if (handled && WRITE_METHODS.has(handled.method)) {
+      for (const recorder of writeRecorders) {
+        if (recorder.skip(handled)) continue;
+        const body = handled.json !== undefined ? handled.json : handled.text || undefined;
+        recorder.writes.push({ method: handled.method, path: req.url ?? '/', body, status: reply.status ?? 200 });
+      }
+    }
     const stall = handled ? stalls.find((st) => st.predicate(handled)) : undefined;
     if (stall && handled) {
       stalls.splice(stalls.indexOf(stall), 1);
@@ -157,6 +177,11 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
       stalls.push({ predicate, reached, released });
       return { reached: reachedPromise, release };
     },
+    recordWrites(skip = () => false) {
+      const writes: AnsweredWrite[] = [];
+      writeRecorders.push({ skip, writes });
+      return writes;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -164,6 +189,8 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
       }),
   };
 }
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function findRoute(routes: Route[], method: string, rawPath: string) {
   for (const route of routes) {

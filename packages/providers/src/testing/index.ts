@@ -39,6 +39,7 @@ export {
   startGitLabFake,
 } from '../scm/gitlab/gitlab-fake.js';
 export {
+  type AnsweredWrite,
   type FakeHandler,
   type FakeHttpServer,
   type FakeReply,

@@ -4,6 +4,7 @@ import {
   type HttpTransport,
   type TransportRequest,
   type TransportResponse,
+  throwIfCancelled,
 } from '../../http/index.js';
 import type { ExpiringTokenSource } from '../shared/index.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
@@ -103,6 +104,8 @@ export class AzureDevOpsClient {
   }
 
   async request<T>(request: AdoRequest): Promise<TransportResponse<T>> {
+    // Checked before an Entra token is fetched, so a cancelled call sends nothing at all.
+    throwIfCancelled(request.signal, PROVIDER);
     const first = await this.#send<T>(request, false);
     if (first !== 'retry') return first;
     const second = await this.#send<T>(request, true);

@@ -23,6 +23,8 @@ describeScmProviderContract('Azure DevOps (PAT)', async () => {
     ref: { ...scope, repositoryId: ADO_REPOSITORY_ID, pullRequestId: SCM_CONTRACT_SCENARIO.pullRequest.number },
     throttleNext: () => fake.throttleNext(),
     requestCount: () => fake.server.requests.length,
+    loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
+    refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
     close: () => fake.close(),
   };
 });

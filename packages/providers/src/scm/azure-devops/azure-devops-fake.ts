@@ -4,16 +4,37 @@
  * recorded-shape fixtures in `__fixtures__/`. It pages like the service (`$top`/`$skip` with
  * `nextSkip`/`nextTop`, and `x-ms-continuationtoken`), insists on `api-version`, answers 401 to unknown
  * credentials, 404 with Azure DevOps' error bodies, and 429 with `Retry-After` on demand.
+ *
+ * `loadPullRequest(scenario)` adds a pull request described by file versions (or pushes a new head:
+ * one more iteration): iterations, iteration changes with stable change-tracking ids and blob object
+ * ids, items at every head, base and branch tip, and `diffs/commits`. Threads are kept per pull
+ * request with their property bag; like Azure DevOps, the fake takes a comment on any line.
+ * `refuseThreadsOn(path)` answers 400 for threads in that file (the error body's message is ours, its
+ * envelope Azure DevOps').
  */
 import { readFileSync } from 'node:fs';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
+  type AnsweredWrite,
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import type { AdoChangeEntry, AdoComment, AdoPullRequest, AdoThread } from './azure-devops-wire.js';
+import {
+  PullRequestScenarios,
+  type ScenarioChange,
+  type ScenarioPullRequest,
+  type ScenarioRevision,
+} from '../../testing/pull-request-scenarios.js';
+import type {
+  AdoChangeEntry,
+  AdoComment,
+  AdoIteration,
+  AdoPullRequest,
+  AdoThread,
+  AdoThreadContext,
+} from './azure-devops-wire.js';
 
 export function adoFixture<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as T;
@@ -29,12 +50,26 @@ export interface AzureDevOpsFake {
   server: FakeHttpServer;
   /** `http://127.0.0.1:<port>/acme`: hostBaseUrl and scope path. */
   orgUrl: string;
+  /** Threads of the contract scenario's pull request. */
   threads: AdoThread[];
   /** Bearer tokens the fake accepts (what its Entra endpoint issued). */
   issuedTokens: string[];
+  /** Every write received (Entra token requests left out), in order, with its answer's status. */
+  writes: AnsweredWrite[];
   throttleNext(): void;
+  /** Serves a pull request from file versions; loading the same number with a new head is a push (a new iteration). */
+  loadPullRequest(scenario: PullRequestScenario): Promise<void>;
+  /** From now on every new thread anchored in this file is refused with 400. */
+  refuseThreadsOn(path: string): void;
   close(): Promise<void>;
 }
+
+/** Who the fake says wrote what the adapter posts: the identity `connectionData` names. */
+const BOT = {
+  id: '8c4a5b7e-1f2d-4e3c-9a8b-7c6d5e4f3a2b',
+  displayName: 'Margin Review Bot',
+  uniqueName: 'margin-bot@acme.example',
+};
 
 export interface AzureDevOpsFakeOptions {
   pat: string;
@@ -50,6 +85,9 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   const orgUrl = `${server.url}/${ADO_ORG}`;
   const smallPage = options.smallPage ?? 2;
   const issuedTokens: string[] = [];
+  const scenarios = new PullRequestScenarios();
+  const refusedPaths = new Set<string>();
+  const writes = server.recordWrites((req) => req.path.endsWith('/oauth2/v2.0/token'));
 
   const basePr = adoFixture<AdoPullRequest>('pull-request.json');
   const pullRequests = new Map<number, AdoPullRequest>([
@@ -108,7 +146,86 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   }
 
   const threads = adoFixture<{ value: AdoThread[] }>('threads.json').value;
+  const threadsByPull = new Map<number, AdoThread[]>([[s.pullRequest.number, threads]]);
+  const threadsOf = (number: number) => {
+    let list = threadsByPull.get(number);
+    if (!list) {
+      list = [];
+      threadsByPull.set(number, list);
+    }
+    return list;
+  };
+  const findThread = (req: FakeRequest) =>
+    threadsByPull.get(Number(req.params.id))?.find((t) => String(t.id) === req.params.thread);
   let nextThreadId = 1000;
+
+  /** Azure DevOps keeps a file's change-tracking id across iterations of a pull request. */
+  const trackingIds = new Map<number, Map<string, number>>();
+  const trackingIdOf = (number: number, path: string) => {
+    let ids = trackingIds.get(number);
+    if (!ids) {
+      ids = new Map();
+      trackingIds.set(number, ids);
+    }
+    let id = ids.get(path);
+    if (id === undefined) {
+      id = ids.size + 1;
+      ids.set(path, id);
+    }
+    return id;
+  };
+  const changeTypeOf = (change: ScenarioChange) => {
+    if (change.changeType === 'added') return 'add';
+    if (change.changeType === 'deleted') return 'delete';
+    if (change.changeType === 'modified') return 'edit';
+    return change.old?.blobId === change.new?.blobId ? 'rename' : 'edit, rename';
+  };
+  const itemOf = (change: ScenarioChange) => ({
+    ...(change.new ? { objectId: change.new.blobId } : {}),
+    ...(change.old ? { originalObjectId: change.old.blobId } : {}),
+    path: `/${change.path}`,
+  });
+  const changeEntryOf = (number: number, change: ScenarioChange, index: number): AdoChangeEntry => ({
+    changeTrackingId: trackingIdOf(number, change.path),
+    changeId: index + 1,
+    item: itemOf(change),
+    changeType: changeTypeOf(change),
+    ...(change.previousPath ? { originalPath: `/${change.previousPath}` } : {}),
+  });
+  const scenarioPull = (pull: ScenarioPullRequest): AdoPullRequest => {
+    const { scenario } = pull;
+    const latest = pull.revisions.at(-1) as ScenarioRevision;
+    const status = { open: 'active', closed: 'abandoned', merged: 'completed' }[scenario.status ?? 'open'];
+    return {
+      ...basePr,
+      pullRequestId: scenario.number,
+      title: scenario.title,
+      description: scenario.description,
+      status,
+      isDraft: scenario.isDraft ?? false,
+      sourceRefName: `refs/heads/${scenario.sourceBranch}`,
+      targetRefName: `refs/heads/${scenario.targetBranch}`,
+      lastMergeSourceCommit: { commitId: latest.headSha },
+      lastMergeTargetCommit: { commitId: latest.baseSha },
+      reviewers: [],
+    };
+  };
+  const iterationsOf = (pull: ScenarioPullRequest): AdoIteration[] =>
+    pull.revisions.map((r, i) => {
+      const date = new Date(Date.UTC(2026, 4, 5, 12, i)).toISOString();
+      return {
+        id: i + 1,
+        description: pull.scenario.title,
+        author: basePr.createdBy,
+        createdDate: date,
+        updatedDate: date,
+        sourceRefCommit: { commitId: r.headSha },
+        targetRefCommit: { commitId: r.baseSha },
+        commonRefCommit: { commitId: r.mergeBaseSha },
+        hasMoreCommits: false,
+        reason: i === 0 ? 'create' : r.rewritten ? 'forcePush' : 'push',
+      } as AdoIteration;
+    });
 
   const authorized = (req: FakeRequest) => {
     const header = req.headers.authorization ?? '';
@@ -119,7 +236,12 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   const notFound = (fixture: string): FakeReply => ({ status: 404, json: adoFixture(fixture) });
 
   /** Every `_apis` route: credentials first, then `api-version`, as the service checks them. */
-  const route = (method: string, path: string, handler: (req: FakeRequest) => FakeReply, versioned = true) => {
+  const route = (
+    method: string,
+    path: string,
+    handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>,
+    versioned = true,
+  ) => {
     server.on(method, path, (req) => {
       if (!authorized(req)) {
         return {
@@ -190,66 +312,162 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   route('GET', `${R}/pullRequests/:id/iterations`, (req) => {
     const found = pr(req);
     if (!found) return notFound('error-pull-request-not-found.json');
+    const scenario = scenarios.get(found.pullRequestId);
+    if (scenario) {
+      const value = iterationsOf(scenario);
+      return { json: { value, count: value.length } };
+    }
     const fixture = adoFixture<{ value: Array<{ sourceRefCommit: { commitId: string } }> }>('iterations.json');
     const last = fixture.value.at(-1);
     if (last && found.lastMergeSourceCommit) last.sourceRefCommit.commitId = found.lastMergeSourceCommit.commitId;
     return { json: fixture };
   });
 
-  route('GET', `${R}/pullRequests/:id/iterations/:iteration/changes`, (req) => {
-    if (!pr(req)) return notFound('error-pull-request-not-found.json');
+  route('GET', `${R}/pullRequests/:id/iterations/:iteration/changes`, async (req) => {
+    const found = pr(req);
+    if (!found) return notFound('error-pull-request-not-found.json');
+    let all = changes;
+    const scenario = scenarios.get(found.pullRequestId);
+    if (scenario) {
+      const revision = scenario.revisions[Number(req.params.iteration) - 1];
+      if (!revision) return { status: 404, json: { message: 'TF401181: The requested iteration was not found.' } };
+      const compareTo = scenario.revisions[Number(req.query.get('$compareTo') ?? 0) - 1];
+      const listed = compareTo
+        ? ((await scenarios.compare(compareTo.headSha, revision.headSha))?.changes ?? [])
+        : revision.changes;
+      all = listed.map((change, i) => changeEntryOf(found.pullRequestId, change, i));
+    }
     const skip = Number(req.query.get('$skip') ?? 0);
     const size = top(req, 100);
-    const changeEntries = changes.slice(skip, skip + size);
-    const more = skip + size < changes.length;
+    const changeEntries = all.slice(skip, skip + size);
+    const more = skip + size < all.length;
     return { json: { changeEntries, nextSkip: more ? skip + size : 0, nextTop: more ? size : 0 } };
   });
 
   route('GET', `${R}/items`, (req) => {
     const path = req.query.get('path') ?? '';
     const version = req.query.get('versionDescriptor.version') ?? '';
-    if (req.query.get('versionDescriptor.versionType') !== 'commit')
-      return { status: 400, json: { message: 'versionType' } };
-    const text = contents.get(`${version}:${path}`);
-    if (text === undefined) return notFound('error-item-not-found.json');
-    return { headers: { 'content-type': 'application/octet-stream' }, text };
+    const versionType = req.query.get('versionDescriptor.versionType');
+    if (versionType !== 'commit' && versionType !== 'branch') return { status: 400, json: { message: 'versionType' } };
+    const text = versionType === 'commit' ? contents.get(`${version}:${path}`) : undefined;
+    const relative = path.replace(/^\/+/, '');
+    const bytes =
+      text !== undefined
+        ? Buffer.from(text)
+        : scenarios.fileAt(versionType === 'commit' ? version : { branch: version }, relative)?.bytes;
+    if (bytes === undefined) return notFound('error-item-not-found.json');
+    return { headers: { 'content-type': 'application/octet-stream' }, text: bytes.toString('utf8') };
+  });
+
+  route('GET', `${R}/diffs/commits`, async (req) => {
+    const base = req.query.get('baseVersion') ?? '';
+    const target = req.query.get('targetVersion') ?? '';
+    const comparison = await scenarios.compare(base, target);
+    if (!comparison) {
+      return {
+        status: 404,
+        json: {
+          message: `TF401175: The version descriptor <Commit: ${base}> could not be resolved to a version in the repository.`,
+          typeKey: 'GitUnresolvableToCommitException',
+        },
+      };
+    }
+    // `diffCommonCommit=true` diffs from the common commit instead of the base.
+    const fromCommon = req.query.get('diffCommonCommit') === 'true' && comparison.mergeBaseSha !== base;
+    const all = fromCommon
+      ? ((await scenarios.compare(comparison.mergeBaseSha, target))?.changes ?? [])
+      : comparison.changes;
+    const skip = Number(req.query.get('$skip') ?? 0);
+    const size = top(req, 100);
+    const page = all.slice(skip, skip + size);
+    const counts: Record<string, number> = {};
+    for (const change of all) {
+      const kind = { added: 'Add', deleted: 'Delete', modified: 'Edit', renamed: 'Rename' }[change.changeType];
+      counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    const relation = comparison.relation;
+    return {
+      json: {
+        ...adoFixture<object>('commit-diffs.json'),
+        allChangesIncluded: skip + size >= all.length,
+        changeCounts: counts,
+        changes: page.map((change) => ({
+          item: { ...itemOf(change), gitObjectType: 'blob', commitId: target },
+          changeType: changeTypeOf(change),
+          ...(change.previousPath ? { sourceServerItem: `/${change.previousPath}` } : {}),
+        })),
+        commonCommit: comparison.mergeBaseSha,
+        baseCommit: base,
+        targetCommit: target,
+        aheadCount: relation === 'ahead' || relation === 'diverged' ? 1 : 0,
+        behindCount: relation === 'behind' || relation === 'diverged' ? 1 : 0,
+      },
+    };
   });
 
   route('GET', `${R}/pullRequests/:id/threads`, (req) => {
-    if (!pr(req)) return notFound('error-pull-request-not-found.json');
-    return { json: { value: threads, count: threads.length } };
+    const found = pr(req);
+    if (!found) return notFound('error-pull-request-not-found.json');
+    const value = threadsOf(found.pullRequestId);
+    return { json: { value, count: value.length } };
   });
 
+  /** Azure DevOps takes a comment on any line; it refuses a malformed position (and the files a test names). */
+  const refused = (context: AdoThreadContext | null | undefined) => {
+    if (!context) return false;
+    const positions = [context.rightFileStart, context.rightFileEnd, context.leftFileStart, context.leftFileEnd];
+    return (
+      !context.filePath.startsWith('/') ||
+      refusedPaths.has(context.filePath.slice(1)) ||
+      positions.some((p) => p && (p.line < 1 || p.offset < 1))
+    );
+  };
+
   route('POST', `${R}/pullRequests/:id/threads`, (req) => {
-    if (!pr(req)) return notFound('error-pull-request-not-found.json');
+    const found = pr(req);
+    if (!found) return notFound('error-pull-request-not-found.json');
     const body = req.json as Partial<AdoThread> & { comments: Array<Partial<AdoComment>> };
-    const author = {
-      id: '8c4a5b7e-1f2d-4e3c-9a8b-7c6d5e4f3a2b',
-      displayName: 'Margin Review Bot',
-      uniqueName: 'margin-bot@acme.example',
-    };
+    if (refused(body.threadContext)) return { status: 400, json: adoFixture('error-thread-refused.json') };
     const now = new Date().toISOString();
+    const id = nextThreadId++;
     const thread: AdoThread = {
-      id: nextThreadId++,
+      id,
       status: body.status ?? 'active',
       threadContext: body.threadContext ?? null,
       pullRequestThreadContext: body.pullRequestThreadContext ?? null,
+      // Azure DevOps adds its own properties next to the ones it was sent.
+      properties: {
+        'Microsoft.TeamFoundation.Discussion.SupportsMarkdown': { $type: 'System.Int32', $value: 1 },
+        'Microsoft.TeamFoundation.Discussion.UniqueID': {
+          $type: 'System.String',
+          $value: `0b1c2d3e-4f5a-4b6c-8d9e-${String(id).padStart(12, '0')}`,
+        },
+        ...body.properties,
+      },
       isDeleted: false,
       comments: body.comments.map((c, i) => ({
         id: i + 1,
         parentCommentId: c.parentCommentId ?? 0,
-        author,
+        author: BOT,
         content: c.content ?? '',
         commentType: c.commentType ?? 'text',
         publishedDate: now,
       })),
     };
-    threads.push(thread);
+    threadsOf(found.pullRequestId).push(thread);
     return { json: thread };
   });
 
+  route('PATCH', `${R}/pullRequests/:id/threads/:thread/comments/:comment`, (req) => {
+    const comment = findThread(req)?.comments.find((c) => String(c.id) === req.params.comment);
+    if (!comment) return { status: 404, json: { message: 'TF401182: The requested comment was not found.' } };
+    const content = (req.json as { content?: string } | undefined)?.content;
+    if (typeof content === 'string') comment.content = content;
+    return { json: comment };
+  });
+
   route('POST', `${R}/pullRequests/:id/threads/:thread/comments`, (req) => {
-    const thread = threads.find((t) => String(t.id) === req.params.thread);
+    const thread = findThread(req);
     if (!thread)
       return {
         status: 404,
@@ -262,11 +480,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     const comment: AdoComment = {
       id: thread.comments.length + 1,
       parentCommentId: body.parentCommentId ?? 0,
-      author: {
-        id: '8c4a5b7e-1f2d-4e3c-9a8b-7c6d5e4f3a2b',
-        displayName: 'Margin Review Bot',
-        uniqueName: 'margin-bot@acme.example',
-      },
+      author: BOT,
       content: body.content ?? '',
       commentType: body.commentType ?? 'text',
       publishedDate: new Date().toISOString(),
@@ -276,7 +490,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   });
 
   route('PATCH', `${R}/pullRequests/:id/threads/:thread`, (req) => {
-    const thread = threads.find((t) => String(t.id) === req.params.thread);
+    const thread = findThread(req);
     if (!thread) return { status: 404, json: { message: 'TF401181: The requested thread was not found.' } };
     const body = req.json as { status?: string };
     if (body.status) thread.status = body.status;
@@ -334,6 +548,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     orgUrl,
     threads,
     issuedTokens,
+    writes,
     throttleNext() {
       server.interceptNext({
         status: 429,
@@ -346,6 +561,13 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
         },
         json: adoFixture('error-rate-limited.json'),
       });
+    },
+    async loadPullRequest(scenario) {
+      const pull = await scenarios.load(scenario);
+      pullRequests.set(scenario.number, scenarioPull(pull));
+    },
+    refuseThreadsOn(path) {
+      refusedPaths.add(path);
     },
     close: () => server.close(),
   };

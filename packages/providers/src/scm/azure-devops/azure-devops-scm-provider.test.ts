@@ -195,13 +195,16 @@ describe('Azure DevOps pull requests', () => {
     const provider = connect(patConnection());
     const pr = await provider.getPullRequest(ref());
     const added = await provider.getFileDiff(ref(), { path: 'docs/new.md', changeType: 'added' }, pr.revision);
-    expect(added).toBe('--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1,1 @@\n+// docs/new.md at head\n');
+    expect(added).toEqual({
+      text: '--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1,1 @@\n+// docs/new.md at head\n',
+      commentable: 'anyLine',
+    });
     const renamed = await provider.getFileDiff(
       ref(),
       { path: 'src/renamed.ts', previousPath: 'src/original.ts', changeType: 'renamed' },
       pr.revision,
     );
-    expect(renamed).toContain('--- a/src/original.ts\n+++ b/src/renamed.ts\n');
+    expect(renamed.text).toContain('--- a/src/original.ts\n+++ b/src/renamed.ts\n');
     const items = requestsTo('/items').map(
       (r) => `${r.query.get('path')}@${r.query.get('versionDescriptor.version')?.slice(0, 1)}`,
     );

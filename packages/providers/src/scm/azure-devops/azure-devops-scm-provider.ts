@@ -1,5 +1,6 @@
 import {
   type ChangedFile,
+  type CommitComparison,
   type CreatedThread,
   type CreateThreadInput,
   type FileContent,
@@ -22,17 +23,21 @@ import {
 import {
   BoundedCache,
   branchName,
-  computeUnifiedDiff,
   continuationToken,
+  createOneByOne,
   decodeFile,
+  diffFromVersions,
   paginate,
   readString,
+  rememberOnce,
 } from '../shared/index.js';
 import { AzureDevOpsClient } from './azure-devops-client.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import {
+  type AdoChange,
   type AdoChangeEntry,
   type AdoComment,
+  type AdoCommitDiffs,
   type AdoIdentity,
   type AdoIteration,
   type AdoIterationChanges,
@@ -44,6 +49,7 @@ import {
   iterationIdOf,
   pullRequestStatus,
   pullRequestThreadBody,
+  relationOf,
   toChangedFile,
   toReviewThread,
   toRevision,
@@ -51,11 +57,13 @@ import {
 } from './azure-devops-wire.js';
 
 const PAGE = 100;
+type Signal = AbortSignal | undefined;
 
 /**
  * `ScmProviderV1` for Azure DevOps Services and Server over explicit REST routes. Coordinates: scope
  * path = organization or collection URL, project key = project name, repository id = repository GUID,
- * revision id = iteration id.
+ * revision id = iteration id. Diffs are computed here (there is no diff endpoint) and take comments on
+ * any line; hidden thread markers live in the thread's property bag.
  */
 export function createAzureDevOpsProvider(
   connection: ScmConnectionConfig,
@@ -66,17 +74,24 @@ export function createAzureDevOpsProvider(
   // review lists the files before it comments, so the lookup is usually free.
   const trackingIds = new BoundedCache<string, Map<string, number>>(32);
 
+  /** The identity the credentials act as (`connectionData`), to tell this connection's threads from others'. */
+  const connectionUser = rememberOnce(async () =>
+    accountOf(
+      (await client.request<unknown>({ url: `${client.hostBaseUrl}/_apis/connectionData`, unversioned: true })).data,
+    ),
+  );
+
   const projectUrl = (scope: ScmScopeRef) =>
     `${client.organizationUrl(scope.scopePath)}/${encodeURIComponent(scope.projectKey)}`;
   const repoUrl = (ref: RepositoryRef) =>
     `${projectUrl(ref)}/_apis/git/repositories/${encodeURIComponent(ref.repositoryId)}`;
   const prUrl = (ref: PullRequestRef) => `${repoUrl(ref)}/pullRequests/${ref.pullRequestId}`;
 
-  const get = async <T>(url: string, query?: Record<string, string | number | undefined>) =>
-    (await client.request<T>({ url, query })).data;
+  const get = async <T>(url: string, signal: Signal, query?: Record<string, string | number | undefined>) =>
+    (await client.request<T>({ url, query, signal })).data;
 
-  const iterations = async (ref: PullRequestRef) =>
-    (await get<AdoList<AdoIteration>>(`${prUrl(ref)}/iterations`)).value.sort((a, b) => a.id - b.id);
+  const iterations = async (ref: PullRequestRef, signal: Signal) =>
+    (await get<AdoList<AdoIteration>>(`${prUrl(ref)}/iterations`, signal)).value.sort((a, b) => a.id - b.id);
 
   const revisionsOf = (pr: AdoPullRequest, list: AdoIteration[]): Revision[] => {
     const fallback = { head: pr.lastMergeSourceCommit?.commitId ?? '', base: pr.lastMergeTargetCommit?.commitId ?? '' };
@@ -84,8 +99,8 @@ export function createAzureDevOpsProvider(
     return list.map((iteration) => toRevision(iteration, fallback));
   };
 
-  const newestRevision = async (ref: PullRequestRef, pr: AdoPullRequest): Promise<Revision> => {
-    const all = revisionsOf(pr, await iterations(ref));
+  const newestRevision = async (ref: PullRequestRef, pr: AdoPullRequest, signal: Signal): Promise<Revision> => {
+    const all = revisionsOf(pr, await iterations(ref, signal));
     const newest = all.at(-1);
     if (!newest) throw MarginError.provider('invalidResponse', 'Azure DevOps listed no iterations.');
     return newest;
@@ -94,7 +109,7 @@ export function createAzureDevOpsProvider(
   const webUrl = (scope: ScmScopeRef, pr: AdoPullRequest) =>
     `${projectUrl(scope)}/_git/${encodeURIComponent(pr.repository.name)}/pullrequest/${pr.pullRequestId}`;
 
-  const summaryOf = async (scope: ScmScopeRef, pr: AdoPullRequest): Promise<PullRequestSummary> => {
+  const summaryOf = async (scope: ScmScopeRef, pr: AdoPullRequest, signal: Signal): Promise<PullRequestSummary> => {
     const ref: PullRequestRef = { ...scope, repositoryId: pr.repository.id, pullRequestId: pr.pullRequestId };
     return {
       ref,
@@ -103,16 +118,16 @@ export function createAzureDevOpsProvider(
       isDraft: pr.isDraft ?? false,
       sourceBranch: branchName(pr.sourceRefName),
       targetBranch: branchName(pr.targetRefName),
-      revision: await newestRevision(ref, pr),
+      revision: await newestRevision(ref, pr, signal),
       repositoryName: pr.repository.name,
       reviewers: pr.reviewers?.map(toUser),
     };
   };
 
   /** Iteration changes, page by page (`$top`/`$skip`, continued while `nextTop` says so). */
-  const changeEntries = (ref: PullRequestRef, iterationId: number) =>
+  const changeEntries = (ref: PullRequestRef, iterationId: number, signal: Signal) =>
     paginate<AdoChangeEntry, number>(0, async (skip) => {
-      const page = await get<AdoIterationChanges>(`${prUrl(ref)}/iterations/${iterationId}/changes`, {
+      const page = await get<AdoIterationChanges>(`${prUrl(ref)}/iterations/${iterationId}/changes`, signal, {
         $top: PAGE,
         $skip: skip ?? 0,
       });
@@ -120,24 +135,28 @@ export function createAzureDevOpsProvider(
       return { items: page.changeEntries, next: more ? page.nextSkip : undefined };
     });
 
-  const resolveIterationId = async (ref: PullRequestRef, revision: Revision): Promise<number | undefined> => {
+  const resolveIterationId = async (
+    ref: PullRequestRef,
+    revision: Revision,
+    signal: Signal,
+  ): Promise<number | undefined> => {
     const direct = iterationIdOf(revision.revisionId);
     if (direct !== undefined) return direct;
     // A revision keyed by head SHA (e.g. from a webhook): find the iteration that ends there.
-    const list = await iterations(ref);
+    const list = await iterations(ref, signal);
     return list.findLast((it) => it.sourceRefCommit?.commitId === revision.headSha)?.id ?? list.at(-1)?.id;
   };
 
   const trackingKey = (ref: PullRequestRef, iterationId: number) =>
     `${ref.repositoryId}#${ref.pullRequestId}@${iterationId}`;
 
-  const changeTrackingIdOf = async (ref: PullRequestRef, iterationId: number, path: string) => {
+  const changeTrackingIdOf = async (ref: PullRequestRef, iterationId: number, path: string, signal: Signal) => {
     const key = trackingKey(ref, iterationId);
     // A complete listing is cached once; a path missing from it is simply not in the diff.
     let known = trackingIds.get(key);
     if (!known) {
       known = new Map();
-      for await (const entry of changeEntries(ref, iterationId)) {
+      for await (const entry of changeEntries(ref, iterationId, signal)) {
         const file = toChangedFile(entry);
         if (file) known.set(file.path, entry.changeTrackingId);
       }
@@ -146,19 +165,21 @@ export function createAzureDevOpsProvider(
     return known.get(path);
   };
 
-  const fileBytes = async (ref: RepositoryRef, path: string, commitSha: string) => {
+  /** A file's bytes at a commit or the tip of a branch; `undefined` when it does not exist there. */
+  const fileBytes = async (ref: RepositoryRef, path: string, version: string | { branch: string }, signal: Signal) => {
     const response = await client.request<Uint8Array>({
       url: `${repoUrl(ref)}/items`,
       query: {
         path: `/${path.replace(/^\/+/, '')}`,
-        'versionDescriptor.version': commitSha,
-        'versionDescriptor.versionType': 'commit',
+        'versionDescriptor.version': typeof version === 'string' ? version : branchName(version.branch),
+        'versionDescriptor.versionType': typeof version === 'string' ? 'commit' : 'branch',
         $format: 'octetStream',
         download: false,
       },
       headers: { accept: 'application/octet-stream' },
       responseType: 'bytes',
       allowStatuses: [404],
+      signal,
     });
     if (response.status !== 404) return response.data;
     // 404 covers both a missing path (TF401174, GitItemNotFoundException) and a missing repository;
@@ -168,21 +189,81 @@ export function createAzureDevOpsProvider(
     throw MarginError.notFound(`Azure DevOps has no repository ${ref.repositoryId} in project ${ref.projectKey}.`);
   };
 
+  /** `diffs/commits` page by page (`$top`/`$skip`), from `fromSha` itself rather than the common commit. */
+  const commitDiffs = async (ref: RepositoryRef, fromSha: string, toSha: string, signal: Signal) => {
+    const changes: AdoChange[] = [];
+    let first: AdoCommitDiffs | undefined;
+    for (let skip = 0; ; skip += PAGE) {
+      const page = await get<AdoCommitDiffs>(`${repoUrl(ref)}/diffs/commits`, signal, {
+        baseVersion: fromSha,
+        baseVersionType: 'commit',
+        targetVersion: toSha,
+        targetVersionType: 'commit',
+        diffCommonCommit: 'false',
+        $top: PAGE,
+        $skip: skip,
+      });
+      first ??= page;
+      changes.push(...(page.changes ?? []));
+      // Paged by count alone: what `allChangesIncluded` promises across pages is not documented.
+      if ((page.changes?.length ?? 0) < PAGE) break;
+    }
+    return { diffs: first ?? {}, changes };
+  };
+
+  const createThread = async (
+    ref: PullRequestRef,
+    input: CreateThreadInput,
+    signal: Signal,
+  ): Promise<CreatedThread> => {
+    let body: ReturnType<typeof pullRequestThreadBody>;
+    if (input.anchor) {
+      const iterationId = await resolveIterationId(ref, input.revision, signal);
+      const changeTrackingId =
+        iterationId === undefined
+          ? undefined
+          : await changeTrackingIdOf(ref, iterationId, input.anchor.filePath, signal);
+      body = inlineThreadBody({
+        body: input.body,
+        anchor: input.anchor,
+        iterationId,
+        changeTrackingId,
+        status: input.status,
+        marker: input.marker,
+      });
+    } else {
+      body = pullRequestThreadBody(input.body, input.status, input.marker);
+    }
+    const { data } = await client.request<AdoThread>({
+      method: 'POST',
+      url: `${prUrl(ref)}/threads`,
+      json: body,
+      signal,
+    });
+    const first = data.comments[0];
+    if (!first) throw MarginError.provider('invalidResponse', 'Azure DevOps created a thread without a comment.');
+    return { threadId: String(data.id), commentId: String(first.id) };
+  };
+
   const provider: ScmProviderV1 = {
     specificationVersion: 'v1',
     family: 'suiteDevOps',
 
-    async verify(): Promise<ScmAccount> {
+    async verify(options): Promise<ScmAccount> {
       // Unversioned, cheap, and it names whoever the credentials act as.
       const { data } = await client.request<unknown>({
         url: `${client.hostBaseUrl}/_apis/connectionData`,
         unversioned: true,
+        signal: options?.signal,
       });
-      return accountOf(data);
+      const account = accountOf(data);
+      connectionUser.set(account);
+      return { login: account.login, displayName: account.displayName };
     },
 
-    async getPullRequest(ref) {
-      const pr = await get<AdoPullRequest>(prUrl(ref));
+    async getPullRequest(ref, options) {
+      const signal = options?.signal;
+      const pr = await get<AdoPullRequest>(prUrl(ref), signal);
       const snapshot: PullRequestSnapshot = {
         ref: { ...ref, repositoryId: pr.repository.id, pullRequestId: pr.pullRequestId },
         title: pr.title,
@@ -192,7 +273,7 @@ export function createAzureDevOpsProvider(
         sourceBranch: branchName(pr.sourceRefName),
         targetBranch: branchName(pr.targetRefName),
         author: toUser(pr.createdBy),
-        revision: await newestRevision(ref, pr),
+        revision: await newestRevision(ref, pr, signal),
         repositoryName: pr.repository.name,
         webUrl: webUrl(ref, pr),
         reviewers: pr.reviewers?.map(toUser),
@@ -200,16 +281,18 @@ export function createAzureDevOpsProvider(
       return snapshot;
     },
 
-    async listRevisions(ref) {
-      const [pr, list] = await Promise.all([get<AdoPullRequest>(prUrl(ref)), iterations(ref)]);
+    async listRevisions(ref, options) {
+      const signal = options?.signal;
+      const [pr, list] = await Promise.all([get<AdoPullRequest>(prUrl(ref), signal), iterations(ref, signal)]);
       return revisionsOf(pr, list);
     },
 
-    async *listChangedFiles(ref, revision): AsyncGenerator<ChangedFile> {
-      const iterationId = await resolveIterationId(ref, revision);
+    async *listChangedFiles(ref, revision, options): AsyncGenerator<ChangedFile> {
+      const signal = options?.signal;
+      const iterationId = await resolveIterationId(ref, revision, signal);
       if (iterationId === undefined) return;
       const known = new Map<string, number>();
-      for await (const entry of changeEntries(ref, iterationId)) {
+      for await (const entry of changeEntries(ref, iterationId, signal)) {
         const file = toChangedFile(entry);
         if (!file) continue;
         // Remember tracking ids for threads only while the set stays small enough to be cheap.
@@ -219,88 +302,88 @@ export function createAzureDevOpsProvider(
       if (known.size < 20_000) trackingIds.set(trackingKey(ref, iterationId), known);
     },
 
-    async getFileContent(ref, path, commitSha): Promise<FileContent | undefined> {
-      const bytes = await fileBytes(ref, path, commitSha);
+    async compareCommits(ref, fromSha, toSha, options): Promise<CommitComparison> {
+      const { diffs, changes } = await commitDiffs(ref, fromSha, toSha, options?.signal);
+      const files = changes.flatMap((change) => toChangedFile(change) ?? []);
+      return { relation: relationOf(diffs, fromSha, toSha), files };
+    },
+
+    async getFileContent(ref, path, version, options): Promise<FileContent | undefined> {
+      const bytes = await fileBytes(ref, path, version, options?.signal);
       return bytes === undefined ? undefined : decodeFile(bytes);
     },
 
-    async getFileDiff(ref, file, revision) {
+    async getFileDiff(ref, file, revision, options) {
       // Azure DevOps has no diff endpoint: both versions are fetched and diffed here, against the
       // merge base as the pull request view does.
+      const signal = options?.signal;
       const base = revision.mergeBaseSha ?? revision.baseSha;
-      const oldPath = file.changeType === 'added' ? undefined : (file.previousPath ?? file.path);
-      const newPath = file.changeType === 'deleted' ? undefined : file.path;
-      const [oldBytes, newBytes] = await Promise.all([
-        oldPath === undefined ? undefined : fileBytes(ref, oldPath, base),
-        newPath === undefined ? undefined : fileBytes(ref, newPath, revision.headSha),
-      ]);
-      const oldFile = oldBytes ? decodeFile(oldBytes) : undefined;
-      const newFile = newBytes ? decodeFile(newBytes) : undefined;
-      return computeUnifiedDiff({
-        oldPath: oldFile ? oldPath : undefined,
-        newPath: newFile ? newPath : undefined,
-        oldText: oldFile?.text ?? '',
-        newText: newFile?.text ?? '',
-        isBinary: (oldFile?.isBinary ?? false) || (newFile?.isBinary ?? false),
-      });
+      const text = await diffFromVersions(file, base, revision.headSha, (path, sha) =>
+        fileBytes(ref, path, sha, signal),
+      );
+      return { text, commentable: 'anyLine' };
     },
 
-    async *listThreads(ref): AsyncGenerator<ReviewThread> {
+    async *listThreads(ref, options): AsyncGenerator<ReviewThread> {
+      const signal = options?.signal;
+      const self = await connectionUser.get();
       // The threads endpoint is not paged: one answer holds every thread of the pull request.
-      const { value } = await get<AdoList<AdoThread>>(`${prUrl(ref)}/threads`);
+      const { value } = await get<AdoList<AdoThread>>(`${prUrl(ref)}/threads`, signal);
       for (const thread of value) {
-        const mapped = toReviewThread(thread);
+        const mapped = toReviewThread(thread, self.id);
         if (mapped) yield mapped;
       }
     },
 
-    async createThread(ref, input: CreateThreadInput): Promise<CreatedThread> {
-      let body: ReturnType<typeof pullRequestThreadBody>;
-      if (input.anchor) {
-        const iterationId = await resolveIterationId(ref, input.revision);
-        const changeTrackingId =
-          iterationId === undefined ? undefined : await changeTrackingIdOf(ref, iterationId, input.anchor.filePath);
-        body = inlineThreadBody({
-          body: input.body,
-          anchor: input.anchor,
-          iterationId,
-          changeTrackingId,
-          status: input.status,
-        });
-      } else {
-        body = pullRequestThreadBody(input.body, input.status);
-      }
-      const { data } = await client.request<AdoThread>({ method: 'POST', url: `${prUrl(ref)}/threads`, json: body });
-      const first = data.comments[0];
-      if (!first) throw MarginError.provider('invalidResponse', 'Azure DevOps created a thread without a comment.');
-      return { threadId: String(data.id), commentId: String(first.id) };
+    async createThread(ref, input: CreateThreadInput, options): Promise<CreatedThread> {
+      return createThread(ref, input, options?.signal);
     },
 
-    async reply(ref, threadId, body) {
+    async createThreads(ref, { revision, threads }, options) {
+      // Azure DevOps has no batch: one thread per request, each refused on its own.
+      const signal = options?.signal;
+      return createOneByOne(threads, (thread) => createThread(ref, { ...thread, revision }, signal), signal);
+    },
+
+    /** Only the comment's content changes: the marker sits in the thread's properties and stays. */
+    async editComment(ref, input, options) {
+      await client.request({
+        method: 'PATCH',
+        url: `${prUrl(ref)}/threads/${encodeURIComponent(input.threadId)}/comments/${encodeURIComponent(input.commentId)}`,
+        json: { content: input.body },
+        responseType: 'none',
+        signal: options?.signal,
+      });
+    },
+
+    async reply(ref, threadId, body, options) {
       // Replies hang off the thread's first comment, which Azure DevOps always numbers 1.
       const { data } = await client.request<AdoComment>({
         method: 'POST',
         url: `${prUrl(ref)}/threads/${encodeURIComponent(threadId)}/comments`,
         json: { content: body, parentCommentId: 1, commentType: 'text' },
+        signal: options?.signal,
       });
       return { commentId: String(data.id) };
     },
 
-    async setThreadStatus(ref, threadId, status: ThreadStatus) {
+    async setThreadStatus(ref, threadId, status: ThreadStatus, options) {
       await client.request({
         method: 'PATCH',
         url: `${prUrl(ref)}/threads/${encodeURIComponent(threadId)}`,
         json: { status: status === 'resolved' ? 'fixed' : 'active' },
         responseType: 'none',
+        signal: options?.signal,
       });
     },
 
-    async *listOpenPullRequests(scope): AsyncGenerator<PullRequestSummary> {
+    async *listOpenPullRequests(scope, options): AsyncGenerator<PullRequestSummary> {
+      const signal = options?.signal;
       const url = scope.repositoryId
         ? `${repoUrl({ ...scope, repositoryId: scope.repositoryId })}/pullrequests`
         : `${projectUrl(scope)}/_apis/git/pullrequests`;
       const prs = paginate<AdoPullRequest, number>(0, async (skip) => {
-        const { value } = await get<AdoList<AdoPullRequest>>(url, {
+        const { value } = await get<AdoList<AdoPullRequest>>(url, signal, {
           'searchCriteria.status': 'active',
           $top: PAGE,
           $skip: skip ?? 0,
@@ -308,15 +391,16 @@ export function createAzureDevOpsProvider(
         return { items: value, next: value.length < PAGE ? undefined : (skip ?? 0) + value.length };
       });
       // One more call per pull request: the summary's revision is the newest iteration, as in getPullRequest.
-      for await (const pr of prs) yield await summaryOf(scope, pr);
+      for await (const pr of prs) yield await summaryOf(scope, pr, signal);
     },
 
-    async *listProjects(scopePath): AsyncGenerator<ScmProject> {
+    async *listProjects(scopePath, options): AsyncGenerator<ScmProject> {
       const url = `${client.organizationUrl(scopePath)}/_apis/projects`;
       yield* paginate<ScmProject, string>(undefined, async (token) => {
         const response = await client.request<AdoList<{ id: string; name: string }>>({
           url,
           query: { $top: PAGE, continuationToken: token },
+          signal: options?.signal,
         });
         return {
           items: response.data.value.map((p) => ({ projectKey: p.name, name: p.name })),
@@ -325,8 +409,11 @@ export function createAzureDevOpsProvider(
       });
     },
 
-    async *listRepositories(scope): AsyncGenerator<ScmRepository> {
-      const { value } = await get<AdoList<AdoRepositoryWithState>>(`${projectUrl(scope)}/_apis/git/repositories`);
+    async *listRepositories(scope, options): AsyncGenerator<ScmRepository> {
+      const { value } = await get<AdoList<AdoRepositoryWithState>>(
+        `${projectUrl(scope)}/_apis/git/repositories`,
+        options?.signal,
+      );
       for (const repo of value) {
         // A disabled repository answers every call with an error; it cannot be reviewed.
         if (repo.isDisabled) continue;
@@ -340,20 +427,21 @@ export function createAzureDevOpsProvider(
       }
     },
 
-    async *listBranches(ref): AsyncGenerator<string> {
+    async *listBranches(ref, options): AsyncGenerator<string> {
       const url = `${repoUrl(ref)}/refs`;
       yield* paginate<string, string>(undefined, async (token) => {
         const response = await client.request<AdoList<{ name: string }>>({
           url,
           query: { filter: 'heads/', $top: PAGE, continuationToken: token },
+          signal: options?.signal,
         });
         return { items: response.data.value.map((r) => branchName(r.name)), next: continuationToken(response.headers) };
       });
     },
 
-    async searchUsers(scopePath, search): Promise<ScmUser[]> {
+    async searchUsers(scopePath, search, options): Promise<ScmUser[]> {
       const base = client.identityUrl(client.organizationUrl(scopePath));
-      const { value } = await get<AdoList<AdoIdentity>>(`${base}/_apis/identities`, {
+      const { value } = await get<AdoList<AdoIdentity>>(`${base}/_apis/identities`, options?.signal, {
         searchFilter: 'General',
         filterValue: search,
         queryMembership: 'None',
@@ -374,13 +462,16 @@ interface AdoRepositoryWithState {
   isDisabled?: boolean;
 }
 
-/** `connectionData.authenticatedUser`: the account name is in `properties.Account.$value`. */
-function accountOf(data: unknown): ScmAccount {
-  const user = { id: readString(data, 'authenticatedUser', 'id') };
+/**
+ * `connectionData.authenticatedUser`: the account name is in `properties.Account.$value`; its `id` is
+ * the one comments carry as `author.id`.
+ */
+function accountOf(data: unknown): ScmAccount & { id: string | undefined } {
+  const id = readString(data, 'authenticatedUser', 'id');
   const displayName =
     readString(data, 'authenticatedUser', 'customDisplayName') ??
     readString(data, 'authenticatedUser', 'providerDisplayName');
-  const login = readString(data, 'authenticatedUser', 'properties', 'Account', '$value') ?? displayName ?? user.id;
+  const login = readString(data, 'authenticatedUser', 'properties', 'Account', '$value') ?? displayName ?? id;
   if (!login) throw MarginError.provider('invalidResponse', 'Azure DevOps connectionData named no user.');
-  return { login, displayName: displayName ?? login };
+  return { id, login, displayName: displayName ?? login };
 }

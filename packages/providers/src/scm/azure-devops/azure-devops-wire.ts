@@ -1,14 +1,16 @@
 import type {
   ChangedFile,
   ChangeType,
+  CommitComparison,
   PullRequestStatus,
   ReviewThread,
   Revision,
   ScmUser,
   ThreadAnchor,
+  ThreadClosure,
   ThreadStatus,
 } from '@margin/core';
-import { relativePath } from '../shared/index.js';
+import { assertThreadMarker, relativePath } from '../shared/index.js';
 
 /**
  * The parts of Azure DevOps' REST shapes (git 7.1 specs) this adapter reads or writes, and the
@@ -68,6 +70,20 @@ export interface AdoChangeEntry {
   sourceServerItem?: string;
 }
 
+/** An entry of `diffs/commits`: a change without iteration tracking. */
+export type AdoChange = Omit<AdoChangeEntry, 'changeTrackingId' | 'changeId'>;
+
+/** `GET …/diffs/commits`: `aheadCount` counts commits of the target past the common commit, `behindCount` those of the base. */
+export interface AdoCommitDiffs {
+  aheadCount?: number;
+  behindCount?: number;
+  commonCommit?: string;
+  baseCommit?: string;
+  targetCommit?: string;
+  allChangesIncluded?: boolean;
+  changes?: AdoChange[];
+}
+
 export interface AdoIterationChanges {
   changeEntries: AdoChangeEntry[];
   nextSkip?: number;
@@ -89,17 +105,23 @@ export interface AdoComment {
   publishedDate?: string;
 }
 
+/** A thread's property bag: `{ key: { $type, $value } }`. */
+export type AdoProperties = Record<string, { $type?: string; $value?: unknown } | undefined>;
+
+export interface AdoThreadContext {
+  filePath: string;
+  rightFileStart?: AdoFilePosition | null;
+  rightFileEnd?: AdoFilePosition | null;
+  leftFileStart?: AdoFilePosition | null;
+  leftFileEnd?: AdoFilePosition | null;
+}
+
 export interface AdoThread {
   id: number;
   status?: string;
   isDeleted?: boolean;
-  threadContext?: {
-    filePath: string;
-    rightFileStart?: AdoFilePosition | null;
-    rightFileEnd?: AdoFilePosition | null;
-    leftFileStart?: AdoFilePosition | null;
-    leftFileEnd?: AdoFilePosition | null;
-  } | null;
+  threadContext?: AdoThreadContext | null;
+  properties?: AdoProperties | null;
   pullRequestThreadContext?: {
     changeTrackingId?: number;
     iterationContext?: { firstComparingIteration: number; secondComparingIteration: number };
@@ -125,15 +147,24 @@ export interface AdoIdentity {
 export interface AdoNewThread {
   comments: Array<{ parentCommentId: 0; content: string; commentType: 'text' }>;
   status: 'active' | 'fixed' | 'closed';
-  threadContext?: {
-    filePath: string;
-    rightFileStart: AdoFilePosition;
-    rightFileEnd: AdoFilePosition;
-  };
+  threadContext?: AdoThreadContext;
   pullRequestThreadContext?: {
     changeTrackingId?: number;
     iterationContext: { firstComparingIteration: number; secondComparingIteration: number };
   };
+  properties?: AdoProperties;
+}
+
+/**
+ * Where the hidden marker lives: a thread property, which Azure DevOps keeps with the thread and never
+ * shows, so comment bodies stay exactly what readers see.
+ */
+export const MARKER_PROPERTY = 'margin.marker';
+
+function markerProperties(marker: string | undefined): { properties?: AdoProperties } {
+  if (marker === undefined) return {};
+  assertThreadMarker(marker);
+  return { properties: { [MARKER_PROPERTY]: { $type: 'System.String', $value: marker } } };
 }
 
 /** Service identities (build service, service principals) carry these subject descriptor prefixes. */
@@ -195,7 +226,7 @@ export function changeTypeOf(raw: string): ChangeType {
 }
 
 /** `undefined` for folder entries, which are not files to review. */
-export function toChangedFile(entry: AdoChangeEntry): ChangedFile | undefined {
+export function toChangedFile(entry: AdoChange): ChangedFile | undefined {
   const path = entry.item?.path;
   if (!path || entry.item?.isFolder || entry.item?.gitObjectType === 'tree') return undefined;
   const changeType = changeTypeOf(entry.changeType);
@@ -205,49 +236,77 @@ export function toChangedFile(entry: AdoChangeEntry): ChangedFile | undefined {
     previousPath: changeType === 'renamed' && original ? relativePath(original) : undefined,
     changeType,
     rawChangeType: entry.changeType,
+    oldBlobId: changeType === 'added' ? undefined : entry.item?.originalObjectId,
+    newBlobId: changeType === 'deleted' ? undefined : entry.item?.objectId,
   };
+}
+
+/** `diffs/commits` counts as a relation; from = base version, to = target version. */
+export function relationOf(diffs: AdoCommitDiffs, fromSha: string, toSha: string): CommitComparison['relation'] {
+  if (fromSha === toSha) return 'identical';
+  const { aheadCount: ahead, behindCount: behind } = diffs;
+  if (ahead === undefined || behind === undefined) {
+    if (diffs.commonCommit === fromSha) return 'ahead';
+    return diffs.commonCommit === toSha ? 'behind' : 'unknown';
+  }
+  if (ahead > 0) return behind > 0 ? 'diverged' : 'ahead';
+  return behind > 0 ? 'behind' : 'identical';
+}
+
+const CLOSURES: readonly string[] = ['fixed', 'wontFix', 'byDesign', 'closed'] satisfies ThreadClosure[];
+
+/** `fixed`, `wontFix`, `byDesign` and `closed` say how a thread was closed; anything else is open. */
+export function closureOf(status: string | undefined): ThreadClosure | undefined {
+  return status !== undefined && CLOSURES.includes(status) ? (status as ThreadClosure) : undefined;
 }
 
 /** `active` and `pending` (and `unknown`) are open; `fixed`, `wontFix`, `closed`, `byDesign` resolved. */
 export function threadStatus(status: string | undefined): ThreadStatus {
-  return status === 'fixed' || status === 'wontFix' || status === 'closed' || status === 'byDesign'
-    ? 'resolved'
-    : 'open';
+  return closureOf(status) ? 'resolved' : 'open';
 }
 
 /**
  * A review thread as the port sees it, or `undefined` for what is not a conversation: deleted
  * threads and the system threads Azure DevOps writes for votes, pushes and status changes.
  */
-export function toReviewThread(thread: AdoThread): ReviewThread | undefined {
+export function toReviewThread(thread: AdoThread, connectionUserId: string | undefined): ReviewThread | undefined {
   if (thread.isDeleted) return undefined;
-  const comments = thread.comments
-    .filter((c) => !c.isDeleted && c.commentType !== 'system')
-    .map((c) => ({
-      commentId: String(c.id),
-      author: toUser(c.author),
-      body: c.content ?? '',
-      createdAt: c.publishedDate ?? '',
-    }));
+  const written = thread.comments.filter((c) => !c.isDeleted && c.commentType !== 'system');
+  const comments = written.map((c) => ({
+    commentId: String(c.id),
+    author: toUser(c.author),
+    body: c.content ?? '',
+    createdAt: c.publishedDate ?? '',
+  }));
   if (comments.length === 0) return undefined;
-  return { threadId: String(thread.id), status: threadStatus(thread.status), anchor: anchorOf(thread), comments };
-}
-
-/** Only new-side (right) positions make an anchor; old-side or file-level threads have none in the port. */
-function anchorOf(thread: AdoThread): ThreadAnchor | undefined {
-  const context = thread.threadContext;
-  const start = context?.rightFileStart;
-  if (!context?.filePath || !start) return undefined;
+  const marker = thread.properties?.[MARKER_PROPERTY]?.$value;
   return {
-    filePath: relativePath(context.filePath),
-    startLine: start.line,
-    endLine: context.rightFileEnd?.line ?? start.line,
+    threadId: String(thread.id),
+    status: threadStatus(thread.status),
+    anchor: anchorOf(thread),
+    comments,
+    marker: typeof marker === 'string' ? marker : undefined,
+    providerStatus: thread.status,
+    closedAs: closureOf(thread.status),
+    authoredByConnection: connectionUserId !== undefined && written[0]?.author.id === connectionUserId,
   };
 }
 
+/** Right positions anchor on the new side, left ones on the old; a file-level thread has no anchor. */
+function anchorOf(thread: AdoThread): ThreadAnchor | undefined {
+  const context = thread.threadContext;
+  if (!context?.filePath) return undefined;
+  const side = context.rightFileStart ? 'new' : context.leftFileStart ? 'old' : undefined;
+  const start = side === 'new' ? context.rightFileStart : context.leftFileStart;
+  if (!side || !start) return undefined;
+  const end = side === 'new' ? context.rightFileEnd : context.leftFileEnd;
+  return { filePath: relativePath(context.filePath), startLine: start.line, endLine: end?.line ?? start.line, side };
+}
+
 /**
- * An inline thread on the new side, pinned to the iteration pair `1 → revision` so Azure DevOps shows
- * it against the whole pull request diff and tracks its position through later pushes.
+ * An inline thread on the right (new) or left (old) side, pinned to the iteration pair `1 → revision`
+ * so Azure DevOps shows it against the whole pull request diff and tracks its position through later
+ * pushes. Azure DevOps takes a comment on any line of the file, not only on lines of the diff.
  */
 export function inlineThreadBody(input: {
   body: string;
@@ -255,15 +314,21 @@ export function inlineThreadBody(input: {
   iterationId: number | undefined;
   changeTrackingId: number | undefined;
   status: ThreadStatus | undefined;
+  marker?: string | undefined;
 }): AdoNewThread {
+  const { anchor } = input;
+  const start = { line: anchor.startLine, offset: 1 };
+  const end = { line: anchor.endLine, offset: 1 };
   const thread: AdoNewThread = {
     comments: [{ parentCommentId: 0, content: input.body, commentType: 'text' }],
     status: input.status === 'resolved' ? 'fixed' : 'active',
     threadContext: {
-      filePath: `/${relativePath(input.anchor.filePath)}`,
-      rightFileStart: { line: input.anchor.startLine, offset: 1 },
-      rightFileEnd: { line: input.anchor.endLine, offset: 1 },
+      filePath: `/${relativePath(anchor.filePath)}`,
+      ...(anchor.side === 'old'
+        ? { leftFileStart: start, leftFileEnd: end }
+        : { rightFileStart: start, rightFileEnd: end }),
     },
+    ...markerProperties(input.marker),
   };
   if (input.iterationId !== undefined) {
     thread.pullRequestThreadContext = {
@@ -275,10 +340,15 @@ export function inlineThreadBody(input: {
 }
 
 /** A pull-request-level thread; resolved means `closed`, which keeps it off the active-comments count. */
-export function pullRequestThreadBody(body: string, status: ThreadStatus | undefined): AdoNewThread {
+export function pullRequestThreadBody(
+  body: string,
+  status: ThreadStatus | undefined,
+  marker?: string | undefined,
+): AdoNewThread {
   return {
     comments: [{ parentCommentId: 0, content: body, commentType: 'text' }],
     status: status === 'resolved' ? 'closed' : 'active',
+    ...markerProperties(marker),
   };
 }
 

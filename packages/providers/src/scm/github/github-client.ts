@@ -9,6 +9,7 @@ import {
   redactSecrets,
   type TransportRequest,
   type TransportResponse,
+  throwIfCancelled,
 } from '../../http/index.js';
 import { type ExpiringTokenSource, type Page, paginate, parseLinkHeader } from '../shared/index.js';
 import { appPrivateKey, createAppJwt, installationTokenSource } from './github-app-token.js';
@@ -22,6 +23,7 @@ const PROVIDER = 'GitHub';
  * message naming the secondary rate limit (then GitHub asks for at least a minute).
  */
 export function inspectGitHubError({ status, headers, body }: ErrorAnswer): ErrorVerdict | undefined {
+  if (status === 422) return validationDetail(body);
   if (status !== 403 && status !== 429) return undefined;
   if (headers.get('x-ratelimit-remaining') === '0' || headers.has('retry-after')) {
     return { failure: 'rateLimited', retry: true };
@@ -30,6 +32,20 @@ export function inspectGitHubError({ status, headers, body }: ErrorAnswer): Erro
     return { failure: 'rateLimited', retry: true, retryAfterMs: 60_000 };
   }
   return undefined;
+}
+
+/**
+ * A 422's `message` is only "Validation Failed" or "Unprocessable Entity"; what GitHub refused is in
+ * `errors[]` (strings, or `{ field, code, message }`), e.g. a line that is not part of the diff.
+ */
+function validationDetail(body: unknown): ErrorVerdict | undefined {
+  const message = providerMessage(body);
+  const errors = (body as { errors?: unknown } | undefined)?.errors;
+  if (!message || !Array.isArray(errors) || errors.length === 0) return undefined;
+  const reasons = errors
+    .map((e) => (typeof e === 'string' ? e : [e?.field, e?.message ?? e?.code].filter(Boolean).join(' ')))
+    .filter(Boolean);
+  return reasons.length ? { message: `${message}: ${reasons.join('; ')}` } : undefined;
 }
 
 interface GraphQlAnswer<T> {
@@ -110,18 +126,19 @@ export class GitHubClient {
   /** A REST call against the API base (`path` starts with `/`) or a full URL on the API's origin. */
   async rest<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>> {
     const url = request.path.startsWith('/') ? `${this.endpoints.rest}${request.path}` : request.path;
-    return this.#withAuth((authorization) =>
+    return this.#withAuth(request.signal, (authorization) =>
       this.#transport.request<T>({ ...request, url, headers: { ...this.#headers, ...request.headers, authorization } }),
     );
   }
 
   /** A call as the App itself (JWT), e.g. `GET /app`. */
-  async asApp<T>(path: string): Promise<T> {
+  async asApp<T>(path: string, signal?: AbortSignal): Promise<T> {
     if (!this.#appKey) throw MarginError.internal('Not a GitHub App connection.');
     const jwt = createAppJwt(this.#connection.hostedAppId ?? 0, this.#appKey, this.#now());
     const { data } = await this.#transport.request<T>({
       url: `${this.endpoints.rest}${path}`,
       headers: { ...this.#headers, authorization: `Bearer ${jwt}` },
+      signal,
     });
     return data;
   }
@@ -130,21 +147,26 @@ export class GitHubClient {
   pages<T, R = T[]>(
     path: string,
     query: TransportRequest['query'],
-    pick: (data: R) => readonly T[] = (data) => data as unknown as T[],
+    options: { signal?: AbortSignal | undefined; pick?: (data: R) => readonly T[] } = {},
   ): AsyncGenerator<T> {
+    const pick = options.pick ?? ((data: R) => data as unknown as T[]);
+    const signal = options.signal;
     return paginate<T, string>(undefined, async (next): Promise<Page<T, string>> => {
-      const response = await this.rest<R>(next ? { path: next } : { path, query: { per_page: 100, ...query } });
+      const response = await this.rest<R>(
+        next ? { path: next, signal } : { path, query: { per_page: 100, ...query }, signal },
+      );
       return { items: pick(response.data), next: this.#sameOrigin(parseLinkHeader(response.headers.get('link')).next) };
     });
   }
 
-  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const { data } = await this.#withAuth((authorization) =>
+  async graphql<T>(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+    const { data } = await this.#withAuth(signal, (authorization) =>
       this.#transport.request<GraphQlAnswer<T>>({
         method: 'POST',
         url: this.endpoints.graphql,
         headers: { ...this.#headers, authorization },
         json: { query, variables },
+        signal,
       }),
     );
     const error = data?.errors?.[0];
@@ -161,7 +183,9 @@ export class GitHubClient {
     return data.data;
   }
 
-  async #withAuth<T>(send: (authorization: string) => Promise<T>): Promise<T> {
+  async #withAuth<T>(signal: AbortSignal | undefined, send: (authorization: string) => Promise<T>): Promise<T> {
+    // Checked before an installation token is minted, so a cancelled call sends nothing at all.
+    throwIfCancelled(signal, PROVIDER);
     try {
       return await send(await this.#authorization());
     } catch (error) {

@@ -23,6 +23,8 @@ describeScmProviderContract('GitHub (PAT, GitHub Enterprise Server routes)', asy
     ref: { ...scope, repositoryId: GH_REPOSITORY_ID, pullRequestId: SCM_CONTRACT_SCENARIO.pullRequest.number },
     throttleNext: () => fake.throttleNext(),
     requestCount: () => fake.server.requests.length,
+    loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
+    refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
     close: () => fake.close(),
   };
 });

@@ -5,22 +5,36 @@
  * pages with `Link` headers (at most 100 a page), checks App JWTs with the App's public key, keeps the
  * review threads it is sent, and answers 401, 404, 422 and (on demand) the 403 secondary rate limit
  * with `retry-after`.
+ *
+ * `loadPullRequest(scenario)` adds a pull request described by file versions (or pushes a new head to
+ * it): files with `patch` computed as git prints it, commits, contents at every head, base and branch
+ * tip, `compare`, and review comments validated as GitHub does (422 for a line outside the hunks on
+ * that side). It lists at most 3,000 files of a pull request and compares at most 300, as GitHub does.
  */
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
+  type AnsweredWrite,
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import {
+  PullRequestScenarios,
+  type ScenarioChange,
+  type ScenarioPullRequest,
+  type ScenarioRevision,
+} from '../../testing/pull-request-scenarios.js';
 import type {
   GhIssueComment,
   GhPullRequest,
   GhPullRequestFile,
   GhRepository,
   GhReviewComment,
+  GhUser,
+  GqlActor,
   GqlComment,
   GqlReviewThread,
 } from './github-wire.js';
@@ -35,6 +49,9 @@ export const GH_REPOSITORY_NODE_ID = 'R_kgDOOt1Wsg';
 export const GH_MERGE_BASE = '3333333333333333333333333333333333333333';
 /** A changed file whose `patch` GitHub leaves out, as it does for large files. */
 export const GH_FILE_WITHOUT_PATCH = 'src/file-226.ts';
+/** GitHub lists at most this many files of a pull request, and compares at most 300. */
+export const GH_MAX_PULL_REQUEST_FILES = 3000;
+export const GH_MAX_COMPARE_FILES = 300;
 
 export interface GitHubFakeOptions {
   pat: string;
@@ -45,17 +62,38 @@ export interface GitHubFakeOptions {
   now?: () => number;
 }
 
+type FakeComment = GqlComment & { reviewId?: number | undefined };
+type FakeThread = Omit<GqlReviewThread, 'comments'> & {
+  commitId: string;
+  startDiffSide: 'LEFT' | 'RIGHT' | null;
+  comments: { pageInfo: GqlReviewThread['comments']['pageInfo']; nodes: FakeComment[] };
+};
+
 export interface GitHubFake {
   server: FakeHttpServer;
   /** `http://127.0.0.1:<port>`: the connection's hostBaseUrl (a GitHub Enterprise Server). */
   hostUrl: string;
+  /** Review threads of the contract scenario's pull request. */
   threads: Array<GqlReviewThread & { comments: { nodes: GqlComment[] } }>;
   issuedTokens: string[];
+  /** Every write received (GraphQL queries and token exchanges left out), in order, with its answer's status. */
+  writes: AnsweredWrite[];
   throttleNext(): void;
+  /** Serves a pull request from file versions; loading the same number with a new head is a push. */
+  loadPullRequest(scenario: PullRequestScenario): Promise<void>;
+  /** From now on every new review comment anchored in this file is refused with 422. */
+  refuseThreadsOn(path: string): void;
   close(): Promise<void>;
 }
 
-const BOT_AUTHOR = { __typename: 'User', login: 'margin-bot', databaseId: 7310001, name: 'Margin Review Bot' };
+/** Who GitHub says wrote a comment: the PAT's user, or the App's bot for installation tokens. */
+const PAT_AUTHOR: GqlActor = {
+  __typename: 'User',
+  login: 'margin-bot',
+  databaseId: 7310001,
+  name: 'Margin Review Bot',
+};
+const APP_AUTHOR: GqlActor = { __typename: 'Bot', login: 'margin-review', databaseId: 7310002 };
 
 export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHubFake> {
   const s = SCM_CONTRACT_SCENARIO;
@@ -64,6 +102,11 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   const clock = options.now ?? Date.now;
   const issuedTokens: string[] = [];
   const appKey: KeyObject | undefined = options.app ? createPublicKey(options.app.publicKeyPem) : undefined;
+  const scenarios = new PullRequestScenarios();
+  const refusedPaths = new Set<string>();
+  const writes = server.recordWrites(
+    (req) => req.path.endsWith('/access_tokens') || (req.path === '/api/graphql' && !isMutation(req)),
+  );
 
   const repository = ghFixture<GhRepository>('repository.json');
   const basePr = ghFixture<GhPullRequest>('pull-request.json');
@@ -119,11 +162,32 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   contents.set(`${s.pullRequest.baseSha}:${s.contentPath}`, s.baseContent);
   contents.set(`${GH_MERGE_BASE}:${s.contentPath}`, s.baseContent);
 
-  type Thread = GitHubFake['threads'][number];
-  const threads: Thread[] = ghFixture<{
-    data: { node: { pullRequest: { reviewThreads: { nodes: Thread[] } } } };
-  }>('graphql-review-threads.json').data.node.pullRequest.reviewThreads.nodes;
-  const issueComments: GhIssueComment[] = [ghFixture<GhIssueComment>('issue-comment.json')];
+  const threadsByPull = new Map<number, FakeThread[]>();
+  const threadsOf = (number: number) => {
+    let list = threadsByPull.get(number);
+    if (!list) {
+      list = [];
+      threadsByPull.set(number, list);
+    }
+    return list;
+  };
+  const contractThreads = threadsOf(s.pullRequest.number);
+  for (const thread of ghFixture<{
+    data: { node: { pullRequest: { reviewThreads: { nodes: GqlReviewThread[] } } } };
+  }>('graphql-review-threads.json').data.node.pullRequest.reviewThreads.nodes) {
+    contractThreads.push({ ...thread, commitId: s.pullRequest.headSha, startDiffSide: null });
+  }
+  const issueComments = new Map<number, GhIssueComment[]>([
+    [s.pullRequest.number, [ghFixture<GhIssueComment>('issue-comment.json')]],
+  ]);
+  const issueCommentsOf = (number: number) => {
+    let list = issueComments.get(number);
+    if (!list) {
+      list = [];
+      issueComments.set(number, list);
+    }
+    return list;
+  };
   let nextId = 1_600_000_100;
 
   const notFound: FakeReply = { status: 404, json: ghFixture('error-not-found.json') };
@@ -153,13 +217,15 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       header === `Bearer ${options.pat}` || (header.startsWith('Bearer ') && issuedTokens.includes(header.slice(7)))
     );
   };
+  const authorOf = (req: FakeRequest): GqlActor =>
+    req.headers.authorization === `Bearer ${options.pat}` ? PAT_AUTHOR : APP_AUTHOR;
 
   const badCredentials: FakeReply = { status: 401, json: ghFixture('error-bad-credentials.json') };
 
   const route = (
     method: string,
     path: string,
-    handler: (req: FakeRequest) => FakeReply,
+    handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>,
     auth: 'token' | 'jwt' = 'token',
   ) => {
     server.on(method, path, (req) => {
@@ -196,8 +262,52 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   };
 
   const pr = (req: FakeRequest) => pullRequests.get(Number(req.params.n));
+  const scenarioOf = (req: FakeRequest) => scenarios.get(Number(req.params.n));
   const V3 = '/api/v3';
   const R = `${V3}/repositories/:id`;
+
+  const fileOf = (change: ScenarioChange): GhPullRequestFile => {
+    const status = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' }[change.changeType];
+    return {
+      // GitHub names the head blob; for a removed file, the blob that was removed.
+      sha: (change.new ?? change.old)?.blobId,
+      filename: change.path,
+      status,
+      additions: change.additions,
+      deletions: change.deletions,
+      changes: change.additions + change.deletions,
+      ...(change.previousPath ? { previous_filename: change.previousPath } : {}),
+      // GitHub sends no patch for binaries and for renames without changed lines.
+      ...(change.hunks !== undefined ? { patch: change.hunks } : {}),
+    };
+  };
+
+  const scenarioPull = (pull: ScenarioPullRequest): GhPullRequest => {
+    const { scenario } = pull;
+    const latest = pull.revisions.at(-1) as ScenarioRevision;
+    const status = scenario.status ?? 'open';
+    return {
+      ...basePr,
+      number: scenario.number,
+      node_id: `PR_fake${scenario.number}`,
+      title: scenario.title,
+      body: scenario.description,
+      state: status === 'open' ? 'open' : 'closed',
+      merged: status === 'merged',
+      merged_at: status === 'merged' ? '2026-05-06T10:00:00Z' : null,
+      draft: scenario.isDraft ?? false,
+      html_url: `https://github.com/acme/uploader/pull/${scenario.number}`,
+      head: { ...basePr.head, ref: scenario.sourceBranch, sha: latest.headSha },
+      base: { ...basePr.base, ref: scenario.targetBranch, sha: latest.baseSha },
+      requested_reviewers: [],
+      ...({
+        commits: pull.revisions.length,
+        additions: latest.changes.reduce((n, c) => n + c.additions, 0),
+        deletions: latest.changes.reduce((n, c) => n + c.deletions, 0),
+        changed_files: latest.changes.length,
+      } as object),
+    };
+  };
 
   route('GET', `${V3}/user`, () => ({ json: ghFixture('user.json') }));
   route('GET', `${V3}/users/:login`, (req) =>
@@ -208,14 +318,37 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     const found = pr(req);
     return found ? { json: found } : notFound;
   });
-  route('GET', `${R}/pulls/:n/commits`, (req) =>
-    pr(req) ? paged(req, ghFixture<unknown[]>('pull-request-commits.json')) : notFound,
-  );
-  route('GET', `${R}/pulls/:n/files`, (req) => (pr(req) ? paged(req, files) : notFound));
+  route('GET', `${R}/pulls/:n/commits`, (req) => {
+    const scenario = scenarioOf(req);
+    if (scenario) {
+      const commits = scenario.revisions.map((r, i) => ({
+        sha: r.headSha,
+        commit: {
+          message: `Push ${i + 1}`,
+          committer: { date: new Date(Date.UTC(2026, 4, 5, 12, i)).toISOString().replace(/\.\d+Z$/, 'Z') },
+        },
+        parents: [{ sha: i === 0 ? r.mergeBaseSha : (scenario.revisions[i - 1]?.headSha ?? r.mergeBaseSha) }],
+      }));
+      return paged(req, commits);
+    }
+    return pr(req) ? paged(req, ghFixture<unknown[]>('pull-request-commits.json')) : notFound;
+  });
+  route('GET', `${R}/pulls/:n/files`, (req) => {
+    const scenario = scenarioOf(req);
+    if (scenario) {
+      const latest = scenario.revisions.at(-1)?.changes ?? [];
+      return paged(req, latest.slice(0, GH_MAX_PULL_REQUEST_FILES).map(fileOf));
+    }
+    return pr(req) ? paged(req, files) : notFound;
+  });
   route('GET', `${R}/contents/*`, (req) => {
     const path = req.path.slice(req.path.indexOf('/contents/') + '/contents/'.length);
-    const text = contents.get(`${req.query.get('ref')}:${path}`);
-    if (text === undefined)
+    const ref = req.query.get('ref') ?? '';
+    const known = contents.get(`${ref}:${path}`);
+    const scenarioFile =
+      known === undefined ? scenarios.fileAt(scenarios.knows(ref) ? ref : { branch: ref }, path) : undefined;
+    const bytes = known !== undefined ? Buffer.from(known) : scenarioFile?.bytes;
+    if (bytes === undefined)
       return {
         status: 404,
         json: {
@@ -224,112 +357,279 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
         },
       };
     if (req.headers.accept === 'application/vnd.github.raw+json')
-      return { headers: { 'content-type': 'application/vnd.github.raw+json' }, text };
+      return { headers: { 'content-type': 'application/vnd.github.raw+json' }, text: bytes.toString('utf8') };
     return {
       json: {
         type: 'file',
         encoding: 'base64',
-        size: text.length,
+        size: bytes.length,
         name: path.split('/').at(-1),
         path,
-        content: Buffer.from(text).toString('base64'),
+        sha: scenarioFile?.blobId,
+        content: bytes.toString('base64'),
       },
     };
   });
-  route('GET', `${R}/compare/:spec`, (req) => {
-    const [baseSha, headSha] = (req.params.spec ?? '').split('...');
-    if (!baseSha || !headSha) return notFound;
+  route('GET', `${R}/compare/:spec`, async (req) => {
+    const [fromSha, toSha] = (req.params.spec ?? '').split('...');
+    if (!fromSha || !toSha) return notFound;
+    const comparison = await scenarios.compare(fromSha, toSha);
+    if (!comparison) {
+      return {
+        json: {
+          status: 'ahead',
+          ahead_by: 2,
+          behind_by: 1,
+          total_commits: 2,
+          merge_base_commit: { sha: GH_MERGE_BASE },
+          base_commit: { sha: fromSha },
+          commits: [],
+          files: [],
+        },
+      };
+    }
+    // Three dots: GitHub diffs from the merge base of the two commits, not from the first one.
+    const changes =
+      comparison.mergeBaseSha === fromSha
+        ? comparison.changes
+        : ((await scenarios.compare(comparison.mergeBaseSha, toSha))?.changes ?? comparison.changes);
+    const ahead = comparison.relation === 'ahead' || comparison.relation === 'diverged' ? 1 : 0;
+    const behind = comparison.relation === 'behind' || comparison.relation === 'diverged' ? 1 : 0;
     return {
       json: {
-        status: 'ahead',
-        ahead_by: 2,
-        behind_by: 1,
-        total_commits: 2,
-        merge_base_commit: { sha: GH_MERGE_BASE },
-        base_commit: { sha: baseSha },
-        commits: [],
-        files: [],
+        status: comparison.relation,
+        ahead_by: ahead,
+        behind_by: behind,
+        total_commits: ahead,
+        base_commit: { sha: fromSha },
+        merge_base_commit: { sha: comparison.mergeBaseSha },
+        commits: ahead ? [{ sha: toSha }] : [],
+        files: changes.slice(0, GH_MAX_COMPARE_FILES).map(fileOf),
       },
     };
   });
 
-  const reviewComment = (req: FakeRequest, thread: Thread, comment: GqlComment): GhReviewComment => ({
-    ...ghFixture<GhReviewComment>('review-comment.json'),
-    id: comment.databaseId,
-    node_id: `PRRC_fake${comment.databaseId}`,
-    body: comment.body,
-    path: thread.path,
-    line: thread.line,
-    user: { id: 7310001, login: 'margin-bot', type: 'User' },
-    created_at: comment.createdAt,
-    html_url: `https://github.com/acme/uploader/pull/${req.params.n}#discussion_r${comment.databaseId}`,
-  });
+  const restUser = (actor: GqlActor | null): GhUser =>
+    actor?.__typename === 'Bot'
+      ? ghFixture<GhUser>('bot-user.json')
+      : { ...ghFixture<GhUser>('user.json'), id: actor?.databaseId ?? 0, login: actor?.login ?? 'ghost' };
+
+  const findComment = (id: string) => {
+    for (const [number, list] of threadsByPull) {
+      for (const thread of list) {
+        const comment = thread.comments.nodes.find((c) => String(c.databaseId) === id);
+        if (comment) return { number, thread, comment };
+      }
+    }
+    return undefined;
+  };
+
+  const reviewComment = (number: number, thread: FakeThread, comment: FakeComment): GhReviewComment => {
+    const root = thread.comments.nodes[0];
+    const isRange = thread.startLine !== null && thread.startLine !== thread.line;
+    return {
+      ...ghFixture<GhReviewComment>('review-comment.json'),
+      id: comment.databaseId,
+      node_id: `PRRC_fake${comment.databaseId}`,
+      pull_request_review_id: comment.reviewId ?? null,
+      body: comment.body,
+      path: thread.path,
+      commit_id: thread.commitId,
+      original_commit_id: thread.commitId,
+      line: thread.line,
+      original_line: thread.originalLine,
+      side: thread.diffSide,
+      start_line: isRange ? thread.startLine : null,
+      original_start_line: isRange ? thread.originalStartLine : null,
+      start_side: isRange ? thread.startDiffSide : null,
+      user: restUser(comment.author),
+      created_at: comment.createdAt,
+      updated_at: comment.createdAt,
+      html_url: `https://github.com/acme/uploader/pull/${number}#discussion_r${comment.databaseId}`,
+      ...(root && root !== comment ? { in_reply_to_id: root.databaseId } : {}),
+    } as GhReviewComment;
+  };
+
+  interface NewComment {
+    body?: string;
+    commit_id?: string;
+    path?: string;
+    line?: number;
+    side?: string;
+    start_line?: number;
+    start_side?: string;
+  }
+
+  /**
+   * Whether GitHub can place a review comment: on a scenario pull request the line (and a range's
+   * start) must be shown in that commit's diff on its side; the contract scenario's synthetic patches
+   * only require the file to be in the diff.
+   */
+  const placeable = (number: number, found: GhPullRequest, c: NewComment): boolean => {
+    const side = c.side ?? 'RIGHT';
+    const startSide = c.start_side ?? side;
+    if (!c.path || !c.line || c.line < 1 || refusedPaths.has(c.path)) return false;
+    if (side !== 'RIGHT' && side !== 'LEFT') return false;
+    if (c.start_line !== undefined && (c.start_line >= c.line || (startSide !== 'RIGHT' && startSide !== 'LEFT')))
+      return false;
+    const scenario = scenarios.get(number);
+    if (!scenario) {
+      return (
+        (c.commit_id ?? found.head.sha) === found.head.sha &&
+        side === 'RIGHT' &&
+        files.some((f) => f.filename === c.path)
+      );
+    }
+    const revision = c.commit_id
+      ? scenario.revisions.find((r) => r.headSha === c.commit_id)
+      : scenario.revisions.at(-1);
+    const change = revision?.changes.find((f) => f.path === c.path);
+    if (!change) return false;
+    const lines = (s: string) => (s === 'LEFT' ? change.lines.old : change.lines.new);
+    return lines(side).has(c.line) && (c.start_line === undefined || lines(startSide).has(c.start_line));
+  };
+
+  const addThread = (req: FakeRequest, number: number, found: GhPullRequest, c: NewComment, reviewId?: number) => {
+    const comment: FakeComment = {
+      databaseId: nextId++,
+      body: c.body ?? '',
+      createdAt: new Date().toISOString(),
+      author: authorOf(req),
+      reviewId,
+    };
+    const side = c.side === 'LEFT' ? 'LEFT' : 'RIGHT';
+    const thread: FakeThread = {
+      id: `PRRT_fake${comment.databaseId}`,
+      isResolved: false,
+      path: c.path ?? '',
+      line: c.line ?? null,
+      startLine: c.start_line ?? null,
+      originalLine: c.line ?? null,
+      originalStartLine: c.start_line ?? null,
+      diffSide: side,
+      startDiffSide: c.start_line !== undefined ? (c.start_side === 'LEFT' ? 'LEFT' : 'RIGHT') : null,
+      commitId: c.commit_id ?? found.head.sha,
+      comments: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [comment] },
+    };
+    threadsOf(number).push(thread);
+    return { thread, comment };
+  };
 
   route('POST', `${R}/pulls/:n/comments`, (req) => {
     const found = pr(req);
     if (!found) return notFound;
-    const body = req.json as {
-      body?: string;
-      commit_id?: string;
-      path?: string;
-      line?: number;
-      side?: string;
-      start_line?: number;
-      start_side?: string;
-    };
-    const inDiff = files.some((f) => f.filename === body.path);
-    const rangeOk =
-      body.start_line === undefined || (body.start_line < (body.line ?? 0) && body.start_side === 'RIGHT');
-    if (!body.body || body.commit_id !== found.head.sha || body.side !== 'RIGHT' || !inDiff || !body.line || !rangeOk) {
-      return unprocessable;
+    const number = found.number;
+    const body = req.json as NewComment;
+    if (!body.body || !body.commit_id || !placeable(number, found, body)) return unprocessable;
+    const { thread, comment } = addThread(req, number, found, body);
+    return { status: 201, json: reviewComment(number, thread, comment) };
+  });
+
+  const reviewsByPull = new Map<number, Array<{ id: number; commitId: string; state: string }>>();
+  route('POST', `${R}/pulls/:n/reviews`, (req) => {
+    const found = pr(req);
+    if (!found) return notFound;
+    const number = found.number;
+    const body = req.json as { commit_id?: string; event?: string; body?: string; comments?: NewComment[] };
+    const comments = body.comments ?? [];
+    // One comment GitHub cannot place refuses the whole review.
+    if (comments.some((c) => !c.body || !placeable(number, found, { ...c, commit_id: body.commit_id }))) {
+      return { status: 422, json: ghFixture('error-review-unprocessable.json') };
     }
-    const comment: GqlComment = {
-      databaseId: nextId++,
-      body: body.body,
-      createdAt: new Date().toISOString(),
-      author: BOT_AUTHOR,
+    const id = nextId++;
+    // Without an event the review stays pending: its comments are invisible until it is submitted.
+    const state = body.event === 'COMMENT' ? 'COMMENTED' : body.event ? body.event : 'PENDING';
+    const reviews = reviewsByPull.get(number) ?? [];
+    reviews.push({ id, commitId: body.commit_id ?? found.head.sha, state });
+    reviewsByPull.set(number, reviews);
+    if (state !== 'PENDING') {
+      for (const c of comments) addThread(req, number, found, { ...c, commit_id: body.commit_id }, id);
+    }
+    const review = ghFixture<Record<string, unknown>>('review.json');
+    const html = `https://github.com/acme/uploader/pull/${number}#pullrequestreview-${id}`;
+    return {
+      json: {
+        ...review,
+        id,
+        node_id: `PRR_fake${id}`,
+        user: restUser(authorOf(req)),
+        body: body.body ?? '',
+        state,
+        html_url: html,
+        commit_id: body.commit_id ?? found.head.sha,
+        submitted_at: state === 'PENDING' ? undefined : new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        _links: { ...(review._links as object), html: { href: html } },
+      },
     };
-    const thread: Thread = {
-      id: `PRRT_fake${comment.databaseId}`,
-      isResolved: false,
-      path: body.path ?? '',
-      line: body.line,
-      startLine: body.start_line ?? null,
-      originalLine: body.line,
-      originalStartLine: body.start_line ?? null,
-      diffSide: 'RIGHT',
-      comments: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [comment] },
-    };
-    threads.push(thread);
-    return { status: 201, json: reviewComment(req, thread, comment) };
+  });
+
+  route('GET', `${R}/pulls/:n/reviews/:review/comments`, (req) => {
+    const found = pr(req);
+    if (!found) return notFound;
+    const reviewId = Number(req.params.review);
+    if (!reviewsByPull.get(found.number)?.some((r) => r.id === reviewId)) return notFound;
+    const comments = threadsOf(found.number).flatMap((thread) =>
+      thread.comments.nodes.filter((c) => c.reviewId === reviewId).map((c) => reviewComment(found.number, thread, c)),
+    );
+    return paged(req, comments);
   });
 
   route('POST', `${R}/pulls/:n/comments/:cid/replies`, (req) => {
-    const thread = threads.find((t) => String(t.comments.nodes[0]?.databaseId) === req.params.cid);
-    if (!thread) return notFound;
-    const comment: GqlComment = {
+    const found = pr(req);
+    const thread =
+      found && threadsOf(found.number).find((t) => String(t.comments.nodes[0]?.databaseId) === req.params.cid);
+    if (!found || !thread) return notFound;
+    const comment: FakeComment = {
       databaseId: nextId++,
       body: (req.json as { body: string }).body,
       createdAt: new Date().toISOString(),
-      author: BOT_AUTHOR,
+      author: authorOf(req),
     };
     thread.comments.nodes.push(comment);
-    return { status: 201, json: reviewComment(req, thread, comment) };
+    return { status: 201, json: reviewComment(found.number, thread, comment) };
   });
 
-  route('GET', `${R}/issues/:n/comments`, (req) => (pr(req) ? paged(req, issueComments) : notFound));
+  route('GET', `${R}/pulls/comments/:cid`, (req) => {
+    const hit = findComment(req.params.cid ?? '');
+    return hit ? { json: reviewComment(hit.number, hit.thread, hit.comment) } : notFound;
+  });
+  route('PATCH', `${R}/pulls/comments/:cid`, (req) => {
+    const hit = findComment(req.params.cid ?? '');
+    const body = (req.json as { body?: string } | undefined)?.body;
+    if (!hit) return notFound;
+    if (!body) return unprocessable;
+    hit.comment.body = body;
+    return { json: reviewComment(hit.number, hit.thread, hit.comment) };
+  });
+
+  const findIssueComment = (id: string) => [...issueComments.values()].flat().find((c) => String(c.id) === id);
+  route('GET', `${R}/issues/:n/comments`, (req) =>
+    pr(req) ? paged(req, issueCommentsOf(Number(req.params.n))) : notFound,
+  );
   route('POST', `${R}/issues/:n/comments`, (req) => {
     if (!pr(req)) return notFound;
     const comment: GhIssueComment = {
       ...ghFixture<GhIssueComment>('issue-comment.json'),
       id: nextId++,
       body: (req.json as { body: string }).body,
-      user: { id: 7310001, login: 'margin-bot', type: 'User' },
+      user: restUser(authorOf(req)),
       created_at: new Date().toISOString(),
     };
     comment.html_url = `https://github.com/acme/uploader/pull/${req.params.n}#issuecomment-${comment.id}`;
-    issueComments.push(comment);
+    issueCommentsOf(Number(req.params.n)).push(comment);
     return { status: 201, json: comment };
+  });
+  route('GET', `${R}/issues/comments/:cid`, (req) => {
+    const comment = findIssueComment(req.params.cid ?? '');
+    return comment ? { json: comment } : notFound;
+  });
+  route('PATCH', `${R}/issues/comments/:cid`, (req) => {
+    const comment = findIssueComment(req.params.cid ?? '');
+    const body = (req.json as { body?: string } | undefined)?.body;
+    if (!comment) return notFound;
+    if (!body) return unprocessable;
+    comment.body = body;
+    return { json: comment };
   });
 
   route('GET', `${R}/pulls`, (req) => {
@@ -387,12 +687,35 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     'jwt',
   );
 
+  /** A thread as GraphQL shows it: outdated once the file changed since the commit it was written on. */
+  const gqlThread = (number: number, thread: FakeThread) => {
+    const latest = scenarios.get(number)?.revisions.at(-1);
+    const isOutdated =
+      latest !== undefined &&
+      thread.commitId !== latest.headSha &&
+      scenarios.fileAt(thread.commitId, thread.path)?.blobId !== scenarios.fileAt(latest.headSha, thread.path)?.blobId;
+    const { commitId: _commit, startDiffSide, comments, ...rest } = thread;
+    return {
+      ...rest,
+      isOutdated,
+      startDiffSide,
+      line: isOutdated ? null : thread.line,
+      startLine: isOutdated ? null : thread.startLine,
+      comments: {
+        pageInfo: { hasNextPage: comments.nodes.length > 100, endCursor: '100' },
+        nodes: comments.nodes.slice(0, 100).map(({ reviewId: _review, ...c }) => c),
+      },
+    };
+  };
+
   route('POST', '/api/graphql', (req) => {
     const { query, variables } = req.json as { query: string; variables: Record<string, unknown> };
     const operation = /^(?:query|mutation)\s+(\w+)/.exec(query)?.[1];
+    const allThreads = () => [...threadsByPull.values()].flat();
     if (operation === 'MarginReviewThreads') {
       if (variables.repository !== GH_REPOSITORY_NODE_ID) return { json: { data: { node: null } } };
-      if (!pullRequests.has(Number(variables.number))) {
+      const number = Number(variables.number);
+      if (!pullRequests.has(number)) {
         return {
           json: {
             data: { node: { pullRequest: null } },
@@ -406,14 +729,9 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
           },
         };
       }
+      const threads = threadsOf(number);
       const start = typeof variables.after === 'string' ? Number(variables.after) : 0;
-      const nodes = threads.slice(start, start + 100).map((t) => ({
-        ...t,
-        comments: {
-          pageInfo: { hasNextPage: t.comments.nodes.length > 100, endCursor: '100' },
-          nodes: t.comments.nodes.slice(0, 100),
-        },
-      }));
+      const nodes = threads.slice(start, start + 100).map((t) => gqlThread(number, t));
       const more = start + 100 < threads.length;
       return {
         json: {
@@ -428,9 +746,9 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       };
     }
     if (operation === 'MarginThreadComments') {
-      const thread = threads.find((t) => t.id === variables.thread);
+      const thread = allThreads().find((t) => t.id === variables.thread);
       const start = Number(variables.after ?? 0);
-      const nodes = thread?.comments.nodes.slice(start, start + 100) ?? [];
+      const nodes = thread?.comments.nodes.slice(start, start + 100).map(({ reviewId: _review, ...c }) => c) ?? [];
       const more = thread !== undefined && start + 100 < thread.comments.nodes.length;
       return {
         json: {
@@ -443,7 +761,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       };
     }
     if (operation === 'MarginResolveThread' || operation === 'MarginUnresolveThread') {
-      const thread = threads.find((t) => t.id === variables.thread);
+      const thread = allThreads().find((t) => t.id === variables.thread);
       if (!thread)
         return {
           json: {
@@ -466,8 +784,9 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   return {
     server,
     hostUrl: server.url,
-    threads,
+    threads: contractThreads,
     issuedTokens,
+    writes,
     throttleNext() {
       server.interceptNext({
         status: 403,
@@ -479,6 +798,18 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
         json: ghFixture('error-secondary-rate-limit.json'),
       });
     },
+    async loadPullRequest(scenario) {
+      const pull = await scenarios.load(scenario);
+      pullRequests.set(scenario.number, scenarioPull(pull));
+    },
+    refuseThreadsOn(path) {
+      refusedPaths.add(path);
+    },
     close: () => server.close(),
   };
+}
+
+function isMutation(req: FakeRequest): boolean {
+  const query = (req.json as { query?: unknown } | undefined)?.query;
+  return typeof query === 'string' && /^\s*mutation\b/.test(query);
 }

@@ -11,7 +11,7 @@ export const REVIEW_THREADS_QUERY = `query MarginReviewThreads($repository: ID!,
         reviewThreads(first: 100, after: $after) {
           pageInfo { hasNextPage endCursor }
           nodes {
-            id isResolved path line startLine originalLine originalStartLine diffSide
+            id isResolved isOutdated path line startLine originalLine originalStartLine diffSide startDiffSide
             comments(first: 100) { pageInfo { hasNextPage endCursor } nodes { ${COMMENT_FIELDS} } }
           }
         }

@@ -241,13 +241,13 @@ describe('GitHub diffs and revisions', () => {
       { path: 'src/renamed.ts', previousPath: 'src/original.ts', changeType: 'renamed', additions: 0, deletions: 0 },
       pr.revision,
     );
-    expect(diff).toBe('--- a/src/original.ts\n+++ b/src/renamed.ts\n');
+    expect(diff).toEqual({ text: '--- a/src/original.ts\n+++ b/src/renamed.ts\n', commentable: 'diffLines' });
     const modified = await provider.getFileDiff(
       ref(),
       { path: 'src/file-005.ts', changeType: 'modified' },
       pr.revision,
     );
-    expect(modified).toBe(
+    expect(modified.text).toBe(
       '--- a/src/file-005.ts\n+++ b/src/file-005.ts\n@@ -1 +1 @@\n-// src/file-005.ts at base\n+// src/file-005.ts at head\n',
     );
     expect(fake.server.requests.length).toBe(before);
@@ -262,7 +262,7 @@ describe('GitHub diffs and revisions', () => {
       { path: GH_FILE_WITHOUT_PATCH, changeType: 'modified' },
       pr.revision,
     );
-    expect(diff).toBe(
+    expect(diff.text).toBe(
       `--- a/${GH_FILE_WITHOUT_PATCH}\n+++ b/${GH_FILE_WITHOUT_PATCH}\n@@ -1,1 +1,1 @@\n-// ${GH_FILE_WITHOUT_PATCH} at base\n+// ${GH_FILE_WITHOUT_PATCH} at head\n`,
     );
     expect(requestsTo(`/compare/${s.pullRequest.baseSha}...${s.pullRequest.headSha}`)).toHaveLength(1);

@@ -1,12 +1,14 @@
 import type {
   ChangedFile,
   ChangeType,
+  CreateThreadInput,
   PullRequestStatus,
   ReviewThread,
   ScmUser,
   ThreadAnchor,
   ThreadComment,
 } from '@margin/core';
+import { readHiddenMarker, withHiddenMarker } from '../shared/index.js';
 
 /**
  * The parts of GitHub's REST and GraphQL shapes this adapter reads or writes, and their mapping to
@@ -47,6 +49,8 @@ export interface GhPullRequest {
   head: { ref: string; sha: string; repo?: GhRepository | null };
   base: { ref: string; sha: string; repo: GhRepository };
   requested_reviewers?: GhUser[];
+  /** How many files the pull request changes, also past the 3,000 its file listing shows. */
+  changed_files?: number;
 }
 
 export interface GhCommit {
@@ -68,13 +72,33 @@ export interface GhPullRequestFile {
 export interface GhReviewComment {
   id: number;
   node_id?: string;
+  pull_request_review_id?: number | null;
   body: string;
   path?: string;
+  commit_id?: string;
   line?: number | null;
+  side?: 'LEFT' | 'RIGHT' | null;
+  start_line?: number | null;
+  start_side?: 'LEFT' | 'RIGHT' | null;
   user: GhUser;
   created_at: string;
   in_reply_to_id?: number;
   html_url?: string;
+}
+
+export interface GhReview {
+  id: number;
+  state?: string;
+  commit_id?: string;
+  html_url?: string;
+}
+
+export interface GhComparison {
+  status: 'ahead' | 'behind' | 'identical' | 'diverged' | string;
+  ahead_by?: number;
+  behind_by?: number;
+  merge_base_commit?: { sha?: string };
+  files?: GhPullRequestFile[];
 }
 
 export interface GhIssueComment {
@@ -113,6 +137,8 @@ export interface GqlReviewThread {
   originalLine: number | null;
   originalStartLine: number | null;
   diffSide: 'LEFT' | 'RIGHT';
+  startDiffSide?: 'LEFT' | 'RIGHT' | null;
+  isOutdated?: boolean;
   comments: { pageInfo: GqlPageInfo; nodes: GqlComment[] };
 }
 
@@ -159,7 +185,16 @@ export function toChangedFile(file: GhPullRequestFile): ChangedFile {
     rawChangeType: file.status,
     additions: file.additions,
     deletions: file.deletions,
+    // `sha` is the head-side blob; a removed file has none (what GitHub names there is not documented).
+    newBlobId: changeType === 'deleted' ? undefined : file.sha,
   };
+}
+
+/** GitHub's comparison status as the port's relation. */
+export function relationOf(status: string): 'ahead' | 'behind' | 'identical' | 'diverged' | 'unknown' {
+  return status === 'ahead' || status === 'behind' || status === 'identical' || status === 'diverged'
+    ? status
+    : 'unknown';
 }
 
 /** Thread ids carry their kind: inline review threads and conversation (issue) comments live apart. */
@@ -179,60 +214,85 @@ export function parseThreadId(threadId: string): ParsedThreadId | undefined {
   return id === undefined ? undefined : { kind: 'review', rootCommentId: id };
 }
 
+/** Whether an author is the account this connection's credentials act as. */
+export type IsConnectionAuthor = (author: { login: string; isBot: boolean }) => boolean;
+
 export function commentOf(comment: GqlComment): ThreadComment {
   return {
     commentId: String(comment.databaseId),
     author: actorToUser(comment.author),
-    body: comment.body,
+    body: readHiddenMarker(comment.body).body,
     createdAt: comment.createdAt,
   };
 }
 
 /**
- * An inline review thread. Right-side threads anchor on their current line, or the original one once
- * a push made them outdated; left-side (old file) threads have no anchor in the port.
+ * An inline review thread: anchored on its current lines, or the original ones once a push made it
+ * outdated; `LEFT` threads sit on the old side. The first comment carries the hidden marker.
  */
-export function reviewThreadOf(thread: GqlReviewThread, comments: GqlComment[]): ReviewThread | undefined {
+export function reviewThreadOf(
+  thread: GqlReviewThread,
+  comments: GqlComment[],
+  isConnectionAuthor: IsConnectionAuthor,
+): ReviewThread | undefined {
   const root = comments[0];
   if (!root) return undefined;
   let anchor: ThreadAnchor | undefined;
   const end = thread.line ?? thread.originalLine;
-  if (thread.diffSide === 'RIGHT' && end !== null) {
-    anchor = { filePath: thread.path, startLine: thread.startLine ?? thread.originalStartLine ?? end, endLine: end };
+  if (end !== null) {
+    anchor = {
+      filePath: thread.path,
+      startLine: thread.startLine ?? thread.originalStartLine ?? end,
+      endLine: end,
+      side: thread.diffSide === 'LEFT' ? 'old' : 'new',
+    };
   }
+  const rootUser = actorToUser(root.author);
   return {
     threadId: `${REVIEW_THREAD_PREFIX}${root.databaseId}`,
     status: thread.isResolved ? 'resolved' : 'open',
     anchor,
     comments: comments.map(commentOf),
+    marker: readHiddenMarker(root.body).marker,
+    providerStatus: thread.isResolved ? 'resolved' : 'unresolved',
+    isOutdated: thread.isOutdated,
+    authoredByConnection: isConnectionAuthor(rootUser),
   };
 }
 
-export function issueCommentThread(comment: GhIssueComment): ReviewThread {
+export function issueCommentThread(comment: GhIssueComment, isConnectionAuthor: IsConnectionAuthor): ReviewThread {
+  const { body, marker } = readHiddenMarker(comment.body ?? '');
+  const author = toUser(comment.user);
   return {
     threadId: `${ISSUE_COMMENT_PREFIX}${comment.id}`,
     status: 'open',
-    comments: [
-      {
-        commentId: String(comment.id),
-        author: toUser(comment.user),
-        body: comment.body ?? '',
-        createdAt: comment.created_at,
-      },
-    ],
+    comments: [{ commentId: String(comment.id), author, body, createdAt: comment.created_at }],
+    marker,
+    authoredByConnection: isConnectionAuthor(author),
   };
 }
 
-/** The body of `POST …/pulls/{n}/comments` for a finding on the new side. */
-export function inlineCommentBody(input: { body: string; anchor: ThreadAnchor; headSha: string }) {
+/**
+ * One inline comment as GitHub takes it, in a review's `comments[]` and (with `commit_id`) alone on
+ * `POST …/pulls/{n}/comments`. `start_line` only for a range: GitHub rejects a start that is not
+ * before the end. The body carries the hidden marker as an HTML comment.
+ */
+export function reviewCommentBody(input: Pick<CreateThreadInput, 'body' | 'marker'> & { anchor: ThreadAnchor }) {
   const { anchor } = input;
+  const side = anchor.side === 'old' ? ('LEFT' as const) : ('RIGHT' as const);
   return {
-    body: input.body,
-    commit_id: input.headSha,
     path: anchor.filePath,
     line: anchor.endLine,
-    side: 'RIGHT' as const,
-    // GitHub rejects a range whose start is not before its end; one line is sent without a start.
-    ...(anchor.startLine < anchor.endLine ? { start_line: anchor.startLine, start_side: 'RIGHT' as const } : {}),
+    side,
+    ...(anchor.startLine < anchor.endLine ? { start_line: anchor.startLine, start_side: side } : {}),
+    body: withHiddenMarker(input.body, input.marker, 'htmlComment'),
   };
+}
+
+/** The body of `POST …/pulls/{n}/comments`: one comment on the given commit. */
+export function inlineCommentBody(
+  input: Pick<CreateThreadInput, 'body' | 'marker'> & { anchor: ThreadAnchor; headSha: string },
+) {
+  const { body, ...position } = reviewCommentBody(input);
+  return { body, commit_id: input.headSha, ...position };
 }

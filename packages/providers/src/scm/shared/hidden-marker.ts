@@ -15,11 +15,16 @@ const READ =
 /** The body with the marker appended last, or the body alone without one. */
 export function withHiddenMarker(body: string, marker: string | undefined, style: MarkerStyle): string {
   if (marker === undefined) return body;
+  assertThreadMarker(marker);
+  const hidden = style === 'htmlComment' ? `<!-- margin-marker:${marker} -->` : `[margin-marker]: # (${marker})`;
+  return `${body.trimEnd()}\n\n${hidden}`;
+}
+
+/** Refuses a marker outside `THREAD_MARKER_PATTERN`, wherever a provider keeps it. */
+export function assertThreadMarker(marker: string): void {
   if (!THREAD_MARKER_PATTERN.test(marker)) {
     throw MarginError.validation('A thread marker is 1–200 letters, digits or :=_.,- characters.');
   }
-  const hidden = style === 'htmlComment' ? `<!-- margin-marker:${marker} -->` : `[margin-marker]: # (${marker})`;
-  return `${body.trimEnd()}\n\n${hidden}`;
 }
 
 /** Splits a stored body into what readers see and the marker it carries, if any. */

@@ -1,11 +1,13 @@
 export { BoundedCache } from './bounded-cache.js';
+export { createOneByOne } from './create-one-by-one.js';
 export {
   createExpiringToken,
   type ExpiringTokenOptions,
   type ExpiringTokenSource,
   type IssuedToken,
 } from './expiring-token.js';
-export { type MarkerStyle, readHiddenMarker, withHiddenMarker } from './hidden-marker.js';
+export { diffFromVersions, type ReadFileAt } from './file-versions-diff.js';
+export { assertThreadMarker, type MarkerStyle, readHiddenMarker, withHiddenMarker } from './hidden-marker.js';
 export {
   isObject,
   type JsonObject,
@@ -25,5 +27,6 @@ export {
   relativePath,
 } from './normalize.js';
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
+export { rememberOnce } from './remember-once.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

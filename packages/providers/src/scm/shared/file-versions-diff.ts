@@ -1,0 +1,44 @@
+import type { ChangedFile } from '@margin/core';
+import { decodeFile } from './normalize.js';
+import { computeUnifiedDiff } from './unified-diff.js';
+
+/** Reads a file's bytes at a commit; `undefined` when the file does not exist there. */
+export type ReadFileAt = (path: string, commitSha: string) => Promise<Uint8Array | undefined>;
+
+/**
+ * One file's unified diff computed here from its two versions, for providers without a diff endpoint
+ * (Azure DevOps) and where the provider sent no patch (GitHub's large files, interdiffs).
+ *
+ * Both sides are read whatever `file.changeType` says: a change type describes the file against the
+ * pull request's merge base, but the diff may be asked between two pushes, where a file "added" by
+ * the pull request already exists at the older head. A side that is absent diffs as `/dev/null`.
+ * A file listed as binary is not downloaded at all.
+ */
+export async function diffFromVersions(
+  file: ChangedFile,
+  baseSha: string,
+  headSha: string,
+  read: ReadFileAt,
+): Promise<string> {
+  const oldPath = file.previousPath ?? file.path;
+  const newPath = file.path;
+  if (file.isBinary) {
+    return computeUnifiedDiff({
+      oldPath: file.changeType === 'added' ? undefined : oldPath,
+      newPath: file.changeType === 'deleted' ? undefined : newPath,
+      oldText: '',
+      newText: '',
+      isBinary: true,
+    });
+  }
+  const [oldBytes, newBytes] = await Promise.all([read(oldPath, baseSha), read(newPath, headSha)]);
+  const oldFile = oldBytes ? decodeFile(oldBytes) : undefined;
+  const newFile = newBytes ? decodeFile(newBytes) : undefined;
+  return computeUnifiedDiff({
+    oldPath: oldFile ? oldPath : undefined,
+    newPath: newFile ? newPath : undefined,
+    oldText: oldFile?.text ?? '',
+    newText: newFile?.text ?? '',
+    isBinary: (oldFile?.isBinary ?? false) || (newFile?.isBinary ?? false),
+  });
+}

@@ -203,9 +203,9 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     it('gives a unified diff of a modified file', async () => {
       const pr = await h.provider.getPullRequest(h.ref);
       const diff = await h.provider.getFileDiff(h.ref, { path: s.contentPath, changeType: 'modified' }, pr.revision);
-      expect(diff).toMatch(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m);
-      expect(diff).toContain('-export const delayMs = 100;');
-      expect(diff).toContain('+export const delayMs = 250;');
+      expect(diff.text).toMatch(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m);
+      expect(diff.text).toContain('-export const delayMs = 100;');
+      expect(diff.text).toContain('+export const delayMs = 250;');
     });
 
     it('lists existing threads with their anchor and comments', async () => {

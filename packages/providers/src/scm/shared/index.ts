@@ -1,4 +1,5 @@
 export { BoundedCache } from './bounded-cache.js';
+export { relationFromMergeBase, sameCommit } from './commit-relation.js';
 export {
   createExpiringToken,
   type ExpiringTokenOptions,
@@ -26,4 +27,6 @@ export {
 } from './normalize.js';
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
+export { createThreadsOneByOne, describeAnchor, refusedThread } from './thread-batch.js';
+export { withMarkerRead } from './thread-markers.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

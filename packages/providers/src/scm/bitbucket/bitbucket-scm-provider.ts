@@ -26,6 +26,7 @@ import {
 } from '@margin/core';
 import {
   createThreadsOneByOne,
+  decodeFile,
   refusedThread,
   relationFromMergeBase,
   sameCommit,
@@ -41,7 +42,7 @@ import {
   workspaceOf,
 } from './bitbucket-client.js';
 import { fileDiffFromGit } from './bitbucket-diff.js';
-import { slugOf, toChangedFile, toFileContent, toStatus, toUser } from './bitbucket-mapping.js';
+import { slugOf, toChangedFile, toStatus, toUser } from './bitbucket-mapping.js';
 import { threadsFromComments } from './bitbucket-threads.js';
 import type {
   BbBranch,
@@ -222,7 +223,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
       allowStatuses: [404],
       signal: options?.signal,
     });
-    return res.status === 404 ? undefined : toFileContent(res.data);
+    return res.status === 404 ? undefined : decodeFile(res.data);
   }
 
   /**

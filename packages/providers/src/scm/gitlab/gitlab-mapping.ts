@@ -1,6 +1,5 @@
 import type {
   ChangedFile,
-  FileContent,
   PullRequestStatus,
   ReviewThread,
   Revision,
@@ -153,10 +152,4 @@ function anchorOf(position: GlPosition | null | undefined): ThreadAnchor | undef
 function withPrevious(anchor: ThreadAnchor, position: GlPosition): ThreadAnchor {
   const old = position.old_path;
   return old && position.new_path && old !== position.new_path ? { ...anchor, previousPath: old } : anchor;
-}
-
-/** Text when the bytes look like text; a NUL in the first 8 KiB marks a binary file, as git does. */
-export function toFileContent(bytes: Uint8Array): FileContent {
-  const isBinary = bytes.subarray(0, 8192).includes(0);
-  return { text: isBinary ? '' : new TextDecoder().decode(bytes), sizeBytes: bytes.byteLength, isBinary };
 }

@@ -27,6 +27,7 @@ import {
 } from '@margin/core';
 import {
   createThreadsOneByOne,
+  decodeFile,
   refusedThread,
   relationFromMergeBase,
   sameCommit,
@@ -47,7 +48,6 @@ import {
   revisionFromVersion,
   type ThreadContext,
   toChangedFile,
-  toFileContent,
   toStatus,
   toThread,
   toUser,
@@ -202,7 +202,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       allowStatuses: [404],
       signal: options?.signal,
     });
-    return res.status === 404 ? undefined : toFileContent(res.data);
+    return res.status === 404 ? undefined : decodeFile(res.data);
   }
 
   async getFileDiff(

@@ -59,14 +59,16 @@ const CONTENT_DIFF = gitDiff(
   '@@ -1,3 +1,3 @@\n export const retries = 0;\n-export const delayMs = 100;\n+export const delayMs = 250;\n export const name = "uploader";\n',
 );
 
+/** Bitbucket's diffstat `status` for each change type. */
+const STATUS = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
+
 function diffstat(): BbDiffstat[] {
   const template = fixture<BbDiffstat>('diffstat-entry');
-  const status = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
   return s.changedFiles.map((file) => {
     const previous = ('previousPath' in file ? file.previousPath : undefined) ?? file.path;
     return {
       ...template,
-      status: status[file.changeType],
+      status: STATUS[file.changeType],
       old: file.changeType === 'added' ? null : { ...template.old, path: previous },
       new: file.changeType === 'deleted' ? null : { ...template.new, path: file.path },
     };
@@ -445,8 +447,6 @@ function scenarioPullRequest(scenario: PullRequestScenario): BbPullRequest {
     links: { html: { href: `https://bitbucket.org/acme/uploader/pull-requests/${n}` } },
   };
 }
-
-const STATUS = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
 
 async function diffstatOf(change: FileChange): Promise<BbDiffstat> {
   const template = fixture<BbDiffstat>('diffstat-entry');

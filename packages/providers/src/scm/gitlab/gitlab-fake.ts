@@ -483,7 +483,7 @@ async function glDiff(change: FileChange): Promise<GlDiff> {
     too_large: false,
     collapsed: false,
     diff: text.replace(/^--- .*\n\+\+\+ .*\n/, ''),
-  } as GlDiff;
+  };
 }
 
 /** GitLab's offset paging: `page`, `per_page` (default 20, capped at 100) and the `x-*` headers. */

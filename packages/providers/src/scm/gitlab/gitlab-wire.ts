@@ -69,6 +69,8 @@ export interface GlDiff {
   new_file: boolean;
   renamed_file: boolean;
   deleted_file: boolean;
+  a_mode?: string | null;
+  b_mode?: string | null;
   diff: string;
   too_large?: boolean | null;
   collapsed?: boolean | null;

@@ -29,9 +29,9 @@ export interface BitbucketClientOptions {
 export interface BitbucketClient {
   readonly credential: BitbucketCredential;
   request<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>>;
-  get<T>(path: string, query?: Query): Promise<T>;
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
   /** Every value of a paged list, one page at a time, following `next` links verbatim. */
-  pages<T>(path: string, query?: Query): AsyncGenerator<T[]>;
+  pages<T>(path: string, query?: Query, signal?: AbortSignal): AsyncGenerator<T[]>;
 }
 
 /**
@@ -56,12 +56,12 @@ export function createBitbucketClient(options: BitbucketClientOptions): Bitbucke
   return {
     credential,
     request: ({ path, ...rest }) => send({ ...rest, url: `${base}${path}` }),
-    async get<T>(path: string, query?: Query): Promise<T> {
-      return (await send<T>({ url: `${base}${path}`, query })).data;
+    async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+      return (await send<T>({ url: `${base}${path}`, query, signal })).data;
     },
-    async *pages<T>(path: string, query?: Query): AsyncGenerator<T[]> {
-      let page: BbPage<T> = (await send<BbPage<T>>({ url: `${base}${path}`, query: { pagelen: PAGE_SIZE, ...query } }))
-        .data;
+    async *pages<T>(path: string, query?: Query, signal?: AbortSignal): AsyncGenerator<T[]> {
+      const first = { url: `${base}${path}`, query: { pagelen: PAGE_SIZE, ...query }, signal };
+      let page: BbPage<T> = (await send<BbPage<T>>(first)).data;
       for (;;) {
         if (!Array.isArray(page?.values)) {
           throw MarginError.provider(
@@ -74,7 +74,7 @@ export function createBitbucketClient(options: BitbucketClientOptions): Bitbucke
         if (new URL(page.next).origin !== origin) {
           throw MarginError.provider('invalidResponse', 'Bitbucket named a next page on another host.');
         }
-        page = (await send<BbPage<T>>({ url: page.next })).data;
+        page = (await send<BbPage<T>>({ url: page.next, signal })).data;
       }
     },
   };

@@ -1,11 +1,20 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import {
+  type FileChange,
+  fileBytes,
+  lineCount,
+  recordedWrite,
+  ScenarioHistory,
+  unifiedDiffOf,
+} from '../../testing/scenario-history.js';
 import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbucket-wire.js';
 
 /**
@@ -13,6 +22,12 @@ import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbu
  * from the recorded-shape fixtures in `__fixtures__/`: `{pagelen, size, page, values, next}` pages with
  * absolute `next` URLs, 12-character hashes in pull requests, the 302 Bitbucket answers diff requests
  * with, its `{"type":"error"}` bodies, and a 429 without any Retry-After.
+ *
+ * `loadPullRequest(scenario)` serves a pull request computed from file versions: diffstats and `git
+ * diff` text (topic or two-dot, as asked), files at commits and branch tips, the pull request's
+ * commits across pushes and `merge-base` over the commits the scenarios describe. Inline comments
+ * on it are checked against the diff: the path must be one of its files and `to`/`from` a line of
+ * the new/old version.
  */
 
 export const API_TOKEN_SECRET = 'ada@example.com:ATATT3xFfGF0contractGoodApiToken';
@@ -44,14 +59,16 @@ const CONTENT_DIFF = gitDiff(
   '@@ -1,3 +1,3 @@\n export const retries = 0;\n-export const delayMs = 100;\n+export const delayMs = 250;\n export const name = "uploader";\n',
 );
 
+/** Bitbucket's diffstat `status` for each change type. */
+const STATUS = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
+
 function diffstat(): BbDiffstat[] {
   const template = fixture<BbDiffstat>('diffstat-entry');
-  const status = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
   return s.changedFiles.map((file) => {
     const previous = ('previousPath' in file ? file.previousPath : undefined) ?? file.path;
     return {
       ...template,
-      status: status[file.changeType],
+      status: STATUS[file.changeType],
       old: file.changeType === 'added' ? null : { ...template.old, path: previous },
       new: file.changeType === 'deleted' ? null : { ...template.new, path: file.path },
     };
@@ -80,10 +97,23 @@ function pullRequests(): BbPullRequest[] {
 export interface BitbucketFake {
   server: FakeHttpServer;
   apiBaseUrl: string;
+  /** Comments of the contract scenario's pull request (#42). */
   comments: BbComment[];
-  postedComments: unknown[];
+  /** Every POST, PUT, PATCH and DELETE the fake received, with its parsed body, in order. */
+  writes: RecordedWrite[];
+  /** Serves a pull request from file versions, or a push to one already loaded. */
+  loadPullRequest(scenario: PullRequestScenario): Promise<void>;
+  /** From now on every new inline comment on this file is refused with a 400. */
+  refuseThreadsOn(path: string): void;
   throttleNext(): void;
   close(): Promise<void>;
+}
+
+interface PullRequestState {
+  pr: BbPullRequest;
+  comments: BbComment[];
+  /** Set for a pull request served from a scenario. */
+  scenario?: PullRequestScenario | undefined;
 }
 
 export async function startBitbucketFake(): Promise<BitbucketFake> {
@@ -91,10 +121,22 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   const errors = fixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
   const apiBaseUrl = `${server.url}/2.0`;
-  const prs = pullRequests();
+  const history = new ScenarioHistory();
+  const states = new Map<number, PullRequestState>(
+    pullRequests().map((pr) => [
+      pr.id,
+      {
+        pr,
+        comments:
+          pr.id === s.pullRequest.number
+            ? [fixture('comment-inline'), fixture('comment-reply'), fixture('comment-deleted')]
+            : [],
+      },
+    ]),
+  );
   const files = diffstat();
-  const comments: BbComment[] = [fixture('comment-inline'), fixture('comment-reply'), fixture('comment-deleted')];
-  const postedComments: unknown[] = [];
+  const writes: RecordedWrite[] = [];
+  const refused = new Set<string>();
   const me = fixture<{ uuid: string }>('user');
   const repository = fixture<BbRepository>('repository');
   const repositories = [
@@ -112,14 +154,21 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
 
   const validAuth = new Set([`Basic ${Buffer.from(API_TOKEN_SECRET).toString('base64')}`, `Bearer ${ACCESS_TOKEN}`]);
   const api = (method: string, path: string, handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>) =>
-    server.on(method, `/2.0${path}`, (req) =>
-      validAuth.has(String(req.headers.authorization)) ? handler(req) : { status: 401, json: errors.unauthorized },
-    );
+    server.on(method, `/2.0${path}`, (req) => {
+      const write = recordedWrite(req);
+      if (write) writes.push(write);
+      return validAuth.has(String(req.headers.authorization))
+        ? handler(req)
+        : { status: 401, json: errors.unauthorized };
+    });
   const isRepo = (req: FakeRequest) =>
     req.params.ws === 'acme' && (req.params.repo === REPO_UUID || req.params.repo === 'uploader');
-  const findPr = (req: FakeRequest) => (isRepo(req) ? prs.find((p) => p.id === Number(req.params.id)) : undefined);
+  const stateOf = (req: FakeRequest) => (isRepo(req) ? states.get(Number(req.params.id)) : undefined);
   const prNotFound: FakeReply = { status: 404, json: errors.pullRequestNotFound };
+  const commentNotFound: FakeReply = { status: 404, json: { type: 'error', error: { message: 'Comment not found' } } };
+  const bad = (message: string): FakeReply => ({ status: 400, json: { type: 'error', error: { message } } });
   const page = (req: FakeRequest, items: readonly unknown[], max = 100) => bbPage(server.url, req, items, max);
+  const unknownRevision: FakeReply = { status: 404, json: { type: 'error', error: { message: 'Unknown revision' } } };
 
   api('GET', '/user', () => ({ json: me }));
   api('GET', '/workspaces/:ws', (req) =>
@@ -155,6 +204,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     if (req.params.repo === OTHER_REPO_UUID) return page(req, [], 50);
     if (!isRepo(req)) return { status: 404, json: { type: 'error', error: { message: 'Repository not found' } } };
     const state = req.query.get('state');
+    const prs = [...states.values()].map((st) => st.pr);
     return page(
       req,
       prs.filter((p) => !state || p.state === state),
@@ -162,36 +212,50 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     );
   });
   api('GET', '/repositories/:ws/:repo/pullrequests/:id', (req) => {
-    const pr = findPr(req);
-    return pr ? { json: pr } : prNotFound;
+    const state = stateOf(req);
+    return state ? { json: state.pr } : prNotFound;
   });
   api('GET', '/repositories/:ws/:repo/pullrequests/:id/commits', (req) => {
-    if (!findPr(req)) return prNotFound;
+    const state = stateOf(req);
+    if (!state) return prNotFound;
     const template = fixture<object>('commit');
+    const scenario = state.scenario;
+    const hashes = scenario
+      ? history.ancestors(scenario.headSha).filter((sha) => !history.ancestors(scenario.baseSha).includes(sha))
+      : [s.pullRequest.headSha, OLD_HEAD_SHA];
     return page(
       req,
-      [s.pullRequest.headSha, OLD_HEAD_SHA].map((hash) => ({ ...template, hash })),
+      hashes.map((hash) => ({ ...template, hash })),
     );
   });
   api('GET', '/repositories/:ws/:repo/commit/:hash', (req) => {
-    const hash = COMMITS.find((c) => c.startsWith(req.params.hash ?? '-'));
+    const prefix = req.params.hash ?? '-';
+    const hash = history.resolveCommit(prefix) ?? COMMITS.find((c) => c.startsWith(prefix));
     return hash && isRepo(req)
       ? { json: { ...fixture<object>('commit'), hash } }
       : { status: 404, json: { type: 'error', error: { message: `Commit not found` } } };
   });
-  api('GET', '/repositories/:ws/:repo/diffstat/:spec', (req) => {
+  api('GET', '/repositories/:ws/:repo/merge-base/:spec', (req) => {
+    const [a, b] = (req.params.spec ?? '').split('..');
+    if (!a || !b || !history.hasCommit(a) || !history.hasCommit(b)) return unknownRevision;
+    const base = history.mergeBase(a, b);
+    if (base === undefined) return { status: 404, json: { type: 'error', error: { message: 'No merge base' } } };
+    return { json: { ...fixture<object>('merge-base'), hash: base } };
+  });
+  api('GET', '/repositories/:ws/:repo/diffstat/:spec', async (req) => {
     const [head, base] = (req.params.spec ?? '').split('..');
-    if (base !== s.pullRequest.baseSha)
-      return { status: 404, json: { type: 'error', error: { message: 'Unknown revision' } } };
+    const changes = head && base ? scenarioChanges(history, head, base, req.query.get('topic')) : undefined;
+    if (changes) return page(req, await Promise.all(changes.map(diffstatOf)));
+    if (base !== s.pullRequest.baseSha) return unknownRevision;
     if (head === s.pullRequest.headSha) return page(req, files);
     if (head === OLD_HEAD_SHA) return page(req, files.slice(0, 228));
-    return { status: 404, json: { type: 'error', error: { message: 'Unknown revision' } } };
+    return unknownRevision;
   });
   // Bitbucket answers diff requests with a redirect to its canonical `{ws}/{repo}:{head}%0D{base}` form.
   api('GET', '/repositories/:ws/:repo/diff/:spec', (req) => {
     const [head, base] = (req.params.spec ?? '').split('..');
     const query = new URLSearchParams(req.query);
-    query.set('topic', 'true');
+    if (!query.has('topic')) query.set('topic', 'true');
     return {
       status: 302,
       headers: {
@@ -199,8 +263,17 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
       },
     };
   });
-  api('GET', '/repositories/:ws/:repo/diff/:ws2/:spec', (req) => {
+  api('GET', '/repositories/:ws/:repo/diff/:ws2/:spec', async (req) => {
     const paths = req.query.getAll('path');
+    const [head, base] = (req.params.spec ?? '').replace(/^[^:]*:/, '').split('\r');
+    const changes = head && base ? scenarioChanges(history, head, base, req.query.get('topic')) : undefined;
+    if (changes) {
+      const wanted = changes.filter(
+        (c) => paths.length === 0 || paths.includes(c.newPath ?? '') || paths.includes(c.oldPath ?? ''),
+      );
+      const parts = await Promise.all(wanted.map(gitDiffOf));
+      return { text: parts.join(''), headers: { 'content-type': 'text/plain' } };
+    }
     const parts = paths.map((path) =>
       path === s.contentPath ? CONTENT_DIFF : gitDiff(path, '@@ -1 +1 @@\n-old\n+new\n'),
     );
@@ -208,43 +281,55 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   });
   api('GET', '/repositories/:ws/:repo/src/:commit/*', (req) => {
     const prefix = `/2.0/repositories/${req.params.ws}/${req.params.repo}/src/${req.params.commit}/`;
-    const text = FILES[`${req.params.commit}:${req.path.slice(prefix.length)}`];
+    const path = req.path.slice(prefix.length);
+    const known = history.fileAt(req.params.commit ?? '', path);
+    if (known) return { text: fileBytes(known).toString('utf8') };
+    const text = FILES[`${req.params.commit}:${path}`];
     return text === undefined ? { status: 404, json: errors.fileNotFound } : { text };
   });
-  api('GET', '/repositories/:ws/:repo/pullrequests/:id/comments', (req) =>
-    findPr(req) ? page(req, comments) : prNotFound,
-  );
+  api('GET', '/repositories/:ws/:repo/pullrequests/:id/comments', (req) => {
+    const state = stateOf(req);
+    return state ? page(req, state.comments) : prNotFound;
+  });
   api('POST', '/repositories/:ws/:repo/pullrequests/:id/comments', (req) => {
-    if (!findPr(req)) return prNotFound;
-    postedComments.push(req.json);
+    const state = stateOf(req);
+    if (!state) return prNotFound;
     const body = req.json as { content?: { raw?: string }; inline?: BbComment['inline']; parent?: { id?: number } };
-    const bad = (message: string): FakeReply => ({ status: 400, json: { type: 'error', error: { message } } });
     if (!body.content?.raw) return bad('content.raw: This field is required.');
-    if (body.inline && (!files.some((f) => f.new?.path === body.inline?.path) || typeof body.inline.to !== 'number')) {
-      return bad('inline: The path or line is not part of the diff.');
+    if (body.inline) {
+      const refusal = refused.has(body.inline.path)
+        ? 'inline: Comments on this file are refused.'
+        : inlineRefusal(body.inline, state, history, files);
+      if (refusal) return bad(refusal);
     }
-    if (body.parent && !comments.some((c) => c.id === body.parent?.id)) return bad('parent: Comment not found.');
-    const parent = body.parent ? comments.find((c) => c.id === body.parent?.id) : undefined;
+    const parent = body.parent ? state.comments.find((c) => c.id === body.parent?.id) : undefined;
+    if (body.parent && !parent) return bad('parent: Comment not found.');
     const created: BbComment = {
       ...fixture<BbComment>('comment-inline'),
       id: nextCommentId++,
       content: { raw: body.content.raw },
       user: me,
-      inline: body.inline ?? parent?.inline ?? undefined,
+      inline: body.inline ? { outdated: false, ...body.inline } : (parent?.inline ?? undefined),
       parent: body.parent?.id ? { id: body.parent.id } : undefined,
       created_on: '2026-10-02T18:00:00.000000+00:00',
     };
     if (!created.inline) delete created.inline;
     if (!created.parent) delete created.parent;
-    comments.push(created);
+    state.comments.push(created);
     return { status: 201, json: created };
   });
+  api('PUT', '/repositories/:ws/:repo/pullrequests/:id/comments/:cid', (req) => {
+    const comment = stateOf(req)?.comments.find((c) => c.id === Number(req.params.cid));
+    if (!comment) return commentNotFound;
+    const raw = (req.json as { content?: { raw?: unknown } } | undefined)?.content?.raw;
+    if (typeof raw !== 'string' || !raw) return bad('content.raw: This field is required.');
+    comment.content = { ...comment.content, raw };
+    return { json: comment };
+  });
   const resolve = (resolved: boolean) => (req: FakeRequest) => {
-    const comment = comments.find((c) => c.id === Number(req.params.cid));
-    if (!findPr(req) || !comment)
-      return { status: 404, json: { type: 'error', error: { message: 'Comment not found' } } };
-    if (comment.parent)
-      return { status: 400, json: { type: 'error', error: { message: 'Only top-level comments can be resolved.' } } };
+    const comment = stateOf(req)?.comments.find((c) => c.id === Number(req.params.cid));
+    if (!comment) return commentNotFound;
+    if (comment.parent) return bad('Only top-level comments can be resolved.');
     if (Boolean(comment.resolution) === resolved) return { status: 409, json: errors.alreadyResolved };
     comment.resolution = resolved ? { type: 'comment_resolution' } : null;
     return resolved
@@ -264,8 +349,20 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   return {
     server,
     apiBaseUrl,
-    comments,
-    postedComments,
+    comments: states.get(s.pullRequest.number)?.comments ?? [],
+    writes,
+    async loadPullRequest(scenario) {
+      history.load(scenario);
+      const known = states.get(scenario.number);
+      states.set(scenario.number, {
+        pr: scenarioPullRequest(scenario),
+        comments: known?.comments ?? [],
+        scenario,
+      });
+    },
+    refuseThreadsOn(path) {
+      refused.add(path);
+    },
     throttleNext() {
       server.interceptNext({
         status: 429,
@@ -275,6 +372,115 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * The changes between two scenario commits as Bitbucket's `head..base` spec means them: from their
+ * merge base with `topic` (the default), from `base` itself with `topic=false`. Undefined when the
+ * scenarios do not know both commits.
+ */
+function scenarioChanges(
+  history: ScenarioHistory,
+  head: string,
+  base: string,
+  topic: string | null,
+): FileChange[] | undefined {
+  if (!history.hasCommit(head) || !history.hasCommit(base)) return undefined;
+  const from = topic === 'false' ? base : history.mergeBase(head, base);
+  return from === undefined ? [] : history.changesBetween(from, head);
+}
+
+/**
+ * Bitbucket's check of an inline comment on a scenario pull request: a file of its diff, and `to`
+ * a line of the new version or `from` a line of the old one.
+ */
+function inlineRefusal(
+  inline: NonNullable<BbComment['inline']>,
+  state: PullRequestState,
+  history: ScenarioHistory,
+  legacy: BbDiffstat[],
+): string | undefined {
+  const scenario = state.scenario;
+  if (!scenario) {
+    const known = legacy.some((f) => f.new?.path === inline.path);
+    return known && typeof inline.to === 'number' ? undefined : 'inline: The path or line is not part of the diff.';
+  }
+  const mergeBase = scenario.mergeBaseSha ?? scenario.baseSha;
+  const change = history
+    .changesBetween(mergeBase, scenario.headSha)
+    .find((c) => c.newPath === inline.path || (c.newPath === undefined && c.oldPath === inline.path));
+  if (!change) return 'inline: The path is not part of the diff.';
+  const to = inline.to ?? undefined;
+  const from = inline.from ?? undefined;
+  if (to === undefined && from === undefined) return 'inline: Either from or to is required.';
+  const fits = (line: number | undefined, text: string, exists: boolean) =>
+    line === undefined || (exists && Number.isInteger(line) && line >= 1 && line <= lineCount(text));
+  if (
+    !fits(to, change.newText, change.newPath !== undefined) ||
+    !fits(from, change.oldText, change.oldPath !== undefined)
+  ) {
+    return 'inline: The line is not part of the file.';
+  }
+  return undefined;
+}
+
+function scenarioPullRequest(scenario: PullRequestScenario): BbPullRequest {
+  const main = fixture<BbPullRequest>('pull-request');
+  const n = scenario.number;
+  return {
+    ...structuredClone(main),
+    id: n,
+    title: scenario.title,
+    description: scenario.description,
+    state: { open: 'OPEN', closed: 'DECLINED', merged: 'MERGED' }[scenario.status ?? 'open'],
+    draft: scenario.isDraft ?? false,
+    source: {
+      ...structuredClone(main.source),
+      branch: { name: scenario.sourceBranch },
+      commit: { hash: scenario.headSha.slice(0, 12) },
+    },
+    destination: {
+      ...structuredClone(main.destination),
+      branch: { name: scenario.targetBranch },
+      commit: { hash: scenario.baseSha.slice(0, 12) },
+    },
+    links: { html: { href: `https://bitbucket.org/acme/uploader/pull-requests/${n}` } },
+  };
+}
+
+async function diffstatOf(change: FileChange): Promise<BbDiffstat> {
+  const template = fixture<BbDiffstat>('diffstat-entry');
+  const lines = (await unifiedDiffOf(change)).split('\n').slice(2);
+  return {
+    ...template,
+    status: STATUS[change.changeType],
+    lines_added: lines.filter((l) => l.startsWith('+')).length,
+    lines_removed: lines.filter((l) => l.startsWith('-')).length,
+    old: change.oldPath === undefined ? null : { ...template.old, path: change.oldPath },
+    new: change.newPath === undefined ? null : { ...template.new, path: change.newPath },
+  };
+}
+
+/** `git diff` output for one change, extended headers included, as Bitbucket's `/diff` sends it. */
+async function gitDiffOf(change: FileChange): Promise<string> {
+  const a = change.oldPath ?? change.newPath ?? '';
+  const b = change.newPath ?? change.oldPath ?? '';
+  const header = [`diff --git a/${a} b/${b}`];
+  if (change.changeType === 'added') header.push('new file mode 100644');
+  if (change.changeType === 'deleted') header.push('deleted file mode 100644');
+  const pureRename = change.changeType === 'renamed' && change.oldText === change.newText;
+  if (change.changeType === 'renamed') {
+    header.push(`similarity index ${pureRename ? 100 : 80}%`, `rename from ${a}`, `rename to ${b}`);
+  }
+  // git prints no index, `---` or `+++` line for a rename without edits.
+  if (pureRename) return `${header.join('\n')}\n`;
+  const blob = (text: string, exists: boolean) =>
+    exists ? createHash('sha1').update(text).digest('hex').slice(0, 7) : '0000000';
+  const mode = change.changeType === 'modified' || change.changeType === 'renamed' ? ' 100644' : '';
+  header.push(
+    `index ${blob(change.oldText, change.oldPath !== undefined)}..${blob(change.newText, change.newPath !== undefined)}${mode}`,
+  );
+  return `${header.join('\n')}\n${await unifiedDiffOf(change)}`;
 }
 
 /** Bitbucket's page: `pagelen` (capped per endpoint), 1-based `page`, `size`, and an absolute `next`. */

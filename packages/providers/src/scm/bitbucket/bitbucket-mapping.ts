@@ -1,4 +1,4 @@
-import type { ChangedFile, ChangeType, FileContent, PullRequestStatus, ScmUser } from '@margin/core';
+import type { ChangedFile, ChangeType, PullRequestStatus, ScmUser } from '@margin/core';
 import type { BbDiffstat, BbUser } from './bitbucket-wire.js';
 
 /** `uuid` is Bitbucket's stable user id; `nickname` is what people are known by in the UI. */
@@ -44,10 +44,4 @@ export function toChangedFile(entry: BbDiffstat): ChangedFile {
 export function slugOf(fullName: string | undefined): string | undefined {
   if (!fullName) return undefined;
   return fullName.slice(fullName.lastIndexOf('/') + 1);
-}
-
-/** Text when the bytes look like text; a NUL in the first 8 KiB marks a binary file, as git does. */
-export function toFileContent(bytes: Uint8Array): FileContent {
-  const isBinary = bytes.subarray(0, 8192).includes(0);
-  return { text: isBinary ? '' : new TextDecoder().decode(bytes), sizeBytes: bytes.byteLength, isBinary };
 }

@@ -1,8 +1,13 @@
 import {
   type ChangedFile,
+  type CommitComparison,
   type CreatedThread,
   type CreateThreadInput,
+  type CreateThreadOutcome,
+  type EditCommentInput,
   type FileContent,
+  type FileDiff,
+  type ListChangedFilesOptions,
   MarginError,
   type PullRequestRef,
   type PullRequestSnapshot,
@@ -11,6 +16,7 @@ import {
   type ReviewThread,
   type Revision,
   type ScmAccount,
+  type ScmCallOptions,
   type ScmProject,
   type ScmProviderV1,
   type ScmRepository,
@@ -18,6 +24,14 @@ import {
   type ScmUser,
   type ThreadStatus,
 } from '@margin/core';
+import {
+  createThreadsOneByOne,
+  decodeFile,
+  refusedThread,
+  relationFromMergeBase,
+  sameCommit,
+  withHiddenMarker,
+} from '../shared/index.js';
 import {
   type BitbucketClient,
   bitbucketApiBase,
@@ -27,7 +41,8 @@ import {
   seg,
   workspaceOf,
 } from './bitbucket-client.js';
-import { slugOf, toChangedFile, toFileContent, toStatus, toUser } from './bitbucket-mapping.js';
+import { fileDiffFromGit } from './bitbucket-diff.js';
+import { slugOf, toChangedFile, toStatus, toUser } from './bitbucket-mapping.js';
 import { threadsFromComments } from './bitbucket-threads.js';
 import type {
   BbBranch,
@@ -75,6 +90,12 @@ class BitbucketScmProvider implements ScmProviderV1 {
   readonly family = 'gitHostC' as const;
   /** Short hash → full SHA; commits never change, so this only needs bounding. */
   private readonly fullHashes = new Map<string, string>();
+  /**
+   * The uuid of the account the credentials act as: from `GET /user`, or, where `/user` is refused
+   * (access tokens, and API tokens without the account scope), from the author of the first comment
+   * this provider posts. `null` while it cannot be told; threads then leave `authoredByConnection` unset.
+   */
+  private ownUuid: string | null | undefined;
 
   constructor(private readonly client: BitbucketClient) {}
 
@@ -82,20 +103,27 @@ class BitbucketScmProvider implements ScmProviderV1 {
    * `/user` names who the credentials act as. Workspace and repository access tokens may not read
    * `/user`; a 403 for them still proves the token was accepted (a bad token answers 401).
    */
-  async verify(): Promise<ScmAccount> {
+  async verify(options?: ScmCallOptions): Promise<ScmAccount> {
     const res = await this.client.request<BbUser>({
       path: '/user',
       allowStatuses: this.client.credential.kind === 'accessToken' ? [403] : [],
+      signal: options?.signal,
     });
     if (res.status === 403) return { login: 'access-token', displayName: 'Bitbucket access token' };
+    this.ownUuid = res.data.uuid ?? null;
     const user = toUser(res.data);
     return { login: user.login, displayName: user.displayName };
   }
 
-  async getPullRequest(ref: PullRequestRef): Promise<PullRequestSnapshot> {
-    const pr = await this.client.get<BbPullRequest>(`${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}`);
+  async getPullRequest(ref: PullRequestRef, options?: ScmCallOptions): Promise<PullRequestSnapshot> {
+    const signal = options?.signal;
+    const pr = await this.client.get<BbPullRequest>(
+      `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}`,
+      undefined,
+      signal,
+    );
     return {
-      ...(await this.summaryOf(ref, ref.repositoryId, pr)),
+      ...(await this.summaryOf(ref, ref.repositoryId, pr, signal)),
       ref: { ...ref, pullRequestId: pr.id },
       description: pr.description ?? '',
       author: toUser(pr.author),
@@ -104,12 +132,12 @@ class BitbucketScmProvider implements ScmProviderV1 {
   }
 
   /** The pull request's commits, oldest first, each against the current destination tip. */
-  async listRevisions(ref: PullRequestRef): Promise<Revision[]> {
-    const pr = await this.getPullRequest(ref);
+  async listRevisions(ref: PullRequestRef, options?: ScmCallOptions): Promise<Revision[]> {
+    const signal = options?.signal;
+    const pr = await this.getPullRequest(ref, options);
     const revisions: Revision[] = [];
-    for await (const page of this.client.pages<BbCommit>(
-      `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}/commits`,
-    )) {
+    const path = `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}/commits`;
+    for await (const page of this.client.pages<BbCommit>(path, {}, signal)) {
       for (const commit of page) {
         revisions.push({
           revisionId: commit.hash,
@@ -122,105 +150,230 @@ class BitbucketScmProvider implements ScmProviderV1 {
     return revisions.reverse();
   }
 
-  /** The topic diffstat `head..base`: what the head adds on top of its merge base with the target. */
-  async *listChangedFiles(ref: PullRequestRef, revision: Revision): AsyncIterable<ChangedFile> {
-    const spec = `${revision.headSha}..${revision.baseSha}`;
-    for await (const page of this.client.pages<BbDiffstat>(`${this.repo(ref)}/diffstat/${seg(spec)}`)) {
+  /**
+   * The diffstat of the revision: against its merge base when the revision names one (a plain
+   * two-dot diffstat), else Bitbucket's topic diffstat `head..base`, which diffs the head against its
+   * merge base with the destination. Bitbucket names no blob ids and puts no cap on the listing that
+   * it reports, so neither blob ids nor `onTruncated` apply.
+   */
+  async *listChangedFiles(
+    ref: PullRequestRef,
+    revision: Revision,
+    options?: ListChangedFilesOptions,
+  ): AsyncIterable<ChangedFile> {
+    const { spec, topic } = diffSpec(revision);
+    const pages = this.client.pages<BbDiffstat>(`${this.repo(ref)}/diffstat/${seg(spec)}`, { topic }, options?.signal);
+    for await (const page of pages) {
       for (const entry of page) yield toChangedFile(entry);
     }
   }
 
-  async getFileContent(ref: RepositoryRef, path: string, commitSha: string): Promise<FileContent | undefined> {
-    const encodedPath = path.split('/').filter(Boolean).map(seg).join('/');
-    const res = await this.client.request<Uint8Array>({
-      path: `${this.repo(ref)}/src/${seg(commitSha)}/${encodedPath}`,
-      responseType: 'bytes',
-      allowStatuses: [404],
-    });
-    return res.status === 404 ? undefined : toFileContent(res.data);
+  /**
+   * The files come from the two-dot diffstat `to..from` (Bitbucket puts the newer commit first):
+   * what differs between the two commits, which after a force push is not what the new head added
+   * since they parted. The relation comes from `merge-base/{to}..{from}`; a 404 there, once the
+   * diffstat found both commits, means they share no history.
+   */
+  async compareCommits(
+    ref: RepositoryRef,
+    fromSha: string,
+    toSha: string,
+    options?: ScmCallOptions,
+  ): Promise<CommitComparison> {
+    if (sameCommit(fromSha, toSha)) return { relation: 'identical', files: [] };
+    const signal = options?.signal;
+    const spec = seg(`${toSha}..${fromSha}`);
+    const listFiles = async () => {
+      const files: ChangedFile[] = [];
+      for await (const page of this.client.pages<BbDiffstat>(
+        `${this.repo(ref)}/diffstat/${spec}`,
+        { topic: false },
+        signal,
+      )) {
+        files.push(...page.map(toChangedFile));
+      }
+      return files;
+    };
+    const [files, mergeBase] = await Promise.all([
+      listFiles(),
+      this.client.request<BbCommit>({ path: `${this.repo(ref)}/merge-base/${spec}`, allowStatuses: [404], signal }),
+    ]);
+    return {
+      relation: relationFromMergeBase(fromSha, toSha, mergeBase.status === 404 ? null : mergeBase.data.hash),
+      files,
+    };
   }
 
   /**
-   * Bitbucket's own git-style diff of one file (`path` filters it; both paths for a rename). Bitbucket
-   * answers diff requests with a 302 to a canonical diff URL; the transport follows it on the same
-   * origin, where fetch keeps the Authorization header.
+   * `src/{commit}/{path}`, where Bitbucket takes a branch name in place of the commit too. A branch
+   * name with a slash is sent with the slash encoded; the recorded shapes do not show Bitbucket's
+   * answer to that, so configuration branches are best kept to plain names.
    */
-  async getFileDiff(ref: PullRequestRef, file: ChangedFile, revision: Revision): Promise<string> {
+  async getFileContent(
+    ref: RepositoryRef,
+    path: string,
+    version: string | { branch: string },
+    options?: ScmCallOptions,
+  ): Promise<FileContent | undefined> {
+    const encodedPath = path.split('/').filter(Boolean).map(seg).join('/');
+    const at = typeof version === 'string' ? version : version.branch;
+    const res = await this.client.request<Uint8Array>({
+      path: `${this.repo(ref)}/src/${seg(at)}/${encodedPath}`,
+      responseType: 'bytes',
+      allowStatuses: [404],
+      signal: options?.signal,
+    });
+    return res.status === 404 ? undefined : decodeFile(res.data);
+  }
+
+  /**
+   * Bitbucket's own git-style diff of one file (`path` filters it; both paths for a rename), from the
+   * revision's merge base when it names one (two-dot: an interdiff between two heads stays exactly
+   * that), else the topic diff against the destination. Bitbucket answers diff requests with a 302
+   * to a canonical diff URL; the transport follows it on the same origin, where fetch keeps the
+   * Authorization header.
+   */
+  async getFileDiff(
+    ref: PullRequestRef,
+    file: ChangedFile,
+    revision: Revision,
+    options?: ScmCallOptions,
+  ): Promise<FileDiff> {
+    const { spec, topic } = diffSpec(revision);
     const query = new URLSearchParams();
     query.append('path', file.path);
     if (file.previousPath && file.previousPath !== file.path) query.append('path', file.previousPath);
-    const spec = `${revision.headSha}..${revision.baseSha}`;
+    query.append('topic', String(topic));
     const res = await this.client.request<string>({
       path: `${this.repo(ref)}/diff/${seg(spec)}?${query.toString()}`,
       responseType: 'text',
+      signal: options?.signal,
     });
-    return res.data;
+    return { text: fileDiffFromGit(res.data, file), commentable: 'diffLines' };
   }
 
   /** Replies can sit on any page after their parent, so every page is read before threads are built. */
-  async *listThreads(ref: PullRequestRef): AsyncIterable<ReviewThread> {
+  async *listThreads(ref: PullRequestRef, options?: ScmCallOptions): AsyncIterable<ReviewThread> {
+    const signal = options?.signal;
     const comments: BbComment[] = [];
-    for await (const page of this.client.pages<BbComment>(this.commentsPath(ref))) comments.push(...page);
-    yield* threadsFromComments(comments);
+    for await (const page of this.client.pages<BbComment>(this.commentsPath(ref), {}, signal)) comments.push(...page);
+    yield* threadsFromComments(comments, await this.ownAccount(signal));
   }
 
-  async createThread(ref: PullRequestRef, input: CreateThreadInput): Promise<CreatedThread> {
-    const body: Record<string, unknown> = { content: { raw: input.body } };
-    if (input.anchor) {
-      const { filePath, startLine, endLine } = input.anchor;
+  /**
+   * An inline comment is `inline.to` (a new-file line) or `inline.from` (an old-file line). Bitbucket
+   * is said to take `start_to`/`start_from` for a range, but no recorded answer shows it accepting or
+   * returning them, so a range is anchored on its last line, under which Bitbucket shows the comment.
+   * A place Bitbucket refuses (400) is a refused thread.
+   */
+  async createThread(ref: PullRequestRef, input: CreateThreadInput, options?: ScmCallOptions): Promise<CreatedThread> {
+    const signal = options?.signal;
+    const body: Record<string, unknown> = {
+      content: { raw: withHiddenMarker(input.body, input.marker, MARKER_STYLE) },
+    };
+    const anchor = input.anchor;
+    if (anchor) {
       body.inline =
-        startLine < endLine ? { path: filePath, to: endLine, start_to: startLine } : { path: filePath, to: endLine };
+        anchor.side === 'old'
+          ? { path: anchor.filePath, from: anchor.endLine }
+          : { path: anchor.filePath, to: anchor.endLine };
     }
-    const comment = await this.post<BbComment>(this.commentsPath(ref), body);
+    let comment: BbComment;
+    try {
+      comment = await this.post<BbComment>(this.commentsPath(ref), body, signal);
+    } catch (error) {
+      throw anchor ? refusedThread('Bitbucket', anchor, error) : error;
+    }
     const threadId = String(comment.id);
-    if (input.status === 'resolved') await this.setThreadStatus(ref, threadId, 'resolved');
+    if (input.status === 'resolved') await this.setThreadStatus(ref, threadId, 'resolved', options);
     return { threadId, commentId: threadId, webUrl: comment.links?.html?.href };
   }
 
-  async reply(ref: PullRequestRef, threadId: string, body: string): Promise<{ commentId: string }> {
-    const comment = await this.post<BbComment>(this.commentsPath(ref), {
-      content: { raw: body },
-      parent: { id: commentNumber(threadId) },
+  async createThreads(
+    ref: PullRequestRef,
+    input: { revision: Revision; threads: Array<Omit<CreateThreadInput, 'revision'>> },
+    options?: ScmCallOptions,
+  ): Promise<CreateThreadOutcome[]> {
+    return createThreadsOneByOne(
+      input.threads,
+      (thread) => this.createThread(ref, { ...thread, revision: input.revision }, options),
+      options?.signal,
+    );
+  }
+
+  async editComment(ref: PullRequestRef, input: EditCommentInput, options?: ScmCallOptions): Promise<void> {
+    await this.client.request({
+      method: 'PUT',
+      path: `${this.commentsPath(ref)}/${commentNumber(input.commentId)}`,
+      json: { content: { raw: withHiddenMarker(input.body, input.marker, MARKER_STYLE) } },
+      responseType: 'none',
+      signal: options?.signal,
     });
+  }
+
+  async reply(
+    ref: PullRequestRef,
+    threadId: string,
+    body: string,
+    options?: ScmCallOptions,
+  ): Promise<{ commentId: string }> {
+    const comment = await this.post<BbComment>(
+      this.commentsPath(ref),
+      { content: { raw: body }, parent: { id: commentNumber(threadId) } },
+      options?.signal,
+    );
     return { commentId: String(comment.id) };
   }
 
   /** Resolution is set on the thread's top-level comment; setting the state it already has is fine (409). */
-  async setThreadStatus(ref: PullRequestRef, threadId: string, status: ThreadStatus): Promise<void> {
+  async setThreadStatus(
+    ref: PullRequestRef,
+    threadId: string,
+    status: ThreadStatus,
+    options?: ScmCallOptions,
+  ): Promise<void> {
     await this.client.request({
       method: status === 'resolved' ? 'POST' : 'DELETE',
       path: `${this.commentsPath(ref)}/${commentNumber(threadId)}/resolve`,
       responseType: 'none',
       allowStatuses: [409],
+      signal: options?.signal,
     });
   }
 
   async *listOpenPullRequests(
     scope: ScmScopeRef & { repositoryId?: string | undefined },
+    options?: ScmCallOptions,
   ): AsyncIterable<PullRequestSummary> {
+    const signal = options?.signal;
     if (scope.repositoryId) {
-      yield* this.openPullRequestsOf(scope, scope.repositoryId);
+      yield* this.openPullRequestsOf(scope, scope.repositoryId, signal);
       return;
     }
-    for await (const page of this.client.pages<BbRepository>(`/repositories/${seg(workspaceOf(scope))}`)) {
-      for (const repository of page) yield* this.openPullRequestsOf(scope, repository.uuid);
+    for await (const page of this.client.pages<BbRepository>(`/repositories/${seg(workspaceOf(scope))}`, {}, signal)) {
+      for (const repository of page) yield* this.openPullRequestsOf(scope, repository.uuid, signal);
     }
   }
 
   /** The workspace itself (the scope's project key), then the Bitbucket projects inside it. */
-  async *listProjects(scopePath: string): AsyncIterable<ScmProject> {
-    const workspace = await this.client.get<BbWorkspace>(`/workspaces/${seg(workspaceOf({ scopePath }))}`);
+  async *listProjects(scopePath: string, options?: ScmCallOptions): AsyncIterable<ScmProject> {
+    const signal = options?.signal;
+    const workspace = await this.client.get<BbWorkspace>(`/workspaces/${seg(workspaceOf({ scopePath }))}`, {}, signal);
     yield { projectKey: workspace.slug, name: workspace.name };
-    for await (const page of this.client.pages<BbProject>(`/workspaces/${seg(workspace.slug)}/projects`)) {
+    for await (const page of this.client.pages<BbProject>(`/workspaces/${seg(workspace.slug)}/projects`, {}, signal)) {
       for (const project of page) yield { projectKey: project.key, name: project.name };
     }
   }
 
   /** Every repository of the workspace, or of one Bitbucket project when the key names one. */
-  async *listRepositories(scope: ScmScopeRef): AsyncIterable<ScmRepository> {
+  async *listRepositories(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmRepository> {
     const workspace = workspaceOf(scope);
     const query = scope.projectKey === workspace ? {} : { q: `project.key="${scope.projectKey.replace(/"/g, '')}"` };
-    for await (const page of this.client.pages<BbRepository>(`/repositories/${seg(workspace)}`, query)) {
+    for await (const page of this.client.pages<BbRepository>(
+      `/repositories/${seg(workspace)}`,
+      query,
+      options?.signal,
+    )) {
       for (const repository of page) {
         yield {
           repositoryId: repository.uuid,
@@ -233,17 +386,21 @@ class BitbucketScmProvider implements ScmProviderV1 {
     }
   }
 
-  async *listBranches(ref: RepositoryRef): AsyncIterable<string> {
-    for await (const page of this.client.pages<BbBranch>(`${this.repo(ref)}/refs/branches`)) {
+  async *listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string> {
+    for await (const page of this.client.pages<BbBranch>(`${this.repo(ref)}/refs/branches`, {}, options?.signal)) {
       for (const branch of page) yield branch.name;
     }
   }
 
   /** Bitbucket has no user search: the workspace's members, matched on name and nickname here. */
-  async searchUsers(scopePath: string, search: string): Promise<ScmUser[]> {
+  async searchUsers(scopePath: string, search: string, options?: ScmCallOptions): Promise<ScmUser[]> {
     const needle = search.trim().toLowerCase();
     const found: ScmUser[] = [];
-    const members = this.client.pages<BbMembership>(`/workspaces/${seg(workspaceOf({ scopePath }))}/members`);
+    const members = this.client.pages<BbMembership>(
+      `/workspaces/${seg(workspaceOf({ scopePath }))}/members`,
+      {},
+      options?.signal,
+    );
     for await (const page of members) {
       for (const { user } of page) {
         const names = [user.display_name, user.nickname, user.username]
@@ -256,22 +413,28 @@ class BitbucketScmProvider implements ScmProviderV1 {
     return found;
   }
 
-  private async *openPullRequestsOf(scope: ScmScopeRef, repositoryId: string): AsyncGenerator<PullRequestSummary> {
+  private async *openPullRequestsOf(
+    scope: ScmScopeRef,
+    repositoryId: string,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<PullRequestSummary> {
     const ref: RepositoryRef = { ...scope, repositoryId };
-    const pages = this.client.pages<BbPullRequest>(`${this.repo(ref)}/pullrequests`, {
-      state: 'OPEN',
-      pagelen: OPEN_PAGE_SIZE,
-    });
-    for await (const page of pages) {
-      for (const pr of page) yield this.summaryOf(scope, repositoryId, pr);
+    const query = { state: 'OPEN', pagelen: OPEN_PAGE_SIZE };
+    for await (const page of this.client.pages<BbPullRequest>(`${this.repo(ref)}/pullrequests`, query, signal)) {
+      for (const pr of page) yield this.summaryOf(scope, repositoryId, pr, signal);
     }
   }
 
   /** Pull request answers carry 12-character hashes; revisions need full SHAs. */
-  private async summaryOf(scope: ScmScopeRef, repositoryId: string, pr: BbPullRequest): Promise<PullRequestSummary> {
+  private async summaryOf(
+    scope: ScmScopeRef,
+    repositoryId: string,
+    pr: BbPullRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<PullRequestSummary> {
     const [headSha, baseSha] = await Promise.all([
-      this.fullHash(scope, pr.source),
-      this.fullHash(scope, pr.destination),
+      this.fullHash(scope, pr.source, signal),
+      this.fullHash(scope, pr.destination, signal),
     ]);
     return {
       ref: {
@@ -292,7 +455,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
   }
 
   /** A source commit can live in a fork, so it is looked up in the repository the endpoint names. */
-  private async fullHash(scope: ScmScopeRef, endpoint: BbEndpoint): Promise<string> {
+  private async fullHash(scope: ScmScopeRef, endpoint: BbEndpoint, signal: AbortSignal | undefined): Promise<string> {
     const short = endpoint.commit?.hash;
     if (!short) throw MarginError.provider('invalidResponse', 'Bitbucket named no commit for a pull request branch.');
     if (FULL_SHA.test(short)) return short;
@@ -303,7 +466,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
     const key = `${path}@${short}`;
     const known = this.fullHashes.get(key);
     if (known) return known;
-    const commit = await this.client.get<BbCommit>(`${path}/commit/${seg(short)}`);
+    const commit = await this.client.get<BbCommit>(`${path}/commit/${seg(short)}`, {}, signal);
     if (this.fullHashes.size >= REMEMBERED_HASHES) this.fullHashes.clear();
     this.fullHashes.set(key, commit.hash);
     return commit.hash;
@@ -317,9 +480,33 @@ class BitbucketScmProvider implements ScmProviderV1 {
     return `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}/comments`;
   }
 
-  private async post<T>(path: string, json: unknown): Promise<T> {
-    return (await this.client.request<T>({ method: 'POST', path, json })).data;
+  /** The account uuid the credentials act as, or undefined while it cannot be told (see `ownUuid`). */
+  private async ownAccount(signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (this.ownUuid === undefined) {
+      const res = await this.client.request<BbUser>({ path: '/user', allowStatuses: [403], signal });
+      this.ownUuid ??= res.status === 403 ? null : (res.data.uuid ?? null);
+    }
+    return this.ownUuid ?? undefined;
   }
+
+  private async post<T extends BbComment>(path: string, json: unknown, signal: AbortSignal | undefined): Promise<T> {
+    const comment = (await this.client.request<T>({ method: 'POST', path, json, signal })).data;
+    // Whoever wrote what these credentials posted is the connection's account.
+    if (!this.ownUuid && comment.user?.uuid) this.ownUuid = comment.user.uuid;
+    return comment;
+  }
+}
+
+/** Hidden markers go into Bitbucket's Markdown as a link definition: it escapes HTML, so a comment would show. */
+const MARKER_STYLE = 'linkDefinition';
+
+/**
+ * Bitbucket's spec puts the newer commit first. With a merge base named, the plain two-dot diff from
+ * it; without one, the topic (three-dot) diff against the destination tip.
+ */
+function diffSpec(revision: Revision): { spec: string; topic: boolean } {
+  if (revision.mergeBaseSha) return { spec: `${revision.headSha}..${revision.mergeBaseSha}`, topic: false };
+  return { spec: `${revision.headSha}..${revision.baseSha}`, topic: true };
 }
 
 function commentNumber(threadId: string): number {

@@ -1,4 +1,5 @@
 import type { ReviewThread, ThreadAnchor } from '@margin/core';
+import { withMarkerRead } from '../shared/index.js';
 import { toUser } from './bitbucket-mapping.js';
 import type { BbComment, BbInline } from './bitbucket-wire.js';
 
@@ -6,9 +7,10 @@ import type { BbComment, BbInline } from './bitbucket-wire.js';
  * Bitbucket has comments, not threads: a thread is a top-level comment plus every comment that
  * replies to it, directly or through another reply (`parent.id`). Resolution lives on the top-level
  * comment. Deleted comments still link replies to their thread but are not shown; drafts (`pending`)
- * are not published yet and are left out.
+ * are not published yet and are left out. `ownUserId` (the connection's account uuid, when known)
+ * tells which threads the connection wrote; `inline.outdated` which point at changed lines.
  */
-export function threadsFromComments(comments: readonly BbComment[]): ReviewThread[] {
+export function threadsFromComments(comments: readonly BbComment[], ownUserId?: string | undefined): ReviewThread[] {
   const byId = new Map(comments.map((c) => [c.id, c]));
   const rootOf = (comment: BbComment): BbComment => {
     let current = comment;
@@ -31,9 +33,10 @@ export function threadsFromComments(comments: readonly BbComment[]): ReviewThrea
   const out: ReviewThread[] = [];
   for (const { root, members } of threads.values()) {
     if (members.length === 0 || root.pending) continue;
-    out.push({
+    const thread: ReviewThread = {
       threadId: String(root.id),
       status: root.resolution ? 'resolved' : 'open',
+      providerStatus: root.resolution ? 'resolved' : 'unresolved',
       anchor: anchorOf(root.inline),
       comments: members.map((c) => ({
         commentId: String(c.id),
@@ -41,14 +44,23 @@ export function threadsFromComments(comments: readonly BbComment[]): ReviewThrea
         body: c.content.raw,
         createdAt: c.created_on,
       })),
-    });
+    };
+    if (typeof root.inline?.outdated === 'boolean') thread.isOutdated = root.inline.outdated;
+    const first = members[0];
+    if (ownUserId !== undefined && first) thread.authoredByConnection = first.user?.uuid === ownUserId;
+    out.push(withMarkerRead(thread));
   }
   return out;
 }
 
-/** New-side anchors only: `inline.to`; a comment on a removed line (`from` only) has none. */
+/** `inline.to` is a new-file line; `inline.from` alone an old-file line (a comment on a removed line). */
 function anchorOf(inline: BbInline | null | undefined): ThreadAnchor | undefined {
-  if (!inline?.to) return undefined;
-  const start = inline.start_to ?? inline.to;
-  return { filePath: inline.path, startLine: Math.min(start, inline.to), endLine: inline.to };
+  if (!inline) return undefined;
+  if (inline.to) {
+    const start = inline.start_to ?? inline.to;
+    return { filePath: inline.path, startLine: Math.min(start, inline.to), endLine: inline.to };
+  }
+  if (!inline.from) return undefined;
+  const start = inline.start_from ?? inline.from;
+  return { filePath: inline.path, startLine: Math.min(start, inline.from), endLine: inline.from, side: 'old' };
 }

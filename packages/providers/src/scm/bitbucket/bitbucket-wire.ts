@@ -46,6 +46,7 @@ export interface BbPullRequest {
 export interface BbCommit {
   hash: string;
   date?: string;
+  parents?: Array<{ hash: string }> | null;
 }
 
 export interface BbDiffstat {
@@ -62,6 +63,8 @@ export interface BbInline {
   to?: number | null;
   start_from?: number | null;
   start_to?: number | null;
+  /** The lines changed since the comment was written (Bitbucket shows it as outdated). */
+  outdated?: boolean | null;
 }
 
 export interface BbComment {

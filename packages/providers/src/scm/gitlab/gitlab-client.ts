@@ -28,9 +28,9 @@ export const PAGE_SIZE = 100;
 
 export interface GitLabClient {
   request<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>>;
-  get<T>(path: string, query?: Query): Promise<T>;
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
   /** Every page of an offset-paged list from `firstPage` on, one page at a time, following `x-next-page`. */
-  pages<T>(path: string, query?: Query, firstPage?: number): AsyncGenerator<T[]>;
+  pages<T>(path: string, query?: Query, firstPage?: number, signal?: AbortSignal): AsyncGenerator<T[]>;
 }
 
 /**
@@ -54,13 +54,17 @@ export function createGitLabClient(options: GitLabClientOptions): GitLabClient {
 
   return {
     request,
-    async get<T>(path: string, query?: Query): Promise<T> {
-      return (await request<T>({ path, query })).data;
+    async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+      return (await request<T>({ path, query, signal })).data;
     },
-    async *pages<T>(path: string, query?: Query, firstPage = 1): AsyncGenerator<T[]> {
+    async *pages<T>(path: string, query?: Query, firstPage = 1, signal?: AbortSignal): AsyncGenerator<T[]> {
       let page: string | undefined = String(firstPage);
       while (page) {
-        const res: TransportResponse<unknown> = await request({ path, query: { ...query, per_page: PAGE_SIZE, page } });
+        const res: TransportResponse<unknown> = await request({
+          path,
+          query: { ...query, per_page: PAGE_SIZE, page },
+          signal,
+        });
         if (!Array.isArray(res.data)) {
           throw MarginError.provider('invalidResponse', `GitLab answered ${path} with something that is not a list.`, {
             providerStatus: res.status,

@@ -1,18 +1,34 @@
 import { readFileSync } from 'node:fs';
-import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlVersion } from './gitlab-wire.js';
+import {
+  type FileChange,
+  fileBytes,
+  recordedWrite,
+  ScenarioHistory,
+  unifiedDiffOf,
+} from '../../testing/scenario-history.js';
+import { lineCode, readDiffLines } from './gitlab-position.js';
+import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeEnd, GlVersion } from './gitlab-wire.js';
 
 /**
  * A stateful GitLab REST v4 fake serving the contract scenario in GitLab's own shapes, built from the
  * recorded-shape fixtures in `__fixtures__/`. It pages like GitLab (`per_page` default 20, at most
  * 100, `x-next-page` and friends), answers GitLab's error bodies, keeps the discussions it is sent and
- * checks inline positions the way GitLab does before accepting them.
+ * checks inline positions the way GitLab does before accepting them: the SHAs must be those of a
+ * version of the merge request, the file one of that version's diffs, and `old_line`/`new_line` must
+ * name exactly one line of its hunks (an added line has no old line, a removed one no new line).
+ *
+ * `loadPullRequest(scenario)` serves a merge request computed from file versions: its versions (a
+ * push adds one, the earlier ones stay), `diffs[]` with hunk-only `diff` text and GitLab's flags,
+ * files at commits and branch tips, `repository/compare` and `repository/merge_base` over the
+ * commits the scenarios describe. Positions are not moved forward on a push (GitLab does that for
+ * lines that survive), so every DiffNote written before a push reads as outdated afterwards.
  */
 
 export const GITLAB_TOKEN = 'glpat-contract-good-token-0001';
@@ -20,7 +36,7 @@ export const GITLAB_BAD_TOKEN = 'glpat-contract-bad-token-9999';
 export const PROJECT_ID = 1001;
 export const OLD_HEAD_SHA = '3333333333333333333333333333333333333333';
 export const TOO_LARGE_PATH = 'src/file-010.ts';
-/** A line GitLab refuses to place (outside the diff), for the fallback path. */
+/** A line outside every diff of the contract scenario, which GitLab refuses to place. */
 export const UNPLACEABLE_LINE = 9_999;
 
 const s = SCM_CONTRACT_SCENARIO;
@@ -95,32 +111,68 @@ export interface GitLabFake {
   server: FakeHttpServer;
   /** `hostBaseUrl` of a connection to the fake. */
   hostBaseUrl: string;
+  /** Discussions of the contract scenario's merge request (!42). */
   discussions: GlDiscussion[];
-  /** Bodies of every POST to `/discussions`, as GitLab received them. */
-  postedDiscussions: unknown[];
+  /** Every POST, PUT, PATCH and DELETE the fake received, with its parsed body, in order. */
+  writes: RecordedWrite[];
+  /** Serves a merge request from file versions, or a push to one already loaded. */
+  loadPullRequest(scenario: PullRequestScenario): Promise<void>;
+  /** From now on every new discussion positioned in this file is refused as GitLab refuses a bad position. */
+  refuseThreadsOn(path: string): void;
   throttleNext(): void;
   close(): Promise<void>;
+}
+
+interface MergeRequestState {
+  mr: GlMergeRequest;
+  /** Newest first, as GitLab lists them. */
+  versions: GlVersion[];
+  diffsOf: Map<number, GlDiff[]>;
+  discussions: GlDiscussion[];
 }
 
 export async function startGitLabFake(): Promise<GitLabFake> {
   // Read at start, not import, so importing the testing entry never touches the file system.
   const errors = fixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
-  const diffs = scenarioDiffs();
-  const mrs = mergeRequests();
-  const discussions: GlDiscussion[] = [fixture('discussion-system-note'), fixture('discussion-diff-note')];
-  const postedDiscussions: unknown[] = [];
+  const history = new ScenarioHistory();
+  const legacyDiffs = scenarioDiffs();
+  const legacyVersions = fixture<GlVersion[]>('merge-request-versions');
+  const states = new Map<number, MergeRequestState>();
+  for (const mr of mergeRequests()) {
+    const isMain = mr.iid === s.pullRequest.number;
+    const [newest] = legacyVersions;
+    const versions = isMain
+      ? legacyVersions
+      : newest
+        ? [{ ...newest, id: mr.iid * 10, head_commit_sha: mr.sha ?? '' }]
+        : [];
+    const diffsOf = new Map<number, GlDiff[]>(versions.map((v) => [v.id, legacyDiffs]));
+    // The older version of !42 (head 3333…) had two files fewer.
+    if (isMain) diffsOf.set(7, legacyDiffs.slice(0, 228));
+    const discussions: GlDiscussion[] = isMain
+      ? [fixture('discussion-system-note'), fixture('discussion-diff-note')]
+      : [];
+    states.set(mr.iid, { mr, versions, diffsOf, discussions });
+  }
+  const writes: RecordedWrite[] = [];
+  const refused = new Set<string>();
   const me = fixture<{ id: number; username: string; name: string }>('user');
   let nextNoteId = 5000;
   let nextDiscussion = 1;
+  let nextVersionId = 100;
 
   const api = (method: string, path: string, handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>) =>
-    server.on(method, `/api/v4${path}`, (req) =>
-      req.headers['private-token'] === GITLAB_TOKEN ? handler(req) : { status: 401, json: errors.unauthorized },
-    );
-  const findMr = (req: FakeRequest) =>
-    Number(req.params.id) === PROJECT_ID ? mrs.find((mr) => mr.iid === Number(req.params.iid)) : undefined;
+    server.on(method, `/api/v4${path}`, (req) => {
+      const write = recordedWrite(req);
+      if (write) writes.push(write);
+      return req.headers['private-token'] === GITLAB_TOKEN ? handler(req) : { status: 401, json: errors.unauthorized };
+    });
+  const stateOf = (req: FakeRequest) =>
+    Number(req.params.id) === PROJECT_ID ? states.get(Number(req.params.iid)) : undefined;
+  const findMr = (req: FakeRequest) => stateOf(req)?.mr;
   const notFound: FakeReply = { status: 404, json: errors.mergeRequestNotFound };
+  const discussionNotFound: FakeReply = { status: 404, json: { message: '404 Discussion Not Found' } };
   const newNote = (body: string, extra: Partial<GlNote>): GlNote => ({
     ...fixture<GlNote>('note'),
     id: nextNoteId++,
@@ -128,6 +180,8 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     author: me,
     ...extra,
   });
+  const findNote = (state: MergeRequestState, noteId: number) =>
+    state.discussions.flatMap((d) => d.notes).find((n) => n.id === noteId);
 
   api('GET', '/user', () => ({ json: me }));
   api('GET', '/projects/:id/merge_requests/:iid', (req) => {
@@ -135,39 +189,79 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     return mr ? { json: mr } : notFound;
   });
   api('GET', '/projects/:id/merge_requests/:iid/versions', (req) => {
-    const mr = findMr(req);
-    if (!mr) return notFound;
-    const versions = fixture<GlVersion[]>('merge-request-versions');
-    if (mr.iid !== s.pullRequest.number) {
-      const [newest] = versions;
-      return paged(req, newest ? [{ ...newest, id: mr.iid * 10, head_commit_sha: mr.sha ?? '' }] : []);
-    }
-    return paged(req, versions);
+    const state = stateOf(req);
+    return state ? paged(req, state.versions) : notFound;
   });
-  api('GET', '/projects/:id/merge_requests/:iid/diffs', (req) => (findMr(req) ? paged(req, diffs) : notFound));
-  api('GET', '/projects/:id/repository/compare', (req) => {
-    if (req.query.get('to') !== OLD_HEAD_SHA) return { status: 404, json: { message: '404 Commit Not Found' } };
+  // `/diffs` always describes the newest version.
+  api('GET', '/projects/:id/merge_requests/:iid/diffs', (req) => {
+    const state = stateOf(req);
+    if (!state) return notFound;
+    const newest = state.versions[0];
+    return paged(req, (newest && state.diffsOf.get(newest.id)) ?? []);
+  });
+  api('GET', '/projects/:id/repository/compare', async (req) => {
+    const from = req.query.get('from') ?? '';
+    const to = req.query.get('to') ?? '';
+    if (history.hasCommit(from) && history.hasCommit(to)) {
+      const base = req.query.get('straight') === 'true' ? from : history.mergeBase(from, to);
+      const diffs = base === undefined ? [] : await Promise.all(history.changesBetween(base, to).map(glDiff));
+      return {
+        json: {
+          ...fixture<object>('compare'),
+          commits: [],
+          diffs,
+          compare_timeout: false,
+          compare_same_ref: from === to,
+        },
+      };
+    }
+    if (to !== OLD_HEAD_SHA) return { status: 404, json: { message: '404 Commit Not Found' } };
     return {
-      json: { commit: null, commits: [], diffs: diffs.slice(0, 228), compare_timeout: false, compare_same_ref: false },
+      json: {
+        commit: null,
+        commits: [],
+        diffs: legacyDiffs.slice(0, 228),
+        compare_timeout: false,
+        compare_same_ref: false,
+      },
     };
   });
+  api('GET', '/projects/:id/repository/merge_base', (req) => {
+    const refs = req.query.getAll('refs[]');
+    if (refs.length < 2) return { status: 400, json: { message: 'Provide at least 2 refs' } };
+    const unknown = refs.filter((r) => !history.hasCommit(r));
+    if (unknown.length > 0) return { status: 400, json: { message: `Could not find refs: ${unknown.join(', ')}` } };
+    const base = history.mergeBase(refs[0] as string, refs[1] as string);
+    if (base === undefined) return { status: 404, json: errors.mergeBaseNotFound };
+    return { json: { ...fixture<object>('merge-base'), id: base, short_id: base.slice(0, 8), parent_ids: [] } };
+  });
   api('GET', '/projects/:id/repository/files/:path/raw', (req) => {
-    const text = FILES[`${req.query.get('ref')}:${req.params.path}`];
+    const version = req.query.get('ref') ?? '';
+    const path = req.params.path ?? '';
+    const known = history.fileAt(version, path);
+    if (known)
+      return { text: fileBytes(known).toString('utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } };
+    const text = FILES[`${version}:${path}`];
     return text === undefined
       ? { status: 404, json: errors.fileNotFound }
       : { text, headers: { 'content-type': 'text/plain; charset=utf-8' } };
   });
-  api('GET', '/projects/:id/merge_requests/:iid/discussions', (req) =>
-    findMr(req) ? paged(req, discussions) : notFound,
-  );
+  api('GET', '/projects/:id/merge_requests/:iid/discussions', (req) => {
+    const state = stateOf(req);
+    return state ? paged(req, state.discussions) : notFound;
+  });
   api('POST', '/projects/:id/merge_requests/:iid/discussions', (req) => {
-    if (!findMr(req)) return notFound;
-    postedDiscussions.push(req.json);
+    const state = stateOf(req);
+    if (!state) return notFound;
     const body = req.json as { body?: string; position?: Record<string, unknown> };
     if (!body.body) return { status: 400, json: { error: 'body is missing' } };
-    if (body.position && !positionIsPlaceable(body.position, diffs))
-      return { status: 400, json: errors.invalidPosition };
-    const position = body.position ? ({ old_line: null, ...body.position } as GlPosition) : null;
+    if (body.position) {
+      const path = body.position.new_path ?? body.position.old_path;
+      if (refused.has(String(path)) || !placeable(body.position, state)) {
+        return { status: 400, json: errors.invalidPosition };
+      }
+    }
+    const position = body.position ? ({ old_line: null, new_line: null, ...body.position } as GlPosition) : null;
     const note = newNote(body.body, {
       type: position ? 'DiffNote' : 'DiscussionNote',
       resolvable: true,
@@ -179,12 +273,12 @@ export async function startGitLabFake(): Promise<GitLabFake> {
       individual_note: false,
       notes: [note],
     };
-    discussions.push(discussion);
+    state.discussions.push(discussion);
     return { status: 201, json: discussion };
   });
   api('POST', '/projects/:id/merge_requests/:iid/discussions/:did/notes', (req) => {
-    const discussion = discussions.find((d) => d.id === req.params.did);
-    if (!findMr(req) || !discussion) return { status: 404, json: { message: '404 Discussion Not Found' } };
+    const discussion = stateOf(req)?.discussions.find((d) => d.id === req.params.did);
+    if (!discussion) return discussionNotFound;
     const first = discussion.notes[0];
     const note = newNote((req.json as { body: string }).body, {
       type: first?.type ?? 'DiscussionNote',
@@ -201,22 +295,46 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     return { status: 201, json: note };
   });
   api('PUT', '/projects/:id/merge_requests/:iid/discussions/:did', (req) => {
-    const discussion = discussions.find((d) => d.id === req.params.did);
-    if (!findMr(req) || !discussion) return { status: 404, json: { message: '404 Discussion Not Found' } };
+    const discussion = stateOf(req)?.discussions.find((d) => d.id === req.params.did);
+    if (!discussion) return discussionNotFound;
     const resolved = (req.json as { resolved?: unknown } | undefined)?.resolved ?? req.query.get('resolved') === 'true';
     if (typeof resolved !== 'boolean') return { status: 400, json: { error: 'resolved is invalid' } };
     if (discussion.individual_note) return { status: 400, json: errors.validation };
     for (const note of discussion.notes) if (note.resolvable) note.resolved = resolved;
     return { json: discussion };
   });
+  const editNote = (req: FakeRequest): FakeReply => {
+    const state = stateOf(req);
+    if (!state) return notFound;
+    const note = findNote(state, Number(req.params.nid));
+    const inDiscussion = req.params.did === undefined || state.discussions.some((d) => d.id === req.params.did);
+    if (!note || !inDiscussion) return { status: 404, json: errors.noteNotFound };
+    const body = (req.json as { body?: unknown } | undefined)?.body;
+    if (typeof body !== 'string' || !body) return { status: 400, json: { error: 'body is missing' } };
+    note.body = body;
+    return { json: note };
+  };
+  api('PUT', '/projects/:id/merge_requests/:iid/notes/:nid', editNote);
+  api('PUT', '/projects/:id/merge_requests/:iid/discussions/:did/notes/:nid', editNote);
   api('POST', '/projects/:id/merge_requests/:iid/notes', (req) => {
-    if (!findMr(req)) return notFound;
+    const state = stateOf(req);
+    if (!state) return notFound;
     const note = newNote((req.json as { body: string }).body, { type: null, resolvable: false });
-    discussions.push({ id: `n${String(nextDiscussion++).padStart(39, '0')}`, individual_note: true, notes: [note] });
+    state.discussions.push({
+      id: `n${String(nextDiscussion++).padStart(39, '0')}`,
+      individual_note: true,
+      notes: [note],
+    });
     return { status: 201, json: note };
   });
   const listMrs = (req: FakeRequest) =>
-    paged(req, mrs.filter((mr) => !req.query.has('state') || mr.state === req.query.get('state')).reverse());
+    paged(
+      req,
+      [...states.values()]
+        .map((st) => st.mr)
+        .filter((mr) => !req.query.has('state') || mr.state === req.query.get('state'))
+        .reverse(),
+    );
   api('GET', '/projects/:id/merge_requests', (req) =>
     Number(req.params.id) === PROJECT_ID ? listMrs(req) : { status: 404, json: { message: '404 Project Not Found' } },
   );
@@ -268,8 +386,41 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   return {
     server,
     hostBaseUrl: server.url,
-    discussions,
-    postedDiscussions,
+    discussions: states.get(s.pullRequest.number)?.discussions ?? [],
+    writes,
+    async loadPullRequest(scenario) {
+      const loaded = history.load(scenario);
+      const revision = loaded.revisions.at(-1);
+      if (!revision) return;
+      const known = states.get(scenario.number);
+      const diffs = await Promise.all(revision.changes.map(glDiff));
+      const versions = known?.versions ?? [];
+      let version = versions.find((v) => v.head_commit_sha === revision.headSha);
+      if (!version) {
+        version = {
+          ...(legacyVersions[0] as GlVersion),
+          id: nextVersionId++,
+          head_commit_sha: revision.headSha,
+          base_commit_sha: revision.mergeBaseSha,
+          start_commit_sha: revision.baseSha,
+          created_at: new Date(Date.UTC(2026, 9, 3, 9, versions.length)).toISOString(),
+          state: 'collected',
+          real_size: String(diffs.length),
+        };
+        versions.unshift(version);
+      }
+      const diffsOf = known?.diffsOf ?? new Map<number, GlDiff[]>();
+      diffsOf.set(version.id, diffs);
+      states.set(scenario.number, {
+        mr: scenarioMergeRequest(scenario, revision.mergeBaseSha),
+        versions,
+        diffsOf,
+        discussions: known?.discussions ?? [],
+      });
+    },
+    refuseThreadsOn(path) {
+      refused.add(path);
+    },
     throttleNext() {
       // GitLab's throttle answer: plain text, Retry-After in seconds, RateLimit-Reset as an epoch.
       server.interceptNext({
@@ -290,6 +441,51 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   };
 }
 
+function scenarioMergeRequest(scenario: PullRequestScenario, mergeBaseSha: string): GlMergeRequest {
+  const template = fixture<GlMergeRequest>('merge-request');
+  const n = scenario.number;
+  const state = { open: 'opened', closed: 'closed', merged: 'merged' }[scenario.status ?? 'open'];
+  return {
+    ...template,
+    id: 93_000 + n,
+    iid: n,
+    title: scenario.title,
+    description: scenario.description,
+    state,
+    draft: scenario.isDraft ?? false,
+    work_in_progress: scenario.isDraft ?? false,
+    source_branch: scenario.sourceBranch,
+    target_branch: scenario.targetBranch,
+    sha: scenario.headSha,
+    diff_refs: { base_sha: mergeBaseSha, head_sha: scenario.headSha, start_sha: scenario.baseSha },
+    reviewers: [],
+    references: { full: `acme/uploader!${n}` },
+    web_url: `https://gitlab.example.com/acme/uploader/-/merge_requests/${n}`,
+  };
+}
+
+/**
+ * GitLab's `diffs[]` entry for a change: hunks without the `---`/`+++` lines, git's `Binary files`
+ * line for a binary, nothing for a pure rename; a new or deleted file has the same path on both sides.
+ */
+async function glDiff(change: FileChange): Promise<GlDiff> {
+  const text = await unifiedDiffOf(change);
+  const path = change.newPath ?? change.oldPath ?? '';
+  return {
+    old_path: change.oldPath ?? path,
+    new_path: change.newPath ?? path,
+    a_mode: change.changeType === 'added' ? '0' : '100644',
+    b_mode: change.changeType === 'deleted' ? '0' : '100644',
+    new_file: change.changeType === 'added',
+    renamed_file: change.changeType === 'renamed',
+    deleted_file: change.changeType === 'deleted',
+    generated_file: false,
+    too_large: false,
+    collapsed: false,
+    diff: text.replace(/^--- .*\n\+\+\+ .*\n/, ''),
+  };
+}
+
 /** GitLab's offset paging: `page`, `per_page` (default 20, capped at 100) and the `x-*` headers. */
 function paged(req: FakeRequest, items: readonly unknown[]): FakeReply {
   const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 20)));
@@ -306,23 +502,42 @@ function paged(req: FakeRequest, items: readonly unknown[]): FakeReply {
   return { headers, json: items.slice((page - 1) * perPage, page * perPage) };
 }
 
-/** GitLab's own checks, enough to catch a malformed position: SHAs of the diff, a changed file, a line code. */
-function positionIsPlaceable(position: Record<string, unknown>, diffs: GlDiff[]): boolean {
-  const shaOk =
-    position.base_sha === s.pullRequest.baseSha &&
-    position.start_sha === s.pullRequest.baseSha &&
-    position.head_sha === s.pullRequest.headSha;
-  const file = diffs.find((d) => d.new_path === position.new_path);
-  const line = position.new_line;
-  if (position.position_type !== 'text' || !shaOk || !file || typeof line !== 'number') return false;
-  if (line === UNPLACEABLE_LINE) return false;
-  const range = position.line_range as { start?: Record<string, unknown>; end?: Record<string, unknown> } | undefined;
-  if (range === undefined) return true;
-  return [range.start, range.end].every(
-    (end) =>
-      typeof end?.line_code === 'string' &&
-      /^[0-9a-f]{40}_\d+_\d+$/.test(end.line_code) &&
-      (end.type === 'new' || end.type === 'old') &&
-      typeof end.new_line === 'number',
+/**
+ * GitLab's own checks of a text position: the diff refs of one of the merge request's versions, a
+ * file of that version with a diff GitLab shows, `old_line`/`new_line` naming exactly one line of its
+ * hunks, and `line_range` ends whose line codes name lines of those hunks.
+ */
+function placeable(position: Record<string, unknown>, state: MergeRequestState): boolean {
+  if (position.position_type !== 'text') return false;
+  const version = state.versions.find(
+    (v) =>
+      v.base_commit_sha === position.base_sha &&
+      v.start_commit_sha === position.start_sha &&
+      v.head_commit_sha === position.head_sha,
   );
+  const file = version
+    ? state.diffsOf.get(version.id)?.find((d) => d.new_path === position.new_path && d.old_path === position.old_path)
+    : undefined;
+  if (!file || file.too_large || !file.diff) return false;
+  const lines = readDiffLines(file.diff).map((line) => ({
+    oldLine: line.type === 'added' ? null : line.oldPos,
+    newLine: line.type === 'removed' ? null : line.newPos,
+    code: lineCode(file.new_path, line.oldPos, line.newPos),
+  }));
+  const oldLine = position.old_line ?? null;
+  const newLine = position.new_line ?? null;
+  if (oldLine === null && newLine === null) return false;
+  if (!lines.some((line) => line.oldLine === oldLine && line.newLine === newLine)) return false;
+  const range = position.line_range as { start?: GlRangeEnd; end?: GlRangeEnd } | undefined;
+  if (range === undefined || range === null) return true;
+  return [range.start, range.end].every((end) => {
+    const line = lines.find((l) => l.code === end?.line_code);
+    return (
+      line !== undefined &&
+      (end?.type === 'new' || end?.type === 'old') &&
+      (end.type === 'new') === (line.oldLine === null) &&
+      (end.new_line ?? null) === line.newLine &&
+      (end.old_line ?? null) === line.oldLine
+    );
+  });
 }

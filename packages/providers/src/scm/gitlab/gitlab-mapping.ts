@@ -1,6 +1,5 @@
 import type {
   ChangedFile,
-  FileContent,
   PullRequestStatus,
   ReviewThread,
   Revision,
@@ -8,6 +7,7 @@ import type {
   ThreadAnchor,
   ThreadComment,
 } from '@margin/core';
+import { withMarkerRead } from '../shared/index.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlUser, GlVersion } from './gitlab-wire.js';
 
 export function toUser(user: GlUser): ScmUser {
@@ -87,40 +87,69 @@ export function toChangedFile(diff: GlDiff): ChangedFile {
   return file;
 }
 
+/** What `toThread` needs to know beyond the discussion itself. */
+export interface ThreadContext {
+  /** The merge request's current head: a DiffNote left on another head is outdated. */
+  currentHeadSha: string | undefined;
+  /** The connection's own GitLab user id, when known. */
+  ownUserId: number | undefined;
+}
+
 /**
  * A review thread from a discussion, or `undefined` for one made only of system notes ("added 1
  * commit"). Individual notes are not resolvable in GitLab, so they always read as open.
+ *
+ * Outdated: on a push GitLab moves each DiffNote's `position` to the new head when its line is still
+ * there, and leaves it on the old head when the line is gone; so a DiffNote whose `position.head_sha`
+ * is not the merge request's current head points at code that changed.
  */
-export function toThread(discussion: GlDiscussion): ReviewThread | undefined {
+export function toThread(discussion: GlDiscussion, context: ThreadContext): ReviewThread | undefined {
   const notes = discussion.notes.filter((note) => !note.system);
   const first = notes[0];
   if (!first) return undefined;
   const resolvable = notes.filter((note) => note.resolvable);
   const resolved = resolvable.length > 0 && resolvable.every((note) => note.resolved === true);
-  return {
+  const thread: ReviewThread = {
     threadId: discussion.id,
     status: resolved ? 'resolved' : 'open',
     anchor: anchorOf(first.position),
     comments: notes.map(toComment),
   };
+  if (resolvable.length > 0) thread.providerStatus = resolved ? 'resolved' : 'unresolved';
+  const headSha = first.position?.head_sha;
+  if (first.type === 'DiffNote' && headSha && context.currentHeadSha) {
+    thread.isOutdated = headSha !== context.currentHeadSha;
+  }
+  if (context.ownUserId !== undefined) thread.authoredByConnection = first.author.id === context.ownUserId;
+  return withMarkerRead(thread);
 }
 
 function toComment(note: GlNote): ThreadComment {
   return { commentId: String(note.id), author: toUser(note.author), body: note.body, createdAt: note.created_at };
 }
 
-/** Only new-side text positions become anchors; a comment on a removed line has no new-side place. */
+/**
+ * A text position as an anchor: on the new side when it names a new line (an added or unchanged
+ * line), on the old side when it names only an old line (a removed line).
+ */
 function anchorOf(position: GlPosition | null | undefined): ThreadAnchor | undefined {
   if (!position || (position.position_type && position.position_type !== 'text')) return undefined;
-  const endLine = position.line_range?.end?.new_line ?? position.new_line;
+  const range = position.line_range;
+  const newEnd = range?.end?.new_line ?? position.new_line;
+  if (newEnd) {
+    const filePath = position.new_path ?? position.old_path;
+    if (!filePath) return undefined;
+    const start = range?.start?.new_line ?? newEnd;
+    return withPrevious({ filePath, startLine: Math.min(start, newEnd), endLine: newEnd }, position);
+  }
+  const oldEnd = range?.end?.old_line ?? position.old_line;
   const filePath = position.new_path ?? position.old_path;
-  if (!filePath || !endLine) return undefined;
-  const startLine = position.line_range?.start?.new_line ?? endLine;
-  return { filePath, startLine: Math.min(startLine, endLine), endLine };
+  if (!oldEnd || !filePath) return undefined;
+  const start = range?.start?.old_line ?? oldEnd;
+  return withPrevious({ filePath, startLine: Math.min(start, oldEnd), endLine: oldEnd, side: 'old' }, position);
 }
 
-/** Text when the bytes look like text; a NUL in the first 8 KiB marks a binary file, as git does. */
-export function toFileContent(bytes: Uint8Array): FileContent {
-  const isBinary = bytes.subarray(0, 8192).includes(0);
-  return { text: isBinary ? '' : new TextDecoder().decode(bytes), sizeBytes: bytes.byteLength, isBinary };
+function withPrevious(anchor: ThreadAnchor, position: GlPosition): ThreadAnchor {
+  const old = position.old_path;
+  return old && position.new_path && old !== position.new_path ? { ...anchor, previousPath: old } : anchor;
 }

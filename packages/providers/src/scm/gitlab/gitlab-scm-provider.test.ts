@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
-import { collect, describeScmProviderContract, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import {
+  collect,
+  describeScmProviderContract,
+  marginErrorOf,
+  SCENARIO_PULL_REQUEST,
+  SCENARIO_PUSH,
+  SCM_CONTRACT_SCENARIO,
+} from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  fixture,
   GITLAB_BAD_TOKEN,
   GITLAB_TOKEN,
   type GitLabFake,
@@ -37,9 +45,15 @@ describeScmProviderContract('GitLab', async () => {
     ref,
     throttleNext: () => fake.throttleNext(),
     requestCount: () => fake.server.requests.length,
+    loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
+    refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
     close: () => fake.close(),
   };
 });
+
+function lastDiscussionBody(fake: GitLabFake): unknown {
+  return fake.writes.filter((w) => w.method === 'POST' && w.path.endsWith('/discussions')).at(-1)?.body;
+}
 
 describe('GitLab adapter details', () => {
   let fake: GitLabFake;
@@ -84,7 +98,10 @@ describe('GitLab adapter details', () => {
     ]);
     const before = fake.server.requests.length;
     const diff = await provider.getFileDiff(ref, { path: 'src/file-150.ts', changeType: 'modified' }, pr.revision);
-    expect(diff).toBe('--- a/src/file-150.ts\n+++ b/src/file-150.ts\n@@ -1 +1 @@\n-old\n+new\n');
+    expect(diff).toEqual({
+      text: '--- a/src/file-150.ts\n+++ b/src/file-150.ts\n@@ -1 +1 @@\n-old\n+new\n',
+      commentable: 'diffLines',
+    });
     const single = fake.server.requests.slice(before);
     expect(single).toHaveLength(1);
     expect(single[0]?.query.get('page')).toBe('151');
@@ -99,24 +116,29 @@ describe('GitLab adapter details', () => {
     expect(fake.server.requests.filter((r) => r.path.endsWith('/diffs'))).toHaveLength(1);
   });
 
-  it('computes the diff locally when GitLab marks the file too large', async () => {
+  it('computes the diff locally when GitLab marks the file too large, and says GitLab withheld it', async () => {
     const pr = await provider.getPullRequest(ref);
     const diff = await provider.getFileDiff(ref, { path: TOO_LARGE_PATH, changeType: 'modified' }, pr.revision);
-    expect(diff).toBe(`--- a/${TOO_LARGE_PATH}\n+++ b/${TOO_LARGE_PATH}\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n`);
+    expect(diff).toEqual({
+      text: `--- a/${TOO_LARGE_PATH}\n+++ b/${TOO_LARGE_PATH}\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n`,
+      commentable: 'diffLines',
+      truncated: true,
+    });
   });
 
   it('marks added, deleted and renamed files in the diff header', async () => {
     const pr = await provider.getPullRequest(ref);
     const added = await provider.getFileDiff(ref, { path: 'docs/new.md', changeType: 'added' }, pr.revision);
-    expect(added).toBe('--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1 @@\n+# New\n');
+    expect(added.text).toBe('--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1 @@\n+# New\n');
     const deleted = await provider.getFileDiff(ref, { path: 'old/legacy.ts', changeType: 'deleted' }, pr.revision);
-    expect(deleted.startsWith('--- a/old/legacy.ts\n+++ /dev/null\n')).toBe(true);
+    expect(deleted.text.startsWith('--- a/old/legacy.ts\n+++ /dev/null\n')).toBe(true);
     const renamed = await provider.getFileDiff(
       ref,
       { path: 'src/renamed.ts', previousPath: 'src/original.ts', changeType: 'renamed' },
       pr.revision,
     );
-    expect(renamed).toBe('');
+    // A pure rename: headers, no hunks.
+    expect(renamed.text).toBe('--- a/src/original.ts\n+++ b/src/renamed.ts\n');
   });
 
   it('lists an older revision’s files from compare and diffs them locally', async () => {
@@ -138,7 +160,7 @@ describe('GitLab adapter details', () => {
       revision: pr.revision,
     });
     const sha1 = createHash('sha1').update('src/file-002.ts').digest('hex');
-    expect(fake.postedDiscussions.at(-1)).toEqual({
+    expect(lastDiscussionBody(fake)).toEqual({
       body: 'Check this.',
       position: {
         position_type: 'text',
@@ -156,44 +178,41 @@ describe('GitLab adapter details', () => {
     });
   });
 
-  it('addresses a single unchanged line by both old_line and new_line, and uses the old path of a rename', async () => {
+  it('addresses a single unchanged line by both old_line and new_line', async () => {
     const pr = await provider.getPullRequest(ref);
     await provider.createThread(ref, {
       body: 'Unchanged line.',
       anchor: { filePath: 'src/file-002.ts', startLine: 7, endLine: 7 },
       revision: pr.revision,
     });
-    expect(fake.postedDiscussions.at(-1)).toMatchObject({ position: { new_line: 7, old_line: 6 } });
-    expect(fake.postedDiscussions.at(-1)).not.toHaveProperty('position.line_range');
-    await provider.createThread(ref, {
-      body: 'Renamed file.',
-      anchor: { filePath: 'src/renamed.ts', startLine: 1, endLine: 1 },
-      revision: pr.revision,
-    });
-    expect(fake.postedDiscussions.at(-1)).toMatchObject({
-      position: { old_path: 'src/original.ts', new_path: 'src/renamed.ts', new_line: 1, old_line: 1 },
-    });
+    expect(lastDiscussionBody(fake)).toMatchObject({ position: { new_line: 7, old_line: 6 } });
+    expect(lastDiscussionBody(fake)).not.toHaveProperty('position.line_range');
   });
 
-  it('falls back to an unanchored discussion naming the place when GitLab cannot place the line', async () => {
+  it('refuses a thread GitLab cannot place, and posts nothing else in its stead', async () => {
     const pr = await provider.getPullRequest(ref);
-    const created = await provider.createThread(ref, {
-      body: 'Out of the diff.',
-      anchor: { filePath: 'src/file-003.ts', startLine: UNPLACEABLE_LINE, endLine: UNPLACEABLE_LINE },
-      revision: pr.revision,
-    });
-    expect(fake.postedDiscussions.at(-1)).toEqual({
-      body: `\`src/file-003.ts\` line ${UNPLACEABLE_LINE}\n\nOut of the diff.`,
-    });
-    const thread = (await collect(provider.listThreads(ref))).find((t) => t.threadId === created.threadId);
-    expect(thread?.anchor).toBeUndefined();
+    const before = fake.writes.length;
+    const error = await marginErrorOf(
+      provider.createThread(ref, {
+        body: 'Out of the diff.',
+        anchor: { filePath: 'src/file-003.ts', startLine: UNPLACEABLE_LINE, endLine: UNPLACEABLE_LINE },
+        revision: pr.revision,
+      }),
+    );
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
+    expect(error.message).toContain(`src/file-003.ts line ${UNPLACEABLE_LINE}`);
+    expect(fake.writes.slice(before).map((w) => `${w.method} ${w.path}`)).toEqual([
+      `POST /api/v4/projects/${PROJECT_ID}/merge_requests/42/discussions`,
+    ]);
   });
 
   it('posts a pull-request-level comment as a plain note, which reads as an open thread and takes replies', async () => {
     const pr = await provider.getPullRequest(ref);
     const created = await provider.createThread(ref, { body: 'Summary.', revision: pr.revision });
-    expect(fake.server.requests.some((r) => r.method === 'POST' && r.path.endsWith('/notes'))).toBe(true);
-    expect(fake.postedDiscussions).toHaveLength(0);
+    expect(fake.writes.map((w) => `${w.method} ${w.path}`)).toEqual([
+      `POST /api/v4/projects/${PROJECT_ID}/merge_requests/42/notes`,
+    ]);
     await provider.reply(ref, created.threadId, 'More.');
     const thread = (await collect(provider.listThreads(ref))).find((t) => t.threadId === created.threadId);
     expect(thread?.comments.map((c) => c.body)).toEqual(['Summary.', 'More.']);
@@ -275,5 +294,235 @@ describe('GitLab adapter details', () => {
         secret: 'x',
       }),
     ).toThrow(/personalAccessToken/);
+  });
+});
+
+describe('GitLab on a merge request served from file versions', () => {
+  const p = SCENARIO_PULL_REQUEST;
+  const mrRef: PullRequestRef = { ...ref, pullRequestId: p.number };
+  const mrPath = `/api/v4/projects/${PROJECT_ID}/merge_requests/${p.number}`;
+  const shas = { position_type: 'text', base_sha: p.baseSha, start_sha: p.baseSha, head_sha: p.headSha };
+  const code = (path: string, oldPos: number, newPos: number) =>
+    `${createHash('sha1').update(path).digest('hex')}_${oldPos}_${newPos}`;
+  let fake: GitLabFake;
+  let provider: ScmProviderV1;
+  beforeEach(async () => {
+    fake = await startGitLabFake();
+    provider = connect(fake);
+    await fake.loadPullRequest(p);
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  const posted = () =>
+    fake.writes.filter((w) => w.method === 'POST' && w.path === `${mrPath}/discussions`).map((w) => w.body);
+
+  it('positions an added, an unchanged, a removed line and a range the way GitLab matches them', async () => {
+    const pr = await provider.getPullRequest(mrRef);
+    const outcomes = await provider.createThreads(mrRef, {
+      revision: pr.revision,
+      threads: [
+        { body: 'Added.', anchor: { filePath: 'src/invoice.ts', startLine: 3, endLine: 3 }, marker: 'margin:a' },
+        { body: 'Context.', anchor: { filePath: 'src/invoice.ts', startLine: 4, endLine: 4 } },
+        { body: 'Removed.', anchor: { filePath: 'src/legacy.ts', startLine: 1, endLine: 1, side: 'old' } },
+        { body: 'Range.', anchor: { filePath: 'src/invoice.ts', startLine: 24, endLine: 26 } },
+        { body: 'Renamed.', anchor: { filePath: 'src/totals.ts', startLine: 2, endLine: 2 } },
+      ],
+    });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true]);
+    const invoice = { old_path: 'src/invoice.ts', new_path: 'src/invoice.ts' };
+    expect(posted()).toEqual([
+      {
+        body: 'Added.\n\n<!-- margin-marker:margin:a -->',
+        position: { ...shas, ...invoice, new_line: 3 },
+      },
+      { body: 'Context.', position: { ...shas, ...invoice, old_line: 4, new_line: 4 } },
+      {
+        body: 'Removed.',
+        position: { ...shas, old_path: 'src/legacy.ts', new_path: 'src/legacy.ts', old_line: 1 },
+      },
+      {
+        body: 'Range.',
+        position: {
+          ...shas,
+          ...invoice,
+          new_line: 26,
+          line_range: {
+            start: { line_code: code('src/invoice.ts', 24, 24), type: 'old', old_line: 24, new_line: 24 },
+            end: { line_code: code('src/invoice.ts', 26, 26), type: 'new', new_line: 26 },
+          },
+        },
+      },
+      {
+        body: 'Renamed.',
+        position: { ...shas, old_path: 'src/sum.ts', new_path: 'src/totals.ts', new_line: 2 },
+      },
+    ]);
+    // One read of GitLab's diffs per file for the whole batch: a page, then each further file alone.
+    const diffReads = fake.server.requests.filter((r) => r.path === `${mrPath}/diffs`);
+    expect(diffReads.map((r) => r.query.get('per_page'))).toEqual(['100', '1', '1']);
+  });
+
+  it('refuses lines GitLab does not show, and a side that does not match the line, one by one', async () => {
+    const pr = await provider.getPullRequest(mrRef);
+    const outcomes = await provider.createThreads(mrRef, {
+      revision: pr.revision,
+      threads: [
+        { body: 'Between the hunks.', anchor: { filePath: 'src/invoice.ts', startLine: 15, endLine: 15 } },
+        {
+          body: 'Added line on the old side.',
+          anchor: { filePath: 'src/tax.ts', startLine: 1, endLine: 1, side: 'old' },
+        },
+        { body: 'Fine.', anchor: { filePath: 'src/tax.ts', startLine: 2, endLine: 2 } },
+      ],
+    });
+    expect(outcomes.map((o) => o.ok)).toEqual([false, false, true]);
+    const [first] = outcomes;
+    if (first && !first.ok) {
+      expect(first.error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
+      expect(first.error.message).toContain('src/invoice.ts line 15');
+    }
+    expect(posted()).toHaveLength(3);
+    expect(posted()[0]).toMatchObject({ position: { old_line: 15, new_line: 15 } });
+  });
+
+  it('reads threads back with their side, marker, author and whether a push left them behind', async () => {
+    const pr = await provider.getPullRequest(mrRef);
+    await provider.createThread(mrRef, {
+      body: 'Dropped export.',
+      anchor: { filePath: 'src/legacy.ts', startLine: 1, endLine: 1, side: 'old' },
+      revision: pr.revision,
+      marker: 'margin:old',
+    });
+    const [before] = await collect(provider.listThreads(mrRef));
+    expect(before).toMatchObject({
+      anchor: { filePath: 'src/legacy.ts', startLine: 1, endLine: 1, side: 'old' },
+      marker: 'margin:old',
+      providerStatus: 'unresolved',
+      isOutdated: false,
+      authoredByConnection: true,
+      comments: [{ body: 'Dropped export.' }],
+    });
+    await fake.loadPullRequest(SCENARIO_PUSH);
+    const [after] = await collect(provider.listThreads(mrRef));
+    expect(after?.isOutdated).toBe(true);
+    // The connection's own account is read once per provider.
+    expect(fake.server.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
+  });
+
+  it('reads a recorded DiffNote on a removed line as an old-side anchor', async () => {
+    fake.discussions.push(fixture('discussion-removed-line'));
+    const thread = (await collect(provider.listThreads(ref))).find((t) => t.comments[0]?.commentId === '1130');
+    expect(thread?.anchor).toEqual({ filePath: 'old/legacy.ts', startLine: 1, endLine: 1, side: 'old' });
+    expect(thread?.isOutdated).toBe(true);
+    expect(thread?.authoredByConnection).toBe(false);
+  });
+
+  it('edits a summary note in place with PUT notes/:id and keeps the marker hidden in it', async () => {
+    const pr = await provider.getPullRequest(mrRef);
+    const created = await provider.createThread(mrRef, { body: 'First.', revision: pr.revision, marker: 'margin:s' });
+    await provider.editComment(mrRef, { ...created, body: 'Second.', marker: 'margin:s' });
+    expect(fake.writes.at(-1)).toEqual({
+      method: 'PUT',
+      path: `${mrPath}/notes/${created.commentId}`,
+      body: { body: 'Second.\n\n<!-- margin-marker:margin:s -->' },
+    });
+    const [summary] = await collect(provider.listThreads(mrRef));
+    expect(summary).toMatchObject({ threadId: created.threadId, marker: 'margin:s', comments: [{ body: 'Second.' }] });
+  });
+
+  it('compares heads: identical without a call, ahead and behind from the merge base, diverged after a force push', async () => {
+    const before = fake.server.requests.length;
+    expect(await provider.compareCommits(mrRef, p.headSha, p.headSha)).toEqual({ relation: 'identical', files: [] });
+    expect(fake.server.requests).toHaveLength(before);
+
+    await fake.loadPullRequest(SCENARIO_PUSH);
+    const ahead = await provider.compareCommits(mrRef, p.headSha, SCENARIO_PUSH.headSha);
+    expect(ahead.relation).toBe('ahead');
+    expect(ahead.files).toMatchObject([{ path: 'src/tax.ts', changeType: 'modified' }]);
+    const mergeBase = fake.server.requests.find((r) => r.path.endsWith('/repository/merge_base'));
+    expect(mergeBase?.query.getAll('refs[]')).toEqual([p.headSha, SCENARIO_PUSH.headSha]);
+    expect(fake.server.requests.find((r) => r.path.endsWith('/repository/compare'))?.query.get('straight')).toBe(
+      'true',
+    );
+    expect((await provider.compareCommits(mrRef, SCENARIO_PUSH.headSha, p.headSha)).relation).toBe('behind');
+
+    const forced = { ...SCENARIO_PUSH, headSha: 'd'.repeat(40), relationToPreviousHead: 'diverged' as const };
+    await fake.loadPullRequest({ ...forced, files: forced.files.filter((f) => f.path !== 'src/tax.ts') });
+    const diverged = await provider.compareCommits(mrRef, SCENARIO_PUSH.headSha, forced.headSha);
+    expect(diverged.relation).toBe('diverged');
+    // What differs between the two heads: the file the force push dropped.
+    expect(diverged.files).toMatchObject([{ path: 'src/tax.ts', changeType: 'deleted' }]);
+  });
+
+  it('answers unrelated histories as diverged (GitLab’s 404 for no merge base)', async () => {
+    fake.server.on('GET', '/api/v4/projects/:id/repository/merge_base', () => ({
+      status: 404,
+      json: { message: '404 Merge Base Not Found' },
+    }));
+    await fake.loadPullRequest(SCENARIO_PUSH);
+    expect((await provider.compareCommits(mrRef, p.headSha, SCENARIO_PUSH.headSha)).relation).toBe('diverged');
+  });
+
+  it('diffs two heads through compare, never through the merge request’s own diffs', async () => {
+    await fake.loadPullRequest(SCENARIO_PUSH);
+    const before = fake.server.requests.length;
+    const interdiff = await provider.getFileDiff(
+      mrRef,
+      { path: 'src/tax.ts', changeType: 'modified' },
+      {
+        revisionId: SCENARIO_PUSH.headSha,
+        headSha: SCENARIO_PUSH.headSha,
+        baseSha: p.headSha,
+        mergeBaseSha: p.headSha,
+      },
+    );
+    expect(interdiff).toEqual({
+      text: '--- a/src/tax.ts\n+++ b/src/tax.ts\n@@ -1,2 +1,2 @@\n-export const rate = 0.2;\n+export const rate = 0.25;\n export const name = "vat";\n',
+      commentable: 'diffLines',
+    });
+    const asked = fake.server.requests.slice(before);
+    expect(asked.some((r) => r.path === `${mrPath}/diffs`)).toBe(false);
+    expect(asked.find((r) => r.path.endsWith('/repository/compare'))?.query.toString()).toBe(
+      `from=${p.headSha}&to=${SCENARIO_PUSH.headSha}&straight=true`,
+    );
+  });
+
+  it('says when GitLab cut the version at its diff limits, after the last file', async () => {
+    const pr = await provider.getPullRequest(ref);
+    fake.server.on('GET', '/api/v4/projects/:id/merge_requests/:iid/versions', () => ({
+      json: [fixture('merge-request-version-overflow')],
+    }));
+    const events: string[] = [];
+    for await (const file of provider.listChangedFiles(ref, pr.revision, {
+      onTruncated: (t) => events.push(`truncated at ${t.limit}: ${t.reason}`),
+    })) {
+      if (file.path === 'src/renamed.ts') events.push('last file');
+    }
+    expect(events).toHaveLength(2);
+    expect(events[0]).toBe('last file');
+    expect(events[1]).toMatch(/^truncated at 230: GitLab stored only part/);
+  });
+
+  it('reads a file at the tip of a branch with ?ref=<branch>', async () => {
+    const config = await provider.getFileContent(mrRef, '.margin/config.yml', { branch: 'main' });
+    expect(config?.text).toBe('minimumSeverity: warning\n');
+    const asked = fake.server.requests.at(-1);
+    expect(asked?.path).toBe(`/api/v4/projects/${PROJECT_ID}/repository/files/.margin/config.yml/raw`);
+    expect(asked?.query.get('ref')).toBe('main');
+  });
+
+  it('gives up a retry wait as soon as the signal is aborted', async () => {
+    const controller = new AbortController();
+    fake.server.on('GET', '/api/v4/user', () => {
+      setTimeout(() => controller.abort(), 20);
+      return { status: 429, headers: { 'retry-after': '30' }, text: 'Retry later\n' };
+    });
+    const started = Date.now();
+    const error = await marginErrorOf(provider.verify({ signal: controller.signal }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(fake.server.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 });

@@ -1,8 +1,13 @@
 import {
   type ChangedFile,
+  type CommitComparison,
   type CreatedThread,
   type CreateThreadInput,
+  type CreateThreadOutcome,
+  type EditCommentInput,
   type FileContent,
+  type FileDiff,
+  type ListChangedFilesOptions,
   MarginError,
   type PullRequestRef,
   type PullRequestSnapshot,
@@ -11,13 +16,23 @@ import {
   type ReviewThread,
   type Revision,
   type ScmAccount,
+  type ScmCallOptions,
   type ScmProject,
   type ScmProviderV1,
   type ScmRepository,
   type ScmScopeRef,
   type ScmUser,
+  type ThreadAnchor,
   type ThreadStatus,
 } from '@margin/core';
+import {
+  createThreadsOneByOne,
+  decodeFile,
+  refusedThread,
+  relationFromMergeBase,
+  sameCommit,
+  withHiddenMarker,
+} from '../shared/index.js';
 import {
   createGitLabClient,
   type GitLabClient,
@@ -26,20 +41,21 @@ import {
   type HttpTuning,
   seg,
 } from './gitlab-client.js';
-import { GitLabDiffs, mrPath } from './gitlab-diffs.js';
+import { compareTruncation, GitLabDiffs, mrPath } from './gitlab-diffs.js';
 import {
   currentRevision,
   repositoryNameOf,
   revisionFromVersion,
+  type ThreadContext,
   toChangedFile,
-  toFileContent,
   toStatus,
   toThread,
   toUser,
 } from './gitlab-mapping.js';
-import { lineMapFromDiff, textPosition } from './gitlab-position.js';
+import { lineMapFromDiff, type PlaceLine, textPosition } from './gitlab-position.js';
 import type {
   GlBranch,
+  GlCommit,
   GlDiscussion,
   GlGroup,
   GlMergeRequest,
@@ -77,6 +93,8 @@ class GitLabScmProvider implements ScmProviderV1 {
   readonly specificationVersion = 'v1' as const;
   readonly family = 'gitHostB' as const;
   private readonly diffs: GitLabDiffs;
+  /** The connection's own account, read once from `GET /user` (the token never changes owner). */
+  private ownUser: GlUser | undefined;
 
   constructor(
     private readonly client: GitLabClient,
@@ -85,14 +103,16 @@ class GitLabScmProvider implements ScmProviderV1 {
     this.diffs = new GitLabDiffs(client);
   }
 
-  async verify(): Promise<ScmAccount> {
-    const user = await this.client.get<GlUser>('/user');
+  async verify(options?: ScmCallOptions): Promise<ScmAccount> {
+    const user = await this.client.get<GlUser>('/user', undefined, options?.signal);
+    this.ownUser = user;
     return { login: user.username, displayName: user.name || user.username };
   }
 
-  async getPullRequest(ref: PullRequestRef): Promise<PullRequestSnapshot> {
-    const mr = await this.client.get<GlMergeRequest>(mrPath(ref));
-    const revision = currentRevision(mr, await this.newestVersion(ref));
+  async getPullRequest(ref: PullRequestRef, options?: ScmCallOptions): Promise<PullRequestSnapshot> {
+    const signal = options?.signal;
+    const mr = await this.client.get<GlMergeRequest>(mrPath(ref), undefined, signal);
+    const revision = currentRevision(mr, await this.newestVersion(ref, signal));
     if (!revision) {
       throw MarginError.provider('unavailable', `GitLab has not prepared the diff of merge request !${mr.iid} yet.`);
     }
@@ -113,109 +133,198 @@ class GitLabScmProvider implements ScmProviderV1 {
   }
 
   /** Merge request versions, oldest first (GitLab lists them newest first). */
-  async listRevisions(ref: PullRequestRef): Promise<Revision[]> {
+  async listRevisions(ref: PullRequestRef, options?: ScmCallOptions): Promise<Revision[]> {
     const revisions: Revision[] = [];
-    for await (const page of this.client.pages<GlVersion>(`${mrPath(ref)}/versions`)) {
+    for await (const page of this.client.pages<GlVersion>(`${mrPath(ref)}/versions`, {}, 1, options?.signal)) {
       revisions.push(...page.map(revisionFromVersion));
     }
     return revisions.reverse();
   }
 
-  async *listChangedFiles(ref: PullRequestRef, revision: Revision): AsyncIterable<ChangedFile> {
-    for await (const diff of this.diffs.changedDiffs(ref, revision)) yield toChangedFile(diff);
+  /**
+   * GitLab names no blob ids in `/diffs` or compare answers, so `oldBlobId`/`newBlobId` stay unset.
+   * A version GitLab cut at its diff limits (`state: overflow`) or a comparison that timed out is
+   * reported through `onTruncated`; a single file's `too_large`/`collapsed` diff is not a cap on the
+   * listing (the file is listed, and `getFileDiff` deals with its diff).
+   */
+  async *listChangedFiles(
+    ref: PullRequestRef,
+    revision: Revision,
+    options?: ListChangedFilesOptions,
+  ): AsyncIterable<ChangedFile> {
+    for await (const diff of this.diffs.changedDiffs(ref, revision, options?.signal, options?.onTruncated)) {
+      yield toChangedFile(diff);
+    }
   }
 
-  async getFileContent(ref: RepositoryRef, path: string, commitSha: string): Promise<FileContent | undefined> {
+  /**
+   * The files that differ between the two commits come from a direct comparison (`straight=true`):
+   * after a force push, what GitLab's default merge-base comparison lists is what the new head added
+   * since the two heads parted, not what differs between them. The relation comes from their merge
+   * base (`repository/merge_base`; a 404 there means the two share no history).
+   */
+  async compareCommits(
+    ref: RepositoryRef,
+    fromSha: string,
+    toSha: string,
+    options?: ScmCallOptions,
+  ): Promise<CommitComparison> {
+    if (sameCommit(fromSha, toSha)) return { relation: 'identical', files: [] };
+    const signal = options?.signal;
+    const [compare, mergeBase] = await Promise.all([
+      this.diffs.compare(ref.repositoryId, fromSha, toSha, signal),
+      this.client.request<GlCommit>({
+        path: `/projects/${seg(ref.repositoryId)}/repository/merge_base?refs[]=${seg(fromSha)}&refs[]=${seg(toSha)}`,
+        allowStatuses: [404],
+        signal,
+      }),
+    ]);
+    const files = (compare.diffs ?? []).map(toChangedFile);
+    const comparison: CommitComparison = {
+      relation: relationFromMergeBase(fromSha, toSha, mergeBase.status === 404 ? null : mergeBase.data.id),
+      files,
+    };
+    if (compare.compare_timeout) comparison.truncation = compareTruncation(files.length);
+    return comparison;
+  }
+
+  async getFileContent(
+    ref: RepositoryRef,
+    path: string,
+    version: string | { branch: string },
+    options?: ScmCallOptions,
+  ): Promise<FileContent | undefined> {
     const res = await this.client.request<Uint8Array>({
       path: `/projects/${seg(ref.repositoryId)}/repository/files/${seg(path)}/raw`,
-      query: { ref: commitSha },
+      // `ref` takes a commit SHA or a branch name alike.
+      query: { ref: typeof version === 'string' ? version : version.branch },
       responseType: 'bytes',
       allowStatuses: [404],
+      signal: options?.signal,
     });
-    return res.status === 404 ? undefined : toFileContent(res.data);
+    return res.status === 404 ? undefined : decodeFile(res.data);
   }
 
-  async getFileDiff(ref: PullRequestRef, file: ChangedFile, revision: Revision): Promise<string> {
-    const entry = await this.diffs.find(ref, revision, file.path);
-    return this.diffs.unifiedDiff(file, revision, entry, (path, sha) => this.getFileContent(ref, path, sha));
+  async getFileDiff(
+    ref: PullRequestRef,
+    file: ChangedFile,
+    revision: Revision,
+    options?: ScmCallOptions,
+  ): Promise<FileDiff> {
+    const signal = options?.signal;
+    const entry = await this.diffs.find(ref, revision, file.path, signal);
+    return this.diffs.unifiedDiff(file, revision, entry, (path, sha) => this.getFileContent(ref, path, sha, options));
   }
 
-  async *listThreads(ref: PullRequestRef): AsyncIterable<ReviewThread> {
-    for await (const page of this.client.pages<GlDiscussion>(`${mrPath(ref)}/discussions`)) {
+  async *listThreads(ref: PullRequestRef, options?: ScmCallOptions): AsyncIterable<ReviewThread> {
+    const signal = options?.signal;
+    let context: ThreadContext | undefined;
+    for await (const page of this.client.pages<GlDiscussion>(`${mrPath(ref)}/discussions`, {}, 1, signal)) {
       for (const discussion of page) {
-        const thread = toThread(discussion);
+        // Read once, and only for a merge request that has human or bot comments to judge.
+        context ??= await this.threadContext(ref, signal);
+        const thread = toThread(discussion, context);
         if (thread) yield thread;
       }
     }
   }
 
-  async createThread(ref: PullRequestRef, input: CreateThreadInput): Promise<CreatedThread> {
-    if (!input.anchor) return this.createNote(ref, input.body);
-    const anchor = input.anchor;
-    const entry = await this.diffs.find(ref, input.revision, anchor.filePath);
-    const file: ChangedFile = entry ? toChangedFile(entry) : { path: anchor.filePath, changeType: 'modified' };
-    const diffText = await this.diffs.unifiedDiff(file, input.revision, entry, (path, sha) =>
-      this.getFileContent(ref, path, sha),
-    );
-    const position = textPosition(
-      anchor,
-      input.revision,
-      entry?.old_path ?? anchor.filePath,
-      lineMapFromDiff(diffText),
-    );
-    let discussion: GlDiscussion;
-    try {
-      discussion = await this.postDiscussion(ref, { body: input.body, position });
-    } catch (error) {
-      // GitLab answers 400 for a position it cannot place (a line outside the diff, a stale head).
-      // The finding still reaches the author, as an unanchored discussion naming the place.
-      if (!MarginError.isInstance(error) || error.details.providerStatus !== 400) throw error;
-      const where = `\`${anchor.filePath}\` line ${anchor.startLine === anchor.endLine ? anchor.endLine : `${anchor.startLine}–${anchor.endLine}`}`;
-      discussion = await this.postDiscussion(ref, { body: `${where}\n\n${input.body}` });
-    }
-    if (input.status === 'resolved') await this.setThreadStatus(ref, discussion.id, 'resolved');
-    return { threadId: discussion.id, commentId: String(discussion.notes[0]?.id ?? '') };
+  /**
+   * An inline thread is a discussion with a full text position built from GitLab's own diff of the
+   * file at the revision. A position GitLab refuses (400: a line outside the diff, old/new lines that
+   * do not match the line) is a refused thread, never quietly posted without its place.
+   */
+  async createThread(ref: PullRequestRef, input: CreateThreadInput, options?: ScmCallOptions): Promise<CreatedThread> {
+    return this.createOne(ref, input, new Map(), options?.signal);
   }
 
-  async reply(ref: PullRequestRef, threadId: string, body: string): Promise<{ commentId: string }> {
-    const note = await this.post<GlNote>(`${mrPath(ref)}/discussions/${seg(threadId)}/notes`, { body });
+  async createThreads(
+    ref: PullRequestRef,
+    input: { revision: Revision; threads: Array<Omit<CreateThreadInput, 'revision'>> },
+    options?: ScmCallOptions,
+  ): Promise<CreateThreadOutcome[]> {
+    // One diff read per file for the whole batch.
+    const placed = new Map<string, Promise<Placement>>();
+    return createThreadsOneByOne(
+      input.threads,
+      (thread) => this.createOne(ref, { ...thread, revision: input.revision }, placed, options?.signal),
+      options?.signal,
+    );
+  }
+
+  /** `PUT {M}/notes/:id` edits any note of the merge request, a discussion's included. */
+  async editComment(ref: PullRequestRef, input: EditCommentInput, options?: ScmCallOptions): Promise<void> {
+    await this.client.request({
+      method: 'PUT',
+      path: `${mrPath(ref)}/notes/${seg(noteNumber(input.commentId))}`,
+      json: { body: withHiddenMarker(input.body, input.marker, MARKER_STYLE) },
+      responseType: 'none',
+      signal: options?.signal,
+    });
+  }
+
+  async reply(
+    ref: PullRequestRef,
+    threadId: string,
+    body: string,
+    options?: ScmCallOptions,
+  ): Promise<{ commentId: string }> {
+    const note = await this.post<GlNote>(
+      `${mrPath(ref)}/discussions/${seg(threadId)}/notes`,
+      { body },
+      options?.signal,
+    );
     return { commentId: String(note.id) };
   }
 
-  async setThreadStatus(ref: PullRequestRef, threadId: string, status: ThreadStatus): Promise<void> {
+  async setThreadStatus(
+    ref: PullRequestRef,
+    threadId: string,
+    status: ThreadStatus,
+    options?: ScmCallOptions,
+  ): Promise<void> {
     await this.client.request({
       method: 'PUT',
       path: `${mrPath(ref)}/discussions/${seg(threadId)}`,
       json: { resolved: status === 'resolved' },
+      signal: options?.signal,
     });
   }
 
   async *listOpenPullRequests(
     scope: ScmScopeRef & { repositoryId?: string | undefined },
+    options?: ScmCallOptions,
   ): AsyncIterable<PullRequestSummary> {
+    const signal = options?.signal;
     const path = scope.repositoryId
       ? `/projects/${seg(scope.repositoryId)}/merge_requests`
       : `/groups/${seg(scope.projectKey)}/merge_requests`;
-    for await (const page of this.client.pages<GlMergeRequest>(path, { state: 'opened', scope: 'all' })) {
+    for await (const page of this.client.pages<GlMergeRequest>(path, { state: 'opened', scope: 'all' }, 1, signal)) {
       for (const mr of page) {
-        const summary = await this.summaryOf(scope, mr);
+        const summary = await this.summaryOf(scope, mr, signal);
         if (summary) yield summary;
       }
     }
   }
 
   /** The group the scope names, then every subgroup beneath it. */
-  async *listProjects(scopePath: string): AsyncIterable<ScmProject> {
-    const group = await this.client.get<GlGroup>(`/groups/${seg(groupPathFromScope(scopePath, this.hostBaseUrl))}`);
+  async *listProjects(scopePath: string, options?: ScmCallOptions): AsyncIterable<ScmProject> {
+    const signal = options?.signal;
+    const group = await this.client.get<GlGroup>(
+      `/groups/${seg(groupPathFromScope(scopePath, this.hostBaseUrl))}`,
+      undefined,
+      signal,
+    );
     yield { projectKey: group.full_path, name: group.full_name ?? group.name };
-    for await (const page of this.client.pages<GlGroup>(`/groups/${group.id}/descendant_groups`)) {
+    for await (const page of this.client.pages<GlGroup>(`/groups/${group.id}/descendant_groups`, {}, 1, signal)) {
       for (const sub of page) yield { projectKey: sub.full_path, name: sub.full_name ?? sub.name };
     }
   }
 
-  async *listRepositories(scope: ScmScopeRef): AsyncIterable<ScmRepository> {
+  async *listRepositories(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmRepository> {
     const query = { include_subgroups: true, archived: false, simple: true, order_by: 'id', sort: 'asc' };
-    for await (const page of this.client.pages<GlProject>(`/groups/${seg(scope.projectKey)}/projects`, query)) {
+    const path = `/groups/${seg(scope.projectKey)}/projects`;
+    for await (const page of this.client.pages<GlProject>(path, query, 1, options?.signal)) {
       for (const project of page) {
         yield {
           repositoryId: String(project.id),
@@ -228,20 +337,22 @@ class GitLabScmProvider implements ScmProviderV1 {
     }
   }
 
-  async *listBranches(ref: RepositoryRef): AsyncIterable<string> {
-    for await (const page of this.client.pages<GlBranch>(`/projects/${seg(ref.repositoryId)}/repository/branches`)) {
+  async *listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string> {
+    const path = `/projects/${seg(ref.repositoryId)}/repository/branches`;
+    for await (const page of this.client.pages<GlBranch>(path, {}, 1, options?.signal)) {
       for (const branch of page) yield branch.name;
     }
   }
 
   /** GitLab's own user search (username, name, public email); one page is plenty for a picker. */
-  async searchUsers(_scopePath: string, search: string): Promise<ScmUser[]> {
-    const users = await this.client.get<GlUser[]>('/users', { search, active: true, per_page: USER_SEARCH_LIMIT });
+  async searchUsers(_scopePath: string, search: string, options?: ScmCallOptions): Promise<ScmUser[]> {
+    const query = { search, active: true, per_page: USER_SEARCH_LIMIT };
+    const users = await this.client.get<GlUser[]>('/users', query, options?.signal);
     return users.map(toUser);
   }
 
-  private async newestVersion(ref: PullRequestRef): Promise<GlVersion | undefined> {
-    const [newest] = await this.client.get<GlVersion[]>(`${mrPath(ref)}/versions`, { per_page: 1, page: 1 });
+  private async newestVersion(ref: PullRequestRef, signal: AbortSignal | undefined): Promise<GlVersion | undefined> {
+    const [newest] = await this.client.get<GlVersion[]>(`${mrPath(ref)}/versions`, { per_page: 1, page: 1 }, signal);
     return newest;
   }
 
@@ -249,7 +360,11 @@ class GitLabScmProvider implements ScmProviderV1 {
    * List answers carry no `diff_refs`, so the newest version supplies the revision (one call per open
    * merge request; it keeps revision ids the same as `getPullRequest` gives).
    */
-  private async summaryOf(scope: ScmScopeRef, mr: GlMergeRequest): Promise<PullRequestSummary | undefined> {
+  private async summaryOf(
+    scope: ScmScopeRef,
+    mr: GlMergeRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<PullRequestSummary | undefined> {
     if (!mr.sha) return undefined; // no commits yet: nothing to review
     const ref: PullRequestRef = {
       scopePath: scope.scopePath,
@@ -257,7 +372,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       repositoryId: String(mr.project_id),
       pullRequestId: mr.iid,
     };
-    const revision = currentRevision(mr, await this.newestVersion(ref)) ?? {
+    const revision = currentRevision(mr, await this.newestVersion(ref, signal)) ?? {
       revisionId: mr.sha,
       headSha: mr.sha,
       baseSha: '',
@@ -275,25 +390,88 @@ class GitLabScmProvider implements ScmProviderV1 {
     };
   }
 
+  /** The current head (for outdated DiffNotes) and the connection's own user, read once per listing. */
+  private async threadContext(ref: PullRequestRef, signal: AbortSignal | undefined): Promise<ThreadContext> {
+    const [mr, own] = await Promise.all([
+      this.client.get<GlMergeRequest>(mrPath(ref), undefined, signal),
+      this.ownAccount(signal),
+    ]);
+    return { currentHeadSha: mr.diff_refs?.head_sha ?? mr.sha ?? undefined, ownUserId: own.id };
+  }
+
+  private async ownAccount(signal: AbortSignal | undefined): Promise<GlUser> {
+    this.ownUser ??= await this.client.get<GlUser>('/user', undefined, signal);
+    return this.ownUser;
+  }
+
+  private async createOne(
+    ref: PullRequestRef,
+    input: CreateThreadInput,
+    placed: Map<string, Promise<Placement>>,
+    signal: AbortSignal | undefined,
+  ): Promise<CreatedThread> {
+    const body = withHiddenMarker(input.body, input.marker, MARKER_STYLE);
+    let created: CreatedThread;
+    if (!input.anchor) created = await this.createNote(ref, body, signal);
+    else {
+      const anchor = input.anchor;
+      const key = `${anchor.filePath}\u0000${anchor.previousPath ?? ''}`;
+      let placement = placed.get(key);
+      if (!placement) {
+        placement = this.placement(ref, input.revision, anchor, signal);
+        placed.set(key, placement);
+      }
+      const { oldPath, place } = await placement;
+      const position = textPosition(anchor, input.revision, oldPath, place);
+      let discussion: GlDiscussion;
+      try {
+        discussion = await this.post<GlDiscussion>(`${mrPath(ref)}/discussions`, { body, position }, signal);
+      } catch (error) {
+        throw refusedThread('GitLab', anchor, error);
+      }
+      created = { threadId: discussion.id, commentId: String(discussion.notes[0]?.id ?? '') };
+    }
+    if (input.status === 'resolved') await this.setThreadStatus(ref, created.threadId, 'resolved', { signal });
+    return created;
+  }
+
+  /** The file's old path and its line map, from GitLab's diff of the file at the revision. */
+  private async placement(
+    ref: PullRequestRef,
+    revision: Revision,
+    anchor: ThreadAnchor,
+    signal: AbortSignal | undefined,
+  ): Promise<Placement> {
+    const entry = await this.diffs.find(ref, revision, anchor.filePath, signal);
+    const file: ChangedFile = entry
+      ? toChangedFile(entry)
+      : { path: anchor.filePath, previousPath: anchor.previousPath, changeType: 'modified' };
+    const diff = await this.diffs.unifiedDiff(file, revision, entry, (path, sha) =>
+      this.getFileContent(ref, path, sha, { signal }),
+    );
+    return { oldPath: anchor.previousPath ?? entry?.old_path ?? anchor.filePath, place: lineMapFromDiff(diff.text) };
+  }
+
   /**
    * A pull-request-level comment is a plain note: GitLab does not count it as an unresolved thread,
-   * so a summary never blocks "all threads must be resolved". The note answer has no discussion id,
-   * so the discussion holding it is looked up, from the last page back (it is the newest).
+   * so a summary never blocks "all threads must be resolved", and `PUT {M}/notes/:id` edits it. The
+   * note answer has no discussion id, so the discussion holding it is looked up, from the last page
+   * back (it is the newest).
    */
-  private async createNote(ref: PullRequestRef, body: string): Promise<CreatedThread> {
-    const note = await this.post<GlNote>(`${mrPath(ref)}/notes`, { body });
+  private async createNote(ref: PullRequestRef, body: string, signal: AbortSignal | undefined): Promise<CreatedThread> {
+    const note = await this.post<GlNote>(`${mrPath(ref)}/notes`, { body }, signal);
     const path = `${mrPath(ref)}/discussions`;
-    const first = await this.client.request<GlDiscussion[]>({ path, query: { per_page: 100, page: 1 } });
+    const first = await this.client.request<GlDiscussion[]>({ path, query: { per_page: 100, page: 1 }, signal });
     const holds = (page: GlDiscussion[]) => page.find((d) => d.notes.some((n) => n.id === note.id));
     const totalPages = Number(first.headers.get('x-total-pages'));
     let found: GlDiscussion | undefined;
     if (Number.isInteger(totalPages) && totalPages > 1) {
       for (let page = totalPages; page > 1 && !found; page -= 1) {
-        found = holds(await this.client.get<GlDiscussion[]>(path, { per_page: 100, page }));
+        found = holds(await this.client.get<GlDiscussion[]>(path, { per_page: 100, page }, signal));
       }
     } else if (!first.headers.has('x-total-pages')) {
       // GitLab leaves totals out above 10,000 items: walk forward instead.
-      for await (const page of this.client.pages<GlDiscussion>(path, {}, 2)) {
+      for await (const page of this.client.pages<GlDiscussion>(path, {}, 2, signal)) {
         found = holds(page);
         if (found) break;
       }
@@ -305,11 +483,21 @@ class GitLabScmProvider implements ScmProviderV1 {
     return { threadId: found.id, commentId: String(note.id) };
   }
 
-  private postDiscussion(ref: PullRequestRef, json: unknown): Promise<GlDiscussion> {
-    return this.post<GlDiscussion>(`${mrPath(ref)}/discussions`, json);
+  private async post<T>(path: string, json: unknown, signal: AbortSignal | undefined): Promise<T> {
+    return (await this.client.request<T>({ method: 'POST', path, json, signal })).data;
   }
+}
 
-  private async post<T>(path: string, json: unknown): Promise<T> {
-    return (await this.client.request<T>({ method: 'POST', path, json })).data;
-  }
+interface Placement {
+  oldPath: string;
+  place: PlaceLine;
+}
+
+/** Hidden markers go into GitLab's Markdown as an HTML comment, which it never renders. */
+const MARKER_STYLE = 'htmlComment';
+
+function noteNumber(commentId: string): number {
+  const id = Number(commentId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw MarginError.validation(`'${commentId}' is not a GitLab note id.`);
+  return id;
 }

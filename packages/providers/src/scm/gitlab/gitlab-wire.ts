@@ -42,7 +42,25 @@ export interface GlVersion {
   base_commit_sha: string;
   start_commit_sha: string;
   created_at?: string;
+  /** `collected`; `overflow` (or a legacy `overflow_*` / `timeout`) when GitLab stored only part of the diff. */
   state?: string;
+  /** Files in the version, as a string: `"230"`, or `"1000+"` past GitLab's diff limits. */
+  real_size?: string | null;
+}
+
+/** `GET /projects/:id/repository/compare`. */
+export interface GlCompare {
+  diffs?: GlDiff[] | null;
+  /** GitLab ran out of time computing the comparison; `diffs` may lack files. */
+  compare_timeout?: boolean | null;
+  compare_same_ref?: boolean | null;
+}
+
+/** A commit as `repository/merge_base` gives it. */
+export interface GlCommit {
+  id: string;
+  short_id?: string;
+  parent_ids?: string[];
 }
 
 export interface GlDiff {
@@ -51,6 +69,8 @@ export interface GlDiff {
   new_file: boolean;
   renamed_file: boolean;
   deleted_file: boolean;
+  a_mode?: string | null;
+  b_mode?: string | null;
   diff: string;
   too_large?: boolean | null;
   collapsed?: boolean | null;
@@ -67,9 +87,16 @@ export interface GlPosition {
   old_line?: number | null;
   new_line?: number | null;
   line_range?: {
-    start?: { new_line?: number | null; old_line?: number | null } | null;
-    end?: { new_line?: number | null; old_line?: number | null } | null;
+    start?: GlRangeEnd | null;
+    end?: GlRangeEnd | null;
   } | null;
+}
+
+export interface GlRangeEnd {
+  line_code?: string | null;
+  type?: 'new' | 'old' | string | null;
+  new_line?: number | null;
+  old_line?: number | null;
 }
 
 export interface GlNote {

@@ -1,4 +1,5 @@
 export { BoundedCache } from './bounded-cache.js';
+export { relationFromMergeBase, sameCommit } from './commit-relation.js';
 export { createOneByOne } from './create-one-by-one.js';
 export {
   createExpiringToken,
@@ -29,4 +30,6 @@ export {
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
 export { rememberOnce } from './remember-once.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
+export { createThreadsOneByOne, describeAnchor, refusedThread } from './thread-batch.js';
+export { withMarkerRead } from './thread-markers.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

@@ -361,7 +361,7 @@ async function verifyFindings(
 
 const DEFINITION = (symbol: string) =>
   new RegExp(
-    `\\b(?:function|const|let|var|class|def|func|interface|type|enum|struct|import)\\b[^\\n]*\\b${escape(symbol)}\\b`,
+    `\\b(?:function|const|let|var|class|def|func|interface|type|enum|struct|import)\\b[^\\n]*\\b${escapeRegExp(symbol)}\\b`,
   );
 
 /**
@@ -376,7 +376,7 @@ function refuteClaims(findings: EngineFinding[], shown: Shown[], changed: ChunkE
     const { kind, symbol, path } = f.proposed.claim;
     let refuted = false;
     if ((kind === 'unused' || kind === 'undefined') && symbol) {
-      const word = new RegExp(`\\b${escape(symbol)}\\b`);
+      const word = new RegExp(`\\b${escapeRegExp(symbol)}\\b`);
       for (const s of shown) {
         for (const hunk of s.diff.hunks) {
           for (const line of hunk.lines) {
@@ -407,7 +407,7 @@ function refuteClaims(findings: EngineFinding[], shown: Shown[], changed: ChunkE
   }
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -166,8 +166,10 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const collect = await protocol.pass('collect', 'Collect changed files, threads and settings');
   let truncation: ListingTruncation | undefined;
   const files: ChangedFile[] = [];
-  for await (const file of source.listChangedFiles(revision, { signal, onTruncated: (t) => (truncation = t) }))
-    files.push(file);
+  const onTruncated = (t: ListingTruncation) => {
+    truncation = t;
+  };
+  for await (const file of source.listChangedFiles(revision, { signal, onTruncated })) files.push(file);
   const threads: ReviewThread[] = [];
   for await (const thread of source.listThreads({ signal })) threads.push(thread);
   const [dismissals, publications, config] = await Promise.all([
@@ -335,7 +337,8 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     findings.push(...result.findings);
     failedChunks.push(...result.failures);
     for (const p of result.parsing) {
-      const stats = (parsing[p.rung] ??= { ok: 0, repaired: 0, failed: 0 });
+      const stats = parsing[p.rung] ?? { ok: 0, repaired: 0, failed: 0 };
+      parsing[p.rung] = stats;
       if (!p.ok) stats.failed++;
       else if (p.repaired) stats.repaired++;
       else stats.ok++;

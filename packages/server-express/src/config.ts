@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, 4),
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
   WORKER_LEASE_SECONDS: int(1, 3600, 120),
+  MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: int(1, 32, 4),
   WORKER_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -85,6 +86,8 @@ export interface HostConfig {
   allowPrivateEgress: boolean;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
   worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
+  /** The review engine: model conversations one job keeps in flight. */
+  review: { maxConcurrentModelCalls: number };
   /** The webhook delivery processor and the crawl scheduler (they run on every host; leases share the work). */
   triggers: {
     /** False on intake-only hosts: deliveries are recorded here and turned into jobs by other hosts. */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
       leaseMs: e.WORKER_LEASE_SECONDS * 1000,
     },
+    review: { maxConcurrentModelCalls: e.MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS },
     triggers: {
       processDeliveries: e.WEBHOOK_PROCESSOR_ENABLED,
       deliveryPollIntervalMs: e.WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS,

@@ -126,6 +126,8 @@ export interface FinishRequest {
   result?: unknown;
   usage?: JobUsage | null | undefined;
   error?: string | null | undefined;
+  /** The last progress reported, so a job that ends between two heartbeats shows where it got to. */
+  progress?: ReviewJobRecord['progress'] | undefined;
 }
 
 export interface ReclaimOutcome {

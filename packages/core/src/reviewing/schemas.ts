@@ -41,27 +41,74 @@ export const JobAccepted = z
 const Finding = z
   .object({
     id: z.string(),
-    fingerprint: z.string(),
+    fingerprint: z
+      .string()
+      .meta({ description: 'Stable across rewording and line shifts; the same finding keeps it on later pushes.' }),
     filePath: z.string().nullable(),
     startLine: z.number().int().nullable(),
     endLine: z.number().int().nullable(),
+    side: z
+      .literal('old')
+      .optional()
+      .meta({ description: 'Present when the lines are of the base version (removed code).' }),
     severity: z.enum(['error', 'warning', 'suggestion', 'info']),
     confidence: z.number().min(0).max(100),
     category: z.string(),
+    title: z.string().optional(),
     message: z.string(),
     suggestion: z.string().optional(),
     publication: z.enum(['published', 'summaryOnly', 'suppressed', 'dropped']),
-    reason: z.string().optional(),
+    reason: z.string().optional().meta({ description: 'Why it was not posted (or how it was moved), as a code.' }),
     providerThreadId: z.string().optional(),
+    source: z.enum(['model', 'secretScan', 'bidiScan']).optional(),
+    anchorMethod: z.enum(['quote', 'fuzzy', 'line', 'oldSide', 'snapped']).optional(),
+    scope: z.enum(['onChangedLine', 'adjacentToChange', 'outsideChange']).optional(),
+    verifierScore: z.number().int().min(0).max(10).optional(),
+    places: z
+      .array(z.object({ path: z.string(), line: z.number().int().nullable() }))
+      .optional()
+      .meta({ description: 'For one finding standing for the same root cause in several files.' }),
   })
   .meta({ id: 'Finding' });
+
+const CoverageFile = z.object({
+  path: z.string(),
+  previousPath: z.string().optional(),
+  changeType: z.enum(['added', 'modified', 'deleted', 'renamed']),
+  state: z.enum(['reviewed', 'partial', 'carriedForward', 'skipped', 'reviewFailed']),
+  reason: z.string().optional(),
+  tokens: z.number().int().optional(),
+  tier: z.enum(['low', 'medium', 'high']).optional(),
+});
+
+const Coverage = z
+  .object({
+    files: z.array(CoverageFile),
+    counts: z.object({
+      reviewed: z.number().int(),
+      partial: z.number().int(),
+      carriedForward: z.number().int(),
+      skipped: z.number().int(),
+      reviewFailed: z.number().int(),
+    }),
+    complete: z.boolean(),
+    listingTruncated: z.object({ limit: z.number().int(), reason: z.string() }).optional(),
+    injectionSuspected: z.boolean(),
+    tokensApproximate: z.boolean(),
+    estimate: z.object({ inputTokens: z.number(), costUsd: z.number() }).optional(),
+    parsing: z.record(z.string(), z.object({ ok: z.number(), repaired: z.number(), failed: z.number() })).optional(),
+  })
+  .meta({
+    id: 'CoverageManifest',
+    description:
+      'Every changed file: reviewed, partially reviewed, carried forward, skipped or failed, with the reason.',
+  });
 
 const JobResult = z.object({
   summary: z.string().nullable(),
   findings: z.array(Finding),
-  coverage: z
-    .unknown()
-    .meta({ description: 'The coverage manifest: every file reviewed, carried forward or skipped, with the reason.' }),
+  coverage: Coverage,
+  partial: z.boolean().optional().meta({ description: 'Some changed file was not fully reviewed.' }),
 });
 
 const JobUsageView = z.object({
@@ -97,6 +144,14 @@ const jobFields = {
   startedAt: timestamp.nullable(),
   completedAt: timestamp.nullable(),
   progress: z.object({ filesTotal: z.number().int(), filesDone: z.number().int() }),
+  configuration: z
+    .object({
+      configurationId: z.string().nullable(),
+      reviewTemperature: z.number().nullable(),
+      knowledgeSourceScopeMode: z.string().nullable(),
+      knowledgeSourceIds: z.array(z.string()),
+    })
+    .meta({ description: 'What the job runs under: the configuration that queued it and its settings at the time.' }),
   usage: JobUsageView.nullable(),
   error: z.string().nullable(),
 };
@@ -106,7 +161,9 @@ export const JobStatusView = z.object({ ...jobFields, result: JobResult.nullable
 export const JobSummaryView = z
   .object({
     ...jobFields,
-    result: JobResult.omit({ findings: true }).extend({ findingCount: z.number().int() }).nullable(),
+    result: JobResult.omit({ findings: true, coverage: true })
+      .extend({ coverage: Coverage.omit({ files: true }), findingCount: z.number().int() })
+      .nullable(),
   })
   .meta({ id: 'JobSummary', description: 'A job as listed: without its findings.' });
 

@@ -102,7 +102,12 @@ export async function executeJob(
 
   if (!engine) return fail(NO_ENGINE);
   try {
-    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress: run.onProgress });
+    let progress: ReviewJobRecord['progress'] | undefined;
+    const onProgress = (p: ReviewJobRecord['progress']) => {
+      progress = p;
+      run.onProgress(p);
+    };
+    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
     const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
@@ -111,6 +116,7 @@ export async function executeJob(
       result: outcome.result,
       usage: outcome.usage,
       error: outcome.reason ?? null,
+      progress,
     });
     deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };

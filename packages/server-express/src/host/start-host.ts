@@ -6,6 +6,7 @@ import {
   type Clock,
   createAesGcmSecretBox,
   createMarginCore,
+  createReviewEngine,
   type Ids,
   type MarginCore,
   type ProviderRegistry,
@@ -33,7 +34,7 @@ export interface MarginHostOptions {
   /** Shows the generated bootstrap password once; stdout by default (never the log). */
   announce?: ((message: string) => void) | undefined;
   providers?: ProviderRegistry | undefined;
-  /** The review pipeline; without one, claimed jobs fail with a clear reason. */
+  /** The review pipeline; Margin's own engine unless another is given. */
   reviewEngine?: ReviewEngineV1 | undefined;
   clock?: Clock | undefined;
   ids?: Ids | undefined;
@@ -72,7 +73,9 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       auth: { jwtSecret: secrets.jwtSecret },
       providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
       clock: options.clock,
-      reviewEngine: options.reviewEngine,
+      reviewEngine:
+        options.reviewEngine ??
+        createReviewEngine({ settings: { maxConcurrentModelCalls: config.review.maxConcurrentModelCalls } }),
       ids: options.ids,
       ai: { allowPrivateEgress: config.allowPrivateEgress },
     });

@@ -396,19 +396,21 @@ describe('the one-review-at-a-time rule of Community', () => {
   });
 });
 
-describe('a host without a review engine', () => {
-  it('fails claimed jobs with a clear reason, recorded in the protocol', async () => {
+describe('the stock host', () => {
+  it('runs the built-in engine, which fails a job whose provider connection is missing, naming what to add', async () => {
     const host = await startTestHost({ env: FAST_WORKER });
     try {
       const { admin, clientId, waitFor } = await setup(host);
       const job = (await admin.post(`/clients/${clientId}/reviewing/jobs`, submission())).body.jobId;
       const failed = await waitFor(job, 'failed');
-      expect(failed.error).toBe(NO_ENGINE);
+      const expected = `This client has no gitHostA provider connection for https://github.com; add one (POST /clients/${clientId}/provider-connections) and restart the review.`;
+      expect(failed.error).toBe(expected);
+      expect(failed.error).not.toBe(NO_ENGINE);
       const protocol = await admin.get(`/jobs/${job}/protocol?eventCategory=operational`);
       expect(protocol.body.at(-1)).toMatchObject({
         stage: 'operational',
         outcome: 'failed',
-        events: [expect.objectContaining({ name: 'job.failed', body: { message: NO_ENGINE } })],
+        events: [expect.objectContaining({ name: 'job.failed', body: { message: expected } })],
       });
     } finally {
       await host.close();

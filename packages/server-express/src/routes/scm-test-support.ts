@@ -52,7 +52,8 @@ export interface ScmFakes {
   close(): Promise<void>;
 }
 
-export async function startScmFakes(): Promise<ScmFakes> {
+/** `allowPrivateEgress` lets the registry's AI adapters reach loopback fakes too (reviews end to end). */
+export async function startScmFakes(options: { allowPrivateEgress?: boolean } = {}): Promise<ScmFakes> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const githubAppKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const [gitlab, github, ado, bitbucket] = await Promise.all([
@@ -67,6 +68,7 @@ export async function startScmFakes(): Promise<ScmFakes> {
   const providers = createProviderRegistry({
     entraAuthorityUrl: ado.server.url,
     bitbucketApiBaseUrl: bitbucket.apiBaseUrl,
+    allowPrivateEgress: options.allowPrivateEgress,
   });
   const body =
     (base: Record<string, unknown>) =>

@@ -231,6 +231,7 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
       if (finish.result !== undefined) row.result = finish.result === null ? null : writeJson(finish.result);
       if (finish.usage !== undefined) row.usage = finish.usage === null ? null : writeJson(finish.usage);
       if (finish.error !== undefined) row.error = finish.error;
+      if (finish.progress) row.progress = writeJson(finish.progress);
       return (await jobs().where({ id, lease_owner: owner, status: 'running' }).update(row)) === 1;
     },
     async release(id, owner, at) {

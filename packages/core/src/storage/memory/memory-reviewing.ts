@@ -125,6 +125,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
         result: finish.result === undefined ? job.result : copy(finish.result),
         usage: finish.usage === undefined ? job.usage : copy(finish.usage),
         error: finish.error === undefined ? job.error : finish.error,
+        progress: finish.progress ? copy(finish.progress) : job.progress,
         leaseOwner: null,
         leaseExpiresAt: null,
       });

@@ -1,0 +1,197 @@
+/**
+ * Test support for reviews through the stock host: a scripted OpenAI-compatible model on loopback,
+ * a client set up end to end (provider connection and scope on a provider fake, an active AI
+ * connection bound to `reviewDefault`, a webhook configuration), and a pull request scenario.
+ */
+import { SYSTEM_TENANT_ID } from '@margin/core';
+import type { PullRequestScenario } from '@margin/core/testing';
+import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
+import type { TestApi } from '../testing/index.js';
+import type { ScmFakes } from './scm-test-support.js';
+import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
+
+export const REVIEW_MODEL = 'review-model-7b';
+
+export interface ChatCall {
+  system: string;
+  user: string;
+  body: Record<string, unknown>;
+}
+
+export type ChatAnswer = { content: string } | { status: number; error: unknown };
+
+export interface ScriptedModelServer extends FakeHttpServer {
+  apiRoot: string;
+  calls: ChatCall[];
+  respond(answer: (call: ChatCall) => ChatAnswer): void;
+}
+
+/** Chat completions answered by the test's function; usage is derived from the text lengths. */
+export async function startScriptedModel(): Promise<ScriptedModelServer> {
+  const fake = await startFakeHttpServer();
+  const calls: ChatCall[] = [];
+  let answer: (call: ChatCall) => ChatAnswer = () => ({ content: 'OK' });
+  fake.on('GET', '/v1/models', () => ({ json: { object: 'list', data: [{ id: REVIEW_MODEL, object: 'model' }] } }));
+  fake.on('POST', '/v1/chat/completions', (request: FakeRequest) => {
+    const body = request.json as { messages?: Array<{ role: string; content: string }> };
+    const messages = body.messages ?? [];
+    const call = {
+      system: messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n'),
+      user: messages
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .join('\n'),
+      body: body as Record<string, unknown>,
+    };
+    calls.push(call);
+    const a = answer(call);
+    if ('status' in a) return { status: a.status, json: a.error };
+    return {
+      json: {
+        id: `chatcmpl-${calls.length}`,
+        object: 'chat.completion',
+        model: REVIEW_MODEL,
+        choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
+        usage: {
+          prompt_tokens: Math.ceil((call.system.length + call.user.length) / 4),
+          completion_tokens: Math.ceil(a.content.length / 4),
+        },
+      },
+    };
+  });
+  return Object.assign(fake, {
+    apiRoot: `${fake.url}/v1`,
+    calls,
+    respond(next: (call: ChatCall) => ChatAnswer) {
+      answer = next;
+    },
+  });
+}
+
+export const isVerifying = (call: ChatCall) => call.system.startsWith('You check findings');
+
+/** A client reviewing pull requests of the family's fake repository with the scripted model. */
+export async function reviewingClient(admin: TestApi, fakes: ScmFakes, family: FamilyName, model: ScriptedModelServer) {
+  const scoped = await scopedClient(admin, fakes, family, `Reviews on ${family}`, SYSTEM_TENANT_ID);
+  const ai = await admin.post(`/clients/${scoped.clientId}/ai-connections`, {
+    displayName: 'Scripted model',
+    providerKind: 'kindCompatible',
+    baseUrl: model.apiRoot,
+    auth: { mode: 'apiKey', apiKey: 'sk-scripted-model-key-0000000000' },
+    configuredModels: [
+      { remoteModelId: REVIEW_MODEL, maxContextTokens: 32_768, inputCostPer1MUsd: 1, outputCostPer1MUsd: 4 },
+    ],
+    purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: REVIEW_MODEL }],
+  });
+  if (ai.status !== 201) throw new Error(`ai connection: ${ai.status} ${JSON.stringify(ai.body)}`);
+  const verified = await admin.post(`/clients/${scoped.clientId}/ai-connections/${ai.body.id}/verify`);
+  if (verified.body.verification?.status !== 'verified' && verified.body.status !== 'verified') {
+    throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
+  }
+  const activated = await admin.post(`/clients/${scoped.clientId}/ai-connections/${ai.body.id}/activate`);
+  if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.body)}`);
+  const facts = FACTS[family];
+  const webhook = await admin.post('/admin/webhook-configurations', {
+    clientId: scoped.clientId,
+    provider: facts.provider,
+    organizationScopeId: scoped.scopeId,
+    providerProjectKey: facts.projectKey,
+    enabledEvents: ['pullRequestCreated', 'pullRequestUpdated'],
+    repoFilters: [],
+  });
+  if (webhook.status !== 201)
+    throw new Error(`webhook configuration: ${webhook.status} ${JSON.stringify(webhook.body)}`);
+  return {
+    ...scoped,
+    aiConnectionId: ai.body.id as string,
+    webhook: webhook.body as { id: string; listenerUrl: string; generatedSecret: string },
+    coordinates: (pullRequestId: number) => ({
+      providerScopePath: scoped.scopePath,
+      providerProjectKey: facts.projectKey,
+      repositoryId: facts.repositoryId,
+      pullRequestId,
+    }),
+  };
+}
+
+const numbered = (n: number, f: (i: number) => string) =>
+  `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
+
+/**
+ * A pull request with a two-hunk change, an added file, a lock file, a deleted file and a binary:
+ * `src/billing.ts` line 42 becomes `  const total = price * qty;`, line 50 `  return total / count;`.
+ */
+export function billingScenario(number: number, headDigit = 'e'): PullRequestScenario {
+  return {
+    number,
+    title: 'Compute invoice totals',
+    description: 'Totals are now computed from price and quantity.',
+    sourceBranch: `feature/totals-${number}`,
+    targetBranch: 'main',
+    headSha: headDigit.repeat(40),
+    baseSha: 'd'.repeat(40),
+    files: [
+      {
+        path: 'src/billing.ts',
+        changeType: 'modified',
+        oldText: numbered(60, (i) => `  step(${i});`),
+        newText: numbered(60, (i) =>
+          i === 42 ? '  const total = price * qty;' : i === 50 ? '  return total / count;' : `  step(${i});`,
+        ),
+      },
+      { path: 'src/tax.ts', changeType: 'added', newText: 'export const rate = 0.2;\nexport const label = "vat";\n' },
+      {
+        path: 'pnpm-lock.yaml',
+        changeType: 'modified',
+        oldText: 'lockfileVersion: 9\n',
+        newText: 'lockfileVersion: 10\n',
+      },
+      { path: 'src/legacy.ts', changeType: 'deleted', oldText: 'export const legacy = true;\n' },
+      { path: 'assets/logo.png', changeType: 'modified', oldText: 'PNG1', newText: 'PNG2', binary: true },
+    ],
+    branchFiles: { main: {} },
+  };
+}
+
+/** The reviewing model's answer: findings as the engine's schema asks for them. */
+export function findingsAnswer(...findings: Array<Record<string, unknown>>): ChatAnswer {
+  return {
+    content: JSON.stringify({
+      findings: findings.map((f) => ({
+        quote: '',
+        evidence: 'Seen in the diff.',
+        claim: { kind: 'none', symbol: null, path: null },
+        confidence: 90,
+        suggestion: null,
+        ruleId: null,
+        ...f,
+      })),
+      fileNotes: null,
+    }),
+  };
+}
+
+/** The verifier confirming every finding it is shown with a high score. */
+export function confirmAll(call: ChatCall): ChatAnswer {
+  const ids = [...call.user.matchAll(/^(F\d+)\. /gm)].map((m) => m[1]);
+  return {
+    content: JSON.stringify({
+      items: ids.map((id) => ({
+        id,
+        score: 9,
+        why: 'The defect is visible in the diff.',
+        features: {
+          isDefect: true,
+          requiresAssumedInput: false,
+          isQualityOpinion: false,
+          targetsUnchangedCode: false,
+          suggestionIsCorrect: null,
+        },
+        locatedQuote: null,
+      })),
+    }),
+  };
+}

@@ -6,6 +6,7 @@ import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../.
 import {
   chatSpec,
   embeddingSpec,
+  FORCED_TOOL_REQUEST,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -174,6 +175,24 @@ describe('Google Vertex AI (kindCloudC): generateContent', () => {
         parts: [{ functionResponse: { name: 'read_file', response: { result: 'export const x = 1;' } } }],
       },
     ]);
+  });
+
+  it('forces one named tool as mode ANY with allowedFunctionNames', async () => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: fixture('generate-content-function-call') }));
+    await kind().createModel(withKey(), chatSpec('gemini-2.5-flash')).chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-generate-content-forced-tool'));
+  });
+
+  it.each([
+    ['auto', { mode: 'AUTO' }],
+    ['required', { mode: 'ANY' }],
+    ['none', { mode: 'NONE' }],
+  ] as const)('sends toolChoice %s as functionCallingConfig %j', async (toolChoice, wire) => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: fixture('generate-content-text') }));
+    await kind()
+      .createModel(withKey(), chatSpec('gemini-2.5-flash'))
+      .chat({ messages: [{ role: 'user', content: 'x' }], tools: [READ_FILE_TOOL], toolChoice });
+    expect(sentBody(fake.requests, 0).toolConfig).toEqual({ functionCallingConfig: wire });
   });
 
   it('reports a blocked prompt as contentFilter and a body without candidates as invalidResponse', async () => {

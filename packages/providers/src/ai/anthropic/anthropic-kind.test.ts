@@ -257,6 +257,18 @@ describe('Anthropic (kindAssistant): failures', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('reports "prompt is too long" as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/v1/messages', () => ({ status: 400, json: fixture('error-prompt-too-long') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec('claude-sonnet-4-5'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe('Anthropic answered 400: prompt is too long: 208656 tokens > 200000 maximum');
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('reports malformed bodies as invalidResponse', async () => {
     fake.on('POST', '/v1/messages', () => ({
       text: 'upstream connect error',

@@ -372,6 +372,39 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
     expect(calls).toBe(3);
   });
 
+  it('reports a ValidationException saying the input is too long as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+      json: fixture('error-input-too-long'),
+    }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec(SONNET))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe(
+      'AWS Bedrock answered 400: The model returned the following errors: Input is too long for requested model.',
+    );
+    expect(error.message).not.toContain(SECRET);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('keeps other ValidationExceptions as rejected', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException' },
+      json: { message: 'The provided model identifier is invalid.' },
+    }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec(SONNET))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
+  });
+
   it('retries 5xx and fails as unavailable', async () => {
     fake.on('POST', '/model/:id/converse', () => ({
       status: 500,

@@ -313,6 +313,26 @@ describe('OpenAI (kindDirect): failures', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it.each([
+    ['chatCompletions', '/v1/chat/completions', 'error-context-length'],
+    ['responses', '/v1/responses', 'error-context-length-responses'],
+  ] as const)(
+    'reports a %s input over the context window as contextLengthExceeded, without retrying',
+    async (protocolMode, path, body) => {
+      fake.on('POST', path, () => ({ status: 400, json: fixture(body) }));
+      const error = await marginErrorOf(
+        kind()
+          .createModel(connection(), chatSpec('gpt-5.1', { protocolMode }))
+          .chat({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.code).toBe('provider_unavailable');
+      expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+      expect(error.message).toMatch(/^OpenAI answered 400: (This model's maximum context length|Your input exceeds)/);
+      expect(error.message).not.toContain(KEY);
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
+
   it('retries 5xx and then fails as unavailable', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 500, json: fixture('error-server') }));
     const error = await marginErrorOf(

@@ -348,6 +348,20 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
   });
 
+  it('reports an input token count over the maximum as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ status: 400, json: fixture('error-input-token-count') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(withKey(), chatSpec('gemini-2.5-pro'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe(
+      'Google Vertex AI answered 400: The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
+    );
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('retries 503 and fails as unavailable', async () => {
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({ status: 503, json: fixture('error-unavailable') }));
     const error = await marginErrorOf(chat());

@@ -8,5 +8,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // The CJS build needs `import.meta.url` too: token counting loads its tokenizer with createRequire.
+  shims: true,
   tsconfig: 'tsconfig.build.json',
 });

@@ -51,4 +51,26 @@ describe('the AI provider kinds door', () => {
     const direct = createAiProviderKinds({ allowPrivateEgress: true }).find((k) => k.kind === 'kindDirect');
     expect(await direct?.probe(profile('kindDirect', fake.url))).toMatchObject({ status: 'succeeded' });
   });
+
+  it('gives every model a local token count: exact for known OpenAI ids on OpenAI-style kinds, else an estimate', () => {
+    const kinds = createAiProviderKinds({ allowPrivateEgress: true });
+    const diff = '+const answer = await model.chat(request);';
+    const counts = Object.fromEntries(
+      kinds.map((kind) => {
+        const connection = profile(kind.kind, fake.url, { defaultQueryParams: { region: 'us-east-1', project: 'p' } });
+        return [kind.kind, kind.createModel(connection, chatSpec('gpt-4.1')).countTokens?.(diff)];
+      }),
+    );
+    const exact = { tokens: 9, exact: true };
+    const estimate = { tokens: Math.ceil(diff.length / 3.5), exact: false };
+    expect(counts).toEqual({
+      kindCloudA: exact,
+      kindDirect: exact,
+      kindProxy: exact,
+      kindCompatible: exact,
+      kindAssistant: estimate,
+      kindCloudB: estimate,
+      kindCloudC: estimate,
+    });
+  });
 });

@@ -39,6 +39,17 @@ export {
   startGitLabFake,
 } from '../scm/gitlab/gitlab-fake.js';
 export {
+  FAKE_CHAT_MODEL_ID,
+  type FakeChatAnswer,
+  type FakeChatModel,
+  type FakeChatModelOptions,
+  type FakeChatModelProfile,
+  type FakeChatModelProfileOptions,
+  type FakeChatRequest,
+  type FakeChatScript,
+  startFakeChatModel,
+} from './fake-chat-model.js';
+export {
   type AnsweredWrite,
   type FakeHandler,
   type FakeHttpServer,

@@ -2,77 +2,42 @@
  * Shared by the AI connection tests: an OpenAI-compatible provider fake on loopback and valid
  * profile bodies. Test-only; nothing outside `*.test.ts` imports it.
  */
-import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
+import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 
 export const CHAT_MODEL = 'qwen2.5-coder:32b';
 export const EMBEDDING_MODEL = 'nomic-embed-text';
 export const EMBEDDING_DIMENSIONS = 768;
 
-export interface FakeOpenAi extends FakeHttpServer {
-  /** The OpenAI API root of the fake, for `baseUrl`. */
-  apiRoot: string;
-  /** Answer every call with this status and body instead (e.g. 401), until cleared. */
-  failWith(reply: { status: number; json: unknown } | undefined): void;
+export interface FakeOpenAi extends FakeChatModel {
   /** Vector length the embeddings route answers with. */
   setDimensions(dimensions: number): void;
 }
 
-/** A fake OpenAI-compatible server: `/v1/models`, `/v1/chat/completions`, `/v1/embeddings`. */
+/**
+ * The scriptable chat model fake (`/v1/models`, `/v1/chat/completions`, answering `OK`) plus
+ * `/v1/embeddings`; `failWith` (e.g. a 401) covers every route until cleared.
+ */
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
-  const fake = await startFakeHttpServer();
-  let failure: { status: number; json: unknown } | undefined;
+  const fake = await startFakeChatModel({
+    models: [CHAT_MODEL, EMBEDDING_MODEL, 'gpt-4.1'],
+    respond: { content: 'OK', usage: { prompt_tokens: 12, completion_tokens: 1 } },
+  });
   let dimensions = EMBEDDING_DIMENSIONS;
-  const guard = (answer: (request: FakeRequest) => { json: unknown }) => (request: FakeRequest) =>
-    failure ?? answer(request);
-  fake.on(
-    'GET',
-    '/v1/models',
-    guard(() => ({
+  fake.on('POST', '/v1/embeddings', (request) => {
+    const input = (request.json as { input?: unknown[] } | undefined)?.input ?? [];
+    return {
       json: {
         object: 'list',
-        data: [
-          { id: CHAT_MODEL, object: 'model', owned_by: 'library' },
-          { id: EMBEDDING_MODEL, object: 'model', owned_by: 'library' },
-          { id: 'gpt-4.1', object: 'model', owned_by: 'library' },
-        ],
+        data: input.map((_, index) => ({
+          object: 'embedding',
+          index,
+          embedding: Array.from({ length: dimensions }, () => 0.01),
+        })),
+        usage: { prompt_tokens: 4, total_tokens: 4 },
       },
-    })),
-  );
-  fake.on(
-    'POST',
-    '/v1/chat/completions',
-    guard(() => ({
-      json: {
-        id: 'chatcmpl-1',
-        object: 'chat.completion',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'OK' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 12, completion_tokens: 1, total_tokens: 13 },
-      },
-    })),
-  );
-  fake.on(
-    'POST',
-    '/v1/embeddings',
-    guard((request) => {
-      const input = (request.json as { input?: unknown[] } | undefined)?.input ?? [];
-      return {
-        json: {
-          object: 'list',
-          data: input.map((_, index) => ({
-            object: 'embedding',
-            index,
-            embedding: Array.from({ length: dimensions }, () => 0.01),
-          })),
-          usage: { prompt_tokens: 4, total_tokens: 4 },
-        },
-      };
-    }),
-  );
+    };
+  });
   return Object.assign(fake, {
-    apiRoot: `${fake.url}/v1`,
-    failWith(reply: { status: number; json: unknown } | undefined) {
-      failure = reply;
-    },
     setDimensions(value: number) {
       dimensions = value;
     },

@@ -1,14 +1,19 @@
 import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { contextLengthVerdict } from '../shared/context-length.js';
 import { asObject, asString } from '../shared/wire-values.js';
 
 /**
  * Anthropic error bodies: `{type: "error", error: {type, message}}`. 529 `overloaded_error` is
- * retried like a 503; a credit balance that ran out is a billing state and is not retried.
+ * retried like a 503; a credit balance that ran out is a billing state and is not retried. A prompt
+ * over the context window (400 `invalid_request_error`, "prompt is too long: N tokens > M maximum")
+ * is `contextLengthExceeded`.
  */
 export function inspectAnthropicError(answer: ErrorAnswer): ErrorVerdict | undefined {
   const error = asObject(asObject(answer.body)?.error);
   const type = asString(error?.type);
   const message = asString(error?.message) ?? '';
+  const tooLong = type === 'invalid_request_error' ? contextLengthVerdict(message) : undefined;
+  if (tooLong) return tooLong;
   if (type === 'billing_error' || /credit balance is too low/i.test(message)) {
     return { failure: 'quotaExceeded', retry: false };
   }

@@ -4,6 +4,7 @@ import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js
 import {
   chatSpec,
   embeddingSpec,
+  FORCED_TOOL_REQUEST,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -154,6 +155,56 @@ describe('Anthropic (kindAssistant): Messages API', () => {
     ]);
   });
 
+  it('forces one named tool as tool_choice {type: tool, name}', async () => {
+    fake.on('POST', '/v1/messages', () => ({ json: fixture('message-tool-use') }));
+    await kind().createModel(connection(), chatSpec('claude-sonnet-4-5')).chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-messages-forced-tool'));
+  });
+
+  it.each([
+    ['auto', { type: 'auto' }],
+    ['required', { type: 'any' }],
+    ['none', { type: 'none' }],
+  ] as const)('sends toolChoice %s as tool_choice %j, keeping the tools declared', async (toolChoice, wire) => {
+    fake.on('POST', '/v1/messages', () => ({ json: fixture('message-text') }));
+    await kind()
+      .createModel(connection(), chatSpec('claude-sonnet-4-5'))
+      .chat({ messages: [{ role: 'user', content: 'x' }], tools: [READ_FILE_TOOL], toolChoice });
+    expect(sentBody(fake.requests, 0).tool_choice).toEqual(wire);
+    expect(sentBody(fake.requests, 0).tools).toEqual([
+      { name: 'read_file', description: READ_FILE_TOOL.description, input_schema: READ_FILE_TOOL.parameters },
+    ]);
+  });
+
+  it('with a forced answer tool, lets the model call a caller tool first (any), or the named one', async () => {
+    fake.on('POST', '/v1/messages', () => ({ json: fixture('message-forced-tool') }));
+    const model = kind().createModel(connection(), chatSpec('claude-3-5-haiku', { supportsStructuredOutput: false }));
+    const base = {
+      messages: [{ role: 'user' as const, content: 'review' }],
+      responseFormat: { name: 'review_findings', schema: { ...REVIEW_SCHEMA } },
+    };
+    await model.chat({ ...base, tools: [READ_FILE_TOOL] });
+    await model.chat({ ...base, tools: [READ_FILE_TOOL], toolChoice: { name: 'read_file' } });
+    await model.chat({ ...base, tools: [READ_FILE_TOOL], toolChoice: 'none' });
+    expect(sentBody(fake.requests, 0).tool_choice).toEqual({ type: 'any' });
+    expect((sentBody(fake.requests, 0).tools as Array<{ name: string }>).map((t) => t.name)).toEqual([
+      'read_file',
+      'emit_review_findings',
+    ]);
+    expect(sentBody(fake.requests, 1).tool_choice).toEqual({ type: 'tool', name: 'read_file' });
+    expect(sentBody(fake.requests, 2).tool_choice).toEqual({ type: 'tool', name: 'emit_review_findings' });
+  });
+
+  it('refuses toolChoice required without tools', async () => {
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec('claude-sonnet-4-5'))
+        .chat({ messages: [{ role: 'user', content: 'x' }], toolChoice: 'required' }),
+    );
+    expect(error.code).toBe('validation_failed');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('refuses embeddings clearly', async () => {
     const error = await marginErrorOf(kind().createModel(connection(), chatSpec('claude-sonnet-4-5')).embed(['x']));
     expect(error.code).toBe('validation_failed');
@@ -203,6 +254,18 @@ describe('Anthropic (kindAssistant): failures', () => {
     fake.on('POST', '/v1/messages', () => ({ status: 400, json: fixture('error-credit-balance') }));
     const error = await marginErrorOf(chat());
     expect(error.details).toMatchObject({ providerFailure: 'quotaExceeded' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports "prompt is too long" as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/v1/messages', () => ({ status: 400, json: fixture('error-prompt-too-long') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec('claude-sonnet-4-5'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe('Anthropic answered 400: prompt is too long: 208656 tokens > 200000 maximum');
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -20,6 +20,7 @@ import {
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
+import { estimateTokens } from '../shared/token-count.js';
 import { asArray, asNumber, asObject, asString } from '../shared/wire-values.js';
 import { inspectAnthropicError } from './anthropic-errors.js';
 import { buildMessagesBody, parseMessagesBody } from './anthropic-messages.js';
@@ -106,6 +107,8 @@ export function createAnthropicKind(runtime: AiRuntime): AiProviderKindV1 {
         specificationVersion: 'v1',
         providerKind: 'kindAssistant',
         remoteModelId: spec.remoteModelId,
+        // No local tokenizer for these vendors' models: the engine budgets with the estimate.
+        countTokens: estimateTokens,
         async chat(request) {
           chatModeOf('kindAssistant', spec, 'messagesApi');
           const call = buildMessagesBody(spec.remoteModelId, request, {

@@ -1,8 +1,9 @@
 import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core';
 import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
+import { answerToolFor, spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
+import { asArray, asObject, asString, count, type JsonObject } from '../shared/wire-values.js';
 
 export interface MessagesBodyOptions {
   /** Anthropic requires `max_tokens`; used when the request names none. */
@@ -31,27 +32,26 @@ export function buildMessagesBody(model: string, request: AiChatRequest, options
     // Review prompts repeat across files; a cache breakpoint is free below the minimum cacheable size.
     body.system = [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }];
   }
-  const tools: JsonObject[] = (request.tools ?? []).map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    input_schema: tool.parameters,
-  }));
   const outputConfig: JsonObject = {};
-  let answerTool: string | undefined;
+  const answerTool =
+    request.responseFormat && !options.nativeStructuredOutput ? answerToolFor(request.responseFormat) : undefined;
   if (request.responseFormat && options.nativeStructuredOutput) {
     outputConfig.format = { type: 'json_schema', schema: request.responseFormat.schema };
-  } else if (request.responseFormat) {
-    answerTool = safeName(`emit_${request.responseFormat.name}`);
-    tools.push({
-      name: answerTool,
-      description: 'Give the complete answer by calling this tool; its input is the answer.',
-      input_schema: request.responseFormat.schema,
-    });
-    body.tool_choice = { type: 'tool', name: answerTool };
   }
-  if (tools.length > 0) {
-    body.tools = tools;
-    body.tool_choice ??= { type: 'auto' };
+  const plan = toolPlanOf(request, answerTool);
+  if (plan) {
+    body.tools = plan.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    }));
+    // `none` keeps the tools declared: Anthropic refuses tool_use blocks in the history without them.
+    body.tool_choice = spellToolMode<JsonObject>(plan.mode, {
+      auto: { type: 'auto' },
+      required: { type: 'any' },
+      none: { type: 'none' },
+      tool: (name) => ({ type: 'tool', name }),
+    });
   }
   // `high` is Anthropic's default effort and `none` has no equivalent without extended thinking,
   // so only lower efforts are sent (models without the effort control are then left untouched).
@@ -60,7 +60,7 @@ export function buildMessagesBody(model: string, request: AiChatRequest, options
   }
   if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
   if (request.temperature !== undefined) body.temperature = request.temperature;
-  return { body, answerTool };
+  return { body, answerTool: answerTool?.name };
 }
 
 const MESSAGES_BLOCKS: TurnBlocks = {

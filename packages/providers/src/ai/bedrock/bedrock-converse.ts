@@ -1,6 +1,7 @@
 import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core';
-import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
+import { alternatingTurns, type TurnBlocks, toolTurnsAsText } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
+import { answerToolFor, spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
 
@@ -16,18 +17,35 @@ export interface ConverseCall {
  * others get a forced answer tool, which Converse supports for every tool-capable model family.
  */
 export function buildConverseBody(request: AiChatRequest, options: { nativeStructuredOutput: boolean }): ConverseCall {
-  const body: JsonObject = { messages: alternatingTurns(request.messages, CONVERSE_BLOCKS) };
+  const answerTool =
+    request.responseFormat && !options.nativeStructuredOutput ? answerToolFor(request.responseFormat) : undefined;
+  const plan = toolPlanOf(request, answerTool);
+  // Converse has no `none` choice: it is said by sending no toolConfig (and then tool blocks as text).
+  const toolChoice =
+    plan &&
+    spellToolMode<JsonObject | undefined>(plan.mode, {
+      auto: { auto: {} },
+      required: { any: {} },
+      none: undefined,
+      tool: (name) => ({ tool: { name } }),
+    });
+  const toolConfig =
+    plan && toolChoice
+      ? {
+          tools: plan.tools.map((tool) => ({
+            toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } },
+          })),
+          toolChoice,
+        }
+      : undefined;
+  const body: JsonObject = {
+    messages: alternatingTurns(request.messages, toolConfig ? CONVERSE_BLOCKS : CONVERSE_TEXT_BLOCKS),
+  };
   if (request.system?.trim()) body.system = [{ text: request.system }];
   const inference: JsonObject = {};
   if (request.maxOutputTokens !== undefined) inference.maxTokens = request.maxOutputTokens;
   if (request.temperature !== undefined) inference.temperature = request.temperature;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
-
-  const tools: JsonObject[] = (request.tools ?? []).map((tool) => ({
-    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters } },
-  }));
-  let toolChoice: JsonObject = { auto: {} };
-  let answerTool: string | undefined;
   if (request.responseFormat && options.nativeStructuredOutput) {
     body.outputConfig = {
       textFormat: {
@@ -40,19 +58,9 @@ export function buildConverseBody(request: AiChatRequest, options: { nativeStruc
         },
       },
     };
-  } else if (request.responseFormat) {
-    answerTool = safeName(`emit_${request.responseFormat.name}`);
-    tools.push({
-      toolSpec: {
-        name: answerTool,
-        description: 'Give the complete answer by calling this tool; its input is the answer.',
-        inputSchema: { json: request.responseFormat.schema },
-      },
-    });
-    toolChoice = { tool: { name: answerTool } };
   }
-  if (tools.length > 0) body.toolConfig = { tools, toolChoice };
-  return { body, answerTool };
+  if (toolConfig) body.toolConfig = toolConfig;
+  return { body, answerTool: answerTool?.name };
 }
 
 const CONVERSE_BLOCKS: TurnBlocks = {
@@ -62,6 +70,8 @@ const CONVERSE_BLOCKS: TurnBlocks = {
     toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], status: 'success' },
   }),
 };
+
+const CONVERSE_TEXT_BLOCKS: TurnBlocks = toolTurnsAsText((text) => ({ text }));
 
 export function parseConverseBody(body: unknown, answerTool: string | undefined): AiChatResult {
   const response = asObject(body);

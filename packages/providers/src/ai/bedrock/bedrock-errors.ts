@@ -1,5 +1,6 @@
 import type { ProviderFailure } from '@margin/core';
 import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { contextLengthVerdict } from '../shared/context-length.js';
 import { asObject, asString } from '../shared/wire-values.js';
 
 const BY_TYPE: Readonly<Record<string, { failure: ProviderFailure; retry: boolean }>> = {
@@ -24,11 +25,18 @@ const BY_TYPE: Readonly<Record<string, { failure: ProviderFailure; retry: boolea
 /**
  * Bedrock names the error in `x-amzn-ErrorType` (`ThrottlingException:http://internal…`) or the
  * body's `__type`, with no Retry-After: throttling is retried with the transport's backoff. Bad
- * keys and signatures come as 403 but are credential problems, not missing permissions.
+ * keys and signatures come as 403 but are credential problems, not missing permissions. A
+ * `ValidationException` saying the input is too long ("Input is too long for requested model",
+ * "too many input tokens", Claude's "prompt is too long") is `contextLengthExceeded`.
  */
 export function inspectBedrockError(answer: ErrorAnswer): ErrorVerdict | undefined {
   const raw = answer.headers.get('x-amzn-errortype') ?? asString(asObject(answer.body)?.__type) ?? '';
   const type = raw.split(':')[0]?.split('#').pop() ?? '';
+  if (type === 'ValidationException') {
+    const body = asObject(answer.body);
+    const tooLong = contextLengthVerdict(asString(body?.message) ?? asString(body?.Message));
+    if (tooLong) return tooLong;
+  }
   const known = BY_TYPE[type];
   if (known) return known;
   return undefined;

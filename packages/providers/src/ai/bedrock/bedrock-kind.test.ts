@@ -4,6 +4,7 @@ import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../.
 import {
   chatSpec,
   embeddingSpec,
+  FORCED_TOOL_REQUEST,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -184,6 +185,7 @@ describe('AWS Bedrock (kindCloudB): Converse', () => {
         { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
         { role: 'tool', toolCallId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', toolName: 'read_file', content: 'export {}' },
       ],
+      tools: [READ_FILE_TOOL],
     });
     expect(sentBody(fake.requests, 1).messages).toEqual([
       { role: 'user', content: [{ text: 'review' }] },
@@ -213,6 +215,66 @@ describe('AWS Bedrock (kindCloudB): Converse', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('AWS Bedrock (kindCloudB): tool choice', () => {
+  it('forces one named tool as toolConfig.toolChoice {tool: {name}}', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({ json: fixture('converse-tool-use') }));
+    await kind().createModel(connection(), chatSpec(SONNET)).chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-converse-forced-tool'));
+  });
+
+  it.each([
+    ['auto', { auto: {} }],
+    ['required', { any: {} }],
+  ] as const)('sends toolChoice %s as %j', async (toolChoice, wire) => {
+    fake.on('POST', '/model/:id/converse', () => ({ json: fixture('converse-text') }));
+    await kind()
+      .createModel(connection(), chatSpec(SONNET))
+      .chat({ messages: [{ role: 'user', content: 'x' }], tools: [READ_FILE_TOOL], toolChoice });
+    expect((sentBody(fake.requests, 0).toolConfig as { toolChoice: unknown }).toolChoice).toEqual(wire);
+  });
+
+  it('says none by sending no toolConfig, with earlier tool turns as text (Converse refuses tool blocks then)', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({ json: fixture('converse-text') }));
+    await kind()
+      .createModel(connection(), chatSpec(SONNET))
+      .chat({
+        messages: [
+          { role: 'user', content: 'review' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'read_file', arguments: { path: 'a.ts' } }] },
+          { role: 'tool', toolCallId: 't1', toolName: 'read_file', content: 'export {}' },
+          { role: 'user', content: 'Now answer.' },
+        ],
+        tools: [READ_FILE_TOOL],
+        toolChoice: 'none',
+      });
+    const sent = sentBody(fake.requests, 0);
+    expect(sent).not.toHaveProperty('toolConfig');
+    expect(sent.messages).toEqual([
+      { role: 'user', content: [{ text: 'review' }] },
+      { role: 'assistant', content: [{ text: '[Called the tool read_file with {"path":"a.ts"}]' }] },
+      { role: 'user', content: [{ text: '[Result of the tool read_file]\nexport {}' }, { text: 'Now answer.' }] },
+    ]);
+  });
+
+  it('with a forced answer tool and toolChoice none, still declares the caller tools but forces the answer', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({ json: fixture('converse-forced-tool') }));
+    const result = await kind()
+      .createModel(connection(), chatSpec('mistral.mistral-large-2407-v1:0', { supportsStructuredOutput: false }))
+      .chat({
+        messages: [{ role: 'user', content: 'review' }],
+        tools: [READ_FILE_TOOL],
+        toolChoice: 'none',
+        responseFormat: { name: 'review_findings', schema: { ...REVIEW_SCHEMA } },
+      });
+    expect(JSON.parse(result.text)).toEqual({ findings: [{ line: 5, message: 'Shadowed variable.' }] });
+    const toolConfig = sentBody(fake.requests, 0).toolConfig as { tools: Array<{ toolSpec: { name: string } }> };
+    expect(toolConfig.tools.map((t) => t.toolSpec.name)).toEqual(['read_file', 'emit_review_findings']);
+    expect(sentBody(fake.requests, 0).toolConfig).toMatchObject({
+      toolChoice: { tool: { name: 'emit_review_findings' } },
+    });
   });
 });
 
@@ -308,6 +370,39 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
     );
     expect((await chat()).text).toBe('The loop bound is off by one.');
     expect(calls).toBe(3);
+  });
+
+  it('reports a ValidationException saying the input is too long as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+      json: fixture('error-input-too-long'),
+    }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec(SONNET))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe(
+      'AWS Bedrock answered 400: The model returned the following errors: Input is too long for requested model.',
+    );
+    expect(error.message).not.toContain(SECRET);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('keeps other ValidationExceptions as rejected', async () => {
+    fake.on('POST', '/model/:id/converse', () => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException' },
+      json: { message: 'The provided model identifier is invalid.' },
+    }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(connection(), chatSpec(SONNET))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
   });
 
   it('retries 5xx and fails as unavailable', async () => {

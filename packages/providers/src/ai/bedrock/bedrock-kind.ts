@@ -15,6 +15,7 @@ import { joinUrl } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
+import { estimateTokens } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
 import type { JsonObject } from '../shared/wire-values.js';
 import { type BedrockConnection, bedrockConnectionOf } from './bedrock-connection.js';
@@ -187,6 +188,8 @@ export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
         specificationVersion: 'v1',
         providerKind: 'kindCloudB',
         remoteModelId: spec.remoteModelId,
+        // No local tokenizer for these vendors' models: the engine budgets with the estimate.
+        countTokens: estimateTokens,
         async chat(request) {
           chatModeOf('kindCloudB', spec, 'converseApi');
           const call = buildConverseBody(request, { nativeStructuredOutput: spec.supportsStructuredOutput });

@@ -88,6 +88,18 @@ describe('Azure OpenAI (kindCloudA): v1 URLs with an api-key', () => {
     expect(calls).toBe(2);
   });
 
+  it('reports context_length_exceeded as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/openai/v1/chat/completions', () => ({ status: 400, json: fixture('error-context-length') }));
+    const model = createAzureOpenAiKind(fakeRuntime()).createModel(
+      profile('kindCloudA', fake.url),
+      chatSpec('my-gpt4o-deployment', { protocolMode: 'chatCompletions' }),
+    );
+    const error = await marginErrorOf(model.chat({ messages: [{ role: 'user', content: 'x' }] }));
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toMatch(/^Azure OpenAI answered 400: This model's maximum context length is 128000 tokens/);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('maps 401 to credentials', async () => {
     fake.on('POST', '/openai/v1/responses', () => ({
       status: 401,

@@ -1,4 +1,5 @@
 import { type AiChatRequest, type AiChatResult, type AiFinishReason, type AiToolCall, MarginError } from '@margin/core';
+import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import {
   asArray,
@@ -50,12 +51,18 @@ export function buildChatCompletionsBody(
     } else messages.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
   }
   const body: JsonObject = { model, messages };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+  const plan = toolPlanOf(request);
+  if (plan) {
+    body.tools = plan.tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
-    body.tool_choice = 'auto';
+    body.tool_choice = spellToolMode<unknown>(plan.mode, {
+      auto: 'auto',
+      required: 'required',
+      none: 'none',
+      tool: (name) => ({ type: 'function', function: { name } }),
+    });
   }
   if (request.responseFormat) {
     body.response_format = {

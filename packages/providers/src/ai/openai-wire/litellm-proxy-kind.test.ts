@@ -61,6 +61,18 @@ describe('LiteLLM proxy (kindProxy)', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('reports ContextWindowExceededError as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ status: 400, json: fixture('litellm-context-window-exceeded') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(profile('kindProxy', fake.url), chatSpec('gpt-4'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toMatch(/^LiteLLM answered 400: litellm\.ContextWindowExceededError/);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('discovers models with modes, limits and per-million prices from /model/info', async () => {
     fake.on('GET', '/model/info', () => ({ json: fixture('litellm-model-info') }));
     const result = await kind().discoverModels(profile('kindProxy', `${fake.url}/v1`));

@@ -95,6 +95,37 @@ describe('OpenAI-compatible servers (kindCompatible)', () => {
     });
   });
 
+  it.each([
+    ['vLLM', 400, 'vllm-context-length'],
+    ['Ollama', 400, 'ollama-context-length'],
+    ['LM Studio', 400, 'lmstudio-context-length'],
+    ['llama.cpp', 400, 'llamacpp-context-size'],
+    // Only the words decide; an overflow is never worth a retry, whatever the status.
+    ['a server answering 500', 500, 'vllm-context-length'],
+  ] as const)(
+    'reports %s saying the input is too long as contextLengthExceeded, without retrying',
+    async (_server, status, body) => {
+      fake.on('POST', '/v1/chat/completions', () => ({ status, json: fixture(body) }));
+      const error = await marginErrorOf(
+        kind()
+          .createModel(keyless(fake.url), chatSpec('qwen2.5-coder:32b'))
+          .chat({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: status });
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
+
+  it('keeps a 400 that only echoes such words from the request as rejected', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ status: 400, json: fixture('vllm-validation-echo') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(keyless(fake.url), chatSpec('qwen2.5-coder:32b'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
+  });
+
   it('refuses azureIdentity auth', async () => {
     const error = await marginErrorOf(
       Promise.resolve().then(() =>

@@ -4,6 +4,7 @@ import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js
 import {
   chatSpec,
   embeddingSpec,
+  FORCED_TOOL_REQUEST,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -222,6 +223,56 @@ describe('OpenAI (kindDirect): Chat Completions and Embeddings', () => {
   });
 });
 
+describe('OpenAI (kindDirect): tool choice', () => {
+  const chatCompletions = () =>
+    kind().createModel(connection(), chatSpec('gpt-4.1', { protocolMode: 'chatCompletions' }));
+  const responses = () => kind().createModel(connection(), chatSpec('gpt-5.1'));
+
+  it('forces one named tool over Chat Completions as {type: function, function: {name}}', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ json: fixture('chat-completion-tool-call') }));
+    await chatCompletions().chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-chat-completions-forced-tool'));
+  });
+
+  it('forces one named tool over the Responses API as {type: function, name}', async () => {
+    fake.on('POST', '/v1/responses', () => ({ json: fixture('responses-tool-call') }));
+    await responses().chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-responses-forced-tool'));
+  });
+
+  it.each([
+    ['auto', 'auto'],
+    ['required', 'required'],
+    ['none', 'none'],
+  ] as const)('sends toolChoice %s as tool_choice %s on both wires', async (toolChoice, wire) => {
+    fake.on('POST', '/v1/chat/completions', () => ({ json: fixture('chat-completion-text') }));
+    fake.on('POST', '/v1/responses', () => ({ json: fixture('responses-text') }));
+    const request = { messages: [{ role: 'user' as const, content: 'x' }], tools: [READ_FILE_TOOL], toolChoice };
+    await chatCompletions().chat(request);
+    await responses().chat(request);
+    expect(sentBody(fake.requests, 0).tool_choice).toBe(wire);
+    expect(sentBody(fake.requests, 1).tool_choice).toBe(wire);
+  });
+
+  it('sends neither tools nor tool_choice without tools, and refuses a choice naming an unknown tool', async () => {
+    fake.on('POST', '/v1/responses', () => ({ json: fixture('responses-text') }));
+    await responses().chat({ messages: [{ role: 'user', content: 'x' }], toolChoice: 'none' });
+    expect(sentBody(fake.requests, 0)).not.toHaveProperty('tool_choice');
+    expect(sentBody(fake.requests, 0)).not.toHaveProperty('tools');
+
+    const error = await marginErrorOf(
+      responses().chat({
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [READ_FILE_TOOL],
+        toolChoice: { name: 'nope' },
+      }),
+    );
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toContain('nope');
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
 describe('OpenAI (kindDirect): failures', () => {
   it('maps 401 to credentials without echoing the key', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 401, json: fixture('error-invalid-key') }));
@@ -261,6 +312,26 @@ describe('OpenAI (kindDirect): failures', () => {
     expect(error.details).toMatchObject({ providerFailure: 'quotaExceeded', providerStatus: 429 });
     expect(fake.requests).toHaveLength(1);
   });
+
+  it.each([
+    ['chatCompletions', '/v1/chat/completions', 'error-context-length'],
+    ['responses', '/v1/responses', 'error-context-length-responses'],
+  ] as const)(
+    'reports a %s input over the context window as contextLengthExceeded, without retrying',
+    async (protocolMode, path, body) => {
+      fake.on('POST', path, () => ({ status: 400, json: fixture(body) }));
+      const error = await marginErrorOf(
+        kind()
+          .createModel(connection(), chatSpec('gpt-5.1', { protocolMode }))
+          .chat({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.code).toBe('provider_unavailable');
+      expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+      expect(error.message).toMatch(/^OpenAI answered 400: (This model's maximum context length|Your input exceeds)/);
+      expect(error.message).not.toContain(KEY);
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
 
   it('retries 5xx and then fails as unavailable', async () => {
     fake.on('POST', '/v1/responses', () => ({ status: 500, json: fixture('error-server') }));

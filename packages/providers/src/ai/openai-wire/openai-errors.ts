@@ -1,16 +1,29 @@
 import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { CONTEXT_LENGTH_EXCEEDED, contextLengthVerdict } from '../shared/context-length.js';
 import { asObject, asString } from '../shared/wire-values.js';
+
+/** OpenAI's codes for an input too long to send; a string above 10 MB is split the same way. */
+const TOO_LONG_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
 
 /**
  * OpenAI-shaped error bodies (`{error: {message, type, code}}`), also from Azure and LiteLLM:
  * - `insufficient_quota` (429) is a billing state, not throttling: never retried.
  * - LiteLLM's `budget_exceeded` (400) likewise.
  * - `x-should-retry: true|false` is the server's own verdict and wins over the status.
+ * - An input longer than the context window is `contextLengthExceeded`: OpenAI and Azure say so by
+ *   code, LiteLLM and compatible servers (vLLM, Ollama, LM Studio, llama.cpp, TGI) only in words,
+ *   in `error.message`, a top-level `message` (older vLLM) or a string `error` (Ollama).
  */
 export function inspectOpenAiError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const error = asObject(asObject(answer.body)?.error);
+  const body = asObject(answer.body);
+  const error = asObject(body?.error);
   const code = asString(error?.code);
   const type = asString(error?.type);
+  if (code !== undefined && TOO_LONG_CODES.has(code)) return CONTEXT_LENGTH_EXCEEDED;
+  const tooLong = contextLengthVerdict(
+    asString(error?.message) ?? asString(body?.message) ?? asString(body?.error) ?? asString(answer.body),
+  );
+  if (tooLong) return tooLong;
   if (code === 'insufficient_quota' || type === 'insufficient_quota' || type === 'budget_exceeded') {
     return { failure: 'quotaExceeded', retry: false };
   }

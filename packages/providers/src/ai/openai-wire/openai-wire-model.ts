@@ -1,5 +1,6 @@
 import type { AiChatRequest, AiChatResult, AiEmbeddingResult, AiModelSpec, AiModelV1 } from '@margin/core';
 import { assertCanEmbed, chatModeOf } from '../shared/protocol-mode.js';
+import { tokenCounterFor } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
 import type { JsonObject } from '../shared/wire-values.js';
 import { buildChatCompletionsBody, parseChatCompletionsBody } from './chat-completions.js';
@@ -25,6 +26,7 @@ export function createOpenAiWireModel(target: OpenAiWireTarget, spec: AiModelSpe
     specificationVersion: 'v1',
     providerKind: target.kind,
     remoteModelId: spec.remoteModelId,
+    countTokens: tokenCounterFor(spec.remoteModelId),
 
     async chat(request: AiChatRequest): Promise<AiChatResult> {
       const mode = chatModeOf(target.kind, spec, target.autoChatMode);

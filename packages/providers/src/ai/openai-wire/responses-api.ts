@@ -1,4 +1,5 @@
 import { type AiChatRequest, type AiChatResult, type AiFinishReason, type AiToolCall, MarginError } from '@margin/core';
+import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import {
   asArray,
@@ -18,15 +19,21 @@ import { isStrictCompatible } from './strict-schema.js';
 export function buildResponsesBody(model: string, request: AiChatRequest): JsonObject {
   const body: JsonObject = { model, input: toResponsesInput(request), store: false };
   if (request.system?.trim()) body.instructions = request.system;
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
+  const plan = toolPlanOf(request);
+  if (plan) {
+    body.tools = plan.tools.map((tool) => ({
       type: 'function',
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters,
       strict: false,
     }));
-    body.tool_choice = 'auto';
+    body.tool_choice = spellToolMode<unknown>(plan.mode, {
+      auto: 'auto',
+      required: 'required',
+      none: 'none',
+      tool: (name) => ({ type: 'function', name }),
+    });
   }
   if (request.responseFormat) {
     body.text = {

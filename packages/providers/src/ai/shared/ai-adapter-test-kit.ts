@@ -81,6 +81,23 @@ export const READ_FILE_TOOL = {
   },
 };
 
+/** The tool the review engine forces to get structured output from models without a JSON mode. */
+export const REPORT_FINDINGS_TOOL = {
+  name: 'report_findings',
+  description: 'Report the review findings.',
+  parameters: REVIEW_SCHEMA as unknown as Record<string, unknown>,
+};
+
+/** The request behind the `request-*-forced-tool` fixtures: one diff, one tool, that tool forced. */
+export const FORCED_TOOL_REQUEST = {
+  system: 'You are a code reviewer. Report findings with the report_findings tool.',
+  messages: [
+    { role: 'user' as const, content: 'diff --git a/src/a.ts b/src/a.ts\n@@ -1 +1 @@\n-let a = 1\n+let a = 2' },
+  ],
+  tools: [REPORT_FINDINGS_TOOL],
+  toolChoice: { name: 'report_findings' },
+};
+
 /** The JSON body of the n-th request a fake received. */
 export function sentBody(requests: ReadonlyArray<{ json: unknown }>, index: number): Record<string, unknown> {
   const body = requests[index]?.json;

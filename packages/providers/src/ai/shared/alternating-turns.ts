@@ -32,3 +32,19 @@ export function alternatingTurns(messages: readonly AiMessage[], blocks: TurnBlo
   }
   return turns;
 }
+
+/**
+ * Blocks that carry earlier tool calls and results as plain text, for a request that declares no
+ * tools: vendors refuse tool blocks in the history then (Bedrock Converse has no `none` choice, so
+ * "no tools now" means no toolConfig at all), yet the model should still see what the tools said.
+ */
+export function toolTurnsAsText(text: (text: string) => JsonObject): TurnBlocks {
+  return {
+    text,
+    toolUse: (call) =>
+      text(
+        `[Called the tool ${call.name} with ${typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {})}]`,
+      ),
+    toolResult: (message) => text(`[Result of the tool ${message.toolName}]\n${message.content}`),
+  };
+}

@@ -7,6 +7,7 @@ import {
   MarginError,
   type ReasoningEffort,
 } from '@margin/core';
+import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject } from '../shared/wire-values.js';
 import { toGeminiSchema } from './gemini-schema.js';
@@ -31,17 +32,25 @@ const SIGNATURE_SEPARATOR = '~';
 export function buildGenerateContentBody(request: AiChatRequest): JsonObject {
   const body: JsonObject = { contents: toGeminiContents(request.messages) };
   if (request.system?.trim()) body.systemInstruction = { parts: [{ text: request.system }] };
-  if (request.tools && request.tools.length > 0) {
+  const plan = toolPlanOf(request);
+  if (plan) {
     body.tools = [
       {
-        functionDeclarations: request.tools.map((tool) => ({
+        functionDeclarations: plan.tools.map((tool) => ({
           name: tool.name,
           description: tool.description,
           parameters: toGeminiSchema(tool.parameters),
         })),
       },
     ];
-    body.toolConfig = { functionCallingConfig: { mode: 'AUTO' } };
+    body.toolConfig = {
+      functionCallingConfig: spellToolMode<JsonObject>(plan.mode, {
+        auto: { mode: 'AUTO' },
+        required: { mode: 'ANY' },
+        none: { mode: 'NONE' },
+        tool: (name) => ({ mode: 'ANY', allowedFunctionNames: [name] }),
+      }),
+    };
   }
   const generation: JsonObject = {};
   if (request.temperature !== undefined) generation.temperature = request.temperature;

@@ -6,6 +6,7 @@ import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../.
 import {
   chatSpec,
   embeddingSpec,
+  FORCED_TOOL_REQUEST,
   fakeRuntime,
   fixtureReader,
   profile,
@@ -176,6 +177,24 @@ describe('Google Vertex AI (kindCloudC): generateContent', () => {
     ]);
   });
 
+  it('forces one named tool as mode ANY with allowedFunctionNames', async () => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: fixture('generate-content-function-call') }));
+    await kind().createModel(withKey(), chatSpec('gemini-2.5-flash')).chat(FORCED_TOOL_REQUEST);
+    expect(fake.requests[0]?.json).toEqual(fixture('request-generate-content-forced-tool'));
+  });
+
+  it.each([
+    ['auto', { mode: 'AUTO' }],
+    ['required', { mode: 'ANY' }],
+    ['none', { mode: 'NONE' }],
+  ] as const)('sends toolChoice %s as functionCallingConfig %j', async (toolChoice, wire) => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: fixture('generate-content-text') }));
+    await kind()
+      .createModel(withKey(), chatSpec('gemini-2.5-flash'))
+      .chat({ messages: [{ role: 'user', content: 'x' }], tools: [READ_FILE_TOOL], toolChoice });
+    expect(sentBody(fake.requests, 0).toolConfig).toEqual({ functionCallingConfig: wire });
+  });
+
   it('reports a blocked prompt as contentFilter and a body without candidates as invalidResponse', async () => {
     fake.on('POST', `${MODEL_PATH}/:call`, () => ({ json: fixture('generate-content-blocked') }));
     const model = kind().createModel(withKey(), chatSpec('gemini-2.5-flash'));
@@ -327,6 +346,20 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
     expect((await chat()).text).toBe('The guard clause is redundant.');
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('reports an input token count over the maximum as contextLengthExceeded, without retrying', async () => {
+    fake.on('POST', `${MODEL_PATH}/:call`, () => ({ status: 400, json: fixture('error-input-token-count') }));
+    const error = await marginErrorOf(
+      kind()
+        .createModel(withKey(), chatSpec('gemini-2.5-pro'))
+        .chat({ messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(error.details).toEqual({ providerFailure: 'contextLengthExceeded', providerStatus: 400 });
+    expect(error.message).toBe(
+      'Google Vertex AI answered 400: The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
+    );
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('retries 503 and fails as unavailable', async () => {

@@ -16,6 +16,7 @@ import { discoverWith, discoverySucceeded, operationKindsFromId } from '../share
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { createTokenCache } from '../shared/token-cache.js';
+import { estimateTokens } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
 import { asArray, asNumber, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import { buildGenerateContentBody, parseGenerateContentBody } from './gemini-generate-content.js';
@@ -194,6 +195,8 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
         specificationVersion: 'v1',
         providerKind: 'kindCloudC',
         remoteModelId: spec.remoteModelId,
+        // No local tokenizer for these vendors' models: the engine budgets with the estimate.
+        countTokens: estimateTokens,
         async chat(request) {
           chatModeOf('kindCloudC', spec, 'generateContentApi');
           const response = await send<unknown>({

@@ -1,5 +1,12 @@
 import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
-import { GH_OWNER, GH_REPOSITORY_ID, type GitHubFake, startGitHubFake } from '@margin/providers/testing';
+import {
+  type FakeChatModel,
+  GH_OWNER,
+  GH_REPOSITORY_ID,
+  type GitHubFake,
+  startFakeChatModel,
+  startGitHubFake,
+} from '@margin/providers/testing';
 import { createMarginClient } from '@margin/sdk-client';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startTestHost, type TestHost } from '@margin/server-express/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,17 +17,18 @@ import {
   type ProvisionReport,
   provision,
 } from './provision.js';
-import { CHAT_MODEL, type OpenAiCompatibleFake, startOpenAiCompatibleFake } from './testing/openai-compatible-fake.js';
 
 // Obviously fake credentials, distinctive so a leak is easy to find.
 const GITHUB_PAT = 'ghp_exampleProvisioningFakeToken0000';
 const AI_KEY = 'sk-example-provisioning-fake-key-0000';
-const NO_ENGINE = 'No review engine is configured in this installation, so the job cannot run.';
+const CHAT_MODEL = 'qwen2.5-coder:32b';
+// The model finds nothing to report: the review completes with a summary and no threads.
+const NOTHING_FOUND = { content: JSON.stringify({ findings: [], fileNotes: null }) };
 const pr = SCM_CONTRACT_SCENARIO.pullRequest;
 
 describe('provision() against a real host, with GitHub and an OpenAI-compatible server faked on loopback', () => {
   let github: GitHubFake;
-  let ai: OpenAiCompatibleFake;
+  let ai: FakeChatModel;
   let host: TestHost;
   let options: ProvisionOptions;
   let first: ProvisionReport;
@@ -28,9 +36,10 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
 
   beforeAll(async () => {
     github = await startGitHubFake({ pat: GITHUB_PAT });
-    ai = await startOpenAiCompatibleFake({ apiKey: AI_KEY });
-    // No review engine: the worker fails each job with a clear reason, which provisioning must report.
-    host = await startTestHost({ env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true' } });
+    ai = await startFakeChatModel({ models: [CHAT_MODEL], respond: NOTHING_FOUND });
+    host = await startTestHost({
+      env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true', WORKER_POLL_INTERVAL_MILLISECONDS: '50' },
+    });
     options = {
       baseUrl: `${host.url}/api`,
       credentials: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
@@ -68,7 +77,7 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
     await ai.close();
   });
 
-  it('sets the client up on the first run and reports the review failing for want of an engine', async () => {
+  it('sets the client up on the first run and reports the review it ran', async () => {
     first = await provision(options);
     expect(first.steps.map((s) => `${s.outcome} ${s.resource}`)).toEqual([
       'created client',
@@ -81,14 +90,19 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
       'changed purpose',
       'created review job',
     ]);
-    expect(first.review).toEqual({ jobId: expect.any(String), submitted: true, status: 'failed', error: NO_ENGINE });
+    expect(first.review).toEqual({ jobId: expect.any(String), submitted: true, status: 'completed', error: null });
     expect(formatReport(first)).toEqual([
       `Client ${first.clientId}: 5 created, 4 changed, 0 already in place.`,
-      `Review job ${first.review?.jobId}: failed: ${NO_ENGINE}`,
+      `Review job ${first.review?.jobId}: completed.`,
     ]);
-    // Verification really reached the providers: who the token acts as, the model list, one tiny chat.
-    expect(github.server.requests.filter((r) => r.path === '/api/v3/user')).toHaveLength(1);
-    expect(ai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
+    // Verification really reached the providers: who the token acts as, the model list, one tiny chat;
+    // then the review asked the model about the pull request and posted its summary on it.
+    // `/user` twice: verification, and the review learning which threads are its own.
+    expect(github.server.requests.filter((r) => r.path === '/api/v3/user')).toHaveLength(2);
+    const aiCalls = ai.requests.map((r) => `${r.method} ${r.path}`);
+    expect(aiCalls.slice(0, 2)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
+    expect(aiCalls.length).toBeGreaterThan(2);
+    expect(github.writes.filter((w) => w.method === 'POST' && w.path.includes('/issues/'))).toHaveLength(1);
   });
 
   it('creates and changes nothing on a second run, and reports the same job', async () => {
@@ -99,7 +113,7 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
       clientId: first.clientId,
       scmConnectionId: first.scmConnectionId,
       aiConnectionId: first.aiConnectionId,
-      review: { jobId: first.review?.jobId, submitted: false, status: 'failed', error: NO_ENGINE },
+      review: { jobId: first.review?.jobId, submitted: false, status: 'completed', error: null },
     });
     expect(formatReport(second)[0]).toBe(`Client ${first.clientId}: 0 created, 0 changed, 9 already in place.`);
     // Nothing was verified again either.
@@ -126,7 +140,7 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
     ]);
     expect(logical.purposes.find((p) => p.purpose === 'reviewDefault')?.logicalModelName).toBe('reviewer');
     expect((await margin.reviewing.listJobs(first.clientId)).items).toEqual([
-      expect.objectContaining({ jobId: first.review?.jobId, status: 'failed' }),
+      expect.objectContaining({ jobId: first.review?.jobId, status: 'completed' }),
     ]);
   });
 

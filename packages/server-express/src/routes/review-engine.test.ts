@@ -1,4 +1,5 @@
 import type { RecordedWrite } from '@margin/core/testing';
+import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
 import {
@@ -7,8 +8,7 @@ import {
   findingsAnswer,
   isVerifying,
   reviewingClient,
-  type ScriptedModelServer,
-  startScriptedModel,
+  userOf,
 } from './review-test-support.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FAMILIES, type FamilyName } from './triggers-test-support.js';
@@ -20,13 +20,13 @@ const FAST = {
 };
 
 let fakes: ScmFakes;
-let model: ScriptedModelServer;
+let model: FakeChatModel;
 let host: TestHost;
 let admin: TestApi;
 
 beforeAll(async () => {
   fakes = await startScmFakes({ allowPrivateEgress: true });
-  model = await startScriptedModel();
+  model = await startFakeChatModel();
   host = await startTestHost({ providers: fakes.providers, env: FAST });
   admin = await host.admin();
 });
@@ -39,9 +39,9 @@ afterAll(async () => {
 
 /** The model finds one real defect, quoting line 42 but numbering it 40, and the verifier confirms it. */
 function answerWithOneDefect() {
-  model.respond((call) => {
-    if (isVerifying(call)) return confirmAll(call);
-    if (!call.user.includes('## File: src/billing.ts')) return findingsAnswer();
+  model.respondWith((request) => {
+    if (isVerifying(request)) return confirmAll(request);
+    if (!userOf(request).includes('## File: src/billing.ts')) return findingsAnswer();
     return findingsAnswer({
       path: 'src/billing.ts',
       quote: 'const total = price * qty;',
@@ -193,7 +193,7 @@ describe.each(FAMILIES)('a review through the stock host on %s', (family) => {
     const summaries = mine.filter((w) => NATIVE[family].isSummary(w));
     expect(summaries).toHaveLength(1);
     expect(JSON.stringify(summaries[0]?.body)).toContain('Margin review');
-    expect(JSON.stringify(mine)).not.toContain('sk-scripted-model-key');
+    expect(JSON.stringify(mine)).not.toContain(model.profile().auth.apiKey);
 
     const protocol = await admin.get(`/jobs/${job.jobId}/protocol`);
     expect(protocol.body.map((p: { stage: string }) => p.stage)).toEqual(

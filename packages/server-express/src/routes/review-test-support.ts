@@ -5,87 +5,29 @@
  */
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import type { PullRequestScenario } from '@margin/core/testing';
-import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
+import type { FakeChatAnswer, FakeChatModel, FakeChatRequest } from '@margin/providers/testing';
 import type { TestApi } from '../testing/index.js';
 import type { ScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
 
-export const REVIEW_MODEL = 'review-model-7b';
+const text = (request: FakeChatRequest, role: string) =>
+  request.messages
+    .filter((m) => m.role === role)
+    .map((m) => String(m.content ?? ''))
+    .join('\n');
 
-export interface ChatCall {
-  system: string;
-  user: string;
-  body: Record<string, unknown>;
-}
-
-export type ChatAnswer = { content: string } | { status: number; error: unknown };
-
-export interface ScriptedModelServer extends FakeHttpServer {
-  apiRoot: string;
-  calls: ChatCall[];
-  respond(answer: (call: ChatCall) => ChatAnswer): void;
-}
-
-/** Chat completions answered by the test's function; usage is derived from the text lengths. */
-export async function startScriptedModel(): Promise<ScriptedModelServer> {
-  const fake = await startFakeHttpServer();
-  const calls: ChatCall[] = [];
-  let answer: (call: ChatCall) => ChatAnswer = () => ({ content: 'OK' });
-  fake.on('GET', '/v1/models', () => ({ json: { object: 'list', data: [{ id: REVIEW_MODEL, object: 'model' }] } }));
-  fake.on('POST', '/v1/chat/completions', (request: FakeRequest) => {
-    const body = request.json as { messages?: Array<{ role: string; content: string }> };
-    const messages = body.messages ?? [];
-    const call = {
-      system: messages
-        .filter((m) => m.role === 'system')
-        .map((m) => m.content)
-        .join('\n'),
-      user: messages
-        .filter((m) => m.role === 'user')
-        .map((m) => m.content)
-        .join('\n'),
-      body: body as Record<string, unknown>,
-    };
-    calls.push(call);
-    const a = answer(call);
-    if ('status' in a) return { status: a.status, json: a.error };
-    return {
-      json: {
-        id: `chatcmpl-${calls.length}`,
-        object: 'chat.completion',
-        model: REVIEW_MODEL,
-        choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
-        usage: {
-          prompt_tokens: Math.ceil((call.system.length + call.user.length) / 4),
-          completion_tokens: Math.ceil(a.content.length / 4),
-        },
-      },
-    };
-  });
-  return Object.assign(fake, {
-    apiRoot: `${fake.url}/v1`,
-    calls,
-    respond(next: (call: ChatCall) => ChatAnswer) {
-      answer = next;
-    },
-  });
-}
-
-export const isVerifying = (call: ChatCall) => call.system.startsWith('You check findings');
+/** What the engine asked: its system prompt and the user turns. */
+export const systemOf = (request: FakeChatRequest) => text(request, 'system');
+export const userOf = (request: FakeChatRequest) => text(request, 'user');
+export const isVerifying = (request: FakeChatRequest) => systemOf(request).startsWith('You check findings');
 
 /** A client reviewing pull requests of the family's fake repository with the scripted model. */
-export async function reviewingClient(admin: TestApi, fakes: ScmFakes, family: FamilyName, model: ScriptedModelServer) {
+export async function reviewingClient(admin: TestApi, fakes: ScmFakes, family: FamilyName, model: FakeChatModel) {
   const scoped = await scopedClient(admin, fakes, family, `Reviews on ${family}`, SYSTEM_TENANT_ID);
-  const ai = await admin.post(`/clients/${scoped.clientId}/ai-connections`, {
-    displayName: 'Scripted model',
-    providerKind: 'kindCompatible',
-    baseUrl: model.apiRoot,
-    auth: { mode: 'apiKey', apiKey: 'sk-scripted-model-key-0000000000' },
-    configuredModels: [
-      { remoteModelId: REVIEW_MODEL, maxContextTokens: 32_768, inputCostPer1MUsd: 1, outputCostPer1MUsd: 4 },
-    ],
-    purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: REVIEW_MODEL }],
-  });
+  const ai = await admin.post(
+    `/clients/${scoped.clientId}/ai-connections`,
+    model.profile({ model: { maxContextTokens: 32_768 } }),
+  );
   if (ai.status !== 201) throw new Error(`ai connection: ${ai.status} ${JSON.stringify(ai.body)}`);
   const verified = await admin.post(`/clients/${scoped.clientId}/ai-connections/${ai.body.id}/verify`);
   if (verified.body.verification?.status !== 'verified' && verified.body.status !== 'verified') {
@@ -157,7 +99,7 @@ export function billingScenario(number: number, headDigit = 'e'): PullRequestSce
 }
 
 /** The reviewing model's answer: findings as the engine's schema asks for them. */
-export function findingsAnswer(...findings: Array<Record<string, unknown>>): ChatAnswer {
+export function findingsAnswer(...findings: Array<Record<string, unknown>>): FakeChatAnswer {
   return {
     content: JSON.stringify({
       findings: findings.map((f) => ({
@@ -175,8 +117,8 @@ export function findingsAnswer(...findings: Array<Record<string, unknown>>): Cha
 }
 
 /** The verifier confirming every finding it is shown with a high score. */
-export function confirmAll(call: ChatCall): ChatAnswer {
-  const ids = [...call.user.matchAll(/^(F\d+)\. /gm)].map((m) => m[1]);
+export function confirmAll(request: FakeChatRequest): FakeChatAnswer {
+  const ids = [...userOf(request).matchAll(/^(F\d+)\. /gm)].map((m) => m[1]);
   return {
     content: JSON.stringify({
       items: ids.map((id) => ({

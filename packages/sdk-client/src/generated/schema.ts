@@ -1475,6 +1475,13 @@ export interface components {
                 filesTotal: number;
                 filesDone: number;
             };
+            /** @description What the job runs under: the configuration that queued it and its settings at the time. */
+            configuration: {
+                configurationId: string | null;
+                reviewTemperature: number | null;
+                knowledgeSourceScopeMode: string | null;
+                knowledgeSourceIds: string[];
+            };
             usage: {
                 inputTokens: number;
                 cachedInputTokens: number;
@@ -1493,8 +1500,35 @@ export interface components {
             error: string | null;
             result: {
                 summary: string | null;
-                /** @description The coverage manifest: every file reviewed, carried forward or skipped, with the reason. */
-                coverage?: unknown;
+                /** @description Some changed file was not fully reviewed. */
+                partial?: boolean;
+                coverage: {
+                    counts: {
+                        reviewed: number;
+                        partial: number;
+                        carriedForward: number;
+                        skipped: number;
+                        reviewFailed: number;
+                    };
+                    complete: boolean;
+                    listingTruncated?: {
+                        limit: number;
+                        reason: string;
+                    };
+                    injectionSuspected: boolean;
+                    tokensApproximate: boolean;
+                    estimate?: {
+                        inputTokens: number;
+                        costUsd: number;
+                    };
+                    parsing?: {
+                        [key: string]: {
+                            ok: number;
+                            repaired: number;
+                            failed: number;
+                        };
+                    };
+                };
                 findingCount: number;
             } | null;
         };
@@ -1535,6 +1569,13 @@ export interface components {
                 filesTotal: number;
                 filesDone: number;
             };
+            /** @description What the job runs under: the configuration that queued it and its settings at the time. */
+            configuration: {
+                configurationId: string | null;
+                reviewTemperature: number | null;
+                knowledgeSourceScopeMode: string | null;
+                knowledgeSourceIds: string[];
+            };
             usage: {
                 inputTokens: number;
                 cachedInputTokens: number;
@@ -1554,26 +1595,87 @@ export interface components {
             result: {
                 summary: string | null;
                 findings: components["schemas"]["Finding"][];
-                /** @description The coverage manifest: every file reviewed, carried forward or skipped, with the reason. */
-                coverage?: unknown;
+                coverage: components["schemas"]["CoverageManifest"];
+                /** @description Some changed file was not fully reviewed. */
+                partial?: boolean;
             } | null;
         };
         Finding: {
             id: string;
+            /** @description Stable across rewording and line shifts; the same finding keeps it on later pushes. */
             fingerprint: string;
             filePath: string | null;
             startLine: number | null;
             endLine: number | null;
+            /**
+             * @description Present when the lines are of the base version (removed code).
+             * @enum {string}
+             */
+            side?: "old";
             /** @enum {string} */
             severity: "error" | "warning" | "suggestion" | "info";
             confidence: number;
             category: string;
+            title?: string;
             message: string;
             suggestion?: string;
             /** @enum {string} */
             publication: "published" | "summaryOnly" | "suppressed" | "dropped";
+            /** @description Why it was not posted (or how it was moved), as a code. */
             reason?: string;
             providerThreadId?: string;
+            /** @enum {string} */
+            source?: "model" | "secretScan" | "bidiScan";
+            /** @enum {string} */
+            anchorMethod?: "quote" | "fuzzy" | "line" | "oldSide" | "snapped";
+            /** @enum {string} */
+            scope?: "onChangedLine" | "adjacentToChange" | "outsideChange";
+            verifierScore?: number;
+            /** @description For one finding standing for the same root cause in several files. */
+            places?: {
+                path: string;
+                line: number | null;
+            }[];
+        };
+        /** @description Every changed file: reviewed, partially reviewed, carried forward, skipped or failed, with the reason. */
+        CoverageManifest: {
+            files: {
+                path: string;
+                previousPath?: string;
+                /** @enum {string} */
+                changeType: "added" | "modified" | "deleted" | "renamed";
+                /** @enum {string} */
+                state: "reviewed" | "partial" | "carriedForward" | "skipped" | "reviewFailed";
+                reason?: string;
+                tokens?: number;
+                /** @enum {string} */
+                tier?: "low" | "medium" | "high";
+            }[];
+            counts: {
+                reviewed: number;
+                partial: number;
+                carriedForward: number;
+                skipped: number;
+                reviewFailed: number;
+            };
+            complete: boolean;
+            listingTruncated?: {
+                limit: number;
+                reason: string;
+            };
+            injectionSuspected: boolean;
+            tokensApproximate: boolean;
+            estimate?: {
+                inputTokens: number;
+                costUsd: number;
+            };
+            parsing?: {
+                [key: string]: {
+                    ok: number;
+                    repaired: number;
+                    failed: number;
+                };
+            };
         };
         JobMoved: {
             jobId: string;
@@ -1695,7 +1797,7 @@ export interface components {
             /** @description The provider’s answer to the last failed verification; credentials are never in it. */
             lastVerificationError: string | null;
             /** @enum {string|null} */
-            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "invalidResponse" | "rejected" | "egressRefused" | null;
+            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "invalidResponse" | "rejected" | "egressRefused" | "contextLengthExceeded" | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp.

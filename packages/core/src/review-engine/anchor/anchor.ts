@@ -194,12 +194,18 @@ function normalise(text: string): string {
   return text.trim().replace(/\s+/g, ' ');
 }
 
-/** Finds a file of the change by the path a model wrote. */
+/**
+ * Finds a file of the change by the path a model wrote. A chunk's resolver lays the files it shows
+ * (with their diff index) over the resolver of the whole change, built once per review.
+ */
 export class PathResolver {
   private readonly exact = new Map<string, AnchorableFile>();
   private readonly folded = new Map<string, AnchorableFile>();
 
-  constructor(files: Iterable<AnchorableFile>) {
+  constructor(
+    files: Iterable<AnchorableFile>,
+    private readonly parent?: PathResolver | undefined,
+  ) {
     for (const file of files) {
       this.exact.set(file.path, file);
       this.folded.set(fold(file.path), file);
@@ -208,20 +214,32 @@ export class PathResolver {
     }
   }
 
-  /** Exact; then without `./`, `a/`, `b/`, a leading `/`, backslashes and case; then a unique path suffix. */
-  resolve(path: string): AnchorableFile | undefined {
-    const exact = this.exact.get(path);
-    if (exact) return exact;
-    const key = fold(path);
-    const folded = this.folded.get(key);
-    if (folded) return folded;
-    const suffix = `/${key}`;
-    const matches = [...this.exact.values()].filter((f) => `/${fold(f.path)}`.endsWith(suffix));
-    return matches.length === 1 ? matches[0] : undefined;
+  /** This resolver with `shown` laid over it. */
+  with(shown: Iterable<AnchorableFile>): PathResolver {
+    return new PathResolver(shown, this);
   }
 
-  files(): Iterable<AnchorableFile> {
-    return this.exact.values();
+  /** Exact; then without `./`, `a/`, `b/`, a leading `/`, backslashes and case; then a unique path suffix. */
+  resolve(path: string): AnchorableFile | undefined {
+    const direct = this.direct(path);
+    if (direct) return this.own(direct);
+    const suffix = `/${fold(path)}`;
+    const matches = [...this.all()].filter((f) => `/${fold(f.path)}`.endsWith(suffix));
+    return matches.length === 1 ? this.own(matches[0] as AnchorableFile) : undefined;
+  }
+
+  private direct(path: string): AnchorableFile | undefined {
+    return this.exact.get(path) ?? this.folded.get(fold(path)) ?? this.parent?.direct(path);
+  }
+
+  /** The overlay's entry for a file the parent found, so a shown file comes with its index. */
+  private own(file: AnchorableFile): AnchorableFile {
+    return this.exact.get(file.path) ?? file;
+  }
+
+  private *all(): Iterable<AnchorableFile> {
+    yield* this.exact.values();
+    if (this.parent) for (const f of this.parent.all()) if (!this.exact.has(f.path)) yield f;
   }
 }
 

@@ -3,7 +3,7 @@ import { askStructured, type OutputRung } from '../../ai/structured-output.js';
 import { MarginError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/protocol-writer.js';
-import { type AnchorableFile, anchorFinding, PathResolver } from '../anchor/anchor.js';
+import { type AnchorableFile, anchorFinding, type PathResolver } from '../anchor/anchor.js';
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import { indexDiff } from '../diff/diff-index.js';
 import type { ParsedDiff } from '../diff/parse-diff.js';
@@ -23,7 +23,8 @@ import { meteredChat, type UsageLedger } from './usage-ledger.js';
 
 export interface ChunkEnv {
   files: ReadonlyMap<number, PlannedFile>;
-  /** Every file of the change, so a finding about another changed file is not taken for invented. */
+  /** Every file of the change (built once per review), so a finding about another changed file is not taken for invented. */
+  changedFiles: PathResolver;
   changedPaths: ReadonlyArray<{ path: string; previousPath?: string | undefined; deleted: boolean }>;
   models: ReviewModels;
   ledger: UsageLedger;
@@ -153,7 +154,7 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
     pass.event({ kind: 'decision', name: 'item.dropped', eventCategory: 'filtering', body: dropped });
   }
 
-  const resolver = resolverFor(shown, env.changedPaths);
+  const resolver = resolverFor(shown, env.changedFiles);
   const findings = answer.value.findings.map((proposed) => anchoredFinding(proposed, resolver, shown, env, pass));
   await pass.complete('succeeded', tokensOf(outcome.usage));
 
@@ -178,19 +179,18 @@ function tokensOf(usage: { inputTokens: number; cachedInputTokens: number; outpu
 
 type Shown = { planned: PlannedFile; hunks: number[]; diff: ParsedDiff };
 
-function resolverFor(shown: Shown[], changed: ChunkEnv['changedPaths']): PathResolver {
-  const files = new Map<string, AnchorableFile>();
-  for (const c of changed) files.set(c.path, { path: c.path, previousPath: c.previousPath, deleted: c.deleted });
-  for (const s of shown) {
-    const visible = { ...s.diff, hunks: s.diff.hunks.filter((h) => s.hunks.includes(h.index)) };
-    files.set(s.planned.file.path, {
-      path: s.planned.file.path,
-      previousPath: s.planned.file.previousPath,
-      deleted: false,
-      index: indexDiff(s.planned.file.path, visible),
-    });
-  }
-  return new PathResolver(files.values());
+function resolverFor(shown: Shown[], changed: PathResolver): PathResolver {
+  return changed.with(
+    shown.map((s): AnchorableFile => {
+      const visible = { ...s.diff, hunks: s.diff.hunks.filter((h) => s.hunks.includes(h.index)) };
+      return {
+        path: s.planned.file.path,
+        previousPath: s.planned.file.previousPath,
+        deleted: false,
+        index: indexDiff(s.planned.file.path, visible),
+      };
+    }),
+  );
 }
 
 function anchoredFinding(

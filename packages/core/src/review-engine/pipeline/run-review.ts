@@ -11,6 +11,7 @@ import type {
   ReviewThread,
   Revision,
 } from '../../scm/scm-provider-v1.js';
+import { PathResolver } from '../anchor/anchor.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import { type CoverageManifest, countCoverage } from '../coverage.js';
 import { dedupeFindings } from '../dedupe/dedupe.js';
@@ -311,11 +312,13 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     previousPath: f.previousPath,
     deleted: f.changeType === 'deleted',
   }));
+  const changedFiles = new PathResolver(changedPaths);
   const nonce = nonceFrom(input.ids.randomHex(8));
   const dismissed = dismissals.map((d) => d.findingMessage);
   await forEachPooled(packed.chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
     const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${packed.chunks.length}`, {
       files: byId,
+      changedFiles,
       changedPaths,
       models: input.models,
       ledger,

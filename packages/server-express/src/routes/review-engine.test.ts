@@ -11,7 +11,7 @@ import {
   userOf,
 } from './review-test-support.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { FAMILIES, type FamilyName } from './triggers-test-support.js';
+import { delivery, FACTS, FAMILIES, type FamilyName, post } from './triggers-test-support.js';
 
 const FAST = {
   WORKER_POLL_INTERVAL_MILLISECONDS: '50',
@@ -218,5 +218,37 @@ describe.each(FAMILIES)('a review through the stock host on %s', (family) => {
     expect(secondWrites.filter((w) => NATIVE[family].isInline(w))).toHaveLength(0);
     expect(secondWrites.filter((w) => NATIVE[family].isEdit(w))).toHaveLength(1);
     expect(secondWrites.filter((w) => w.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('a review started by a webhook', () => {
+  it('goes from the delivery to threads on the pull request, under the configuration that received it', async () => {
+    const number = 720;
+    const scenario = billingScenario(number, 'f');
+    await fakes.github.loadPullRequest(scenario);
+    const client = await reviewingClient(admin, fakes, 'github', model, 'Webhook reviews');
+    answerWithOneDefect();
+    const before = fakes.github.writes.length;
+    const hook = delivery('github', FACTS.github.opened, client.webhook.generatedSecret, {
+      edit: (payload) => {
+        payload.number = number;
+        payload.pull_request.number = number;
+        payload.pull_request.head.sha = scenario.headSha;
+        payload.pull_request.base.sha = scenario.baseSha;
+      },
+    });
+    const answered = await post(`${host.url}${new URL(client.webhook.listenerUrl).pathname}`, hook);
+    expect(answered).toMatchObject({ status: 200, body: { status: 'accepted' } });
+    const job = await eventually(async () => {
+      const list = await admin.get(`/clients/${client.clientId}/reviewing/jobs?pullRequestId=${number}`);
+      const found = list.body.items?.[0];
+      return found && ['completed', 'failed'].includes(found.status) ? found : undefined;
+    }, 20_000);
+    expect(job).toMatchObject({ status: 'completed', trigger: 'webhook', error: null });
+    expect(job.configuration).toMatchObject({ configurationId: client.webhook.id });
+    expect(job.result).toMatchObject({ findingCount: 1, coverage: { counts: { reviewed: 2, skipped: 3 } } });
+    const inline = fakes.github.writes.slice(before).filter((w) => NATIVE.github.isInline(w));
+    expect(inline).toHaveLength(1);
+    NATIVE.github.check(inline[0] as RecordedWrite, scenario.headSha);
   });
 });

@@ -22,8 +22,14 @@ export const userOf = (request: FakeChatRequest) => text(request, 'user');
 export const isVerifying = (request: FakeChatRequest) => systemOf(request).startsWith('You check findings');
 
 /** A client reviewing pull requests of the family's fake repository with the scripted model. */
-export async function reviewingClient(admin: TestApi, fakes: ScmFakes, family: FamilyName, model: FakeChatModel) {
-  const scoped = await scopedClient(admin, fakes, family, `Reviews on ${family}`, SYSTEM_TENANT_ID);
+export async function reviewingClient(
+  admin: TestApi,
+  fakes: ScmFakes,
+  family: FamilyName,
+  model: FakeChatModel,
+  name = `Reviews on ${family}`,
+) {
+  const scoped = await scopedClient(admin, fakes, family, name, SYSTEM_TENANT_ID);
   const ai = await admin.post(
     `/clients/${scoped.clientId}/ai-connections`,
     model.profile({ model: { maxContextTokens: 32_768 } }),

@@ -1,6 +1,6 @@
 export { BoundedCache } from './bounded-cache.js';
 export { relationFromMergeBase, sameCommit } from './commit-relation.js';
-export { createOneByOne } from './create-one-by-one.js';
+export { createThreadsOneByOne } from './create-threads-one-by-one.js';
 export {
   createExpiringToken,
   type ExpiringTokenOptions,
@@ -30,6 +30,6 @@ export {
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
 export { rememberOnce } from './remember-once.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
-export { createThreadsOneByOne, describeAnchor, refusedThread } from './thread-batch.js';
 export { withMarkerRead } from './thread-markers.js';
+export { describeAnchor, refusedThread } from './thread-refusal.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

@@ -8,7 +8,13 @@ export {
   type IssuedToken,
 } from './expiring-token.js';
 export { diffFromVersions, type ReadFileAt } from './file-versions-diff.js';
-export { assertThreadMarker, type MarkerStyle, readHiddenMarker, withHiddenMarker } from './hidden-marker.js';
+export {
+  assertThreadMarker,
+  type MarkerStyle,
+  readHiddenMarker,
+  withHiddenMarker,
+  withMarkerRead,
+} from './hidden-marker.js';
 export {
   isObject,
   type JsonObject,
@@ -30,6 +36,5 @@ export {
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
 export { rememberOnce } from './remember-once.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
-export { withMarkerRead } from './thread-markers.js';
 export { describeAnchor, refusedThread } from './thread-refusal.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

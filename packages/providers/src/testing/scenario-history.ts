@@ -1,7 +1,6 @@
 import type { ChangeType } from '@margin/core';
-import type { PullRequestScenario, RecordedWrite } from '@margin/core/testing';
+import type { PullRequestScenario } from '@margin/core/testing';
 import { computeUnifiedDiff } from '../scm/shared/index.js';
-import type { FakeRequest } from './fake-http-server.js';
 
 /**
  * The git side of a provider fake that serves `PullRequestScenario`s: commits with their files and
@@ -228,17 +227,4 @@ export function fileBytes(version: FileVersion): Buffer {
 export function lineCount(text: string): number {
   if (text === '') return 0;
   return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').length;
-}
-
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The `RecordedWrite` of a request that changes something, or undefined for a read. */
-export function recordedWrite(request: FakeRequest): RecordedWrite | undefined {
-  if (!WRITES.has(request.method)) return undefined;
-  const query = request.query.toString();
-  return {
-    method: request.method,
-    path: query ? `${request.path}?${query}` : request.path,
-    body: request.json ?? (request.text === '' ? undefined : request.text),
-  };
 }

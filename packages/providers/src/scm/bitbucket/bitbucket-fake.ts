@@ -5,13 +5,13 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
 import {
   type FileChange,
   fileBytes,
   lineCount,
-  recordedWrite,
   ScenarioHistory,
   unifiedDiffOf,
 } from '../../testing/scenario-history.js';

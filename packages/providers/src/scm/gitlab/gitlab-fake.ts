@@ -4,15 +4,10 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import {
-  type FileChange,
-  fileBytes,
-  recordedWrite,
-  ScenarioHistory,
-  unifiedDiffOf,
-} from '../../testing/scenario-history.js';
+import { type FileChange, fileBytes, ScenarioHistory, unifiedDiffOf } from '../../testing/scenario-history.js';
 import { lineCode, readDiffLines } from './gitlab-position.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeEnd, GlVersion } from './gitlab-wire.js';
 

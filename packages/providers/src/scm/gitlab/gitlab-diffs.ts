@@ -1,5 +1,5 @@
 import type { ChangedFile, FileContent, FileDiff, ListingTruncation, PullRequestRef, Revision } from '@margin/core';
-import { BoundedCache, computeUnifiedDiff, withFileHeaders } from '../shared/index.js';
+import { BoundedCache, diffOfVersions, withFileHeaders } from '../shared/index.js';
 import { type GitLabClient, PAGE_SIZE, seg } from './gitlab-client.js';
 import type { GlCompare, GlDiff, GlMergeRequest, GlVersion } from './gitlab-wire.js';
 
@@ -148,13 +148,7 @@ export class GitLabDiffs {
       added ? undefined : readContent(from, revision.mergeBaseSha ?? revision.baseSha),
       deleted ? undefined : readContent(file.path, revision.headSha),
     ]);
-    const text = await computeUnifiedDiff({
-      oldPath: before ? from : undefined,
-      newPath: after ? file.path : undefined,
-      oldText: before?.text ?? '',
-      newText: after?.text ?? '',
-      isBinary: before?.isBinary || after?.isBinary,
-    });
+    const text = await diffOfVersions(from, file.path, before, after);
     return entry?.too_large ? { text, commentable: 'diffLines', truncated: true } : { text, commentable: 'diffLines' };
   }
 

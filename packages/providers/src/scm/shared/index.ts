@@ -7,7 +7,7 @@ export {
   type ExpiringTokenSource,
   type IssuedToken,
 } from './expiring-token.js';
-export { diffFromVersions, type ReadFileAt } from './file-versions-diff.js';
+export { diffFromVersions, diffOfVersions, type ReadFileAt } from './file-versions-diff.js';
 export {
   assertThreadMarker,
   type MarkerStyle,

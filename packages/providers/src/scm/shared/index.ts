@@ -29,6 +29,7 @@ export {
   type DecodedFile,
   decodeFile,
   encodePathSegments,
+  encodeSegment,
   headsRef,
   looksBinary,
   relativePath,

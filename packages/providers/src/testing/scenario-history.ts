@@ -86,15 +86,16 @@ export class ScenarioHistory {
     const mergeBaseSha = scenario.mergeBaseSha ?? scenario.baseSha;
     const changes = scenario.files.map(changeOf);
     const before = new Map<string, FileVersion>();
-    const after = new Map<string, FileVersion | null>();
-    for (const change of changes) {
-      if (change.oldPath !== undefined && change.old) before.set(change.oldPath, change.old);
-      if (change.oldPath !== undefined && change.oldPath !== change.newPath) after.set(change.oldPath, null);
-      if (change.oldPath !== undefined && change.newPath !== undefined && change.oldPath !== change.newPath) {
-        this.renames.set(change.oldPath, change.newPath);
-      }
+    // What the head changes on its merge base: new versions, and `null` where a file moved or went.
+    const atHead = new Map<string, FileVersion | null>();
+    for (const { oldPath, newPath, old } of changes) {
+      if (oldPath === undefined) continue;
+      if (old) before.set(oldPath, old);
+      if (oldPath !== newPath) atHead.set(oldPath, null);
+      if (newPath !== undefined && oldPath !== newPath) this.renames.set(oldPath, newPath);
     }
-    for (const change of changes) if (change.newPath !== undefined && change.new) after.set(change.newPath, change.new);
+    for (const change of changes)
+      if (change.newPath !== undefined && change.new) atHead.set(change.newPath, change.new);
     // Pull requests may share a base: its files are the union of what each scenario says is there.
     const known = this.commits.get(mergeBaseSha);
     this.commits.set(mergeBaseSha, {
@@ -117,7 +118,7 @@ export class ScenarioHistory {
     const parents = isPush
       ? [rewritten ? mergeBaseSha : previous.headSha]
       : ((previous && this.commits.get(scenario.headSha)?.parents) ?? [mergeBaseSha]);
-    this.commits.set(scenario.headSha, { parents, base: mergeBaseSha, files: after });
+    this.commits.set(scenario.headSha, { parents, base: mergeBaseSha, files: atHead });
     this.branchTips.set(scenario.sourceBranch, scenario.headSha);
     this.branchTips.set(scenario.targetBranch, scenario.baseSha);
     for (const [branch, files] of Object.entries(scenario.branchFiles ?? {})) {

@@ -5,6 +5,7 @@ export {
   type ErrorAnswer,
   type ErrorVerdict,
   type HttpTransport,
+  type HttpTuning,
   type ResponseType,
   type TransportOptions,
   type TransportRequest,

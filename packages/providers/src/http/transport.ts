@@ -26,6 +26,9 @@ export interface TransportOptions {
   inspectError?: ((answer: ErrorAnswer) => ErrorVerdict | undefined) | undefined;
 }
 
+/** Transport knobs a host or a test may tune; the defaults suit production. */
+export type HttpTuning = Pick<TransportOptions, 'timeoutMs' | 'retries' | 'backoffBaseMs' | 'maxRetryDelayMs'>;
+
 export interface ErrorAnswer {
   status: number;
   headers: Headers;

@@ -119,11 +119,10 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
       }
     }
     const handled = requests[requests.length - 1];
-    if (handled && WRITE_METHODS.has(handled.method)) {
+    const write = handled && recordedWrite(handled, req.url ?? '/');
+    if (handled && write) {
       for (const recorder of writeRecorders) {
-        if (recorder.skip(handled)) continue;
-        const body = handled.json !== undefined ? handled.json : handled.text || undefined;
-        recorder.writes.push({ method: handled.method, path: req.url ?? '/', body, status: reply.status ?? 200 });
+        if (!recorder.skip(handled)) recorder.writes.push({ ...write, status: reply.status ?? 200 });
       }
     }
     const stall = handled ? stalls.find((st) => st.predicate(handled)) : undefined;
@@ -191,6 +190,21 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What a fake records of a request that changes something: method, path and query, and the body
+ * (parsed JSON, else the text); undefined for a read. `path` defaults to the decoded path with the
+ * query as parsed; `recordWrites` passes the URL exactly as sent.
+ */
+export function recordedWrite(request: FakeRequest, path = pathWithQuery(request)): RecordedWrite | undefined {
+  if (!WRITE_METHODS.has(request.method)) return undefined;
+  return { method: request.method, path, body: request.json !== undefined ? request.json : request.text || undefined };
+}
+
+function pathWithQuery(request: FakeRequest): string {
+  const query = request.query.toString();
+  return query ? `${request.path}?${query}` : request.path;
+}
 
 function findRoute(routes: Route[], method: string, rawPath: string) {
   for (const route of routes) {

@@ -1,19 +1,24 @@
-import type { ChangeType } from '@margin/core';
-import type { PullRequestScenario, RecordedWrite } from '@margin/core/testing';
-import { computeUnifiedDiff } from '../scm/shared/index.js';
-import type { FakeRequest } from './fake-http-server.js';
+import { createHash } from 'node:crypto';
+import type { ChangeType, CommitComparison } from '@margin/core';
+import type { PullRequestScenario, PullRequestScenarioFile } from '@margin/core/testing';
+import { computeUnifiedDiff, relationFromMergeBase } from '../scm/shared/index.js';
 
 /**
- * The git side of a provider fake that serves `PullRequestScenario`s: commits with their files and
- * parents, branch tips, and every revision of each pull request, so a fake can answer "this file at
- * that commit", "what changed between these two commits" and "where do they meet" the way its
- * provider would. Provider shapes (GitLab `diffs[]`, Bitbucket diffstat, …) are built by each fake
- * from the `FileChange`s given here.
+ * The git side of every provider fake that serves `PullRequestScenario`s: commits with their
+ * parents and files, branch tips, and every revision of each pull request, so a fake can answer
+ * "this file at that commit", "what changed between these two commits" and "how do they relate"
+ * the way its provider would. Each fake builds its own shapes (GitHub files with patches, Azure
+ * DevOps iterations, GitLab `diffs[]`, Bitbucket diffstat, …) from the `FileChange`s given here.
  */
 
+/** A file at a commit, with the bytes a provider serves and git's blob id of them. */
 export interface FileVersion {
   text: string;
   binary: boolean;
+  /** The text, with a NUL in front of a binary's. */
+  bytes: Buffer;
+  /** `git hash-object` of `bytes`. */
+  blobId: string;
 }
 
 /** One file's change between two commits, with both versions. */
@@ -23,34 +28,51 @@ export interface FileChange {
   oldPath: string | undefined;
   /** Undefined for a deleted file. */
   newPath: string | undefined;
-  oldText: string;
-  newText: string;
-  binary: boolean;
+  /** The file at `oldPath`; undefined for an added file. */
+  old: FileVersion | undefined;
+  /** The file at `newPath`; undefined for a deleted file. */
+  new: FileVersion | undefined;
 }
 
 export interface ScenarioRevision {
   headSha: string;
   baseSha: string;
   mergeBaseSha: string;
+  /** This head rewrote history (a force push) instead of descending from the previous head. */
+  rewritten: boolean;
   /** The scenario's files, in its order: the pull request's diff at this head. */
   changes: FileChange[];
 }
 
 export interface LoadedPullRequest {
+  /** The scenario loaded last. */
   scenario: PullRequestScenario;
   /** Oldest first; a push appends. */
   revisions: ScenarioRevision[];
 }
 
+export interface ScenarioComparison {
+  relation: CommitComparison['relation'];
+  mergeBaseSha: string;
+  /** What differs from the first commit to the second (a two-dot diff). */
+  changes: FileChange[];
+}
+
+/**
+ * A head holds its merge base's files with the scenario's changes applied, so a file the scenario
+ * does not list reads as it is at the merge base; `files` is what differs from `base`, `null` where
+ * a file is gone.
+ */
 interface Commit {
   parents: string[];
-  files: Map<string, FileVersion>;
+  base: string | undefined;
+  files: Map<string, FileVersion | null>;
 }
 
 export class ScenarioHistory {
   private readonly commits = new Map<string, Commit>();
   private readonly branchTips = new Map<string, string>();
-  private readonly branchFiles = new Map<string, Map<string, string>>();
+  private readonly branchFiles = new Map<string, Map<string, FileVersion>>();
   /** Renames any loaded scenario declared, old path → new path, to pair them in commit comparisons. */
   private readonly renames = new Map<string, string>();
   readonly pullRequests = new Map<number, LoadedPullRequest>();
@@ -58,55 +80,58 @@ export class ScenarioHistory {
   /**
    * Loads a scenario. The same `number` with another `headSha` is a push: the new head's parent is
    * the previous head (`ahead`, the default) or the merge base (`diverged`, a force push). The same
-   * head again replaces the newest revision.
+   * head again replaces the newest revision, and stays where it was in the history.
    */
   load(scenario: PullRequestScenario): LoadedPullRequest {
     const mergeBaseSha = scenario.mergeBaseSha ?? scenario.baseSha;
+    const changes = scenario.files.map(changeOf);
     const before = new Map<string, FileVersion>();
-    const after = new Map<string, FileVersion>();
-    for (const file of scenario.files) {
-      const binary = file.binary === true;
-      if (file.oldText !== undefined) before.set(file.previousPath ?? file.path, { text: file.oldText, binary });
-      if (file.newText !== undefined) after.set(file.path, { text: file.newText, binary });
-      if (file.previousPath && file.previousPath !== file.path) this.renames.set(file.previousPath, file.path);
+    // What the head changes on its merge base: new versions, and `null` where a file moved or went.
+    const atHead = new Map<string, FileVersion | null>();
+    for (const { oldPath, newPath, old } of changes) {
+      if (oldPath === undefined) continue;
+      if (old) before.set(oldPath, old);
+      if (oldPath !== newPath) atHead.set(oldPath, null);
+      if (newPath !== undefined && oldPath !== newPath) this.renames.set(oldPath, newPath);
     }
+    for (const change of changes)
+      if (change.newPath !== undefined && change.new) atHead.set(change.newPath, change.new);
     // Pull requests may share a base: its files are the union of what each scenario says is there.
     const known = this.commits.get(mergeBaseSha);
     this.commits.set(mergeBaseSha, {
       parents: known?.parents ?? [],
+      base: known?.base,
       files: new Map([...(known?.files ?? []), ...before]),
     });
     if (scenario.baseSha !== mergeBaseSha) {
       const tip = this.commits.get(scenario.baseSha);
       this.commits.set(scenario.baseSha, {
         parents: [mergeBaseSha],
+        base: mergeBaseSha,
         files: new Map([...(tip?.files ?? []), ...before]),
       });
     }
     const loaded = this.pullRequests.get(scenario.number);
     const previous = loaded?.revisions.at(-1);
     const isPush = previous !== undefined && previous.headSha !== scenario.headSha;
-    const parent = isPush && scenario.relationToPreviousHead !== 'diverged' ? previous.headSha : mergeBaseSha;
-    this.commits.set(scenario.headSha, { parents: [parent], files: after });
+    const rewritten = isPush ? scenario.relationToPreviousHead === 'diverged' : (previous?.rewritten ?? false);
+    const parents = isPush
+      ? [rewritten ? mergeBaseSha : previous.headSha]
+      : ((previous && this.commits.get(scenario.headSha)?.parents) ?? [mergeBaseSha]);
+    this.commits.set(scenario.headSha, { parents, base: mergeBaseSha, files: atHead });
     this.branchTips.set(scenario.sourceBranch, scenario.headSha);
     this.branchTips.set(scenario.targetBranch, scenario.baseSha);
     for (const [branch, files] of Object.entries(scenario.branchFiles ?? {})) {
-      const known = this.branchFiles.get(branch) ?? new Map<string, string>();
-      for (const [path, text] of Object.entries(files)) known.set(path, text);
-      this.branchFiles.set(branch, known);
+      const onBranch = this.branchFiles.get(branch) ?? new Map<string, FileVersion>();
+      for (const [path, text] of Object.entries(files)) onBranch.set(path, fileVersion(text, false));
+      this.branchFiles.set(branch, onBranch);
     }
     const revision: ScenarioRevision = {
       headSha: scenario.headSha,
       baseSha: scenario.baseSha,
       mergeBaseSha,
-      changes: scenario.files.map((file) => ({
-        changeType: file.changeType,
-        oldPath: file.changeType === 'added' ? undefined : (file.previousPath ?? file.path),
-        newPath: file.changeType === 'deleted' ? undefined : file.path,
-        oldText: file.oldText ?? '',
-        newText: file.newText ?? '',
-        binary: file.binary === true,
-      })),
+      rewritten,
+      changes,
     };
     const revisions = loaded ? [...loaded.revisions] : [];
     if (isPush || revisions.length === 0) revisions.push(revision);
@@ -126,17 +151,27 @@ export class ScenarioHistory {
     return undefined;
   }
 
-  /** The commit a branch points at, when a loaded scenario named the branch. */
-  branchTip(branch: string): string | undefined {
-    return this.branchTips.get(branch);
+  /** What a provider's `ref` parameter names: a commit the scenarios know, else a branch. */
+  refOf(ref: string): string | { branch: string } {
+    return this.commits.has(ref) ? ref : { branch: ref };
   }
 
-  /** A file at a commit SHA or a branch tip (branch-only files first, then the tip commit's). */
-  fileAt(version: string, path: string): FileVersion | undefined {
-    const onBranch = this.branchFiles.get(version)?.get(path);
-    if (onBranch !== undefined) return { text: onBranch, binary: false };
-    const sha = this.branchTips.get(version) ?? version;
-    return this.commits.get(sha)?.files.get(path);
+  /** A file at a commit, or at the tip of a branch (files the scenarios name on the branch first). */
+  fileAt(version: string | { branch: string }, path: string): FileVersion | undefined {
+    if (typeof version !== 'string') {
+      const onBranch = this.branchFiles.get(version.branch)?.get(path);
+      if (onBranch !== undefined) return onBranch;
+      const tip = this.branchTips.get(version.branch);
+      return tip === undefined ? undefined : this.fileAt(tip, path);
+    }
+    const seen = new Set<string>();
+    for (let sha: string | undefined = version; sha !== undefined && !seen.has(sha); ) {
+      seen.add(sha);
+      const commit = this.commits.get(sha);
+      if (commit?.files.has(path)) return commit.files.get(path) ?? undefined;
+      sha = commit?.base;
+    }
+    return undefined;
   }
 
   /** The commits reachable from `sha`, itself first, following every parent. */
@@ -158,10 +193,27 @@ export class ScenarioHistory {
     return this.ancestors(a).find((sha) => ofB.has(sha));
   }
 
-  /** What differs between two commits' files, by path, with declared renames paired; sorted by path. */
+  /**
+   * How `toSha` relates to `fromSha`, where their histories meet and what differs from the one to the
+   * other; undefined unless both commits are known and share history. From a pull request's merge
+   * base (or target tip) to one of its heads the changes are that head's own, in the scenario's
+   * order, as a provider lists a pull request's files.
+   */
+  compare(fromSha: string, toSha: string): ScenarioComparison | undefined {
+    if (!this.hasCommit(fromSha) || !this.hasCommit(toSha)) return undefined;
+    const mergeBaseSha = this.mergeBase(fromSha, toSha);
+    if (mergeBaseSha === undefined) return undefined;
+    return {
+      relation: relationFromMergeBase(fromSha, toSha, mergeBaseSha),
+      mergeBaseSha,
+      changes: this.pullRequestChanges(fromSha, toSha) ?? this.changesBetween(fromSha, toSha),
+    };
+  }
+
+  /** What differs between two commits' files, by path, with declared renames paired; sorted by path as git sorts. */
   changesBetween(fromSha: string, toSha: string): FileChange[] {
-    const from = this.commits.get(fromSha)?.files ?? new Map<string, FileVersion>();
-    const to = this.commits.get(toSha)?.files ?? new Map<string, FileVersion>();
+    const from = this.filesOf(fromSha);
+    const to = this.filesOf(toSha);
     const changes: FileChange[] = [];
     const paired = new Set<string>();
     for (const [oldPath, newPath] of this.renames) {
@@ -175,15 +227,144 @@ export class ScenarioHistory {
       if (paired.has(path)) continue;
       const after = to.get(path);
       if (!after) changes.push(change('deleted', path, undefined, before, undefined));
-      else if (after.text !== before.text || after.binary !== before.binary) {
-        changes.push(change('modified', path, path, before, after));
-      }
+      else if (after.blobId !== before.blobId) changes.push(change('modified', path, path, before, after));
     }
     for (const [path, after] of to) {
       if (!paired.has(path) && !from.has(path)) changes.push(change('added', undefined, path, undefined, after));
     }
-    return changes.sort((x, y) => pathOf(x).localeCompare(pathOf(y)));
+    return changes.sort((x, y) => byPath(pathOf(x), pathOf(y)));
   }
+
+  /** The head's own changes when `fromSha` is the merge base or target tip of a revision with head `toSha`. */
+  private pullRequestChanges(fromSha: string, toSha: string): FileChange[] | undefined {
+    for (const pull of this.pullRequests.values()) {
+      const head = pull.revisions.findLast((r) => r.headSha === toSha);
+      if (head && pull.revisions.some((r) => r.mergeBaseSha === fromSha || r.baseSha === fromSha)) return head.changes;
+    }
+    return undefined;
+  }
+
+  /** Every file at a commit, from its base up. */
+  private filesOf(sha: string): Map<string, FileVersion> {
+    const chain: Commit[] = [];
+    for (let at: string | undefined = sha; at !== undefined; ) {
+      const commit = this.commits.get(at);
+      if (!commit || chain.includes(commit)) break;
+      chain.unshift(commit);
+      at = commit.base;
+    }
+    const files = new Map<string, FileVersion>();
+    for (const commit of chain) {
+      for (const [path, version] of commit.files) {
+        if (version) files.set(path, version);
+        else files.delete(path);
+      }
+    }
+    return files;
+  }
+}
+
+/** A file as a scenario gives it: the bytes a provider serves (a NUL in front of a binary's) and their blob id. */
+export function fileVersion(text: string, binary: boolean): FileVersion {
+  const bytes = Buffer.from(binary ? `\u0000${text}` : text, 'utf8');
+  return { text, binary, bytes, blobId: gitBlobId(bytes) };
+}
+
+/** `git hash-object`: SHA-1 over `blob <size>\0` and the bytes. */
+export function gitBlobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** The path a change is known by: the new one, or the old one for a deletion. */
+export function pathOf(change: FileChange): string {
+  return change.newPath ?? change.oldPath ?? '';
+}
+
+/** The path a renamed (or moved) file had before, when it differs from `pathOf`. */
+export function previousPathOf(change: FileChange): string | undefined {
+  return change.oldPath !== undefined && change.oldPath !== pathOf(change) ? change.oldPath : undefined;
+}
+
+/** One file's diff as git prints it, and what its hunks show. */
+export interface ChangeDiff {
+  /** `--- a/…` / `+++ b/…` and hunks, or git's `Binary files … differ` line, as `git diff` prints them. */
+  text: string;
+  /** The hunks alone without a final newline (GitHub's `patch`); undefined for binaries and pure renames. */
+  hunks: string | undefined;
+  additions: number;
+  deletions: number;
+  /** Lines shown in the hunks: old side (removed and context), new side (added and context). */
+  lines: { old: Set<number>; new: Set<number> };
+}
+
+const diffs = new WeakMap<FileChange, Promise<ChangeDiff>>();
+
+/** A change's diff, computed once per change: a pull request's files are listed and diffed again and again. */
+export function diffOf(change: FileChange): Promise<ChangeDiff> {
+  let known = diffs.get(change);
+  if (!known) {
+    known = computeDiff(change);
+    diffs.set(change, known);
+  }
+  return known;
+}
+
+async function computeDiff(change: FileChange): Promise<ChangeDiff> {
+  const text = await computeUnifiedDiff({
+    oldPath: change.oldPath,
+    newPath: change.newPath,
+    oldText: change.old?.text ?? '',
+    newText: change.new?.text ?? '',
+    isBinary: (change.old?.binary ?? false) || (change.new?.binary ?? false),
+  });
+  const body = text.startsWith('--- ') ? text.split('\n').slice(2).join('\n') : '';
+  const hunks = body === '' ? undefined : body.replace(/\n$/, '');
+  return { text, hunks, ...linesOf(hunks) };
+}
+
+/** Which lines of each side a unified diff's hunks show, and how many it adds and removes. */
+function linesOf(hunks: string | undefined): Pick<ChangeDiff, 'additions' | 'deletions' | 'lines'> {
+  const lines = { old: new Set<number>(), new: new Set<number>() };
+  let additions = 0;
+  let deletions = 0;
+  let oldLine = 0;
+  let newLine = 0;
+  for (const line of (hunks ?? '').split('\n')) {
+    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (header) {
+      oldLine = Number(header[1]);
+      newLine = Number(header[2]);
+    } else if (line.startsWith('+')) {
+      lines.new.add(newLine++);
+      additions++;
+    } else if (line.startsWith('-')) {
+      lines.old.add(oldLine++);
+      deletions++;
+    } else if (line.startsWith(' ')) {
+      lines.old.add(oldLine++);
+      lines.new.add(newLine++);
+    }
+  }
+  return { additions, deletions, lines };
+}
+
+/** Lines a file has (a final newline ends the last line rather than starting another). */
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').length;
+}
+
+function changeOf(file: PullRequestScenarioFile): FileChange {
+  const binary = file.binary === true;
+  const added = file.changeType === 'added';
+  const deleted = file.changeType === 'deleted';
+  return {
+    changeType: file.changeType,
+    oldPath: added ? undefined : (file.previousPath ?? file.path),
+    newPath: deleted ? undefined : file.path,
+    old: added ? undefined : fileVersion(file.oldText ?? '', binary),
+    new: deleted ? undefined : fileVersion(file.newText ?? '', binary),
+  };
 }
 
 function change(
@@ -193,52 +374,10 @@ function change(
   before: FileVersion | undefined,
   after: FileVersion | undefined,
 ): FileChange {
-  return {
-    changeType,
-    oldPath,
-    newPath,
-    oldText: before?.text ?? '',
-    newText: after?.text ?? '',
-    binary: before?.binary === true || after?.binary === true,
-  };
+  return { changeType, oldPath, newPath, old: before, new: after };
 }
 
-/** The path a change is known by: the new one, or the old one for a deletion. */
-export function pathOf(change: FileChange): string {
-  return change.newPath ?? change.oldPath ?? '';
-}
-
-/** `--- a/…` / `+++ b/…` and hunks, or git's `Binary files … differ` line, as `git diff` prints them. */
-export function unifiedDiffOf(change: FileChange): Promise<string> {
-  return computeUnifiedDiff({
-    oldPath: change.oldPath,
-    newPath: change.newPath,
-    oldText: change.oldText,
-    newText: change.newText,
-    isBinary: change.binary,
-  });
-}
-
-/** A file's bytes as a provider serves them: UTF-8 text, with a NUL in front of a binary's content. */
-export function fileBytes(version: FileVersion): Buffer {
-  return Buffer.from(version.binary ? `\u0000${version.text}` : version.text, 'utf8');
-}
-
-/** Lines a file has (a final newline ends the last line rather than starting another). */
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').length;
-}
-
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The `RecordedWrite` of a request that changes something, or undefined for a read. */
-export function recordedWrite(request: FakeRequest): RecordedWrite | undefined {
-  if (!WRITES.has(request.method)) return undefined;
-  const query = request.query.toString();
-  return {
-    method: request.method,
-    path: query ? `${request.path}?${query}` : request.path,
-    body: request.json ?? (request.text === '' ? undefined : request.text),
-  };
+/** Git orders paths by their bytes, not by locale. */
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

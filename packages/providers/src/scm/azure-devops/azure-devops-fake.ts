@@ -22,11 +22,13 @@ import {
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
 import {
-  PullRequestScenarios,
-  type ScenarioChange,
-  type ScenarioPullRequest,
+  type FileChange,
+  type LoadedPullRequest,
+  pathOf,
+  previousPathOf,
+  ScenarioHistory,
   type ScenarioRevision,
-} from '../../testing/pull-request-scenarios.js';
+} from '../../testing/scenario-history.js';
 import type {
   AdoChangeEntry,
   AdoComment,
@@ -85,7 +87,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   const orgUrl = `${server.url}/${ADO_ORG}`;
   const smallPage = options.smallPage ?? 2;
   const issuedTokens: string[] = [];
-  const scenarios = new PullRequestScenarios();
+  const history = new ScenarioHistory();
   const refusedPaths = new Set<string>();
   const writes = server.recordWrites((req) => req.path.endsWith('/oauth2/v2.0/token'));
 
@@ -174,25 +176,28 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     }
     return id;
   };
-  const changeTypeOf = (change: ScenarioChange) => {
+  const changeTypeOf = (change: FileChange) => {
     if (change.changeType === 'added') return 'add';
     if (change.changeType === 'deleted') return 'delete';
     if (change.changeType === 'modified') return 'edit';
     return change.old?.blobId === change.new?.blobId ? 'rename' : 'edit, rename';
   };
-  const itemOf = (change: ScenarioChange) => ({
+  const itemOf = (change: FileChange) => ({
     ...(change.new ? { objectId: change.new.blobId } : {}),
     ...(change.old ? { originalObjectId: change.old.blobId } : {}),
-    path: `/${change.path}`,
+    path: `/${pathOf(change)}`,
   });
-  const changeEntryOf = (number: number, change: ScenarioChange, index: number): AdoChangeEntry => ({
-    changeTrackingId: trackingIdOf(number, change.path),
-    changeId: index + 1,
-    item: itemOf(change),
-    changeType: changeTypeOf(change),
-    ...(change.previousPath ? { originalPath: `/${change.previousPath}` } : {}),
-  });
-  const scenarioPull = (pull: ScenarioPullRequest): AdoPullRequest => {
+  const changeEntryOf = (number: number, change: FileChange, index: number): AdoChangeEntry => {
+    const previousPath = previousPathOf(change);
+    return {
+      changeTrackingId: trackingIdOf(number, pathOf(change)),
+      changeId: index + 1,
+      item: itemOf(change),
+      changeType: changeTypeOf(change),
+      ...(previousPath ? { originalPath: `/${previousPath}` } : {}),
+    };
+  };
+  const scenarioPull = (pull: LoadedPullRequest): AdoPullRequest => {
     const { scenario } = pull;
     const latest = pull.revisions.at(-1) as ScenarioRevision;
     const status = { open: 'active', closed: 'abandoned', merged: 'completed' }[scenario.status ?? 'open'];
@@ -210,7 +215,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
       reviewers: [],
     };
   };
-  const iterationsOf = (pull: ScenarioPullRequest): AdoIteration[] =>
+  const iterationsOf = (pull: LoadedPullRequest): AdoIteration[] =>
     pull.revisions.map((r, i) => {
       const date = new Date(Date.UTC(2026, 4, 5, 12, i)).toISOString();
       return {
@@ -312,7 +317,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   route('GET', `${R}/pullRequests/:id/iterations`, (req) => {
     const found = pr(req);
     if (!found) return notFound('error-pull-request-not-found.json');
-    const scenario = scenarios.get(found.pullRequestId);
+    const scenario = history.pullRequests.get(found.pullRequestId);
     if (scenario) {
       const value = iterationsOf(scenario);
       return { json: { value, count: value.length } };
@@ -323,17 +328,17 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     return { json: fixture };
   });
 
-  route('GET', `${R}/pullRequests/:id/iterations/:iteration/changes`, async (req) => {
+  route('GET', `${R}/pullRequests/:id/iterations/:iteration/changes`, (req) => {
     const found = pr(req);
     if (!found) return notFound('error-pull-request-not-found.json');
     let all = changes;
-    const scenario = scenarios.get(found.pullRequestId);
+    const scenario = history.pullRequests.get(found.pullRequestId);
     if (scenario) {
       const revision = scenario.revisions[Number(req.params.iteration) - 1];
       if (!revision) return { status: 404, json: { message: 'TF401181: The requested iteration was not found.' } };
       const compareTo = scenario.revisions[Number(req.query.get('$compareTo') ?? 0) - 1];
       const listed = compareTo
-        ? ((await scenarios.compare(compareTo.headSha, revision.headSha))?.changes ?? [])
+        ? (history.compare(compareTo.headSha, revision.headSha)?.changes ?? [])
         : revision.changes;
       all = listed.map((change, i) => changeEntryOf(found.pullRequestId, change, i));
     }
@@ -354,15 +359,15 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     const bytes =
       text !== undefined
         ? Buffer.from(text)
-        : scenarios.fileAt(versionType === 'commit' ? version : { branch: version }, relative)?.bytes;
+        : history.fileAt(versionType === 'commit' ? version : { branch: version }, relative)?.bytes;
     if (bytes === undefined) return notFound('error-item-not-found.json');
     return { headers: { 'content-type': 'application/octet-stream' }, text: bytes.toString('utf8') };
   });
 
-  route('GET', `${R}/diffs/commits`, async (req) => {
+  route('GET', `${R}/diffs/commits`, (req) => {
     const base = req.query.get('baseVersion') ?? '';
     const target = req.query.get('targetVersion') ?? '';
-    const comparison = await scenarios.compare(base, target);
+    const comparison = history.compare(base, target);
     if (!comparison) {
       return {
         status: 404,
@@ -374,9 +379,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     }
     // `diffCommonCommit=true` diffs from the common commit instead of the base.
     const fromCommon = req.query.get('diffCommonCommit') === 'true' && comparison.mergeBaseSha !== base;
-    const all = fromCommon
-      ? ((await scenarios.compare(comparison.mergeBaseSha, target))?.changes ?? [])
-      : comparison.changes;
+    const all = fromCommon ? (history.compare(comparison.mergeBaseSha, target)?.changes ?? []) : comparison.changes;
     const skip = Number(req.query.get('$skip') ?? 0);
     const size = top(req, 100);
     const page = all.slice(skip, skip + size);
@@ -391,11 +394,14 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
         ...adoFixture<object>('commit-diffs.json'),
         allChangesIncluded: skip + size >= all.length,
         changeCounts: counts,
-        changes: page.map((change) => ({
-          item: { ...itemOf(change), gitObjectType: 'blob', commitId: target },
-          changeType: changeTypeOf(change),
-          ...(change.previousPath ? { sourceServerItem: `/${change.previousPath}` } : {}),
-        })),
+        changes: page.map((change) => {
+          const previousPath = previousPathOf(change);
+          return {
+            item: { ...itemOf(change), gitObjectType: 'blob', commitId: target },
+            changeType: changeTypeOf(change),
+            ...(previousPath ? { sourceServerItem: `/${previousPath}` } : {}),
+          };
+        }),
         commonCommit: comparison.mergeBaseSha,
         baseCommit: base,
         targetCommit: target,
@@ -563,8 +569,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
       });
     },
     async loadPullRequest(scenario) {
-      const pull = await scenarios.load(scenario);
-      pullRequests.set(scenario.number, scenarioPull(pull));
+      pullRequests.set(scenario.number, scenarioPull(history.load(scenario)));
     },
     refuseThreadsOn(path) {
       refusedPaths.add(path);

@@ -1,7 +1,7 @@
 import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
 import { collect, marginErrorOf, SCENARIO_PULL_REQUEST, SCENARIO_PUSH } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitBlobId } from '../../testing/pull-request-scenarios.js';
+import { gitBlobId } from '../../testing/scenario-history.js';
 import {
   ADO_PROJECT,
   ADO_REPOSITORY_ID,

@@ -24,7 +24,7 @@ import {
   BoundedCache,
   branchName,
   continuationToken,
-  createOneByOne,
+  createThreadsOneByOne,
   decodeFile,
   diffFromVersions,
   paginate,
@@ -342,7 +342,7 @@ export function createAzureDevOpsProvider(
     async createThreads(ref, { revision, threads }, options) {
       // Azure DevOps has no batch: one thread per request, each refused on its own.
       const signal = options?.signal;
-      return createOneByOne(threads, (thread) => createThread(ref, { ...thread, revision }, signal), signal);
+      return createThreadsOneByOne(threads, (thread) => createThread(ref, { ...thread, revision }, signal), signal);
     },
 
     /** Only the comment's content changes: the marker sits in the thread's properties and stays. */

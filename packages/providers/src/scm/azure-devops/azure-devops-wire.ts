@@ -10,7 +10,7 @@ import type {
   ThreadClosure,
   ThreadStatus,
 } from '@margin/core';
-import { assertThreadMarker, relativePath } from '../shared/index.js';
+import { assertThreadMarker, relationFromMergeBase, relativePath } from '../shared/index.js';
 
 /**
  * The parts of Azure DevOps' REST shapes (git 7.1 specs) this adapter reads or writes, and the
@@ -246,8 +246,10 @@ export function relationOf(diffs: AdoCommitDiffs, fromSha: string, toSha: string
   if (fromSha === toSha) return 'identical';
   const { aheadCount: ahead, behindCount: behind } = diffs;
   if (ahead === undefined || behind === undefined) {
-    if (diffs.commonCommit === fromSha) return 'ahead';
-    return diffs.commonCommit === toSha ? 'behind' : 'unknown';
+    // Without counts only the common commit tells, and only when it is one of the two: a third
+    // commit or none is left `unknown` rather than called diverged.
+    const relation = relationFromMergeBase(fromSha, toSha, diffs.commonCommit ?? null);
+    return relation === 'diverged' ? 'unknown' : relation;
   }
   if (ahead > 0) return behind > 0 ? 'diverged' : 'ahead';
   return behind > 0 ? 'behind' : 'identical';

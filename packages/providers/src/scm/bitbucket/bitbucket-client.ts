@@ -2,15 +2,13 @@ import { MarginError, type ScmScopeRef } from '@margin/core';
 import {
   createTransport,
   type HttpTransport,
-  type TransportOptions,
+  type HttpTuning,
   type TransportRequest,
   type TransportResponse,
 } from '../../http/index.js';
+import { encodeSegment } from '../shared/index.js';
 import { type BitbucketCredential, bitbucketCredential } from './bitbucket-credentials.js';
 import type { BbPage } from './bitbucket-wire.js';
-
-/** Transport knobs a host or a test may tune; the defaults suit production. */
-export type HttpTuning = Pick<TransportOptions, 'timeoutMs' | 'retries' | 'backoffBaseMs' | 'maxRetryDelayMs'>;
 
 export const DEFAULT_API_BASE = 'https://api.bitbucket.org/2.0';
 
@@ -113,13 +111,10 @@ export function braced(uuid: string): string {
   return `{${bare}}`;
 }
 
-/** One URL path segment (braces of a UUID included). */
-export const seg = (value: string | number): string => encodeURIComponent(String(value));
-
 const UUID = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
 
 /** A repository path: `/repositories/{workspace}/{uuid}`, or by `workspace/slug` full name. */
 export function repoPath(workspace: string, repository: string): string {
   const id = UUID.test(repository) ? braced(repository) : repository;
-  return `/repositories/${seg(workspace)}/${seg(id)}`;
+  return `/repositories/${encodeSegment(workspace)}/${encodeSegment(id)}`;
 }

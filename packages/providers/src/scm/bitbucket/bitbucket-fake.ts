@@ -5,15 +5,15 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
 import {
+  diffOf,
   type FileChange,
-  fileBytes,
+  type FileVersion,
   lineCount,
-  recordedWrite,
   ScenarioHistory,
-  unifiedDiffOf,
 } from '../../testing/scenario-history.js';
 import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbucket-wire.js';
 
@@ -282,8 +282,8 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   api('GET', '/repositories/:ws/:repo/src/:commit/*', (req) => {
     const prefix = `/2.0/repositories/${req.params.ws}/${req.params.repo}/src/${req.params.commit}/`;
     const path = req.path.slice(prefix.length);
-    const known = history.fileAt(req.params.commit ?? '', path);
-    if (known) return { text: fileBytes(known).toString('utf8') };
+    const known = history.fileAt(history.refOf(req.params.commit ?? ''), path);
+    if (known) return { text: known.bytes.toString('utf8') };
     const text = FILES[`${req.params.commit}:${path}`];
     return text === undefined ? { status: 404, json: errors.fileNotFound } : { text };
   });
@@ -413,12 +413,10 @@ function inlineRefusal(
   const to = inline.to ?? undefined;
   const from = inline.from ?? undefined;
   if (to === undefined && from === undefined) return 'inline: Either from or to is required.';
-  const fits = (line: number | undefined, text: string, exists: boolean) =>
-    line === undefined || (exists && Number.isInteger(line) && line >= 1 && line <= lineCount(text));
-  if (
-    !fits(to, change.newText, change.newPath !== undefined) ||
-    !fits(from, change.oldText, change.oldPath !== undefined)
-  ) {
+  const fits = (line: number | undefined, version: FileVersion | undefined) =>
+    line === undefined ||
+    (version !== undefined && Number.isInteger(line) && line >= 1 && line <= lineCount(version.text));
+  if (!fits(to, change.new) || !fits(from, change.old)) {
     return 'inline: The line is not part of the file.';
   }
   return undefined;
@@ -450,12 +448,12 @@ function scenarioPullRequest(scenario: PullRequestScenario): BbPullRequest {
 
 async function diffstatOf(change: FileChange): Promise<BbDiffstat> {
   const template = fixture<BbDiffstat>('diffstat-entry');
-  const lines = (await unifiedDiffOf(change)).split('\n').slice(2);
+  const { additions, deletions } = await diffOf(change);
   return {
     ...template,
     status: STATUS[change.changeType],
-    lines_added: lines.filter((l) => l.startsWith('+')).length,
-    lines_removed: lines.filter((l) => l.startsWith('-')).length,
+    lines_added: additions,
+    lines_removed: deletions,
     old: change.oldPath === undefined ? null : { ...template.old, path: change.oldPath },
     new: change.newPath === undefined ? null : { ...template.new, path: change.newPath },
   };
@@ -468,19 +466,17 @@ async function gitDiffOf(change: FileChange): Promise<string> {
   const header = [`diff --git a/${a} b/${b}`];
   if (change.changeType === 'added') header.push('new file mode 100644');
   if (change.changeType === 'deleted') header.push('deleted file mode 100644');
-  const pureRename = change.changeType === 'renamed' && change.oldText === change.newText;
+  const pureRename = change.changeType === 'renamed' && change.old?.text === change.new?.text;
   if (change.changeType === 'renamed') {
     header.push(`similarity index ${pureRename ? 100 : 80}%`, `rename from ${a}`, `rename to ${b}`);
   }
   // git prints no index, `---` or `+++` line for a rename without edits.
   if (pureRename) return `${header.join('\n')}\n`;
-  const blob = (text: string, exists: boolean) =>
-    exists ? createHash('sha1').update(text).digest('hex').slice(0, 7) : '0000000';
+  const blob = (version: FileVersion | undefined) =>
+    version ? createHash('sha1').update(version.text).digest('hex').slice(0, 7) : '0000000';
   const mode = change.changeType === 'modified' || change.changeType === 'renamed' ? ' 100644' : '';
-  header.push(
-    `index ${blob(change.oldText, change.oldPath !== undefined)}..${blob(change.newText, change.newPath !== undefined)}${mode}`,
-  );
-  return `${header.join('\n')}\n${await unifiedDiffOf(change)}`;
+  header.push(`index ${blob(change.old)}..${blob(change.new)}${mode}`);
+  return `${header.join('\n')}\n${(await diffOf(change)).text}`;
 }
 
 /** Bitbucket's page: `pagelen` (capped per endpoint), 1-based `page`, `size`, and an absolute `next`. */

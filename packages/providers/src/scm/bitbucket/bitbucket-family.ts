@@ -1,5 +1,5 @@
 import { MarginError, type ScmConnectionConfig, type ScmProviderFamilyV1 } from '@margin/core';
-import type { HttpTuning } from './bitbucket-client.js';
+import type { HttpTuning } from '../../http/index.js';
 import { createBitbucketProvider } from './bitbucket-scm-provider.js';
 import { createBitbucketWebhook } from './bitbucket-webhook.js';
 

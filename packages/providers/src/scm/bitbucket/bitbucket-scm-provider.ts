@@ -24,9 +24,11 @@ import {
   type ScmUser,
   type ThreadStatus,
 } from '@margin/core';
+import type { HttpTuning } from '../../http/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
+  encodeSegment,
   refusedThread,
   relationFromMergeBase,
   sameCommit,
@@ -36,9 +38,7 @@ import {
   type BitbucketClient,
   bitbucketApiBase,
   createBitbucketClient,
-  type HttpTuning,
   repoPath,
-  seg,
   workspaceOf,
 } from './bitbucket-client.js';
 import { fileDiffFromGit } from './bitbucket-diff.js';
@@ -118,7 +118,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
   async getPullRequest(ref: PullRequestRef, options?: ScmCallOptions): Promise<PullRequestSnapshot> {
     const signal = options?.signal;
     const pr = await this.client.get<BbPullRequest>(
-      `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}`,
+      `${this.repo(ref)}/pullrequests/${encodeSegment(ref.pullRequestId)}`,
       undefined,
       signal,
     );
@@ -136,7 +136,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
     const signal = options?.signal;
     const pr = await this.getPullRequest(ref, options);
     const revisions: Revision[] = [];
-    const path = `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}/commits`;
+    const path = `${this.repo(ref)}/pullrequests/${encodeSegment(ref.pullRequestId)}/commits`;
     for await (const page of this.client.pages<BbCommit>(path, {}, signal)) {
       for (const commit of page) {
         revisions.push({
@@ -162,7 +162,11 @@ class BitbucketScmProvider implements ScmProviderV1 {
     options?: ListChangedFilesOptions,
   ): AsyncIterable<ChangedFile> {
     const { spec, topic } = diffSpec(revision);
-    const pages = this.client.pages<BbDiffstat>(`${this.repo(ref)}/diffstat/${seg(spec)}`, { topic }, options?.signal);
+    const pages = this.client.pages<BbDiffstat>(
+      `${this.repo(ref)}/diffstat/${encodeSegment(spec)}`,
+      { topic },
+      options?.signal,
+    );
     for await (const page of pages) {
       for (const entry of page) yield toChangedFile(entry);
     }
@@ -182,7 +186,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
   ): Promise<CommitComparison> {
     if (sameCommit(fromSha, toSha)) return { relation: 'identical', files: [] };
     const signal = options?.signal;
-    const spec = seg(`${toSha}..${fromSha}`);
+    const spec = encodeSegment(`${toSha}..${fromSha}`);
     const listFiles = async () => {
       const files: ChangedFile[] = [];
       for await (const page of this.client.pages<BbDiffstat>(
@@ -215,10 +219,10 @@ class BitbucketScmProvider implements ScmProviderV1 {
     version: string | { branch: string },
     options?: ScmCallOptions,
   ): Promise<FileContent | undefined> {
-    const encodedPath = path.split('/').filter(Boolean).map(seg).join('/');
+    const encodedPath = path.split('/').filter(Boolean).map(encodeSegment).join('/');
     const at = typeof version === 'string' ? version : version.branch;
     const res = await this.client.request<Uint8Array>({
-      path: `${this.repo(ref)}/src/${seg(at)}/${encodedPath}`,
+      path: `${this.repo(ref)}/src/${encodeSegment(at)}/${encodedPath}`,
       responseType: 'bytes',
       allowStatuses: [404],
       signal: options?.signal,
@@ -245,7 +249,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
     if (file.previousPath && file.previousPath !== file.path) query.append('path', file.previousPath);
     query.append('topic', String(topic));
     const res = await this.client.request<string>({
-      path: `${this.repo(ref)}/diff/${seg(spec)}?${query.toString()}`,
+      path: `${this.repo(ref)}/diff/${encodeSegment(spec)}?${query.toString()}`,
       responseType: 'text',
       signal: options?.signal,
     });
@@ -350,7 +354,11 @@ class BitbucketScmProvider implements ScmProviderV1 {
       yield* this.openPullRequestsOf(scope, scope.repositoryId, signal);
       return;
     }
-    for await (const page of this.client.pages<BbRepository>(`/repositories/${seg(workspaceOf(scope))}`, {}, signal)) {
+    for await (const page of this.client.pages<BbRepository>(
+      `/repositories/${encodeSegment(workspaceOf(scope))}`,
+      {},
+      signal,
+    )) {
       for (const repository of page) yield* this.openPullRequestsOf(scope, repository.uuid, signal);
     }
   }
@@ -358,9 +366,17 @@ class BitbucketScmProvider implements ScmProviderV1 {
   /** The workspace itself (the scope's project key), then the Bitbucket projects inside it. */
   async *listProjects(scopePath: string, options?: ScmCallOptions): AsyncIterable<ScmProject> {
     const signal = options?.signal;
-    const workspace = await this.client.get<BbWorkspace>(`/workspaces/${seg(workspaceOf({ scopePath }))}`, {}, signal);
+    const workspace = await this.client.get<BbWorkspace>(
+      `/workspaces/${encodeSegment(workspaceOf({ scopePath }))}`,
+      {},
+      signal,
+    );
     yield { projectKey: workspace.slug, name: workspace.name };
-    for await (const page of this.client.pages<BbProject>(`/workspaces/${seg(workspace.slug)}/projects`, {}, signal)) {
+    for await (const page of this.client.pages<BbProject>(
+      `/workspaces/${encodeSegment(workspace.slug)}/projects`,
+      {},
+      signal,
+    )) {
       for (const project of page) yield { projectKey: project.key, name: project.name };
     }
   }
@@ -370,7 +386,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
     const workspace = workspaceOf(scope);
     const query = scope.projectKey === workspace ? {} : { q: `project.key="${scope.projectKey.replace(/"/g, '')}"` };
     for await (const page of this.client.pages<BbRepository>(
-      `/repositories/${seg(workspace)}`,
+      `/repositories/${encodeSegment(workspace)}`,
       query,
       options?.signal,
     )) {
@@ -397,7 +413,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
     const needle = search.trim().toLowerCase();
     const found: ScmUser[] = [];
     const members = this.client.pages<BbMembership>(
-      `/workspaces/${seg(workspaceOf({ scopePath }))}/members`,
+      `/workspaces/${encodeSegment(workspaceOf({ scopePath }))}/members`,
       {},
       options?.signal,
     );
@@ -461,12 +477,12 @@ class BitbucketScmProvider implements ScmProviderV1 {
     if (FULL_SHA.test(short)) return short;
     const fullName = endpoint.repository?.full_name;
     const path = fullName
-      ? `/repositories/${fullName.split('/').map(seg).join('/')}`
+      ? `/repositories/${fullName.split('/').map(encodeSegment).join('/')}`
       : repoPath(workspaceOf(scope), endpoint.repository?.uuid ?? '');
     const key = `${path}@${short}`;
     const known = this.fullHashes.get(key);
     if (known) return known;
-    const commit = await this.client.get<BbCommit>(`${path}/commit/${seg(short)}`, {}, signal);
+    const commit = await this.client.get<BbCommit>(`${path}/commit/${encodeSegment(short)}`, {}, signal);
     if (this.fullHashes.size >= REMEMBERED_HASHES) this.fullHashes.clear();
     this.fullHashes.set(key, commit.hash);
     return commit.hash;
@@ -477,7 +493,7 @@ class BitbucketScmProvider implements ScmProviderV1 {
   }
 
   private commentsPath(ref: PullRequestRef): string {
-    return `${this.repo(ref)}/pullrequests/${seg(ref.pullRequestId)}/comments`;
+    return `${this.repo(ref)}/pullrequests/${encodeSegment(ref.pullRequestId)}/comments`;
   }
 
   /** The account uuid the credentials act as, or undefined while it cannot be told (see `ownUuid`). */

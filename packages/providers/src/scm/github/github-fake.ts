@@ -22,11 +22,14 @@ import {
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
 import {
-  PullRequestScenarios,
-  type ScenarioChange,
-  type ScenarioPullRequest,
+  diffOf,
+  type FileChange,
+  type LoadedPullRequest,
+  pathOf,
+  previousPathOf,
+  ScenarioHistory,
   type ScenarioRevision,
-} from '../../testing/pull-request-scenarios.js';
+} from '../../testing/scenario-history.js';
 import type {
   GhIssueComment,
   GhPullRequest,
@@ -102,7 +105,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   const clock = options.now ?? Date.now;
   const issuedTokens: string[] = [];
   const appKey: KeyObject | undefined = options.app ? createPublicKey(options.app.publicKeyPem) : undefined;
-  const scenarios = new PullRequestScenarios();
+  const history = new ScenarioHistory();
   const refusedPaths = new Set<string>();
   const writes = server.recordWrites(
     (req) => req.path.endsWith('/access_tokens') || (req.path === '/api/graphql' && !isMutation(req)),
@@ -262,30 +265,33 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   };
 
   const pr = (req: FakeRequest) => pullRequests.get(Number(req.params.n));
-  const scenarioOf = (req: FakeRequest) => scenarios.get(Number(req.params.n));
+  const scenarioOf = (req: FakeRequest) => history.pullRequests.get(Number(req.params.n));
   const V3 = '/api/v3';
   const R = `${V3}/repositories/:id`;
 
-  const fileOf = (change: ScenarioChange): GhPullRequestFile => {
+  const fileOf = async (change: FileChange): Promise<GhPullRequestFile> => {
     const status = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' }[change.changeType];
+    const { additions, deletions, hunks } = await diffOf(change);
+    const previousPath = previousPathOf(change);
     return {
       // GitHub names the head blob; for a removed file, the blob that was removed.
       sha: (change.new ?? change.old)?.blobId,
-      filename: change.path,
+      filename: pathOf(change),
       status,
-      additions: change.additions,
-      deletions: change.deletions,
-      changes: change.additions + change.deletions,
-      ...(change.previousPath ? { previous_filename: change.previousPath } : {}),
+      additions,
+      deletions,
+      changes: additions + deletions,
+      ...(previousPath ? { previous_filename: previousPath } : {}),
       // GitHub sends no patch for binaries and for renames without changed lines.
-      ...(change.hunks !== undefined ? { patch: change.hunks } : {}),
+      ...(hunks !== undefined ? { patch: hunks } : {}),
     };
   };
 
-  const scenarioPull = (pull: ScenarioPullRequest): GhPullRequest => {
+  const scenarioPull = async (pull: LoadedPullRequest): Promise<GhPullRequest> => {
     const { scenario } = pull;
     const latest = pull.revisions.at(-1) as ScenarioRevision;
     const status = scenario.status ?? 'open';
+    const diffs = await Promise.all(latest.changes.map(diffOf));
     return {
       ...basePr,
       number: scenario.number,
@@ -302,8 +308,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       requested_reviewers: [],
       ...({
         commits: pull.revisions.length,
-        additions: latest.changes.reduce((n, c) => n + c.additions, 0),
-        deletions: latest.changes.reduce((n, c) => n + c.deletions, 0),
+        additions: diffs.reduce((n, d) => n + d.additions, 0),
+        deletions: diffs.reduce((n, d) => n + d.deletions, 0),
         changed_files: latest.changes.length,
       } as object),
     };
@@ -333,11 +339,11 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     }
     return pr(req) ? paged(req, ghFixture<unknown[]>('pull-request-commits.json')) : notFound;
   });
-  route('GET', `${R}/pulls/:n/files`, (req) => {
+  route('GET', `${R}/pulls/:n/files`, async (req) => {
     const scenario = scenarioOf(req);
     if (scenario) {
       const latest = scenario.revisions.at(-1)?.changes ?? [];
-      return paged(req, latest.slice(0, GH_MAX_PULL_REQUEST_FILES).map(fileOf));
+      return paged(req, await Promise.all(latest.slice(0, GH_MAX_PULL_REQUEST_FILES).map(fileOf)));
     }
     return pr(req) ? paged(req, files) : notFound;
   });
@@ -345,8 +351,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     const path = req.path.slice(req.path.indexOf('/contents/') + '/contents/'.length);
     const ref = req.query.get('ref') ?? '';
     const known = contents.get(`${ref}:${path}`);
-    const scenarioFile =
-      known === undefined ? scenarios.fileAt(scenarios.knows(ref) ? ref : { branch: ref }, path) : undefined;
+    const scenarioFile = known === undefined ? history.fileAt(history.refOf(ref), path) : undefined;
     const bytes = known !== undefined ? Buffer.from(known) : scenarioFile?.bytes;
     if (bytes === undefined)
       return {
@@ -373,7 +378,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   route('GET', `${R}/compare/:spec`, async (req) => {
     const [fromSha, toSha] = (req.params.spec ?? '').split('...');
     if (!fromSha || !toSha) return notFound;
-    const comparison = await scenarios.compare(fromSha, toSha);
+    const comparison = history.compare(fromSha, toSha);
     if (!comparison) {
       return {
         json: {
@@ -392,7 +397,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     const changes =
       comparison.mergeBaseSha === fromSha
         ? comparison.changes
-        : ((await scenarios.compare(comparison.mergeBaseSha, toSha))?.changes ?? comparison.changes);
+        : (history.compare(comparison.mergeBaseSha, toSha)?.changes ?? comparison.changes);
     const ahead = comparison.relation === 'ahead' || comparison.relation === 'diverged' ? 1 : 0;
     const behind = comparison.relation === 'behind' || comparison.relation === 'diverged' ? 1 : 0;
     return {
@@ -404,7 +409,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
         base_commit: { sha: fromSha },
         merge_base_commit: { sha: comparison.mergeBaseSha },
         commits: ahead ? [{ sha: toSha }] : [],
-        files: changes.slice(0, GH_MAX_COMPARE_FILES).map(fileOf),
+        files: await Promise.all(changes.slice(0, GH_MAX_COMPARE_FILES).map(fileOf)),
       },
     };
   });
@@ -465,14 +470,14 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
    * start) must be shown in that commit's diff on its side; the contract scenario's synthetic patches
    * only require the file to be in the diff.
    */
-  const placeable = (number: number, found: GhPullRequest, c: NewComment): boolean => {
+  const placeable = async (number: number, found: GhPullRequest, c: NewComment): Promise<boolean> => {
     const side = c.side ?? 'RIGHT';
     const startSide = c.start_side ?? side;
     if (!c.path || !c.line || c.line < 1 || refusedPaths.has(c.path)) return false;
     if (side !== 'RIGHT' && side !== 'LEFT') return false;
     if (c.start_line !== undefined && (c.start_line >= c.line || (startSide !== 'RIGHT' && startSide !== 'LEFT')))
       return false;
-    const scenario = scenarios.get(number);
+    const scenario = history.pullRequests.get(number);
     if (!scenario) {
       return (
         (c.commit_id ?? found.head.sha) === found.head.sha &&
@@ -483,9 +488,10 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     const revision = c.commit_id
       ? scenario.revisions.find((r) => r.headSha === c.commit_id)
       : scenario.revisions.at(-1);
-    const change = revision?.changes.find((f) => f.path === c.path);
+    const change = revision?.changes.find((f) => pathOf(f) === c.path);
     if (!change) return false;
-    const lines = (s: string) => (s === 'LEFT' ? change.lines.old : change.lines.new);
+    const shown = (await diffOf(change)).lines;
+    const lines = (s: string) => (s === 'LEFT' ? shown.old : shown.new);
     return lines(side).has(c.line) && (c.start_line === undefined || lines(startSide).has(c.start_line));
   };
 
@@ -515,26 +521,28 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     return { thread, comment };
   };
 
-  route('POST', `${R}/pulls/:n/comments`, (req) => {
+  route('POST', `${R}/pulls/:n/comments`, async (req) => {
     const found = pr(req);
     if (!found) return notFound;
     const number = found.number;
     const body = req.json as NewComment;
-    if (!body.body || !body.commit_id || !placeable(number, found, body)) return unprocessable;
+    if (!body.body || !body.commit_id || !(await placeable(number, found, body))) return unprocessable;
     const { thread, comment } = addThread(req, number, found, body);
     return { status: 201, json: reviewComment(number, thread, comment) };
   });
 
   const reviewsByPull = new Map<number, Array<{ id: number; commitId: string; state: string }>>();
-  route('POST', `${R}/pulls/:n/reviews`, (req) => {
+  route('POST', `${R}/pulls/:n/reviews`, async (req) => {
     const found = pr(req);
     if (!found) return notFound;
     const number = found.number;
     const body = req.json as { commit_id?: string; event?: string; body?: string; comments?: NewComment[] };
     const comments = body.comments ?? [];
     // One comment GitHub cannot place refuses the whole review.
-    if (comments.some((c) => !c.body || !placeable(number, found, { ...c, commit_id: body.commit_id }))) {
-      return { status: 422, json: ghFixture('error-review-unprocessable.json') };
+    for (const c of comments) {
+      if (!c.body || !(await placeable(number, found, { ...c, commit_id: body.commit_id }))) {
+        return { status: 422, json: ghFixture('error-review-unprocessable.json') };
+      }
     }
     const id = nextId++;
     // Without an event the review stays pending: its comments are invisible until it is submitted.
@@ -689,11 +697,11 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
 
   /** A thread as GraphQL shows it: outdated once the file changed since the commit it was written on. */
   const gqlThread = (number: number, thread: FakeThread) => {
-    const latest = scenarios.get(number)?.revisions.at(-1);
+    const latest = history.pullRequests.get(number)?.revisions.at(-1);
     const isOutdated =
       latest !== undefined &&
       thread.commitId !== latest.headSha &&
-      scenarios.fileAt(thread.commitId, thread.path)?.blobId !== scenarios.fileAt(latest.headSha, thread.path)?.blobId;
+      history.fileAt(thread.commitId, thread.path)?.blobId !== history.fileAt(latest.headSha, thread.path)?.blobId;
     const { commitId: _commit, startDiffSide, comments, ...rest } = thread;
     return {
       ...rest,
@@ -799,8 +807,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       });
     },
     async loadPullRequest(scenario) {
-      const pull = await scenarios.load(scenario);
-      pullRequests.set(scenario.number, scenarioPull(pull));
+      pullRequests.set(scenario.number, await scenarioPull(history.load(scenario)));
     },
     refuseThreadsOn(path) {
       refusedPaths.add(path);

@@ -23,7 +23,7 @@ import {
 } from '@margin/core';
 import {
   BoundedCache,
-  createOneByOne,
+  createThreadsOneByOne,
   decodeFile,
   diffFromVersions,
   encodePathSegments,
@@ -542,12 +542,12 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
           outcomes[at[k] as number] = result;
         });
       // Pull-request-level comments are conversation comments, one request each.
-      place(conversationAt, await createOneByOne(conversation, one, signal));
+      place(conversationAt, await createThreadsOneByOne(conversation, one, signal));
       if (inline.length > 0) {
         // One comment outside the diff refuses the review: then each goes alone, so only it fails.
         place(
           inlineAt,
-          (await postReview(ref, revision, inline, signal)) ?? (await createOneByOne(inline, one, signal)),
+          (await postReview(ref, revision, inline, signal)) ?? (await createThreadsOneByOne(inline, one, signal)),
         );
       }
       return outcomes;

@@ -8,7 +8,7 @@ import type {
   ThreadAnchor,
   ThreadComment,
 } from '@margin/core';
-import { readHiddenMarker, withHiddenMarker } from '../shared/index.js';
+import { withHiddenMarker, withMarkerRead } from '../shared/index.js';
 
 /**
  * The parts of GitHub's REST and GraphQL shapes this adapter reads or writes, and their mapping to
@@ -217,11 +217,12 @@ export function parseThreadId(threadId: string): ParsedThreadId | undefined {
 /** Whether an author is the account this connection's credentials act as. */
 export type IsConnectionAuthor = (author: { login: string; isBot: boolean }) => boolean;
 
-export function commentOf(comment: GqlComment): ThreadComment {
+/** A review comment as stored, its hidden marker still in the body (`withMarkerRead` takes it out). */
+function commentOf(comment: GqlComment): ThreadComment {
   return {
     commentId: String(comment.databaseId),
     author: actorToUser(comment.author),
-    body: readHiddenMarker(comment.body).body,
+    body: comment.body,
     createdAt: comment.createdAt,
   };
 }
@@ -248,28 +249,25 @@ export function reviewThreadOf(
     };
   }
   const rootUser = actorToUser(root.author);
-  return {
+  return withMarkerRead({
     threadId: `${REVIEW_THREAD_PREFIX}${root.databaseId}`,
     status: thread.isResolved ? 'resolved' : 'open',
     anchor,
     comments: comments.map(commentOf),
-    marker: readHiddenMarker(root.body).marker,
     providerStatus: thread.isResolved ? 'resolved' : 'unresolved',
     isOutdated: thread.isOutdated,
     authoredByConnection: isConnectionAuthor(rootUser),
-  };
+  });
 }
 
 export function issueCommentThread(comment: GhIssueComment, isConnectionAuthor: IsConnectionAuthor): ReviewThread {
-  const { body, marker } = readHiddenMarker(comment.body ?? '');
   const author = toUser(comment.user);
-  return {
+  return withMarkerRead({
     threadId: `${ISSUE_COMMENT_PREFIX}${comment.id}`,
     status: 'open',
-    comments: [{ commentId: String(comment.id), author, body, createdAt: comment.created_at }],
-    marker,
+    comments: [{ commentId: String(comment.id), author, body: comment.body ?? '', createdAt: comment.created_at }],
     authoredByConnection: isConnectionAuthor(author),
-  };
+  });
 }
 
 /**

@@ -4,13 +4,10 @@ import {
   type ErrorAnswer,
   type ErrorVerdict,
   type HttpTransport,
-  type TransportOptions,
+  type HttpTuning,
   type TransportRequest,
   type TransportResponse,
 } from '../../http/index.js';
-
-/** Transport knobs a host or a test may tune; the defaults suit production. */
-export type HttpTuning = Pick<TransportOptions, 'timeoutMs' | 'retries' | 'backoffBaseMs' | 'maxRetryDelayMs'>;
 
 export interface GitLabClientOptions {
   /** `https://gitlab.example.com/api/v4` */
@@ -142,6 +139,3 @@ export function groupPathFromScope(scopePath: string, hostBaseUrl: string): stri
   if (!path) throw MarginError.validation(`The scope path '${scopePath}' names no GitLab group.`);
   return path;
 }
-
-/** One URL path segment: ids and full paths alike (`acme/app` → `acme%2Fapp`). */
-export const seg = (value: string | number): string => encodeURIComponent(String(value));

@@ -1,6 +1,6 @@
 import type { ChangedFile, FileContent, FileDiff, ListingTruncation, PullRequestRef, Revision } from '@margin/core';
-import { BoundedCache, computeUnifiedDiff, withFileHeaders } from '../shared/index.js';
-import { type GitLabClient, PAGE_SIZE, seg } from './gitlab-client.js';
+import { BoundedCache, diffOfVersions, encodeSegment, withFileHeaders } from '../shared/index.js';
+import { type GitLabClient, PAGE_SIZE } from './gitlab-client.js';
 import type { GlCompare, GlDiff, GlMergeRequest, GlVersion } from './gitlab-wire.js';
 
 /**
@@ -113,7 +113,7 @@ export class GitLabDiffs {
     const known = this.comparisons.get(key);
     if (known) return known;
     const pending = this.client.get<GlCompare>(
-      `/projects/${seg(repositoryId)}/repository/compare`,
+      `/projects/${encodeSegment(repositoryId)}/repository/compare`,
       { from, to, straight: true },
       signal,
     );
@@ -148,13 +148,7 @@ export class GitLabDiffs {
       added ? undefined : readContent(from, revision.mergeBaseSha ?? revision.baseSha),
       deleted ? undefined : readContent(file.path, revision.headSha),
     ]);
-    const text = await computeUnifiedDiff({
-      oldPath: before ? from : undefined,
-      newPath: after ? file.path : undefined,
-      oldText: before?.text ?? '',
-      newText: after?.text ?? '',
-      isBinary: before?.isBinary || after?.isBinary,
-    });
+    const text = await diffOfVersions(from, file.path, before, after);
     return entry?.too_large ? { text, commentable: 'diffLines', truncated: true } : { text, commentable: 'diffLines' };
   }
 
@@ -233,4 +227,4 @@ function ensureNewline(text: string): string {
 }
 
 export const mrPath = (ref: PullRequestRef): string =>
-  `/projects/${seg(ref.repositoryId)}/merge_requests/${seg(ref.pullRequestId)}`;
+  `/projects/${encodeSegment(ref.repositoryId)}/merge_requests/${encodeSegment(ref.pullRequestId)}`;

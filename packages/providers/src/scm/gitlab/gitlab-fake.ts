@@ -4,15 +4,10 @@ import {
   type FakeHttpServer,
   type FakeReply,
   type FakeRequest,
+  recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import {
-  type FileChange,
-  fileBytes,
-  recordedWrite,
-  ScenarioHistory,
-  unifiedDiffOf,
-} from '../../testing/scenario-history.js';
+import { diffOf, type FileChange, pathOf, ScenarioHistory } from '../../testing/scenario-history.js';
 import { lineCode, readDiffLines } from './gitlab-position.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeEnd, GlVersion } from './gitlab-wire.js';
 
@@ -238,9 +233,8 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   api('GET', '/projects/:id/repository/files/:path/raw', (req) => {
     const version = req.query.get('ref') ?? '';
     const path = req.params.path ?? '';
-    const known = history.fileAt(version, path);
-    if (known)
-      return { text: fileBytes(known).toString('utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } };
+    const known = history.fileAt(history.refOf(version), path);
+    if (known) return { text: known.bytes.toString('utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } };
     const text = FILES[`${version}:${path}`];
     return text === undefined
       ? { status: 404, json: errors.fileNotFound }
@@ -469,8 +463,8 @@ function scenarioMergeRequest(scenario: PullRequestScenario, mergeBaseSha: strin
  * line for a binary, nothing for a pure rename; a new or deleted file has the same path on both sides.
  */
 async function glDiff(change: FileChange): Promise<GlDiff> {
-  const text = await unifiedDiffOf(change);
-  const path = change.newPath ?? change.oldPath ?? '';
+  const { text } = await diffOf(change);
+  const path = pathOf(change);
   return {
     old_path: change.oldPath ?? path,
     new_path: change.newPath ?? path,

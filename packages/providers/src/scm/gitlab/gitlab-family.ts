@@ -1,5 +1,5 @@
 import { MarginError, type ScmConnectionConfig, type ScmProviderFamilyV1 } from '@margin/core';
-import type { HttpTuning } from './gitlab-client.js';
+import type { HttpTuning } from '../../http/index.js';
 import { createGitLabProvider } from './gitlab-scm-provider.js';
 import { createGitLabWebhook } from './gitlab-webhook.js';
 

@@ -25,22 +25,17 @@ import {
   type ThreadAnchor,
   type ThreadStatus,
 } from '@margin/core';
+import type { HttpTuning } from '../../http/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
+  encodeSegment,
   refusedThread,
   relationFromMergeBase,
   sameCommit,
   withHiddenMarker,
 } from '../shared/index.js';
-import {
-  createGitLabClient,
-  type GitLabClient,
-  gitLabApiBase,
-  groupPathFromScope,
-  type HttpTuning,
-  seg,
-} from './gitlab-client.js';
+import { createGitLabClient, type GitLabClient, gitLabApiBase, groupPathFromScope } from './gitlab-client.js';
 import { compareTruncation, GitLabDiffs, mrPath } from './gitlab-diffs.js';
 import {
   currentRevision,
@@ -174,7 +169,7 @@ class GitLabScmProvider implements ScmProviderV1 {
     const [compare, mergeBase] = await Promise.all([
       this.diffs.compare(ref.repositoryId, fromSha, toSha, signal),
       this.client.request<GlCommit>({
-        path: `/projects/${seg(ref.repositoryId)}/repository/merge_base?refs[]=${seg(fromSha)}&refs[]=${seg(toSha)}`,
+        path: `/projects/${encodeSegment(ref.repositoryId)}/repository/merge_base?refs[]=${encodeSegment(fromSha)}&refs[]=${encodeSegment(toSha)}`,
         allowStatuses: [404],
         signal,
       }),
@@ -195,7 +190,7 @@ class GitLabScmProvider implements ScmProviderV1 {
     options?: ScmCallOptions,
   ): Promise<FileContent | undefined> {
     const res = await this.client.request<Uint8Array>({
-      path: `/projects/${seg(ref.repositoryId)}/repository/files/${seg(path)}/raw`,
+      path: `/projects/${encodeSegment(ref.repositoryId)}/repository/files/${encodeSegment(path)}/raw`,
       // `ref` takes a commit SHA or a branch name alike.
       query: { ref: typeof version === 'string' ? version : version.branch },
       responseType: 'bytes',
@@ -256,7 +251,7 @@ class GitLabScmProvider implements ScmProviderV1 {
   async editComment(ref: PullRequestRef, input: EditCommentInput, options?: ScmCallOptions): Promise<void> {
     await this.client.request({
       method: 'PUT',
-      path: `${mrPath(ref)}/notes/${seg(noteNumber(input.commentId))}`,
+      path: `${mrPath(ref)}/notes/${encodeSegment(noteNumber(input.commentId))}`,
       json: { body: withHiddenMarker(input.body, input.marker, MARKER_STYLE) },
       responseType: 'none',
       signal: options?.signal,
@@ -270,7 +265,7 @@ class GitLabScmProvider implements ScmProviderV1 {
     options?: ScmCallOptions,
   ): Promise<{ commentId: string }> {
     const note = await this.post<GlNote>(
-      `${mrPath(ref)}/discussions/${seg(threadId)}/notes`,
+      `${mrPath(ref)}/discussions/${encodeSegment(threadId)}/notes`,
       { body },
       options?.signal,
     );
@@ -285,7 +280,7 @@ class GitLabScmProvider implements ScmProviderV1 {
   ): Promise<void> {
     await this.client.request({
       method: 'PUT',
-      path: `${mrPath(ref)}/discussions/${seg(threadId)}`,
+      path: `${mrPath(ref)}/discussions/${encodeSegment(threadId)}`,
       json: { resolved: status === 'resolved' },
       signal: options?.signal,
     });
@@ -297,8 +292,8 @@ class GitLabScmProvider implements ScmProviderV1 {
   ): AsyncIterable<PullRequestSummary> {
     const signal = options?.signal;
     const path = scope.repositoryId
-      ? `/projects/${seg(scope.repositoryId)}/merge_requests`
-      : `/groups/${seg(scope.projectKey)}/merge_requests`;
+      ? `/projects/${encodeSegment(scope.repositoryId)}/merge_requests`
+      : `/groups/${encodeSegment(scope.projectKey)}/merge_requests`;
     for await (const page of this.client.pages<GlMergeRequest>(path, { state: 'opened', scope: 'all' }, 1, signal)) {
       for (const mr of page) {
         const summary = await this.summaryOf(scope, mr, signal);
@@ -311,7 +306,7 @@ class GitLabScmProvider implements ScmProviderV1 {
   async *listProjects(scopePath: string, options?: ScmCallOptions): AsyncIterable<ScmProject> {
     const signal = options?.signal;
     const group = await this.client.get<GlGroup>(
-      `/groups/${seg(groupPathFromScope(scopePath, this.hostBaseUrl))}`,
+      `/groups/${encodeSegment(groupPathFromScope(scopePath, this.hostBaseUrl))}`,
       undefined,
       signal,
     );
@@ -323,7 +318,7 @@ class GitLabScmProvider implements ScmProviderV1 {
 
   async *listRepositories(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmRepository> {
     const query = { include_subgroups: true, archived: false, simple: true, order_by: 'id', sort: 'asc' };
-    const path = `/groups/${seg(scope.projectKey)}/projects`;
+    const path = `/groups/${encodeSegment(scope.projectKey)}/projects`;
     for await (const page of this.client.pages<GlProject>(path, query, 1, options?.signal)) {
       for (const project of page) {
         yield {
@@ -338,7 +333,7 @@ class GitLabScmProvider implements ScmProviderV1 {
   }
 
   async *listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string> {
-    const path = `/projects/${seg(ref.repositoryId)}/repository/branches`;
+    const path = `/projects/${encodeSegment(ref.repositoryId)}/repository/branches`;
     for await (const page of this.client.pages<GlBranch>(path, {}, 1, options?.signal)) {
       for (const branch of page) yield branch.name;
     }

@@ -1,4 +1,4 @@
-import type { ChangedFile } from '@margin/core';
+import type { ChangedFile, FileContent } from '@margin/core';
 import { decodeFile } from './normalize.js';
 import { computeUnifiedDiff } from './unified-diff.js';
 
@@ -32,13 +32,29 @@ export async function diffFromVersions(
     });
   }
   const [oldBytes, newBytes] = await Promise.all([read(oldPath, baseSha), read(newPath, headSha)]);
-  const oldFile = oldBytes ? decodeFile(oldBytes) : undefined;
-  const newFile = newBytes ? decodeFile(newBytes) : undefined;
+  return diffOfVersions(
+    oldPath,
+    newPath,
+    oldBytes ? decodeFile(oldBytes) : undefined,
+    newBytes ? decodeFile(newBytes) : undefined,
+  );
+}
+
+/**
+ * One file's unified diff from its two versions as read, each `undefined` where the file does not
+ * exist (that side diffs as `/dev/null`); binary when either side is.
+ */
+export function diffOfVersions(
+  oldPath: string,
+  newPath: string,
+  before: Pick<FileContent, 'text' | 'isBinary'> | undefined,
+  after: Pick<FileContent, 'text' | 'isBinary'> | undefined,
+): Promise<string> {
   return computeUnifiedDiff({
-    oldPath: oldFile ? oldPath : undefined,
-    newPath: newFile ? newPath : undefined,
-    oldText: oldFile?.text ?? '',
-    newText: newFile?.text ?? '',
-    isBinary: (oldFile?.isBinary ?? false) || (newFile?.isBinary ?? false),
+    oldPath: before ? oldPath : undefined,
+    newPath: after ? newPath : undefined,
+    oldText: before?.text ?? '',
+    newText: after?.text ?? '',
+    isBinary: (before?.isBinary ?? false) || (after?.isBinary ?? false),
   });
 }

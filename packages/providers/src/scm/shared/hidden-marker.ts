@@ -1,4 +1,4 @@
-import { MarginError, THREAD_MARKER_PATTERN } from '@margin/core';
+import { MarginError, type ReviewThread, THREAD_MARKER_PATTERN } from '@margin/core';
 
 /**
  * How a Markdown comment body carries a thread's hidden marker (`CreateThreadInput.marker`):
@@ -32,4 +32,18 @@ export function readHiddenMarker(stored: string): { body: string; marker?: strin
   const match = READ.exec(stored);
   if (!match) return { body: stored };
   return { body: stored.slice(0, match.index), marker: match[1] ?? match[2] };
+}
+
+/**
+ * A thread as read from the provider, with the hidden marker taken out of every comment body and
+ * the first comment's marker (the one the thread was created with) set as the thread's.
+ */
+export function withMarkerRead(thread: ReviewThread): ReviewThread {
+  let marker: string | undefined;
+  const comments = thread.comments.map((comment, i) => {
+    const read = readHiddenMarker(comment.body);
+    if (i === 0) marker = read.marker;
+    return read.marker === undefined ? comment : { ...comment, body: read.body };
+  });
+  return marker === undefined ? { ...thread, comments } : { ...thread, comments, marker };
 }

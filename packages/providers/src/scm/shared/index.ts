@@ -1,14 +1,20 @@
 export { BoundedCache } from './bounded-cache.js';
 export { relationFromMergeBase, sameCommit } from './commit-relation.js';
-export { createOneByOne } from './create-one-by-one.js';
+export { createThreadsOneByOne } from './create-threads-one-by-one.js';
 export {
   createExpiringToken,
   type ExpiringTokenOptions,
   type ExpiringTokenSource,
   type IssuedToken,
 } from './expiring-token.js';
-export { diffFromVersions, type ReadFileAt } from './file-versions-diff.js';
-export { assertThreadMarker, type MarkerStyle, readHiddenMarker, withHiddenMarker } from './hidden-marker.js';
+export { diffFromVersions, diffOfVersions, type ReadFileAt } from './file-versions-diff.js';
+export {
+  assertThreadMarker,
+  type MarkerStyle,
+  readHiddenMarker,
+  withHiddenMarker,
+  withMarkerRead,
+} from './hidden-marker.js';
 export {
   isObject,
   type JsonObject,
@@ -23,6 +29,7 @@ export {
   type DecodedFile,
   decodeFile,
   encodePathSegments,
+  encodeSegment,
   headsRef,
   looksBinary,
   relativePath,
@@ -30,6 +37,5 @@ export {
 export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
 export { rememberOnce } from './remember-once.js';
 export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
-export { createThreadsOneByOne, describeAnchor, refusedThread } from './thread-batch.js';
-export { withMarkerRead } from './thread-markers.js';
+export { describeAnchor, refusedThread } from './thread-refusal.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

@@ -1,10 +1,35 @@
 import { type CreatedThread, MarginError } from '@margin/core';
 import { describe, expect, it } from 'vitest';
-import { createThreadsOneByOne, refusedThread } from './thread-batch.js';
-
-const anchor = { filePath: 'src/a.ts', startLine: 3, endLine: 4 };
+import { createThreadsOneByOne } from './create-threads-one-by-one.js';
 
 describe('posting threads one by one', () => {
+  it('keeps input order and turns each failure into that thread’s MarginError', async () => {
+    const outcomes = await createThreadsOneByOne(['a', 'refused', 'c'], async (name) => {
+      if (name === 'refused') throw MarginError.provider('rejected', 'Refused.', { providerStatus: 422 });
+      return { threadId: name, commentId: '1' };
+    });
+    expect(outcomes.map((o) => (o.ok ? o.thread.threadId : o.error.details.providerStatus))).toEqual(['a', 422, 'c']);
+  });
+
+  it('stops and throws once the call is cancelled', async () => {
+    const controller = new AbortController();
+    const created: string[] = [];
+    const run = createThreadsOneByOne(
+      ['a', 'b', 'c'],
+      async (name) => {
+        if (name === 'b') {
+          controller.abort();
+          throw MarginError.provider('timeout', 'The call was cancelled.');
+        }
+        created.push(name);
+        return { threadId: name, commentId: '1' };
+      },
+      controller.signal,
+    );
+    await expect(run).rejects.toThrow('cancelled');
+    expect(created).toEqual(['a']);
+  });
+
   it('keeps input order and turns a provider failure into a refused outcome without stopping', async () => {
     const posted: string[] = [];
     const outcomes = await createThreadsOneByOne(
@@ -37,24 +62,5 @@ describe('posting threads one by one', () => {
       throw new TypeError('bug');
     };
     await expect(createThreadsOneByOne([{ body: 'x' }], broken, undefined)).rejects.toThrow(TypeError);
-  });
-});
-
-describe('a refused thread', () => {
-  it('names the place and keeps the provider status of a 400', () => {
-    const error = refusedThread(
-      'GitLab',
-      { ...anchor, side: 'old' },
-      MarginError.provider('rejected', 'GitLab answered 400: bad line', { providerStatus: 400 }),
-    ) as MarginError;
-    expect(error.message).toBe(
-      'GitLab refused a thread on src/a.ts lines 3–4 (old side): GitLab answered 400: bad line',
-    );
-    expect(error.details).toEqual({ providerFailure: 'rejected', providerStatus: 400 });
-  });
-
-  it('leaves other failures as they are', () => {
-    const unavailable = MarginError.provider('unavailable', 'down', { providerStatus: 503 });
-    expect(refusedThread('GitLab', anchor, unavailable)).toBe(unavailable);
   });
 });

@@ -1,33 +1,4 @@
-import {
-  type CreatedThread,
-  type CreateThreadInput,
-  type CreateThreadOutcome,
-  MarginError,
-  type ThreadAnchor,
-} from '@margin/core';
-
-/**
- * `createThreads` for providers without a native batch: one request per thread, in input order. A
- * thread the provider refuses (or any other provider failure) becomes `{ ok: false }` and the rest
- * are still posted; only a cancelled call stops the batch, since nothing after it may be sent.
- */
-export async function createThreadsOneByOne(
-  threads: ReadonlyArray<Omit<CreateThreadInput, 'revision'>>,
-  createOne: (thread: Omit<CreateThreadInput, 'revision'>) => Promise<CreatedThread>,
-  signal: AbortSignal | undefined,
-): Promise<CreateThreadOutcome[]> {
-  const outcomes: CreateThreadOutcome[] = [];
-  for (const thread of threads) {
-    signal?.throwIfAborted();
-    try {
-      outcomes.push({ ok: true, thread: await createOne(thread) });
-    } catch (error) {
-      if (signal?.aborted || !MarginError.isInstance(error)) throw error;
-      outcomes.push({ ok: false, error });
-    }
-  }
-  return outcomes;
-}
+import { MarginError, type ThreadAnchor } from '@margin/core';
 
 /** `src/a.ts` line 5, or lines 5–7, on the old side when the anchor says so. */
 export function describeAnchor(anchor: ThreadAnchor): string {

@@ -114,7 +114,11 @@ export interface ChangedFile {
 
 /** Options every provider call takes. */
 export interface ScmCallOptions {
-  /** Aborts the call (and any retry wait) when the review is stopped, superseded or the host shuts down. */
+  /**
+   * Aborts the call (and any retry wait) when the review is stopped, superseded or the host shuts
+   * down. An aborted call rejects with the signal's reason (an `AbortError`), not a `MarginError`:
+   * nobody is waiting for an answer to explain.
+   */
   signal?: AbortSignal | undefined;
 }
 

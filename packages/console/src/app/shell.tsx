@@ -25,7 +25,8 @@ export function Shell() {
   const location = useLocation();
   const match = useMatch('/clients/:clientId/*');
   const clientId = match?.params.clientId;
-  const clients = useResource(() => api.clients.list({ limit: 200 }), []);
+  // Reloaded when the client in the URL changes, so a client created a moment ago is in the switcher.
+  const clients = useResource(() => api.clients.list({ limit: 200 }), [clientId]);
   useShortcuts(clientId);
 
   const switchClient = (id: string) => {

@@ -6,6 +6,7 @@ import { useClient } from '../app/client-layout.js';
 import { Badge, Empty } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Section } from '../ui/page.js';
+import { useResource } from '../ui/use-resource.js';
 import { PUBLICATION } from '../words.js';
 
 type Finding = Schemas['Finding'];
@@ -14,6 +15,11 @@ const PR_LEVEL = 'Pull request';
 /** Findings grouped by file, each with its publication state and, when held back, why. */
 export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   const findings = job.result?.findings ?? [];
+  const { client } = useClient();
+  // Which findings the client already dismissed, so the page says so after a reload too.
+  const dismissals = useResource(() => api.reviewing.dismissals.list(client.id), [client.id]);
+  const isDismissed = (f: Finding) =>
+    dismissals.data?.items.some((d) => d.findingMessage === f.message && (d.filePath ?? null) === f.filePath) ?? false;
   const [params, setParams] = useSearchParams();
   const shown = params.get('publication') ?? '';
   const visible = shown ? findings.filter((f) => f.publication === shown) : findings;
@@ -48,7 +54,7 @@ export function Findings({ job }: { job: Schemas['JobStatus'] }) {
             <h3 className="mono">{file}</h3>
             <ul className="findings">
               {list.map((f) => (
-                <FindingItem key={f.id} finding={f} />
+                <FindingItem key={f.id} finding={f} alreadyDismissed={isDismissed(f)} />
               ))}
             </ul>
           </section>
@@ -58,9 +64,10 @@ export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   );
 }
 
-function FindingItem({ finding: f }: { finding: Finding }) {
+function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alreadyDismissed: boolean }) {
   const { client, canAdminister } = useClient();
-  const [dismissed, setDismissed] = useState(false);
+  const [justDismissed, setDismissed] = useState(false);
+  const dismissed = justDismissed || alreadyDismissed;
   const dismiss = useAction(async () => {
     await api.reviewing.dismissals.dismiss(client.id, {
       findingMessage: f.message,
@@ -93,12 +100,12 @@ function FindingItem({ finding: f }: { finding: Finding }) {
         {f.reason && <> Reason: {f.reason}</>}
         {f.providerThreadId && <span className="muted"> (thread {f.providerThreadId})</span>}
       </p>
-      {canAdminister &&
-        (dismissed ? (
-          <p role="status" className="ok-text">
-            Dismissed: later reviews suppress similar findings.
-          </p>
-        ) : (
+      {dismissed ? (
+        <p role="status" className="ok-text">
+          Dismissed: later reviews suppress similar findings.
+        </p>
+      ) : (
+        canAdminister && (
           <button
             type="button"
             onClick={() => void dismiss.run()}
@@ -107,7 +114,8 @@ function FindingItem({ finding: f }: { finding: Finding }) {
           >
             Dismiss
           </button>
-        ))}
+        )
+      )}
       <ProblemSummary problem={dismiss.problem} fieldsShown={false} />
     </li>
   );

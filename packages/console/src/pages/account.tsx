@@ -107,7 +107,7 @@ function PersonalAccessTokens() {
           />
         </div>
       </Form>
-      <ProblemSummary problem={revoke.problem} fieldsShown={false} />
+      <ProblemSummary problem={revoke.problem} />
       <Loaded resource={tokens}>
         {(data) =>
           data.items.length === 0 ? (

@@ -100,7 +100,7 @@ export function AiConnectionPage() {
                 <span className="spinner" aria-hidden="true" /> Asking every configured model…
               </p>
             )}
-            <ProblemSummary problem={verify.problem ?? setActive.problem ?? remove.problem} fieldsShown={false} />
+            <ProblemSummary problem={verify.problem ?? setActive.problem ?? remove.problem} />
           </Section>
           <Models models={c.configuredModels} />
           <Bindings bindings={c.purposeBindings} models={c.configuredModels} />

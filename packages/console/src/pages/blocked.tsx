@@ -25,7 +25,7 @@ export function BlockedPage() {
   return (
     <Page title="Blocked pull requests">
       <Section title="Blocks">
-        <ProblemSummary problem={unblock.problem} fieldsShown={false} />
+        <ProblemSummary problem={unblock.problem} />
         <Loaded resource={blocks}>
           {(data) =>
             data.items.length === 0 ? (

@@ -54,7 +54,7 @@ function Members() {
   });
   return (
     <Section title="Members">
-      <ProblemSummary problem={remove.problem} fieldsShown={false} />
+      <ProblemSummary problem={remove.problem} />
       <Loaded resource={members}>
         {(data) =>
           data.items.length === 0 ? (

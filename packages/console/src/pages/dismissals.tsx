@@ -21,7 +21,7 @@ export function DismissalsPage() {
         Dismiss a finding from its review's page. Forgetting a dismissal lets similar findings through again.
       </p>
       <Section title="Dismissals">
-        <ProblemSummary problem={forget.problem} fieldsShown={false} />
+        <ProblemSummary problem={forget.problem} />
         <Loaded resource={dismissals}>
           {(data) =>
             data.items.length === 0 ? (

@@ -116,7 +116,7 @@ function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alrea
           </button>
         )
       )}
-      <ProblemSummary problem={dismiss.problem} fieldsShown={false} />
+      <ProblemSummary problem={dismiss.problem} />
     </li>
   );
 }

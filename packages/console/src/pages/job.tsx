@@ -147,7 +147,7 @@ function JobActions({ job, onMoved }: { job: Job; onMoved(): void }) {
           Restart review
         </button>
       )}
-      <ProblemSummary problem={stop.problem ?? restart.problem} fieldsShown={false} />
+      <ProblemSummary problem={stop.problem ?? restart.problem} />
     </>
   );
 }

@@ -94,7 +94,7 @@ function PurposeMap({ catalog, onChanged }: { catalog: Catalog; onChanged(): voi
           Saving…
         </p>
       )}
-      <ProblemSummary problem={set.problem} fieldsShown={false} />
+      <ProblemSummary problem={set.problem} />
     </Section>
   );
 }
@@ -121,7 +121,7 @@ function Names({
   };
   return (
     <Section title="Logical models">
-      <ProblemSummary problem={remove.problem} fieldsShown={false} />
+      <ProblemSummary problem={remove.problem} />
       {catalog.items.length === 0 ? (
         <Empty>No logical models yet. Name a model below, then map purposes to it.</Empty>
       ) : (

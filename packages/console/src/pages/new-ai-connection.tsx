@@ -141,7 +141,7 @@ export function NewAiConnectionPage() {
               {discover.pending ? 'Discovering…' : 'Discover models'}
             </button>
           </div>
-          <ProblemSummary problem={probe.problem ?? discover.problem} fieldsShown={false} />
+          <ProblemSummary problem={probe.problem ?? discover.problem} />
           {probeResult && <CheckResult result={probeResult} what="Probe" />}
         </Section>
 

@@ -96,7 +96,7 @@ function Details({ connection: c, onChanged }: { connection: Connection; onChang
           </button>
         )}
       </div>
-      <ProblemSummary problem={verify.problem ?? toggle.problem} fieldsShown={false} />
+      <ProblemSummary problem={verify.problem ?? toggle.problem} />
     </Section>
   );
 }
@@ -263,7 +263,7 @@ function ReviewerIdentity({ connection }: { connection: Connection }) {
                 ))}
               </ul>
             ))}
-          <ProblemSummary problem={pick.problem} fieldsShown={false} />
+          <ProblemSummary problem={pick.problem} />
         </>
       )}
     </Section>

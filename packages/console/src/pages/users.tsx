@@ -20,7 +20,7 @@ export function UsersPage() {
   return (
     <Page title="Users">
       <Section title="Accounts">
-        <ProblemSummary problem={update.problem} fieldsShown={false} />
+        <ProblemSummary problem={update.problem} />
         <Loaded resource={users}>
           {(data) =>
             data.items.length === 0 ? (

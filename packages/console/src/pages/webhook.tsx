@@ -80,7 +80,7 @@ export function WebhookPage() {
                 <ConfirmButton label="Delete webhook" confirmLabel="Delete now" onConfirm={() => void remove.run()} />
               </div>
             )}
-            <ProblemSummary problem={toggle.problem ?? remove.problem} fieldsShown={false} />
+            <ProblemSummary problem={toggle.problem ?? remove.problem} />
           </Section>
           <Section title="Deliveries">
             <Loaded resource={deliveries}>

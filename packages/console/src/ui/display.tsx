@@ -7,12 +7,12 @@ export function Loaded<T>({ resource, children }: { resource: Resource<T>; child
   if (resource.data !== undefined) {
     return (
       <>
-        {resource.problem && <ProblemSummary problem={resource.problem} fieldsShown={false} />}
+        {resource.problem && <ProblemSummary problem={resource.problem} />}
         {children(resource.data)}
       </>
     );
   }
-  if (resource.problem) return <ProblemSummary problem={resource.problem} fieldsShown={false} />;
+  if (resource.problem) return <ProblemSummary problem={resource.problem} />;
   return <Waiting label="Loading…" />;
 }
 

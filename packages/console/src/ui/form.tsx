@@ -7,6 +7,7 @@ import {
   useCallback,
   useContext,
   useId,
+  useRef,
   useState,
 } from 'react';
 import { fieldMessage, formProblem, type Problem, toProblem } from './problem.js';
@@ -57,6 +58,7 @@ interface FormProps {
  * place as the API's answer; field messages sit next to the field the `path` names.
  */
 export function Form({ action, submitLabel, pendingLabel, children, label, extraButtons }: FormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const local = formProblem(event.currentTarget);
@@ -69,10 +71,10 @@ export function Form({ action, submitLabel, pendingLabel, children, label, extra
     void action.run();
   };
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-label={label} aria-busy={action.pending}>
+    <form ref={formRef} className="form" noValidate onSubmit={onSubmit} aria-label={label} aria-busy={action.pending}>
       <ProblemContext.Provider value={action.problem}>
         {children}
-        <ProblemSummary problem={action.problem} />
+        <ProblemSummary problem={action.problem} fields={formRef.current ?? undefined} />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={action.pending}>
             {action.pending ? (pendingLabel ?? 'Working…') : submitLabel}
@@ -84,18 +86,19 @@ export function Form({ action, submitLabel, pendingLabel, children, label, extra
   );
 }
 
-/** The one error display: the message, and field messages the form has no field for. */
+/**
+ * The one error display: the message, and the field messages that have no field in `fields` (the
+ * form they came from) to sit beside. Without `fields`, every field message is listed here.
+ */
 export function ProblemSummary({
   problem,
-  fieldsShown = true,
+  fields,
 }: {
   problem: Problem | undefined;
-  fieldsShown?: boolean;
+  fields?: HTMLElement | undefined;
 }) {
   if (!problem) return null;
-  const loose = fieldsShown
-    ? problem.details.filter((d) => !document.querySelector(`[name="${CSS.escape(d.path)}"]`))
-    : problem.details;
+  const loose = problem.details.filter((d) => !fields?.querySelector(`[name="${CSS.escape(d.path)}"]`));
   return (
     <div className="problem" role="alert">
       <p>{problem.message}</p>

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // One entry point for a machine that has only Node and npm: it brings the pinned pnpm, installs the
 // workspace from the lockfile, then runs `pnpm <args>`. `node scripts/run.mjs start`, `... test`,
-// `... bench`, `... build`. Machine quirks live here so nobody has to remember them.
+// `... bench`, `... build`. Machine quirks live here so nobody has to remember them; `test` also
+// brings Debian's Chromium for the console's browser tests (ensure-chromium.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const PNPM_VERSION = '12.21.0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +30,7 @@ if (!env.npm_config_nodedir && existsSync('/usr/include/node/node_api.h')) {
 ensurePnpm();
 const args = process.argv.slice(2);
 if (args[0] !== 'install') run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only']);
+if (args[0] === 'test') ensureChromium();
 if (args.length > 0) runForwardingSignals('pnpm', args);
 
 function ensurePnpm() {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `pnpm start`: builds the packages when their sources are newer than the build, then runs the gateway.
+// `pnpm start`: builds the packages when their sources are newer than the build, then runs the gateway
+// with the management console (packages/console) at `/`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,9 @@ function newestMtime(path) {
 
 function needsBuild() {
   return readdirSync(packagesDir).some((name) => {
-    const built = join(packagesDir, name, 'dist', 'index.js');
+    // A package with an index.html at its root is a site (the console): its build is dist/index.html.
+    const site = existsSync(join(packagesDir, name, 'index.html'));
+    const built = join(packagesDir, name, 'dist', site ? 'index.html' : 'index.js');
     if (!existsSync(built)) return true;
     const sources = [join(packagesDir, name, 'src'), join(root, 'openapi.json')];
     return sources.some((src) => existsSync(src) && newestMtime(src) > statSync(built).mtimeMs);
@@ -35,6 +38,7 @@ const server = spawn(
   {
     cwd: root,
     stdio: 'inherit',
+    env: { MARGIN_CONSOLE_DIR: join(packagesDir, 'console', 'dist'), ...process.env },
   },
 );
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));

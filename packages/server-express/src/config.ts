@@ -69,6 +69,7 @@ const EnvSchema = z.object({
   CRAWL_LEASE_SECONDS: int(1, 3600, 300),
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
   MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
+  MARGIN_CONSOLE_DIR: optionalText,
   NODE_ENV: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
@@ -100,6 +101,8 @@ export interface HostConfig {
     crawlLeaseMs: number;
   };
   authRateLimit: { permits: number; windowSeconds: number };
+  /** The management console's build, served by the gateway at `/`; unset: no console. */
+  consoleDir: string | undefined;
   development: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
+    consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
     development: e.NODE_ENV === 'development',
     logLevel: e.LOG_LEVEL,
   };

@@ -85,7 +85,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     const background = createBackgroundWork(core, logger, config);
     const host: HostContext = { config, logger, health: createHealth(core, background.contributors) };
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
-    const server = createServer(createGateway(api, host));
+    const server = createServer(createGateway(api, host, { consoleDir: config.consoleDir }));
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * Shared by the AI connection tests: an OpenAI-compatible provider fake on loopback and valid
- * profile bodies. Test-only; nothing outside `*.test.ts` imports it.
+ * profile bodies. Test-only: tests import it, other packages through the source-only `test-kits` entry.
  */
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 

@@ -1,0 +1,81 @@
+/**
+ * Everything the browser suite runs against, on loopback only: the console built from source, a
+ * real Margin host serving it, a fake OpenAI-compatible model server and a fake GitHub.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ReviewEngineV1 } from '@margin/core';
+import { createProviderRegistry } from '@margin/providers';
+import { GH_REPOSITORY_ID, type GitHubFake, startGitHubFake } from '@margin/providers/testing';
+import { type FakeOpenAi, SECRETS, startFakeOpenAi } from '@margin/server-express/test-kits';
+import { startTestHost, type TestHost } from '@margin/server-express/testing';
+
+const consoleRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ConsoleHost {
+  host: TestHost;
+  models: FakeOpenAi;
+  github: GitHubFake;
+  /** What the GitHub fake accepts, to type into the connection form. */
+  githubToken: string;
+  githubRepositoryId: string;
+  close(): Promise<void>;
+}
+
+/** Builds the console into a temporary folder (about a second), so the suite tests today's sources. */
+async function buildConsole(): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'margin-console-build-'));
+  const vite = join(
+    dirname(createRequire(join(consoleRoot, 'package.json')).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    {
+      cwd: consoleRoot,
+      env: { ...process.env, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed:\n${result.stdout}\n${result.stderr}`);
+  return outDir;
+}
+
+export async function startConsoleHost(reviewEngine: ReviewEngineV1): Promise<ConsoleHost> {
+  const [consoleDir, models, github] = await Promise.all([
+    buildConsole(),
+    startFakeOpenAi(),
+    startGitHubFake({ pat: SECRETS.github }),
+  ]);
+  const host = await startTestHost({
+    reviewEngine,
+    // The model server and GitHub fake listen on loopback, which the egress guard refuses by default.
+    providers: createProviderRegistry({ allowPrivateEgress: true }),
+    env: {
+      MARGIN_CONSOLE_DIR: consoleDir,
+      MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+      WORKER_POLL_INTERVAL_MILLISECONDS: '100',
+      // Progress is saved with each lease heartbeat (six per lease): a short lease makes it live.
+      WORKER_LEASE_SECONDS: '3',
+      WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: '100',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  return {
+    host,
+    models,
+    github,
+    githubToken: SECRETS.github,
+    githubRepositoryId: GH_REPOSITORY_ID,
+    async close() {
+      await host.close();
+      await Promise.all([models.close(), github.close(), rm(consoleDir, { recursive: true, force: true })]);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { type Me, MeContext } from '../api/me.js';
+import { api, hasSession, onSessionEnded, renew } from '../api/session.js';
+import { AccountPage } from '../pages/account.js';
+import { AiConnectionPage } from '../pages/ai-connection.js';
+import { AiConnectionsPage } from '../pages/ai-connections.js';
+import { BlockedPage } from '../pages/blocked.js';
+import { ClientPage } from '../pages/client.js';
+import { ClientsPage } from '../pages/clients.js';
+import { CrawlsPage } from '../pages/crawls.js';
+import { DismissalsPage } from '../pages/dismissals.js';
+import { JobPage } from '../pages/job.js';
+import { JobsPage } from '../pages/jobs.js';
+import { KnowledgePage } from '../pages/knowledge.js';
+import { LicensingPage } from '../pages/licensing.js';
+import { LogicalModelsPage } from '../pages/logical-models.js';
+import { NewAiConnectionPage } from '../pages/new-ai-connection.js';
+import { NotFoundPage } from '../pages/not-found.js';
+import { OverviewPage } from '../pages/overview.js';
+import { ScmConnectionPage } from '../pages/scm-connection.js';
+import { ScmConnectionsPage } from '../pages/scm-connections.js';
+import { SignInPage } from '../pages/sign-in.js';
+import { SubmitReviewPage } from '../pages/submit-review.js';
+import { UsersPage } from '../pages/users.js';
+import { WebhookPage } from '../pages/webhook.js';
+import { WebhooksPage } from '../pages/webhooks.js';
+import { Waiting } from '../ui/display.js';
+import { ClientLayout } from './client-layout.js';
+import { Shell } from './shell.js';
+
+/** Back to the page that asked for sign-in (`?next=`), only ever a path on this site. */
+function AfterSignIn() {
+  const next = new URLSearchParams(useLocation().search).get('next');
+  return <Navigate to={next?.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
+}
+
+type State = { kind: 'starting' } | { kind: 'signedOut' } | { kind: 'signedIn'; me: Me };
+
+/** Signs in from the refresh cookie when it can, then serves the pages; the sign-in page otherwise. */
+export function App() {
+  const [state, setState] = useState<State>({ kind: 'starting' });
+  const location = useLocation();
+
+  const loadMe = useCallback(async () => {
+    const me = await api.auth.me();
+    setState({ kind: 'signedIn', me });
+  }, []);
+
+  useEffect(() => {
+    const start = async () => {
+      if (hasSession() || (await renew().catch(() => false))) await loadMe();
+      else setState({ kind: 'signedOut' });
+    };
+    start().catch(() => setState({ kind: 'signedOut' }));
+    return onSessionEnded(() => setState({ kind: 'signedOut' }));
+  }, [loadMe]);
+
+  if (state.kind === 'starting') return <Waiting label="Starting Margin…" />;
+  if (state.kind === 'signedOut') {
+    const next = location.pathname === '/sign-in' ? '/' : `${location.pathname}${location.search}`;
+    return (
+      <Routes>
+        <Route path="/sign-in" element={<SignInPage onSignedIn={loadMe} />} />
+        <Route path="*" element={<Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />} />
+      </Routes>
+    );
+  }
+  return (
+    <MeContext.Provider value={{ me: state.me, reloadMe: () => void loadMe() }}>
+      <Routes>
+        <Route element={<Shell />}>
+          <Route path="/" element={<OverviewPage />} />
+          <Route path="/sign-in" element={<AfterSignIn />} />
+          <Route path="/account" element={<AccountPage />} />
+          <Route path="/admin/users" element={<UsersPage />} />
+          <Route path="/admin/licensing" element={<LicensingPage />} />
+          <Route path="/clients" element={<ClientsPage />} />
+          <Route path="/clients/:clientId" element={<ClientLayout />}>
+            <Route index element={<ClientPage />} />
+            <Route path="scm" element={<ScmConnectionsPage />} />
+            <Route path="scm/:connectionId" element={<ScmConnectionPage />} />
+            <Route path="ai" element={<AiConnectionsPage />} />
+            <Route path="ai/new" element={<NewAiConnectionPage />} />
+            <Route path="ai/:connectionId" element={<AiConnectionPage />} />
+            <Route path="models" element={<LogicalModelsPage />} />
+            <Route path="webhooks" element={<WebhooksPage />} />
+            <Route path="webhooks/:configId" element={<WebhookPage />} />
+            <Route path="crawls" element={<CrawlsPage />} />
+            <Route path="knowledge" element={<KnowledgePage />} />
+            <Route path="reviews" element={<JobsPage />} />
+            <Route path="reviews/submit" element={<SubmitReviewPage />} />
+            <Route path="reviews/:jobId" element={<JobPage />} />
+            <Route path="blocked" element={<BlockedPage />} />
+            <Route path="dismissals" element={<DismissalsPage />} />
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </MeContext.Provider>
+  );
+}

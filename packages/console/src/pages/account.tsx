@@ -1,0 +1,159 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useState } from 'react';
+import { useMe } from '../api/me.js';
+import { api } from '../api/session.js';
+import { ConfirmButton, Empty, Loaded, ShownOnce, Time } from '../ui/display.js';
+import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useLocalPage } from '../ui/paging.js';
+import { useResource } from '../ui/use-resource.js';
+
+/** Change the password; create, list and revoke personal access tokens. */
+export function AccountPage() {
+  const { me } = useMe();
+  return (
+    <Page title="Password and tokens">
+      <p>
+        Signed in as <strong>{me.username}</strong> (
+        {me.globalRole === 'platformAdmin' ? 'platform administrator' : 'user'}).
+      </p>
+      <ChangePassword />
+      <PersonalAccessTokens />
+    </Page>
+  );
+}
+
+function ChangePassword() {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [done, setDone] = useState(false);
+  const action = useAction(async () => {
+    setDone(false);
+    await api.auth.changeMyPassword({ currentPassword, newPassword });
+    setCurrent('');
+    setNew('');
+    setDone(true);
+  });
+  return (
+    <Section title="Change password">
+      <Form action={action} submitLabel="Change password" pendingLabel="Changing…" label="Change password">
+        <TextField
+          label="Current password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={setCurrent}
+          required
+          maxLength={1024}
+        />
+        <TextField
+          label="New password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={setNew}
+          required
+          minLength={8}
+          maxLength={256}
+          hint="8 to 256 characters. Changing it ends your other sessions."
+        />
+      </Form>
+      {done && (
+        <p role="status" className="ok-text">
+          Password changed.
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function PersonalAccessTokens() {
+  const tokens = useResource(() => api.personalAccessTokens.list(), []);
+  const page = useLocalPage('tokens', tokens.data?.items);
+  const [label, setLabel] = useState('');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [created, setCreated] = useState<Schemas['PatCreated'] | undefined>();
+  const create = useAction(async () => {
+    const body = expiresOn ? { label, expiresAt: new Date(`${expiresOn}T23:59:59Z`).toISOString() } : { label };
+    setCreated(await api.personalAccessTokens.create(body));
+    setLabel('');
+    setExpiresOn('');
+    tokens.reload();
+  });
+  const revoke = useAction(async (id: string) => {
+    await api.personalAccessTokens.revoke(id);
+    tokens.reload();
+  });
+  return (
+    <Section title="Personal access tokens">
+      <p className="hint">
+        For scripts and CI: send the token as the <code>X-User-Pat</code> header. It acts with your permissions.
+      </p>
+      {created && (
+        <ShownOnce label={`Token “${created.label}”`} secret={created.token} onDone={() => setCreated(undefined)} />
+      )}
+      <Form action={create} submitLabel="Create token" pendingLabel="Creating…" label="Create a personal access token">
+        <div className="row">
+          <TextField label="Label" name="label" value={label} onChange={setLabel} required maxLength={200} />
+          <TextField
+            label="Expires on (optional)"
+            name="expiresAt"
+            type="date"
+            value={expiresOn}
+            onChange={setExpiresOn}
+            hint="Empty: never expires."
+          />
+        </div>
+      </Form>
+      <ProblemSummary problem={revoke.problem} />
+      <Loaded resource={tokens}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <Empty>No tokens yet.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption className="sr-only">Your personal access tokens</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Label</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((t) => (
+                    <tr key={t.id}>
+                      <td>{t.label}</td>
+                      <td>
+                        <Time at={t.createdAt} />
+                      </td>
+                      <td>{t.expiresAt ? <Time at={t.expiresAt} /> : 'never'}</td>
+                      <td>
+                        <Time at={t.lastUsedAt} />
+                      </td>
+                      <td>
+                        <ConfirmButton
+                          label={`Revoke ${t.label}`}
+                          confirmLabel="Revoke now"
+                          onConfirm={() => void revoke.run(t.id)}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {page.pager('Tokens')}
+            </>
+          )
+        }
+      </Loaded>
+    </Section>
+  );
+}

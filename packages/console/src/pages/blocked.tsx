@@ -1,0 +1,146 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useState } from 'react';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
+import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useLocalPage } from '../ui/paging.js';
+import { useResource } from '../ui/use-resource.js';
+
+/** Pull requests no review may start for, and a form to block one. */
+export function BlockedPage() {
+  const { client, canAdminister } = useClient();
+  const blocks = useResource(() => api.reviewing.blocks.list(client.id), [client.id]);
+  const page = useLocalPage('blocks', blocks.data?.items);
+  const unblock = useAction(async (b: Schemas['BlockedPullRequest']) => {
+    await api.reviewing.blocks.unblock(client.id, {
+      providerScopePath: b.providerScopePath,
+      providerProjectKey: b.providerProjectKey,
+      repositoryId: b.repositoryId,
+      pullRequestId: b.pullRequestId,
+    });
+    blocks.reload();
+  });
+  return (
+    <Page title="Blocked pull requests">
+      <Section title="Blocks">
+        <ProblemSummary problem={unblock.problem} />
+        <Loaded resource={blocks}>
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No pull request is blocked.</Empty>
+            ) : (
+              <>
+                <table>
+                  <caption className="sr-only">Blocked pull requests</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Pull request</th>
+                      <th scope="col">Repository</th>
+                      <th scope="col">Reason</th>
+                      <th scope="col">Blocked</th>
+                      <th scope="col">
+                        <span className="sr-only">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.items.map((b) => (
+                      <tr key={b.id}>
+                        <td>
+                          #{b.pullRequestId} <span className="muted">{b.providerProjectKey}</span>
+                          <div className="muted small mono">{b.providerScopePath}</div>
+                        </td>
+                        <td className="mono small">{b.repositoryId}</td>
+                        <td>{b.reason}</td>
+                        <td>
+                          <Time at={b.blockedAt} />
+                        </td>
+                        <td>
+                          {canAdminister && (
+                            <ConfirmButton
+                              label={`Unblock #${b.pullRequestId}`}
+                              confirmLabel="Unblock now"
+                              onConfirm={() => void unblock.run(b)}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {page.pager('Blocks')}
+              </>
+            )
+          }
+        </Loaded>
+      </Section>
+      {canAdminister && <BlockForm onBlocked={blocks.reload} />}
+    </Page>
+  );
+}
+
+function BlockForm({ onBlocked }: { onBlocked(): void }) {
+  const { client } = useClient();
+  const [providerScopePath, setScope] = useState('');
+  const [providerProjectKey, setProject] = useState('');
+  const [repositoryId, setRepository] = useState('');
+  const [pullRequestId, setPullRequest] = useState('');
+  const [reason, setReason] = useState('');
+  const action = useAction(async () => {
+    await api.reviewing.blocks.block(client.id, {
+      providerScopePath,
+      providerProjectKey,
+      repositoryId,
+      pullRequestId: Number(pullRequestId),
+      reason,
+    });
+    setReason('');
+    setPullRequest('');
+    onBlocked();
+  });
+  return (
+    <Section title="Block a pull request">
+      <Form action={action} submitLabel="Block" pendingLabel="Blocking…" label="Block a pull request">
+        <div className="row">
+          <TextField
+            label="Scope URL"
+            name="providerScopePath"
+            value={providerScopePath}
+            onChange={setScope}
+            required
+            maxLength={512}
+          />
+          <TextField
+            label="Project"
+            name="providerProjectKey"
+            value={providerProjectKey}
+            onChange={setProject}
+            required
+            maxLength={300}
+          />
+          <TextField
+            label="Repository id"
+            name="repositoryId"
+            value={repositoryId}
+            onChange={setRepository}
+            required
+            maxLength={300}
+          />
+          <TextField
+            label="Pull request number"
+            name="pullRequestId"
+            type="number"
+            min={1}
+            step={1}
+            value={pullRequestId}
+            onChange={setPullRequest}
+            required
+          />
+        </div>
+        <TextField label="Reason" name="reason" value={reason} onChange={setReason} required maxLength={2000} />
+      </Form>
+    </Section>
+  );
+}

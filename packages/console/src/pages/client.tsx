@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { Badge, ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
+import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useCursorList, useLocalPage } from '../ui/paging.js';
+import { useResource } from '../ui/use-resource.js';
+import { JobTable } from './job-table.js';
+
+const ROLES = [
+  { value: 'ClientUser', label: 'Client user (reads, restarts, by-coordinates reviews)' },
+  { value: 'ClientAdministrator', label: 'Client administrator (configures, submits, stops, dismisses)' },
+];
+
+/** A client's home: its state, latest reviews, setup checklist and members. */
+export function ClientPage() {
+  const { client } = useClient();
+  const jobs = useCursorList('jobs', (q) => api.reviewing.listJobs(client.id, { ...q, limit: 10 }), [client.id], {
+    pollMs: 5000,
+  });
+  return (
+    <Page title={client.displayName}>
+      <p>
+        <Badge value={client.isActive ? 'active' : 'inactive'} /> Created <Time at={client.createdAt} />. Set up{' '}
+        <Link to="scm">source control</Link>, an <Link to="ai">AI connection</Link> and its{' '}
+        <Link to="models">purpose map</Link>, then a <Link to="webhooks">webhook</Link>.
+      </p>
+      <Section title="Latest reviews" actions={<Link to="reviews">All reviews</Link>}>
+        <Loaded resource={jobs}>
+          {(data) => (data.items.length ? <JobTable jobs={data.items} /> : <Empty>No reviews yet.</Empty>)}
+        </Loaded>
+      </Section>
+      <Members />
+    </Page>
+  );
+}
+
+function Members() {
+  const { client, canAdminister } = useClient();
+  const members = useResource(() => api.clients.members.list(client.id), [client.id]);
+  const page = useLocalPage('members', members.data?.items);
+  const [userId, setUserId] = useState('');
+  const [role, setRole] = useState('ClientUser');
+  const put = useAction(async () => {
+    await api.clients.members.put(client.id, userId.trim(), { role: role as 'ClientUser' });
+    setUserId('');
+    members.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    await api.clients.members.remove(client.id, id);
+    members.reload();
+  });
+  return (
+    <Section title="Members">
+      <ProblemSummary problem={remove.problem} />
+      <Loaded resource={members}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <Empty>No members with an explicit role. Platform and tenant administrators reach every client.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption className="sr-only">Members of {client.displayName}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">User</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Since</th>
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((m) => (
+                    <tr key={m.userId}>
+                      <td>
+                        {m.displayName} <span className="muted">{m.username}</span>
+                      </td>
+                      <td>{m.role}</td>
+                      <td>
+                        <Time at={m.createdAt} />
+                      </td>
+                      <td>
+                        {canAdminister && (
+                          <ConfirmButton
+                            label={`Remove ${m.username}`}
+                            confirmLabel="Remove now"
+                            onConfirm={() => void remove.run(m.userId)}
+                          />
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {page.pager('Members')}
+            </>
+          )
+        }
+      </Loaded>
+      {canAdminister && <AddMember userId={userId} setUserId={setUserId} role={role} setRole={setRole} put={put} />}
+    </Section>
+  );
+}
+
+function AddMember(props: {
+  userId: string;
+  setUserId(v: string): void;
+  role: string;
+  setRole(v: string): void;
+  put: ReturnType<typeof useAction<[], void>>;
+}) {
+  // Platform admins can pick from the user list; others paste the user id they were given.
+  const users = useCursorList('memberPick', (q) => api.users.list({ ...q, limit: 200 }), []);
+  const choices = users.data?.items.map((u) => ({ value: u.id, label: `${u.displayName} (${u.username})` }));
+  return (
+    <Form action={props.put} submitLabel="Give role" pendingLabel="Saving…" label="Give a user a role on this client">
+      <div className="row">
+        {choices && choices.length > 0 ? (
+          <SelectField
+            label="User"
+            name="userId"
+            value={props.userId}
+            onChange={props.setUserId}
+            options={choices}
+            placeholder="Choose a user…"
+            required
+          />
+        ) : (
+          <TextField label="User id" name="userId" value={props.userId} onChange={props.setUserId} required />
+        )}
+        <SelectField label="Role" name="role" value={props.role} onChange={props.setRole} options={ROLES} />
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,74 @@
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
+import { ProblemSummary, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useLocalPage } from '../ui/paging.js';
+import { useResource } from '../ui/use-resource.js';
+
+/** Findings the client dismissed; later reviews suppress similar ones. Dismiss from a job's page. */
+export function DismissalsPage() {
+  const { client, canAdminister } = useClient();
+  const dismissals = useResource(() => api.reviewing.dismissals.list(client.id), [client.id]);
+  const page = useLocalPage('dismissals', dismissals.data?.items);
+  const forget = useAction(async (id: string) => {
+    await api.reviewing.dismissals.remove(client.id, id);
+    dismissals.reload();
+  });
+  return (
+    <Page title="Dismissed findings">
+      <p className="hint">
+        Dismiss a finding from its review's page. Forgetting a dismissal lets similar findings through again.
+      </p>
+      <Section title="Dismissals">
+        <ProblemSummary problem={forget.problem} />
+        <Loaded resource={dismissals}>
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>Nothing dismissed yet.</Empty>
+            ) : (
+              <>
+                <table>
+                  <caption className="sr-only">Dismissed findings</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Finding</th>
+                      <th scope="col">File</th>
+                      <th scope="col">Label</th>
+                      <th scope="col">Dismissed</th>
+                      <th scope="col">
+                        <span className="sr-only">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.items.map((d) => (
+                      <tr key={d.id}>
+                        <td>{d.findingMessage}</td>
+                        <td className="mono small">{d.filePath ?? 'any'}</td>
+                        <td>{d.label ?? '—'}</td>
+                        <td>
+                          <Time at={d.createdAt} />
+                        </td>
+                        <td>
+                          {canAdminister && (
+                            <ConfirmButton
+                              label="Forget"
+                              confirmLabel="Forget now"
+                              onConfirm={() => void forget.run(d.id)}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {page.pager('Dismissals')}
+              </>
+            )
+          }
+        </Loaded>
+      </Section>
+    </Page>
+  );
+}

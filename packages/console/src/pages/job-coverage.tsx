@@ -1,0 +1,84 @@
+import { Badge, Empty } from '../ui/display.js';
+import { Section } from '../ui/page.js';
+import { COVERAGE_STATES, label } from '../words.js';
+
+type Row = Record<string, unknown>;
+const KNOWN = new Set(['path', 'state', 'reason', 'tokens']);
+
+/**
+ * The coverage manifest: every file with its state, reason and tokens. The engine may add fields;
+ * they are shown as they come rather than dropped.
+ */
+export function Coverage({ coverage }: { coverage: unknown }) {
+  if (coverage === null || coverage === undefined) return null;
+  const manifest = (typeof coverage === 'object' ? coverage : { value: coverage }) as Row;
+  const files = Array.isArray(manifest.files) ? (manifest.files as Row[]) : [];
+  const rest = Object.entries(manifest).filter(([key]) => key !== 'files');
+  const extraKeys = [...new Set(files.flatMap((f) => Object.keys(f).filter((k) => !KNOWN.has(k))))];
+  const counts = Object.keys(COVERAGE_STATES)
+    .map((state) => [state, files.filter((f) => f.state === state).length] as const)
+    .filter(([, n]) => n > 0);
+  return (
+    <Section title="Coverage">
+      {counts.length > 0 && (
+        <p className="hint">{counts.map(([s, n]) => `${n} ${label(COVERAGE_STATES, s).toLowerCase()}`).join(' · ')}</p>
+      )}
+      {files.length === 0 ? (
+        <Empty>The manifest lists no files.</Empty>
+      ) : (
+        <table>
+          <caption className="sr-only">Coverage manifest</caption>
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">State</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Tokens</th>
+              {extraKeys.map((k) => (
+                <th scope="col" key={k}>
+                  {k}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {files.map((f) => (
+              <tr key={String(f.path)}>
+                <td className="mono">{String(f.path ?? '—')}</td>
+                <td>
+                  <Badge value={String(f.state)} label={label(COVERAGE_STATES, String(f.state))} />
+                </td>
+                <td>{f.reason === undefined ? '—' : String(f.reason)}</td>
+                <td>{typeof f.tokens === 'number' ? f.tokens.toLocaleString() : '—'}</td>
+                {extraKeys.map((k) => (
+                  <td key={k}>
+                    <Value value={f[k]} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {rest.length > 0 && (
+        <dl className="pairs">
+          {rest.map(([key, value]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>
+                <Value value={value} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </Section>
+  );
+}
+
+/** Any JSON value, readable: scalars as text, the rest as indented JSON. */
+export function Value({ value }: { value: unknown }) {
+  if (value === undefined || value === null) return <span className="muted">—</span>;
+  if (typeof value !== 'object') return <>{String(value)}</>;
+  return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+}

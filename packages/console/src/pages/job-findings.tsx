@@ -1,0 +1,122 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { Badge, Empty } from '../ui/display.js';
+import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
+import { Section } from '../ui/page.js';
+import { useResource } from '../ui/use-resource.js';
+import { PUBLICATION } from '../words.js';
+
+type Finding = Schemas['Finding'];
+const PR_LEVEL = 'Pull request';
+
+/** Findings grouped by file, each with its publication state and, when held back, why. */
+export function Findings({ job }: { job: Schemas['JobStatus'] }) {
+  const findings = job.result?.findings ?? [];
+  const { client } = useClient();
+  // Which findings the client already dismissed, so the page says so after a reload too.
+  const dismissals = useResource(() => api.reviewing.dismissals.list(client.id), [client.id]);
+  const isDismissed = (f: Finding) =>
+    dismissals.data?.items.some((d) => d.findingMessage === f.message && (d.filePath ?? null) === f.filePath) ?? false;
+  const [params, setParams] = useSearchParams();
+  const shown = params.get('publication') ?? '';
+  const visible = shown ? findings.filter((f) => f.publication === shown) : findings;
+  const byFile = new Map<string, Finding[]>();
+  for (const f of visible) byFile.set(f.filePath ?? PR_LEVEL, [...(byFile.get(f.filePath ?? PR_LEVEL) ?? []), f]);
+  const counts = Object.keys(PUBLICATION).map(
+    (state) => `${findings.filter((f) => f.publication === state).length} ${state}`,
+  );
+  return (
+    <Section title={`Findings (${findings.length})`}>
+      <p className="hint">{counts.join(' · ')}</p>
+      <SelectField
+        label="Show"
+        name="publication"
+        value={shown}
+        onChange={(v) =>
+          setParams((p) => {
+            const copy = new URLSearchParams(p);
+            if (v) copy.set('publication', v);
+            else copy.delete('publication');
+            return copy;
+          })
+        }
+        placeholder="Every finding"
+        options={Object.keys(PUBLICATION).map((state) => ({ value: state, label: `Only ${state}` }))}
+      />
+      {byFile.size === 0 ? (
+        <Empty>No findings{shown ? ' in this state' : ''}.</Empty>
+      ) : (
+        [...byFile].map(([file, list]) => (
+          <section key={file} className="file-group" aria-label={`Findings in ${file}`}>
+            <h3 className="mono">{file}</h3>
+            <ul className="findings">
+              {list.map((f) => (
+                <FindingItem key={f.id} finding={f} alreadyDismissed={isDismissed(f)} />
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+    </Section>
+  );
+}
+
+function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alreadyDismissed: boolean }) {
+  const { client, canAdminister } = useClient();
+  const [justDismissed, setDismissed] = useState(false);
+  const dismissed = justDismissed || alreadyDismissed;
+  const dismiss = useAction(async () => {
+    await api.reviewing.dismissals.dismiss(client.id, {
+      findingMessage: f.message,
+      ...(f.filePath ? { filePath: f.filePath } : {}),
+      label: f.category,
+    });
+    setDismissed(true);
+  });
+  const lines = f.startLine
+    ? f.endLine && f.endLine !== f.startLine
+      ? `lines ${f.startLine}–${f.endLine}`
+      : `line ${f.startLine}`
+    : 'no line';
+  return (
+    <li className={`finding severity-${f.severity}`}>
+      <div className="finding-head">
+        <Badge
+          value={f.severity === 'error' ? 'failed' : f.severity === 'warning' ? 'warn' : 'muted'}
+          label={f.severity}
+        />
+        <span className="muted">{lines}</span>
+        <span className="muted">{f.category}</span>
+        <span className="muted">confidence {f.confidence}</span>
+        <Badge value={f.publication} />
+      </div>
+      <p>{f.message}</p>
+      {f.suggestion && <pre className="suggestion">{f.suggestion}</pre>}
+      <p className="publication">
+        <strong>{PUBLICATION[f.publication]}</strong>
+        {f.reason && <> Reason: {f.reason}</>}
+        {f.providerThreadId && <span className="muted"> (thread {f.providerThreadId})</span>}
+      </p>
+      {dismissed ? (
+        <p role="status" className="ok-text">
+          Dismissed: later reviews suppress similar findings.
+        </p>
+      ) : (
+        canAdminister && (
+          <button
+            type="button"
+            onClick={() => void dismiss.run()}
+            disabled={dismiss.pending}
+            aria-label={`Dismiss finding: ${f.message}`}
+          >
+            Dismiss
+          </button>
+        )
+      )}
+      <ProblemSummary problem={dismiss.problem} />
+    </li>
+  );
+}

@@ -1,0 +1,260 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { Badge, ConfirmButton, Empty, formatCount, formatUsd, Loaded, Time } from '../ui/display.js';
+import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useResource } from '../ui/use-resource.js';
+import { PROVIDER_FAMILIES } from '../words.js';
+import { Coverage } from './job-coverage.js';
+import { Findings } from './job-findings.js';
+import { Protocol } from './job-protocol.js';
+
+type Job = Schemas['JobStatus'];
+
+const ACTIVE = new Set(['queued', 'running']);
+const RESTARTABLE = new Set(['failed', 'budgetHeld', 'budgetExceeded']);
+
+/** One review: live progress, findings by file, coverage, usage, the protocol, stop and restart. */
+export function JobPage() {
+  const { jobId = '' } = useParams();
+  const job = useResource(() => api.reviewing.getJobStatus(jobId), [jobId], {
+    pollMs: 1000,
+    poll: (j) => ACTIVE.has(j.status),
+  });
+  return (
+    <Loaded resource={job}>
+      {(j) => (
+        <Page
+          title={`${j.repository.projectPath} #${j.codeReview.number}`}
+          actions={<JobActions job={j} onMoved={job.reload} />}
+        >
+          <Header job={j} />
+          {j.result ? (
+            <>
+              {j.result.summary && (
+                <Section title="Summary">
+                  <p className="summary">{j.result.summary}</p>
+                </Section>
+              )}
+              <Findings job={j} />
+              <Coverage coverage={j.result.coverage} />
+            </>
+          ) : (
+            !ACTIVE.has(j.status) && <Empty>This review has no result.</Empty>
+          )}
+          {j.usage && <Usage usage={j.usage} />}
+          <ProtocolSection job={j} />
+        </Page>
+      )}
+    </Loaded>
+  );
+}
+
+function Header({ job }: { job: Job }) {
+  const { filesDone, filesTotal } = job.progress;
+  return (
+    <Section title="Status">
+      <dl className="pairs">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <Badge value={job.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>{PROVIDER_FAMILIES[job.provider]}</dd>
+        </div>
+        <div>
+          <dt>Revision</dt>
+          <dd className="mono small">
+            {job.reviewRevision
+              ? `${job.reviewRevision.headSha.slice(0, 12)} (base ${job.reviewRevision.baseSha.slice(0, 12)})`
+              : 'latest'}
+          </dd>
+        </div>
+        <div>
+          <dt>Trigger</dt>
+          <dd>
+            {job.trigger}, attempt {job.attempt}
+          </dd>
+        </div>
+        <div>
+          <dt>Submitted</dt>
+          <dd>
+            <Time at={job.submittedAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>
+            <Time at={job.startedAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Finished</dt>
+          <dd>
+            <Time at={job.completedAt} />
+          </dd>
+        </div>
+      </dl>
+      {ACTIVE.has(job.status) && (
+        <div className="progress" role="status">
+          <label htmlFor="job-progress">
+            {job.status === 'queued'
+              ? 'Waiting for a worker…'
+              : filesTotal
+                ? `Reviewed ${filesDone} of ${filesTotal} files…`
+                : 'Preparing the review…'}
+          </label>
+          <progress id="job-progress" max={filesTotal || undefined} value={filesTotal ? filesDone : undefined} />
+        </div>
+      )}
+      {job.error && (
+        <div className="problem" role="alert">
+          <p>{job.error}</p>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function JobActions({ job, onMoved }: { job: Job; onMoved(): void }) {
+  const { canAdminister } = useClient();
+  const stop = useAction(async () => {
+    await api.reviewing.stopJob(job.jobId);
+    onMoved();
+  });
+  const restart = useAction(async () => {
+    await api.reviewing.restartJob(job.jobId);
+    onMoved();
+  });
+  return (
+    <>
+      {canAdminister && ACTIVE.has(job.status) && (
+        <ConfirmButton
+          label="Stop review"
+          confirmLabel="Stop now"
+          onConfirm={() => void stop.run()}
+          disabled={stop.pending}
+        />
+      )}
+      {RESTARTABLE.has(job.status) && (
+        <button type="button" onClick={() => void restart.run()} disabled={restart.pending}>
+          Restart review
+        </button>
+      )}
+      <ProblemSummary problem={stop.problem ?? restart.problem} />
+    </>
+  );
+}
+
+function Usage({ usage }: { usage: NonNullable<Job['usage']> }) {
+  return (
+    <Section title="Usage and cost">
+      <dl className="pairs">
+        <div>
+          <dt>Input tokens</dt>
+          <dd>{formatCount(usage.inputTokens)}</dd>
+        </div>
+        <div>
+          <dt>Cached input</dt>
+          <dd>{formatCount(usage.cachedInputTokens)}</dd>
+        </div>
+        <div>
+          <dt>Output tokens</dt>
+          <dd>{formatCount(usage.outputTokens)}</dd>
+        </div>
+        <div>
+          <dt>Estimated cost</dt>
+          <dd>{formatUsd(usage.estimatedCostUsd)}</dd>
+        </div>
+      </dl>
+      {usage.byModel.length > 0 && (
+        <table>
+          <caption className="sr-only">Usage by model and purpose</caption>
+          <thead>
+            <tr>
+              <th scope="col">Model</th>
+              <th scope="col">Purpose</th>
+              <th scope="col">Input</th>
+              <th scope="col">Cached</th>
+              <th scope="col">Output</th>
+              <th scope="col">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {usage.byModel.map((m) => (
+              <tr key={`${m.connectionId}-${m.remoteModelId}-${m.purpose}`}>
+                <td className="mono">{m.remoteModelId}</td>
+                <td className="mono">{m.purpose}</td>
+                <td>{formatCount(m.inputTokens)}</td>
+                <td>{formatCount(m.cachedInputTokens)}</td>
+                <td>{formatCount(m.outputTokens)}</td>
+                <td>{formatUsd(m.estimatedCostUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+function ProtocolSection({ job }: { job: Job }) {
+  const [params, setParams] = useSearchParams();
+  const category = params.get('category') ?? '';
+  const [withBodies, setWithBodies] = useState(true);
+  const protocol = useResource(
+    () =>
+      api.reviewing.getProtocol(job.jobId, {
+        ...(category ? { eventCategory: category as 'ai-call' } : {}),
+        ...(withBodies ? {} : { includeEvents: 'false' as const }),
+      }),
+    [job.jobId, category, withBodies, job.status, job.progress.filesDone],
+  );
+  return (
+    <Section title="Protocol">
+      <div className="row">
+        <SelectField
+          label="Event category"
+          name="eventCategory"
+          value={category}
+          onChange={(v) =>
+            setParams((p) => {
+              const copy = new URLSearchParams(p);
+              if (v) copy.set('category', v);
+              else copy.delete('category');
+              return copy;
+            })
+          }
+          placeholder="All categories"
+          options={[
+            'ai-call',
+            'tool-call',
+            'scm-call',
+            'planning',
+            'filtering',
+            'duplicate-suppression',
+            'memory',
+            'publication',
+            'operational',
+          ]}
+        />
+        <div className="field check">
+          <input
+            id="with-bodies"
+            type="checkbox"
+            checked={withBodies}
+            onChange={(e) => setWithBodies(e.target.checked)}
+          />
+          <label htmlFor="with-bodies">Include event bodies (prompts, answers)</label>
+        </div>
+      </div>
+      <Loaded resource={protocol}>{(passes) => <Protocol passes={passes} />}</Loaded>
+    </Section>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { Empty, Loaded, Time } from '../ui/display.js';
+import { Form, SelectField, TextField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useCursorList } from '../ui/paging.js';
+import { useResource } from '../ui/use-resource.js';
+import { ProjectField, ScopeField, useClientScopes } from './discovery.js';
+
+/** Code-knowledge sources: repositories (or Azure DevOps wikis) reviews may consult. */
+export function KnowledgePage() {
+  const { client, canAdminister } = useClient();
+  const sources = useCursorList('sources', (q) => api.triggers.knowledgeSources.list(client.id, q), [client.id]);
+  return (
+    <Page title="Code knowledge">
+      <Section title="Sources">
+        <Loaded resource={sources}>
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No knowledge sources.</Empty>
+            ) : (
+              <>
+                <table>
+                  <caption className="sr-only">Knowledge sources</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Kind</th>
+                      <th scope="col">Repository</th>
+                      <th scope="col">Branches</th>
+                      <th scope="col">Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((s) => (
+                      <tr key={s.id}>
+                        <td>{s.displayName}</td>
+                        <td>{s.sourceKind}</td>
+                        <td>
+                          {s.sourceDisplayName} <span className="muted small mono">{s.rootPath}</span>
+                        </td>
+                        <td className="mono small">
+                          {s.trackedBranches.map((b) => b.branchName).join(', ') || s.defaultBranch}
+                        </td>
+                        <td>
+                          <Time at={s.createdAt} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {sources.pager('Knowledge sources')}
+              </>
+            )
+          }
+        </Loaded>
+      </Section>
+      {canAdminister && <CreateSource onCreated={sources.reload} />}
+    </Page>
+  );
+}
+
+function CreateSource({ onCreated }: { onCreated(): void }) {
+  const { client } = useClient();
+  const scopes = useClientScopes(client.id);
+  const [scopeId, setScopeId] = useState('');
+  const [project, setProject] = useState<{ projectId: string; providerProjectKey: string }>();
+  const [repository, setRepository] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [rootPath, setRootPath] = useState('/');
+  const [symbolMode, setSymbolMode] = useState('auto');
+  const repositories = useResource(
+    async () =>
+      scopeId && project
+        ? api.scm.discovery.sources(client.id, {
+            organizationScopeId: scopeId,
+            projectId: project.projectId,
+            sourceKind: 'repository',
+          })
+        : undefined,
+    [client.id, scopeId, project?.projectId],
+  );
+  const chosen = repositories.data?.items.find((r) => r.canonicalSourceRef.value === repository);
+  const action = useAction(async () => {
+    await api.triggers.knowledgeSources.create(client.id, {
+      displayName,
+      sourceKind: 'repository',
+      organizationScopeId: scopeId,
+      providerProjectKey: project?.providerProjectKey ?? '',
+      canonicalSourceRef: chosen?.canonicalSourceRef ?? { provider: 'gitHostA', value: repository },
+      sourceDisplayName: chosen?.displayName ?? repository,
+      defaultBranch: chosen?.defaultBranch ?? 'main',
+      rootPath,
+      symbolMode: symbolMode as 'auto',
+    });
+    setDisplayName('');
+    onCreated();
+  });
+  return (
+    <Section title="Add a source">
+      <Loaded resource={scopes}>
+        {(list) => (
+          <Form action={action} submitLabel="Add source" pendingLabel="Adding…" label="Add a knowledge source">
+            <div className="row">
+              <TextField
+                label="Name"
+                name="displayName"
+                value={displayName}
+                onChange={setDisplayName}
+                required
+                maxLength={200}
+              />
+              <ScopeField
+                scopes={list}
+                value={scopeId}
+                onChange={(id) => {
+                  setScopeId(id);
+                  setProject(undefined);
+                }}
+              />
+              <ProjectField
+                clientId={client.id}
+                scopeId={scopeId}
+                value={project?.providerProjectKey ?? ''}
+                onChange={setProject}
+              />
+              {project && (
+                <SelectField
+                  label="Repository"
+                  name="canonicalSourceRef.value"
+                  value={repository}
+                  onChange={setRepository}
+                  required
+                  placeholder="Choose a repository…"
+                  options={(repositories.data?.items ?? []).map((r) => ({
+                    value: r.canonicalSourceRef.value,
+                    label: r.displayName,
+                  }))}
+                />
+              )}
+            </div>
+            <div className="row">
+              <TextField label="Folder" name="rootPath" value={rootPath} onChange={setRootPath} maxLength={1000} />
+              <SelectField
+                label="Symbols"
+                name="symbolMode"
+                value={symbolMode}
+                onChange={setSymbolMode}
+                options={[
+                  { value: 'auto', label: 'Index symbols where the language is known' },
+                  { value: 'textOnly', label: 'Text only' },
+                ]}
+              />
+            </div>
+          </Form>
+        )}
+      </Loaded>
+    </Section>
+  );
+}

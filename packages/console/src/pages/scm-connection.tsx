@@ -1,0 +1,271 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { api } from '../api/session.js';
+import { useClient } from '../app/client-layout.js';
+import { Badge, Empty, Loaded, Time } from '../ui/display.js';
+import { CheckField, Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
+import { Page, Section } from '../ui/page.js';
+import { useCursorList } from '../ui/paging.js';
+import { unlessMissing } from '../ui/problem.js';
+import { useResource } from '../ui/use-resource.js';
+import { label, PROVIDER_FAMILIES, SCM_FAILURES } from '../words.js';
+import { DiscoveryBrowser } from './discovery.js';
+
+type Connection = Schemas['ProviderConnection'];
+
+/** One connection: verify it, switch it on or off, its scopes, its reviewer identity, and discovery. */
+export function ScmConnectionPage() {
+  const { client } = useClient();
+  const { connectionId = '' } = useParams();
+  const connection = useResource(() => api.scm.connections.get(client.id, connectionId), [client.id, connectionId]);
+  const [scopesVersion, setScopesVersion] = useState(0);
+  return (
+    <Loaded resource={connection}>
+      {(c) => (
+        <Page title={c.displayName}>
+          <Details connection={c} onChanged={connection.reload} />
+          <Scopes connection={c} onChanged={() => setScopesVersion((v) => v + 1)} />
+          <ReviewerIdentity connection={c} />
+          <Section title="Discovery">
+            <p className="hint">Browse what this connection reaches through one of its scopes.</p>
+            <DiscoveryBrowser clientId={client.id} connectionId={c.id} version={scopesVersion} />
+          </Section>
+        </Page>
+      )}
+    </Loaded>
+  );
+}
+
+function Details({ connection: c, onChanged }: { connection: Connection; onChanged(): void }) {
+  const { client, canAdminister } = useClient();
+  const verify = useAction(async () => {
+    await api.scm.connections.verify(client.id, c.id);
+    onChanged();
+  });
+  const toggle = useAction(async () => {
+    await api.scm.connections.update(client.id, c.id, { isActive: !c.isActive });
+    onChanged();
+  });
+  return (
+    <Section title="Connection">
+      <dl className="pairs">
+        <div>
+          <dt>Provider</dt>
+          <dd>{PROVIDER_FAMILIES[c.providerFamily]}</dd>
+        </div>
+        <div>
+          <dt>Host</dt>
+          <dd className="mono">{c.hostBaseUrl}</dd>
+        </div>
+        <div>
+          <dt>Authentication</dt>
+          <dd>
+            {c.authenticationKind} {c.hasSecret ? '(secret stored)' : '(no secret stored)'}
+          </dd>
+        </div>
+        <div>
+          <dt>State</dt>
+          <dd>
+            <Badge value={c.isActive ? 'active' : 'inactive'} />
+          </dd>
+        </div>
+        <div>
+          <dt>Verification</dt>
+          <dd>
+            <Badge value={c.verificationStatus} /> <Time at={c.lastVerifiedAt} />
+          </dd>
+        </div>
+      </dl>
+      {c.verificationStatus === 'failed' && (
+        <div className="problem" role="alert">
+          <p>
+            <strong>{label(SCM_FAILURES, c.lastVerificationFailureCategory ?? '')}</strong>
+          </p>
+          {c.lastVerificationError && <p>{c.lastVerificationError}</p>}
+        </div>
+      )}
+      {c.verificationStatus === 'verified' && <p className="ok-text">The provider accepted the credentials.</p>}
+      <div className="form-actions">
+        <button type="button" className="primary" onClick={() => void verify.run()} disabled={verify.pending}>
+          {verify.pending ? 'Verifying…' : 'Verify'}
+        </button>
+        {canAdminister && (
+          <button type="button" onClick={() => void toggle.run()} disabled={toggle.pending}>
+            {c.isActive ? 'Deactivate' : 'Activate'}
+          </button>
+        )}
+      </div>
+      <ProblemSummary problem={verify.problem ?? toggle.problem} />
+    </Section>
+  );
+}
+
+function Scopes({ connection, onChanged }: { connection: Connection; onChanged(): void }) {
+  const { client, canAdminister } = useClient();
+  const scopes = useCursorList('scopes', (q) => api.scm.scopes.list(client.id, connection.id, q), [
+    client.id,
+    connection.id,
+  ]);
+  const [scopeType, setScopeType] = useState('organization');
+  const [scopePath, setScopePath] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [externalScopeId, setExternalScopeId] = useState('');
+  const [isEnabled, setEnabled] = useState(true);
+  const create = useAction(async () => {
+    await api.scm.scopes.create(client.id, connection.id, {
+      scopeType: scopeType as 'organization',
+      scopePath,
+      isEnabled,
+      ...(displayName ? { displayName } : {}),
+      ...(externalScopeId ? { externalScopeId } : {}),
+    });
+    setScopePath('');
+    setDisplayName('');
+    setExternalScopeId('');
+    scopes.reload();
+    onChanged();
+  });
+  return (
+    <Section title="Scopes">
+      <p className="hint">
+        A scope is what triggers and discovery may reach: an Azure DevOps organization, a GitHub organization or user, a
+        GitLab group or a Bitbucket workspace.
+      </p>
+      <Loaded resource={scopes}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <Empty>No scopes yet.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption className="sr-only">Scopes</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Path</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((s) => (
+                    <tr key={s.id}>
+                      <td>{s.displayName}</td>
+                      <td>{s.scopeType}</td>
+                      <td className="mono small">{s.scopePath}</td>
+                      <td>
+                        <Badge
+                          value={s.isEnabled ? 'active' : 'inactive'}
+                          label={s.isEnabled ? 'enabled' : 'disabled'}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {scopes.pager('Scopes')}
+            </>
+          )
+        }
+      </Loaded>
+      {canAdminister && (
+        <Form action={create} submitLabel="Add scope" pendingLabel="Adding…" label="Add a scope">
+          <div className="row">
+            <SelectField
+              label="Scope type"
+              name="scopeType"
+              value={scopeType}
+              onChange={setScopeType}
+              options={['organization', 'project', 'repository']}
+            />
+            <TextField
+              label="Scope URL"
+              name="scopePath"
+              type="url"
+              value={scopePath}
+              onChange={setScopePath}
+              required
+              maxLength={512}
+              placeholder="https://github.com/acme"
+            />
+            <TextField label="Name" name="displayName" value={displayName} onChange={setDisplayName} maxLength={200} />
+            <TextField
+              label="External id (optional)"
+              name="externalScopeId"
+              value={externalScopeId}
+              onChange={setExternalScopeId}
+            />
+          </div>
+          <CheckField label="Enabled" name="isEnabled" checked={isEnabled} onChange={setEnabled} />
+        </Form>
+      )}
+    </Section>
+  );
+}
+
+/** The identity Margin reviews as: searched on the provider, then picked. */
+function ReviewerIdentity({ connection }: { connection: Connection }) {
+  const { client, canAdminister } = useClient();
+  const current = useResource(
+    () => unlessMissing(api.scm.reviewerIdentity.get(client.id, connection.id)),
+    [client.id, connection.id],
+  );
+  const [search, setSearch] = useState('');
+  const [candidates, setCandidates] = useState<Schemas['ScmUser'][] | undefined>();
+  const find = useAction(async () => {
+    setCandidates((await api.scm.reviewerIdentity.resolve(client.id, connection.id, search)).items);
+  });
+  const pick = useAction(async (user: Schemas['ScmUser']) => {
+    await api.scm.reviewerIdentity.put(client.id, connection.id, user);
+    setCandidates(undefined);
+    current.reload();
+  });
+  return (
+    <Section title="Reviewer identity">
+      {current.data ? (
+        <p>
+          Reviews are posted as <strong>{current.data.displayName}</strong> (
+          <span className="mono">{current.data.login}</span>
+          {current.data.isBot ? ', a bot' : ''}).
+        </p>
+      ) : (
+        <p className="muted">No reviewer identity chosen yet.</p>
+      )}
+      {canAdminister && (
+        <>
+          <Form action={find} submitLabel="Search" pendingLabel="Searching…" label="Search provider users">
+            <TextField
+              label="Find a provider user"
+              name="search"
+              type="search"
+              value={search}
+              onChange={setSearch}
+              required
+              hint="A login or name; the provider is asked through this connection."
+            />
+          </Form>
+          {candidates &&
+            (candidates.length === 0 ? (
+              <Empty>No users match.</Empty>
+            ) : (
+              <ul className="picker" aria-label="Matching users">
+                {candidates.map((u) => (
+                  <li key={u.externalUserId}>
+                    <span>
+                      {u.displayName} <span className="mono muted">{u.login}</span>{' '}
+                      {u.isBot && <Badge value="muted" label="bot" />}
+                    </span>
+                    <button type="button" onClick={() => void pick.run(u)} disabled={pick.pending}>
+                      Use {u.login}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ))}
+          <ProblemSummary problem={pick.problem} />
+        </>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,140 @@
+/** Wire values in words people read. One table per value set, used by every page that shows it. */
+
+export const PROVIDER_FAMILIES = {
+  suiteDevOps: 'Azure DevOps',
+  gitHostA: 'GitHub',
+  gitHostB: 'GitLab',
+  gitHostC: 'Bitbucket',
+} as const;
+export type ProviderFamily = keyof typeof PROVIDER_FAMILIES;
+
+/** Which authentication kinds each family accepts (decisions.md, provider connections). */
+export const AUTH_KINDS: Record<ProviderFamily, ReadonlyArray<{ value: string; label: string }>> = {
+  suiteDevOps: [
+    { value: 'personalAccessToken', label: 'Personal access token' },
+    { value: 'oauthClientCredentials', label: 'Entra ID client credentials' },
+  ],
+  gitHostA: [
+    { value: 'personalAccessToken', label: 'Personal access token' },
+    { value: 'appInstallation', label: 'GitHub App installation' },
+  ],
+  gitHostB: [{ value: 'personalAccessToken', label: 'Personal access token' }],
+  gitHostC: [{ value: 'personalAccessToken', label: 'API token or access token' }],
+};
+
+export const AI_KINDS = {
+  kindCloudA: 'Azure OpenAI',
+  kindDirect: 'OpenAI',
+  kindProxy: 'Model proxy (LiteLLM)',
+  kindCompatible: 'OpenAI-compatible server',
+  kindAssistant: 'Anthropic',
+  kindCloudB: 'AWS Bedrock',
+  kindCloudC: 'Google Vertex AI',
+} as const;
+export type AiKind = keyof typeof AI_KINDS;
+
+export const PURPOSES = {
+  reviewDefault: 'Reviews files; the fallback for every other review purpose. Unmapped, reviews fail.',
+  reviewTriage: 'Decides how much attention a file needs.',
+  reviewLowEffort: 'Reviews small, low-risk changes.',
+  reviewMediumEffort: 'Reviews ordinary changes.',
+  reviewHighEffort: 'Reviews large or risky changes.',
+  reviewVerification: 'Double-checks findings before they are posted.',
+  memoryReconsideration: 'Reconsiders findings similar to dismissed ones.',
+  embeddingDefault: 'Embeddings for similarity; unmapped, similarity falls back to comparing text.',
+} as const;
+export type Purpose = keyof typeof PURPOSES;
+
+export const CAPABILITIES: Record<string, { title: string; does: string }> = {
+  'sso-authentication': {
+    title: 'Single sign-on',
+    does: 'Sign-in through an identity provider; without it, local accounts only.',
+  },
+  'parallel-review-execution': {
+    title: 'Parallel reviews',
+    does: 'Several reviews at once (up to WORKER_MAX_CONCURRENT_REVIEW_JOBS); without it, one review at a time installation-wide.',
+  },
+  'multiple-scm-providers': {
+    title: 'Several source-control connections',
+    does: 'More than one source-control connection per client; without it, one.',
+  },
+  'crawl-configs': {
+    title: 'Scheduled crawling',
+    does: 'Crawl configurations that find pull requests on a schedule; without it, reviews come from webhooks or the API.',
+  },
+  budgeting: { title: 'Budgets', does: 'Spend caps and their enforcement; without it, no caps.' },
+};
+
+/** AI verification and probe failures, in words. */
+export const AI_FAILURES: Record<string, string> = {
+  credentials: 'The credentials were refused: check the API key.',
+  endpointReachability: 'The endpoint could not be reached: check the base URL and the network path.',
+  authorization: 'The credentials are valid but may not use this model or endpoint.',
+  providerRejected: 'The provider rejected the request: check the model ids and settings.',
+  capabilityMismatch: 'A model cannot do what its configuration or binding says (chat, embeddings, protocol).',
+  unknown: 'The provider answered in an unexpected way.',
+};
+
+/** Source-control verification failures, in words. */
+export const SCM_FAILURES: Record<string, string> = {
+  credentials: 'The credentials were refused.',
+  authorization: 'The credentials lack a permission the connection needs.',
+  notFound: 'The host or organization was not found.',
+  rateLimited: 'The provider is rate-limiting these credentials.',
+  quotaExceeded: 'The provider quota is used up.',
+  unavailable: 'The provider is unavailable.',
+  timeout: 'The provider did not answer in time.',
+  invalidResponse: 'The provider answered something Margin does not understand.',
+  rejected: 'The provider rejected the request.',
+  egressRefused: 'Margin may not call this address (private or plain-http hosts need MARGIN_ALLOW_PRIVATE_EGRESS).',
+};
+
+export const PUBLICATION = {
+  published: 'Posted as a review thread.',
+  summaryOnly: 'Named in the summary only, not posted as a thread.',
+  suppressed: 'Held back: it matches a dismissed finding, an existing thread or an earlier post.',
+  dropped: 'Held back: it did not pass the filters (confidence, anchoring).',
+} as const;
+
+export const COVERAGE_STATES: Record<string, string> = {
+  reviewed: 'Reviewed',
+  partial: 'Partly reviewed',
+  carriedForward: 'Carried forward from an earlier revision',
+  skipped: 'Skipped',
+  reviewFailed: 'Review failed',
+};
+
+export const JOB_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'stopped',
+  'superseded',
+  'cancelled',
+  'budgetHeld',
+  'budgetExceeded',
+] as const;
+
+export const EVENT_CATEGORIES = [
+  'ai-call',
+  'tool-call',
+  'scm-call',
+  'planning',
+  'filtering',
+  'duplicate-suppression',
+  'memory',
+  'publication',
+  'operational',
+] as const;
+
+export const WEBHOOK_EVENTS = {
+  pullRequestCreated: 'Pull request created',
+  pullRequestUpdated: 'Pull request updated',
+  pullRequestCommented: 'Pull request commented',
+} as const;
+
+export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';
+
+export const label = <T extends Record<string, string>>(table: T, value: string) =>
+  (table as Record<string, string>)[value] ?? value;

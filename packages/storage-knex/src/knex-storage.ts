@@ -9,6 +9,7 @@ import {
   knexBlockedPullRequests,
   knexDismissals,
   knexProtocol,
+  knexReviewFindings,
   knexReviewJobs,
   knexReviewPublications,
 } from './repositories/reviewing.js';
@@ -58,6 +59,7 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     blockedPullRequests: knexBlockedPullRequests(db),
     dismissals: knexDismissals(db),
     reviewPublications: knexReviewPublications(db),
+    reviewFindings: knexReviewFindings(db, dialect),
     protocol: knexProtocol(db, dialect),
     providerConnections: knexProviderConnections(db),
     providerScopes: knexProviderScopes(db),

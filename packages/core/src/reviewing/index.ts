@@ -1,5 +1,12 @@
 export type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from './block-record.js';
 export type { DismissalRecord, DismissalsRepository } from './dismissal-record.js';
+export {
+  FINDING_STATES,
+  type FindingState,
+  type ReviewFindingsRepository,
+  type StoredFindingFilter,
+  type StoredFindingRecord,
+} from './finding-record.js';
 export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
 export { RESTARTABLE, STOPPABLE, TERMINAL } from './job-state.js';

@@ -143,6 +143,8 @@ export interface ReviewJobsRepository {
   findActiveByPullRequestKey(pullRequestKey: string): Promise<ReviewJobRecord[]>;
   /** Queued and running jobs, installation-wide. */
   countActive(): Promise<number>;
+  /** The pull request's most recently completed job: what an incremental review builds on. */
+  findLastCompleted(pullRequestKey: string): Promise<ReviewJobRecord | undefined>;
   /** Whether a job of this revision ever completed or failed (automatic triggers skip those). */
   hasFinishedRevision(revisionKey: string): Promise<boolean>;
   /** Newest first. */

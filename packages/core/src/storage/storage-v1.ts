@@ -6,6 +6,7 @@ import type { UsersRepository } from '../identity/user-record.js';
 import type { KnowledgeSourcesRepository } from '../knowledge/knowledge-records.js';
 import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js';
 import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
+import type { ReviewFindingsRepository } from '../reviewing/finding-record.js';
 import type { ReviewJobsRepository } from '../reviewing/job-record.js';
 import type { ProtocolRepository } from '../reviewing/protocol-record.js';
 import type { ReviewPublicationsRepository } from '../reviewing/publication-record.js';
@@ -36,6 +37,7 @@ export interface Repositories {
   dismissals: DismissalsRepository;
   protocol: ProtocolRepository;
   reviewPublications: ReviewPublicationsRepository;
+  reviewFindings: ReviewFindingsRepository;
   providerConnections: ProviderConnectionsRepository;
   providerScopes: ProviderScopesRepository;
   reviewerIdentities: ReviewerIdentitiesRepository;

@@ -8,6 +8,7 @@ import { triggers } from './0006_triggers.js';
 import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import { deliveryRetention } from './0008_delivery_retention.js';
 import { reviewPublications } from './0009_review_publications.js';
+import { reviewFindings } from './0010_review_findings.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   jobKeysPerClient,
   deliveryRetention,
   reviewPublications,
+  reviewFindings,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -11,9 +11,11 @@ import {
   type ProtocolRepository,
   type PublicationRecord,
   RECLAIM_EXHAUSTED,
+  type ReviewFindingsRepository,
   type ReviewJobRecord,
   type ReviewJobsRepository,
   type ReviewPublicationsRepository,
+  type StoredFindingRecord,
   toPage,
 } from '@margin/core';
 import type { Knex } from 'knex';
@@ -126,6 +128,16 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
     async countActive() {
       const row = await jobs().whereIn('status', ACTIVE).count({ n: '*' }).first();
       return Number(row?.n ?? 0);
+    },
+    async findLastCompleted(pullRequestKey) {
+      const row = await jobs()
+        .where({ pull_request_key: pullRequestKey, status: 'completed' })
+        .orderBy([
+          { column: 'completed_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .first();
+      return row ? jobFromRow(row, dialect) : undefined;
     },
     async hasFinishedRevision(revisionKey) {
       const row = await jobs()
@@ -546,6 +558,121 @@ export function knexReviewPublications(db: Db): ReviewPublicationsRepository {
       if (patch.error !== undefined) row.error = patch.error;
       if (patch.updatedAt !== undefined) row.updated_at = patch.updatedAt;
       if (Object.keys(row).length > 0) await table().where({ pull_request_key: pullRequestKey, marker }).update(row);
+    },
+  };
+}
+
+const findingToRow = (f: StoredFindingRecord): Row => ({
+  id: f.id,
+  client_id: f.clientId,
+  pull_request_key: f.pullRequestKey,
+  repository_id: f.repositoryId,
+  pull_request_number: f.pullRequestNumber,
+  fingerprint: f.fingerprint,
+  loc_key: f.locKey,
+  path: f.path,
+  anchor_text: f.anchorText,
+  enclosing_symbol: f.enclosingSymbol,
+  identifiers: writeJson(f.identifiers),
+  words: writeJson(f.words),
+  category: f.category,
+  severity: f.severity,
+  title: f.title,
+  message: f.message,
+  start_line: f.startLine,
+  end_line: f.endLine,
+  side: f.side,
+  state: f.state,
+  first_seen_revision: f.firstSeenRevision,
+  last_seen_revision: f.lastSeenRevision,
+  resolved_at_revision: f.resolvedAtRevision,
+  first_job_id: f.firstJobId,
+  last_job_id: f.lastJobId,
+  provider_thread_id: f.providerThreadId,
+  marker: f.marker,
+  reopen_count: f.reopenCount,
+  created_at: f.createdAt,
+  updated_at: f.updatedAt,
+});
+
+const findingFromRow = (row: Row, dialect: Dialect): StoredFindingRecord => ({
+  id: row.id as string,
+  clientId: row.client_id as string,
+  pullRequestKey: row.pull_request_key as string,
+  repositoryId: row.repository_id as string,
+  pullRequestNumber: Number(row.pull_request_number),
+  fingerprint: row.fingerprint as string,
+  locKey: row.loc_key as string,
+  path: row.path as string,
+  anchorText: row.anchor_text as string,
+  enclosingSymbol: row.enclosing_symbol as string,
+  identifiers: readJson<string[]>(row.identifiers, dialect),
+  words: readJson<string[]>(row.words, dialect),
+  category: row.category as string,
+  severity: row.severity as string,
+  title: row.title as string,
+  message: row.message as string,
+  startLine: row.start_line === null ? null : Number(row.start_line),
+  endLine: row.end_line === null ? null : Number(row.end_line),
+  side: row.side as 'new' | 'old',
+  state: row.state as StoredFindingRecord['state'],
+  firstSeenRevision: row.first_seen_revision as string,
+  lastSeenRevision: row.last_seen_revision as string,
+  resolvedAtRevision: (row.resolved_at_revision as string | null) ?? null,
+  firstJobId: row.first_job_id as string,
+  lastJobId: row.last_job_id as string,
+  providerThreadId: (row.provider_thread_id as string | null) ?? null,
+  marker: (row.marker as string | null) ?? null,
+  reopenCount: Number(row.reopen_count),
+  createdAt: readTime(row.created_at),
+  updatedAt: readTime(row.updated_at),
+});
+
+export function knexReviewFindings(db: Db, dialect: Dialect): ReviewFindingsRepository {
+  const table = () => db('review_findings');
+  return {
+    async listForPullRequest(pullRequestKey) {
+      const rows = await table()
+        .where({ pull_request_key: pullRequestKey })
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
+      return rows.map((row) => findingFromRow(row, dialect));
+    },
+    async save(changes) {
+      const write = async (trx: Db) => {
+        if (changes.inserted.length > 0) await trx('review_findings').insert(changes.inserted.map(findingToRow));
+        for (const f of changes.updated) {
+          const { id: _id, created_at: _created, ...row } = findingToRow(f);
+          await trx('review_findings').where({ id: f.id }).update(row);
+        }
+      };
+      // Inside a storage transaction already, or a short one of its own.
+      if ('isTransaction' in db && db.isTransaction) await write(db);
+      else await (db as Knex).transaction(write);
+    },
+    async list(clientId, filter, page) {
+      const after = decodeCursor(page.cursor);
+      const query = table()
+        .where({ client_id: clientId })
+        .orderBy([
+          { column: 'updated_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(page.limit + 1);
+      if (filter.repositoryId) query.where({ repository_id: filter.repositoryId });
+      if (filter.pullRequestNumber !== undefined) query.where({ pull_request_number: filter.pullRequestNumber });
+      if (filter.state) query.where({ state: filter.state });
+      if (after) {
+        query.where((q) =>
+          q
+            .where('updated_at', '<', after.key)
+            .orWhere((q2) => q2.where('updated_at', after.key).andWhere('id', '<', after.id)),
+        );
+      }
+      const rows = (await query).map((row) => findingFromRow(row, dialect));
+      return toPage(rows, page.limit, (f) => ({ key: f.updatedAt, id: f.id }));
     },
   };
 }

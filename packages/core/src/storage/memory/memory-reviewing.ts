@@ -1,6 +1,7 @@
 import { MarginError } from '../../errors.js';
 import type { BlockedPullRequestsRepository } from '../../reviewing/block-record.js';
 import type { DismissalsRepository } from '../../reviewing/dismissal-record.js';
+import type { ReviewFindingsRepository } from '../../reviewing/finding-record.js';
 import {
   ACTIVE_STATUSES,
   type JobStatus,
@@ -48,6 +49,12 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
       let n = 0;
       for (const job of rows().values()) if (isActive(job.status)) n++;
       return n;
+    },
+    async findLastCompleted(pullRequestKey) {
+      const done = [...rows().values()]
+        .filter((j) => j.pullRequestKey === pullRequestKey && j.status === 'completed')
+        .sort((a, b) => (b.completedAt ?? '').localeCompare(a.completedAt ?? '') || b.id.localeCompare(a.id));
+      return done[0] ? copy(done[0]) : undefined;
     },
     async hasFinishedRevision(revisionKey) {
       for (const job of rows().values()) {
@@ -267,6 +274,37 @@ export function memoryReviewPublications(state: () => MemoryState): ReviewPublic
       const entries = of(pullRequestKey);
       const existing = entries.get(marker);
       if (existing) entries.set(marker, { ...existing, ...patch });
+    },
+  };
+}
+
+export function memoryReviewFindings(state: () => MemoryState): ReviewFindingsRepository {
+  const rows = () => state().reviewFindings;
+  return {
+    async listForPullRequest(pullRequestKey) {
+      return [...rows().values()]
+        .filter((f) => f.pullRequestKey === pullRequestKey)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map(copy);
+    },
+    async save(changes) {
+      for (const f of [...changes.inserted, ...changes.updated]) rows().set(f.id, copy(f));
+    },
+    async list(clientId, filter, page) {
+      const after = decodeCursor(page.cursor);
+      const items = [...rows().values()]
+        .filter(
+          (f) =>
+            f.clientId === clientId &&
+            (!filter.repositoryId || f.repositoryId === filter.repositoryId) &&
+            (filter.pullRequestNumber === undefined || f.pullRequestNumber === filter.pullRequestNumber) &&
+            (!filter.state || f.state === filter.state) &&
+            (!after || f.updatedAt < after.key || (f.updatedAt === after.key && f.id < after.id)),
+        )
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))
+        .slice(0, page.limit + 1)
+        .map(copy);
+      return toPage(items, page.limit, (f) => ({ key: f.updatedAt, id: f.id }));
     },
   };
 }

@@ -12,6 +12,7 @@ import type { UserRecord } from '../../identity/user-record.js';
 import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
 import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
 import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
+import type { StoredFindingRecord } from '../../reviewing/finding-record.js';
 import type { ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
 import type { PublicationRecord } from '../../reviewing/publication-record.js';
@@ -45,6 +46,7 @@ export interface MemoryState {
   dismissals: Map<string, DismissalRecord>;
   /** By `pullRequestKey`, then marker. */
   reviewPublications: Map<string, Map<string, PublicationRecord>>;
+  reviewFindings: Map<string, StoredFindingRecord>;
   protocolPasses: Map<string, ProtocolPassRecord>;
   protocolEvents: Map<string, ProtocolEventRecord>;
   providerConnections: Map<string, ProviderConnectionRecord>;
@@ -84,6 +86,7 @@ export function emptyMemoryState(): MemoryState {
     blockedPullRequests: new Map(),
     dismissals: new Map(),
     reviewPublications: new Map(),
+    reviewFindings: new Map(),
     protocolPasses: new Map(),
     protocolEvents: new Map(),
     providerConnections: new Map(),

@@ -5,6 +5,7 @@ import {
   memoryBlockedPullRequests,
   memoryDismissals,
   memoryProtocol,
+  memoryReviewFindings,
   memoryReviewJobs,
   memoryReviewPublications,
 } from './memory-reviewing.js';
@@ -33,6 +34,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     blockedPullRequests: memoryBlockedPullRequests(state),
     dismissals: memoryDismissals(state),
     reviewPublications: memoryReviewPublications(state),
+    reviewFindings: memoryReviewFindings(state),
     protocol: memoryProtocol(state),
     providerConnections: memoryProviderConnections(state),
     providerScopes: memoryProviderScopes(state),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
+import type { StoredFindingRecord } from '../../reviewing/finding-record.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/job-record.js';
 import type { ProtocolEventRecord } from '../../reviewing/protocol-record.js';
 import type { PublicationRecord } from '../../reviewing/publication-record.js';
@@ -318,6 +319,103 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       ]);
       const [again] = await storage().reviewPublications.listForPullRequest('pr-key-2');
       expect(again).toMatchObject({ jobId: 'job-3', state: 'pending', error: null });
+    });
+  });
+
+  describe('review findings (identity across pushes)', () => {
+    const finding = (clientId: string, over: Partial<StoredFindingRecord> = {}): StoredFindingRecord => ({
+      id: uuid(),
+      clientId,
+      pullRequestKey: 'pr-findings-1',
+      repositoryId: 'repo-1',
+      pullRequestNumber: 7,
+      fingerprint: '0123456789abcdef',
+      locKey: 'fedcba9876543210',
+      path: 'src/a.ts',
+      anchorText: 'const total = price * qty;',
+      enclosingSymbol: 'function totalFor(order)',
+      identifiers: ['price', 'qty'],
+      words: ['total', 'discount'],
+      category: 'bug',
+      severity: 'error',
+      title: 'Total ignores the discount',
+      message: 'The total is computed from price and qty only.',
+      startLine: 42,
+      endLine: 42,
+      side: 'new',
+      state: 'open',
+      firstSeenRevision: 'a'.repeat(40),
+      lastSeenRevision: 'a'.repeat(40),
+      resolvedAtRevision: null,
+      firstJobId: 'job-1',
+      lastJobId: 'job-1',
+      providerThreadId: 'thread-1',
+      marker: 'margin:fp=0123456789abcdef',
+      reopenCount: 0,
+      createdAt: NOW,
+      updatedAt: NOW,
+      ...over,
+    });
+
+    it('remembers findings per pull request, updates them whole, and lists a client’s findings by filter, newest change first', async () => {
+      const clientId = await withClient();
+      const first = finding(clientId);
+      const second = finding(clientId, {
+        pullRequestKey: 'pr-findings-2',
+        pullRequestNumber: 8,
+        createdAt: T(1),
+        updatedAt: T(1),
+      });
+      await storage().reviewFindings.save({ inserted: [first, second], updated: [] });
+      expect(await storage().reviewFindings.listForPullRequest('pr-findings-1')).toEqual([first]);
+      const resolved = {
+        ...first,
+        state: 'resolved' as const,
+        resolvedAtRevision: 'b'.repeat(40),
+        lastJobId: 'job-2',
+        updatedAt: T(5),
+      };
+      await storage().reviewFindings.save({ inserted: [], updated: [resolved] });
+      expect(await storage().reviewFindings.listForPullRequest('pr-findings-1')).toEqual([resolved]);
+
+      const all = await storage().reviewFindings.list(clientId, {}, { limit: 1 });
+      expect(all.items.map((f) => f.id)).toEqual([first.id]);
+      const next = await storage().reviewFindings.list(clientId, {}, { limit: 1, cursor: all.nextCursor });
+      expect(next.items.map((f) => f.id)).toEqual([second.id]);
+      expect(next.nextCursor).toBeNull();
+      const open = await storage().reviewFindings.list(clientId, { state: 'open' }, { limit: 10 });
+      expect(open.items.map((f) => f.id)).toEqual([second.id]);
+      const byPr = await storage().reviewFindings.list(
+        clientId,
+        { repositoryId: 'repo-1', pullRequestNumber: 7 },
+        { limit: 10 },
+      );
+      expect(byPr.items.map((f) => f.id)).toEqual([first.id]);
+    });
+
+    it('finds the last completed job of a pull request', async () => {
+      const clientId = await withClient();
+      const older = job(clientId, {
+        pullRequestKey: 'pr-last',
+        revisionKey: 'pr-last|1',
+        status: 'completed',
+        completedAt: T(1),
+      });
+      const newer = job(clientId, {
+        pullRequestKey: 'pr-last',
+        revisionKey: 'pr-last|2',
+        status: 'completed',
+        completedAt: T(2),
+      });
+      const failed = job(clientId, {
+        pullRequestKey: 'pr-last',
+        revisionKey: 'pr-last|3',
+        status: 'failed',
+        completedAt: T(3),
+      });
+      for (const j of [older, newer, failed]) await storage().reviewJobs.insert(j);
+      expect((await storage().reviewJobs.findLastCompleted('pr-last'))?.id).toBe(newer.id);
+      expect(await storage().reviewJobs.findLastCompleted('pr-none')).toBeUndefined();
     });
   });
 

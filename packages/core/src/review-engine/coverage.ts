@@ -14,6 +14,11 @@ export interface CoverageFile {
   /** Diff tokens sent for it (before the prompt around it). */
   tokens?: number | undefined;
   tier?: Tier | undefined;
+  /**
+   * What the file's change is, for carrying it forward: the provider's blob ids where it names them,
+   * else a hash of the diff. The next review skips a file whose key did not change.
+   */
+  contentKey?: string | undefined;
 }
 
 export interface CoverageManifest {
@@ -31,6 +36,11 @@ export interface CoverageManifest {
   estimate?: { inputTokens: number; costUsd: number } | undefined;
   /** How answers were read: per structured-output rung, calls that parsed and calls that failed. */
   parsing?: Record<string, { ok: number; repaired: number; failed: number }> | undefined;
+  /**
+   * The review this one builds on: its head, how the new head relates to it (`ahead` allows focus
+   * ranges; anything else means a full review), and whether focus ranges were used.
+   */
+  incremental?: { sinceHeadSha: string; relation: string; focused: boolean } | undefined;
 }
 
 export function countCoverage(files: readonly CoverageFile[]): Record<CoverageState, number> {

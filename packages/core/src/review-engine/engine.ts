@@ -1,7 +1,7 @@
 import { MarginError } from '../errors.js';
 import { publishReview } from './pipeline/publish-review.js';
 import { scmReviewSource } from './pipeline/review-source.js';
-import { type ReviewSettings, runReview } from './pipeline/run-review.js';
+import { lifecycleOf, type ReviewSettings, runReview } from './pipeline/run-review.js';
 import { resultView } from './result-view.js';
 import type { ReviewEngineV1 } from './review-engine-v1.js';
 
@@ -50,8 +50,9 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
           `No part of the pull request could be reviewed (${reasons.join('; ')}); nothing was posted. The protocol shows each attempt.`,
         );
       }
-      await publishReview(run, {
+      const published = await publishReview(run, {
         jobId: job.id,
+        findings: ctx.memory.findings,
         publisher: bound,
         ledger: ctx.memory.publications,
         protocol: ctx.protocol,
@@ -66,7 +67,12 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
       });
       return {
         status: 'completed',
-        result: { ...resultView(run.summary, run.findings, run.coverage) },
+        result: {
+          ...resultView(run.summary, run.findings, run.coverage),
+          // What the next review of this pull request builds on.
+          reviewedRevision: { headSha: run.revision?.headSha, baseSha: run.revision?.baseSha },
+          lifecycle: { ...lifecycleOf(run.identity), resolved: published.resolved },
+        },
         usage: run.usage,
       };
     },

@@ -4,14 +4,20 @@ export type { CoverageFile, CoverageManifest, CoverageState } from './coverage.j
 export { createReviewEngine, type ReviewEngineOptions } from './engine.js';
 export type { EngineFinding, Publication } from './engine-finding.js';
 export {
+  createMemoryFindingStore,
   createMemoryLedger,
   type DismissedFinding,
+  type FindingStore,
   findingMarker,
+  type KnownFinding,
+  type KnownFindingState,
   type PublicationEntry,
   type PublicationKind,
   type PublicationLedger,
   type PublicationState,
+  type ReviewBaseline,
   type ReviewMemory,
+  resolutionMarker,
   SUMMARY_MARKER,
 } from './memory/review-memory.js';
 export { FINDING_CATEGORIES, type FindingCategory, SEVERITIES, type Severity } from './output/review-answer.js';
@@ -19,6 +25,9 @@ export { type PublishOutcome, publishReview } from './pipeline/publish-review.js
 export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
 export {
   DEFAULT_REVIEW_SETTINGS,
+  type Lifecycle,
+  lifecycleOf,
+  type ReviewIdentity,
   type ReviewRun,
   type ReviewSettings,
   type RunReviewInput,

@@ -1,3 +1,4 @@
+import type { KnownFinding } from '../review-engine/memory/review-memory.js';
 import type { Page, PageRequest } from '../storage/paging.js';
 
 export const FINDING_STATES = ['open', 'resolved', 'dismissed', 'superseded', 'reopened'] as const;
@@ -15,37 +16,14 @@ export type FindingState = (typeof FINDING_STATES)[number];
  * is resolved when it is fixed, and comes back as `reopened` if the bug does. Identity is by content
  * (see the engine's `finding-keys.ts`), never by line number.
  */
-export interface StoredFindingRecord {
-  id: string;
+export interface StoredFindingRecord extends KnownFinding {
   clientId: string;
   pullRequestKey: string;
   repositoryId: string;
   pullRequestNumber: number;
-  fingerprint: string;
-  locKey: string;
-  /** The file's path at the first sighting. */
-  path: string;
-  anchorText: string;
-  enclosingSymbol: string;
-  identifiers: string[];
-  words: string[];
-  category: string;
-  severity: string;
-  title: string;
-  message: string;
-  startLine: number | null;
-  endLine: number | null;
-  side: 'new' | 'old';
   state: FindingState;
-  firstSeenRevision: string;
-  lastSeenRevision: string;
-  resolvedAtRevision: string | null;
   firstJobId: string;
   lastJobId: string;
-  providerThreadId: string | null;
-  /** The hidden marker of its current thread. */
-  marker: string | null;
-  reopenCount: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -2,10 +2,18 @@ import type { AiPurpose } from '../ai/purposes.js';
 import { resolvePurpose } from '../ai/resolve-purpose.js';
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { PublicationLedger, ReviewMemory } from '../review-engine/memory/review-memory.js';
+import type { CoverageFile } from '../review-engine/coverage.js';
+import type {
+  FindingStore,
+  KnownFinding,
+  PublicationLedger,
+  ReviewBaseline,
+  ReviewMemory,
+} from '../review-engine/memory/review-memory.js';
 import type { ReviewContext, ReviewModel, ReviewScm } from '../review-engine/review-engine-v1.js';
 import type { ProviderConnectionRecord } from '../scm/connection-records.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/open-scm-provider.js';
+import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
 import type { ProtocolWriter } from './protocol-writer.js';
 
@@ -179,6 +187,8 @@ function reviewMemory(deps: CoreDeps, job: ReviewJobRecord): ReviewMemory {
   };
   return {
     publications,
+    findings: findingStore(deps, job),
+    lastReview: () => lastReview(deps, job),
     dismissals: async () =>
       (await deps.storage.dismissals.list(job.clientId)).map((d) => ({
         id: d.id,
@@ -186,4 +196,49 @@ function reviewMemory(deps: CoreDeps, job: ReviewJobRecord): ReviewMemory {
         filePath: d.filePath,
       })),
   };
+}
+
+/** The pull request's findings across pushes, in the database. */
+function findingStore(deps: CoreDeps, job: ReviewJobRecord): FindingStore {
+  return {
+    list: () => deps.storage.reviewFindings.listForPullRequest(job.pullRequestKey),
+    save: async (changes) => {
+      const now = deps.clock.now().toISOString();
+      // Findings read from the store carry their stored fields; new ones get them here.
+      const stored = (k: KnownFinding): StoredFindingRecord => {
+        const before = k as Partial<StoredFindingRecord>;
+        return {
+          ...k,
+          clientId: job.clientId,
+          pullRequestKey: job.pullRequestKey,
+          repositoryId: job.repository.externalRepositoryId,
+          pullRequestNumber: job.codeReview.number,
+          firstJobId: before.firstJobId ?? job.id,
+          lastJobId: job.id,
+          createdAt: before.createdAt ?? now,
+          updatedAt: now,
+        };
+      };
+      await deps.storage.reviewFindings.save({
+        inserted: changes.inserted.map(stored),
+        updated: changes.updated.map(stored),
+      });
+    },
+  };
+}
+
+/** What the pull request's last completed review saw, from its stored result. */
+async function lastReview(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewBaseline | undefined> {
+  const last = await deps.storage.reviewJobs.findLastCompleted(job.pullRequestKey);
+  const result = last?.result as {
+    reviewedRevision?: { headSha?: string };
+    coverage?: { files?: CoverageFile[] };
+  } | null;
+  const headSha = result?.reviewedRevision?.headSha;
+  if (!headSha || !Array.isArray(result?.coverage?.files)) return undefined;
+  const files = new Map<string, string>();
+  for (const f of result.coverage.files) {
+    if ((f.state === 'reviewed' || f.state === 'carriedForward') && f.contentKey) files.set(f.path, f.contentKey);
+  }
+  return { headSha, files };
 }

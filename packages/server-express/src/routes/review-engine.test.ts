@@ -202,7 +202,9 @@ describe.each(FAMILIES)('a review through the stock host on %s', (family) => {
     const aiCalls = await admin.get(`/jobs/${job.jobId}/protocol?eventCategory=ai-call`);
     expect(aiCalls.body.flatMap((p: { events: unknown[] }) => p.events).length).toBeGreaterThan(0);
 
-    // The same revision again: nothing new is posted, and the summary is edited in place.
+    // The same revision again: every file is carried forward (no model call), nothing new is posted,
+    // the earlier finding is still open, and the summary is edited in place.
+    const modelCalls = model.chats.length;
     const again = await admin.post(
       `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
       client.coordinates(number),
@@ -213,7 +215,11 @@ describe.each(FAMILIES)('a review through the stock host on %s', (family) => {
       return ['completed', 'failed'].includes(res.body.status) ? res.body : undefined;
     }, 20_000);
     expect(second.status).toBe('completed');
-    expect(second.result.findings).toMatchObject([{ publication: 'suppressed', reason: 'alreadyReported' }]);
+    expect(second.result.findings).toEqual([]);
+    expect(model.chats.length).toBe(modelCalls);
+    expect(second.result.coverage.counts).toMatchObject({ reviewed: 0, carriedForward: 2, skipped: 3 });
+    expect(second.result.lifecycle).toMatchObject({ stillOpen: 1, resolved: 0, reopened: 0 });
+    expect(second.result.summary).toContain('1 still open from earlier reviews');
     const secondWrites = writes.slice(before + mine.length);
     expect(secondWrites.filter((w) => NATIVE[family].isInline(w))).toHaveLength(0);
     expect(secondWrites.filter((w) => NATIVE[family].isEdit(w))).toHaveLength(1);

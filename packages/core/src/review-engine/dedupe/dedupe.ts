@@ -1,13 +1,33 @@
 import type { ReviewThread } from '../../scm/scm-provider-v1.js';
 import { demote, type EngineFinding, isCandidate, SEVERITY_RANK } from '../engine-finding.js';
 import { combinedFingerprint, jaccard, sameFinding, wordsOf } from '../identity/finding-keys.js';
-import { type DismissedFinding, findingMarker, type PublicationEntry } from '../memory/review-memory.js';
+import {
+  type DismissedFinding,
+  findingMarker,
+  type KnownFinding,
+  type PublicationEntry,
+} from '../memory/review-memory.js';
 
 export interface PriorState {
   jobId: string;
   threads: readonly ReviewThread[];
   ledger: readonly PublicationEntry[];
   dismissals: readonly DismissedFinding[];
+  /** Findings earlier reviews posted on this pull request. */
+  known: readonly KnownFinding[];
+}
+
+/**
+ * How a finding of this run relates to one an earlier review posted: `seen` again (nothing new is
+ * posted; its last-seen revision moves on), or `reopen` (it was resolved, its code changed, and it
+ * is back: a new thread).
+ */
+export type KnownMatch = { known: KnownFinding; outcome: 'seen' | 'reopen' };
+
+export interface DedupeOutcome {
+  /** Findings that stand for the same root cause in several files. */
+  created: EngineFinding[];
+  matches: Map<EngineFinding, KnownMatch>;
 }
 
 const NEARBY_LINES = 3;
@@ -17,18 +37,21 @@ const CONSOLIDATE_FILES = 3;
 const CONSOLIDATE_TITLE_SIMILARITY = 0.6;
 
 /**
- * Suppresses what would repeat something: the same finding twice in this run; a finding already
- * posted on this pull request by an earlier job (by its hidden marker); a point a thread — ours or
- * a person's — already makes next to the same lines; a finding the client dismissed, or that a
- * person closed as won't-fix or by-design. The same root cause in three or more files becomes one
- * pull-request-level finding listing the places. Suppressed findings are kept with their reason.
+ * Suppresses what would repeat something: the same finding twice in this run; a finding an earlier
+ * review posted on this pull request (matched by content, so rewording and moved code do not make it
+ * new; by its hidden marker when no finding store is kept); a point a thread — ours or a person's —
+ * already makes next to the same lines; a finding the client dismissed, or that a person closed as
+ * won't-fix or by-design. A resolved finding whose code changed and that is found again is reopened.
+ * The same root cause in three or more files becomes one pull-request-level finding listing the
+ * places. Suppressed findings are kept with their reason.
  */
 export function dedupeFindings(
   findings: EngineFinding[],
   prior: PriorState,
   newId: () => string,
   decided: (finding: EngineFinding, detail: Record<string, unknown>) => void,
-): EngineFinding[] {
+): DedupeOutcome {
+  const matches = new Map<EngineFinding, KnownMatch>();
   const candidates = findings.filter(isCandidate).sort(byRank);
 
   // The same finding twice in this run (overlapping chunks, a model repeating itself).
@@ -49,16 +72,34 @@ export function dedupeFindings(
   const ledgerMarkers = new Set(prior.ledger.filter((e) => e.jobId === prior.jobId).map((e) => e.marker));
   for (const f of [...kept, ...created]) {
     if (!isCandidate(f) || !f.keys) continue;
+    const known = prior.known.find((k) => matchesKnown(k, f));
+    if (known) {
+      const reopening = (known.state === 'resolved' || known.state === 'superseded') && known.locKey !== f.keys.locKey;
+      if (!reopening) {
+        f.providerThreadId = known.providerThreadId ?? undefined;
+        matches.set(f, { known, outcome: 'seen' });
+        const reason =
+          known.state === 'dismissed'
+            ? 'dismissed'
+            : known.state === 'open' || known.state === 'reopened'
+              ? 'alreadyReported'
+              : 'resolvedBefore';
+        if (demote(f, 'suppressed', reason)) decided(f, { knownFindingId: known.id, knownState: known.state });
+        continue;
+      }
+      matches.set(f, { known, outcome: 'reopen' });
+      decided(f, { knownFindingId: known.id, knownState: known.state, reopened: true });
+    }
     const marker = findingMarker(f.keys.fingerprint);
     const earlier = postedBefore.get(marker);
     const onProvider = prior.threads.find((t) => t.marker === marker);
-    if (earlier || (onProvider && !ledgerMarkers.has(marker))) {
+    if (!known && (earlier || (onProvider && !ledgerMarkers.has(marker)))) {
       f.providerThreadId = earlier?.providerThreadId ?? onProvider?.threadId;
       if (demote(f, 'suppressed', 'alreadyReported')) decided(f, { marker });
       continue;
     }
     // This job's own post, found again by a retry: publishing reconciles it.
-    if (onProvider) continue;
+    if (onProvider && !known) continue;
     const echoed = f.anchor ? prior.threads.find((t) => echoes(t, f)) : undefined;
     if (echoed) {
       const rejected = echoed.closedAs === 'wontFix' || echoed.closedAs === 'byDesign';
@@ -70,7 +111,30 @@ export function dedupeFindings(
     const dismissal = prior.dismissals.find((d) => dismisses(d, f));
     if (dismissal && demote(f, 'suppressed', 'dismissed')) decided(f, { dismissalId: dismissal.id });
   }
-  return created;
+  return { created, matches };
+}
+
+/** The same finding as one posted before? Compared in the file where it was first seen (renames kept). */
+function matchesKnown(known: KnownFinding, f: EngineFinding): boolean {
+  const path = f.anchor?.path ?? f.path ?? '';
+  const samePlace =
+    path.toLowerCase() === known.path.toLowerCase() ||
+    f.anchor?.previousPath?.toLowerCase() === known.path.toLowerCase();
+  if (!samePlace || !f.keys) return false;
+  return sameFinding(
+    { path: known.path, line: f.anchor?.startLine ?? null, category: f.category, keys: f.keys },
+    {
+      path: known.path,
+      line: known.startLine,
+      category: known.category,
+      keys: {
+        locKey: known.locKey,
+        fingerprint: known.fingerprint,
+        identifiers: known.identifiers,
+        words: known.words,
+      },
+    },
+  );
 }
 
 function byRank(a: EngineFinding, b: EngineFinding): number {
@@ -94,6 +158,8 @@ function comparable(f: EngineFinding) {
 
 /** A thread on the same file within a few lines that makes a similar point. */
 function echoes(thread: ReviewThread, f: EngineFinding): boolean {
+  // Our own resolved thread does not stand in the way of the same bug coming back.
+  if (thread.marker?.startsWith('margin:fp=') && thread.status === 'resolved') return false;
   const anchor = f.anchor;
   if (!anchor || !thread.anchor || thread.anchor.filePath.toLowerCase() !== anchor.path.toLowerCase()) return false;
   if ((thread.anchor.side ?? 'new') !== anchor.side) return false;

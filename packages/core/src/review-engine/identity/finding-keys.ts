@@ -88,7 +88,7 @@ export function jaccard(a: readonly string[], b: readonly string[]): number {
 }
 
 /** Whitespace collapsed, and redaction markers without their number (which follows fetch order). */
-function normaliseCode(text: string): string {
+export function normaliseCode(text: string): string {
   return text
     .trim()
     .replace(/\s+/g, ' ')

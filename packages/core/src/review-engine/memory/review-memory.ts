@@ -4,7 +4,7 @@
  * database keeps it in memory and reads the provider's markers.
  */
 
-export type PublicationKind = 'finding' | 'summary';
+export type PublicationKind = 'finding' | 'summary' | 'resolution';
 export type PublicationState = 'pending' | 'posted' | 'failed';
 
 /**
@@ -39,10 +39,56 @@ export interface DismissedFinding {
   filePath: string | null;
 }
 
+export type KnownFindingState = 'open' | 'resolved' | 'dismissed' | 'superseded' | 'reopened';
+
+/** A finding posted on this pull request by an earlier review, as the engine matches against it. */
+export interface KnownFinding {
+  id: string;
+  fingerprint: string;
+  locKey: string;
+  /** The file's path at the first sighting. */
+  path: string;
+  anchorText: string;
+  enclosingSymbol: string;
+  identifiers: string[];
+  words: string[];
+  category: string;
+  severity: string;
+  title: string;
+  message: string;
+  startLine: number | null;
+  endLine: number | null;
+  side: 'new' | 'old';
+  state: KnownFindingState;
+  firstSeenRevision: string;
+  lastSeenRevision: string;
+  resolvedAtRevision: string | null;
+  providerThreadId: string | null;
+  marker: string | null;
+  reopenCount: number;
+}
+
+/** The pull request's findings across pushes. */
+export interface FindingStore {
+  list(): Promise<KnownFinding[]>;
+  save(changes: { inserted: KnownFinding[]; updated: KnownFinding[] }): Promise<void>;
+}
+
+/** What the last completed review of the pull request saw: its head, and each file's content key. */
+export interface ReviewBaseline {
+  headSha: string;
+  /** Only files that review fully reviewed (or carried forward from one that did). */
+  files: ReadonlyMap<string, string>;
+}
+
 export interface ReviewMemory {
   /** Findings the client said not to report again. */
   dismissals(): Promise<DismissedFinding[]>;
   publications: PublicationLedger;
+  /** Findings across pushes; without it every review stands alone (markers still prevent reposts). */
+  findings?: FindingStore | undefined;
+  /** The last completed review, for carrying unchanged files forward; without it, everything is reviewed. */
+  lastReview?: (() => Promise<ReviewBaseline | undefined>) | undefined;
 }
 
 /**
@@ -85,6 +131,25 @@ export function createMemoryLedger(jobId: string, entries = new Map<string, Publ
   };
 }
 
-/** The marker of a finding's thread and of the summary comment. */
-export const findingMarker = (fingerprint: string) => `margin:fp=${fingerprint}`;
+/** The marker of a finding's thread (`:r<n>` for its n-th reopening) and of the summary comment. */
+export const findingMarker = (fingerprint: string, reopenCount = 0) =>
+  reopenCount > 0 ? `margin:fp=${fingerprint}:r${reopenCount}` : `margin:fp=${fingerprint}`;
 export const SUMMARY_MARKER = 'margin:summary';
+/** The outbox entry of the note on a resolved finding's thread. */
+export const resolutionMarker = (knownFindingId: string) => `margin:resolved=${knownFindingId}`;
+
+/** A finding store held in memory (reviews without a database; tests). */
+export function createMemoryFindingStore(
+  initial: KnownFinding[] = [],
+): FindingStore & { all: Map<string, KnownFinding> } {
+  const all = new Map(initial.map((f) => [f.id, { ...f }]));
+  return {
+    all,
+    async list() {
+      return [...all.values()].map((f) => ({ ...f, identifiers: [...f.identifiers], words: [...f.words] }));
+    },
+    async save(changes) {
+      for (const f of [...changes.inserted, ...changes.updated]) all.set(f.id, { ...f });
+    },
+  };
+}

@@ -328,7 +328,7 @@ describe('publishing through the outbox', () => {
       state,
       scriptedModel(() => answer(finding('src/a.ts', 'A', 1), finding('src/b.ts', 'B', 1))),
     );
-    expect(published).toEqual({ posted: 2, failed: 1 });
+    expect(published).toEqual({ posted: 2, failed: 1, resolved: 0 });
     expect(run.findings.find((f) => f.anchor?.path === 'src/a.ts')).toMatchObject({
       publication: 'summaryOnly',
       reason: 'publishFailed',

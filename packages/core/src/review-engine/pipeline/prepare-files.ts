@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MarginError } from '../../errors.js';
 import type { ChangedFile, FileDiff, Revision } from '../../scm/scm-provider-v1.js';
 import type { Anchor } from '../anchor/anchor.js';
@@ -48,6 +49,18 @@ export interface PrepareInput {
   concurrency: number;
   /** Called as files are settled without review, for progress. */
   onSettled(count: number): void;
+  /** Whether the last review already reviewed this exact change of the file (it is carried forward). */
+  unchangedSinceLastReview?: ((path: string, contentKey: string) => boolean) | undefined;
+}
+
+/**
+ * A key for a file's change: the provider's blob ids when it names both (no fetch needed), else a
+ * hash of the diff text.
+ */
+export function contentKeyOf(file: ChangedFile, diffText?: string): string | undefined {
+  if (file.oldBlobId && file.newBlobId) return `blob:${file.oldBlobId}:${file.newBlobId}`;
+  if (diffText === undefined) return undefined;
+  return `diff:${createHash('sha256').update(diffText).digest('hex').slice(0, 32)}`;
 }
 
 /**
@@ -75,9 +88,20 @@ export async function prepareFiles(input: PrepareInput): Promise<PreparedFiles> 
   const planned: Array<PlannedFile | undefined> = new Array(toRead.length);
   const deterministic: EngineFinding[] = [];
   const injection: InjectionHit[] = [];
+  const carried = (entry: CoverageFile, key: string | undefined) => {
+    entry.contentKey = key;
+    if (!key || !input.unchangedSinceLastReview?.(entry.path, key)) return false;
+    entry.state = 'carriedForward';
+    entry.reason = 'unchangedSinceLastReview';
+    input.onSettled(1);
+    return true;
+  };
   await forEachPooled(toRead, input.concurrency, async ({ file, entry }, i) => {
     if (input.signal.aborted) throw input.signal.reason ?? MarginError.internal('aborted');
+    // Blob ids tell an unchanged file without reading its diff.
+    if (carried(entry, contentKeyOf(file))) return;
     const fetched = await input.source.getFileDiff(file, input.revision, { signal: input.signal });
+    if (!entry.contentKey && carried(entry, contentKeyOf(file, fetched.text))) return;
     const diff = parseDiff(fetched.text);
     const skip = classifyByDiff(file, diff);
     if (skip) {

@@ -3,10 +3,17 @@ import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
 import type { ReviewThread } from '../../scm/scm-provider-v1.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { sanitizeOutbound } from '../hostile/outbound.js';
-import { findingMarker, type PublicationLedger, SUMMARY_MARKER } from '../memory/review-memory.js';
+import {
+  type FindingStore,
+  findingMarker,
+  type PublicationLedger,
+  resolutionMarker,
+  SUMMARY_MARKER,
+} from '../memory/review-memory.js';
 import { renderSummary } from '../summary/summary.js';
+import { rememberFindings } from './remember-findings.js';
 import type { ReviewPublisher } from './review-source.js';
-import type { ReviewRun } from './run-review.js';
+import { lifecycleOf, type ReviewRun } from './run-review.js';
 
 export interface PublishInput {
   jobId: string;
@@ -17,11 +24,15 @@ export interface PublishInput {
   /** The provider's host: links to it survive sanitising. */
   hostBaseUrl?: string | undefined;
   onPublished?: ((finding: EngineFinding) => void) | undefined;
+  /** Remembers findings across pushes; without it, only markers prevent reposts. */
+  findings?: FindingStore | undefined;
 }
 
 export interface PublishOutcome {
   posted: number;
   failed: number;
+  /** Earlier findings whose threads were resolved with a note. */
+  resolved: number;
 }
 
 /**
@@ -38,18 +49,24 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
   const onProvider = new Map<string, ReviewThread>();
   for (const thread of run.threads) if (thread.marker) onProvider.set(thread.marker, thread);
   const ownEntries = new Map(run.ledger.filter((e) => e.jobId === input.jobId).map((e) => [e.marker, e]));
-  let posted = 0;
+  let postCount = 0;
   let failed = 0;
 
   const toPost: Array<{ finding: EngineFinding; marker: string }> = [];
+  const posted = new Map<EngineFinding, { threadId: string; marker: string }>();
   for (const finding of run.findings) {
     if (finding.publication !== 'published' || !finding.anchor || !finding.keys) continue;
-    const marker = findingMarker(finding.keys.fingerprint);
+    const reopening = run.identity.matches.get(finding);
+    const marker = findingMarker(
+      finding.keys.fingerprint,
+      reopening?.outcome === 'reopen' ? reopening.known.reopenCount + 1 : 0,
+    );
     const mine = ownEntries.get(marker);
     const there = onProvider.get(marker);
     if (mine?.state === 'posted' || (mine && there)) {
       // Posted by an earlier attempt of this job; record it if the crash came before the record.
       finding.providerThreadId = mine.providerThreadId ?? there?.threadId;
+      if (finding.providerThreadId) posted.set(finding, { threadId: finding.providerThreadId, marker });
       if (mine.state !== 'posted' && there) {
         await input.ledger.markPosted(marker, {
           threadId: there.threadId,
@@ -95,8 +112,9 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
     for (const [i, outcome] of outcomes.entries()) {
       const { finding, marker } = toPost[i] as (typeof toPost)[number];
       if (outcome.ok) {
-        posted++;
+        postCount++;
         finding.providerThreadId = outcome.thread.threadId;
+        posted.set(finding, { threadId: outcome.thread.threadId, marker });
         await input.ledger.markPosted(marker, {
           threadId: outcome.thread.threadId,
           commentId: outcome.thread.commentId,
@@ -132,9 +150,15 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
     }
   }
 
+  const resolved = await resolveFixed(run, input, pass);
+
   // The summary names the outcome of the posts, so it is written after them.
-  if (run.coverage)
-    run.summary = renderSummary({ headSha: revision.headSha, findings: run.findings, coverage: run.coverage });
+  run.summary = renderSummary({
+    headSha: revision.headSha,
+    findings: run.findings,
+    coverage: run.coverage,
+    lifecycle: lifecycleOf(run.identity),
+  });
   const summaryBody = sanitizeOutbound(run.summary ?? '', { allowedHost: hostOf(input.hostBaseUrl) });
   const known = run.ledger.find((e) => e.marker === SUMMARY_MARKER && e.state === 'posted' && e.providerThreadId);
   const existing = onProvider.get(SUMMARY_MARKER);
@@ -151,7 +175,7 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
       await input.ledger.markPosted(SUMMARY_MARKER, { threadId, commentId });
       pass.event({ kind: 'call', name: 'summary.edited', eventCategory: 'publication', body: { threadId } });
       summaryDone = true;
-      posted++;
+      postCount++;
     } catch (error) {
       if (input.signal.aborted) throw error;
       // Deleted by a person, or no longer editable: a new summary replaces it.
@@ -177,7 +201,7 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
         eventCategory: 'publication',
         body: { threadId: created.threadId },
       });
-      posted++;
+      postCount++;
     } catch (error) {
       if (input.signal.aborted) throw error;
       failed++;
@@ -190,14 +214,68 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
       });
     }
   }
-  await pass.complete(failed > 0 && posted === 0 ? 'failed' : 'succeeded');
-  if (posted === 0 && failed > 0) {
+  if (input.findings) {
+    const remembered = await rememberFindings(run, input.findings, posted);
+    pass.event({ kind: 'decision', name: 'findings.remembered', eventCategory: 'memory', body: remembered });
+  }
+  await pass.complete(failed > 0 && postCount === 0 ? 'failed' : 'succeeded');
+  if (postCount === 0 && failed > 0) {
     throw MarginError.provider(
       'rejected',
       `The provider refused every comment of this review (${failed}); see the protocol for each refusal.`,
     );
   }
-  return { posted, failed };
+  return { posted: postCount, failed, resolved };
+}
+
+/**
+ * Resolves the threads of findings this push fixed, each with a short note, through the outbox: a
+ * retry after a crash sees the entry (or the thread already resolved) and does not write the note twice.
+ */
+async function resolveFixed(
+  run: ReviewRun,
+  input: PublishInput,
+  pass: Awaited<ReturnType<ProtocolWriter['pass']>>,
+): Promise<number> {
+  const head = run.revision?.headSha ?? '';
+  const threads = new Map(run.threads.map((t) => [t.threadId, t]));
+  const done = new Set(run.ledger.filter((e) => e.kind === 'resolution' && e.state === 'posted').map((e) => e.marker));
+  let resolved = 0;
+  for (const k of run.identity.settled.resolved) {
+    if (!k.providerThreadId) continue;
+    const marker = resolutionMarker(k.id);
+    if (done.has(marker) || threads.get(k.providerThreadId)?.status === 'resolved') {
+      resolved++;
+      continue;
+    }
+    await input.ledger.reserve([{ marker, kind: 'resolution', fingerprint: k.fingerprint }]);
+    try {
+      await input.publisher.reply(
+        k.providerThreadId,
+        `Resolved in \`${head.slice(0, 12)}\`: the code this comment pointed at changed, and the review of this push no longer finds the problem.`,
+        { signal: input.signal },
+      );
+      await input.publisher.setThreadStatus(k.providerThreadId, 'resolved', { signal: input.signal });
+      await input.ledger.markPosted(marker, { threadId: k.providerThreadId, commentId: null });
+      pass.event({
+        kind: 'call',
+        name: 'thread.resolved',
+        eventCategory: 'publication',
+        body: { knownFindingId: k.id, threadId: k.providerThreadId },
+      });
+      resolved++;
+    } catch (error) {
+      if (input.signal.aborted) throw error;
+      await input.ledger.markFailed(marker, messageOf(error));
+      pass.event({
+        kind: 'failure',
+        name: 'thread.resolveFailed',
+        eventCategory: 'publication',
+        body: { knownFindingId: k.id, threadId: k.providerThreadId, message: messageOf(error) },
+      });
+    }
+  }
+  return resolved;
 }
 
 /** A finding as a thread's first comment: severity and title, the message, and a replacement when there is one. */

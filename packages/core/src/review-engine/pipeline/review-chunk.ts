@@ -18,6 +18,7 @@ import { TIER_PURPOSE } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { VERIFY_ANSWER_SPEC } from '../verify/verify-answer.js';
+import { describeLines } from './focus-ranges.js';
 import type { PlannedFile } from './prepare-files.js';
 import { meteredChat, type UsageLedger } from './usage-ledger.js';
 
@@ -39,6 +40,10 @@ export interface ChunkEnv {
   temperature: number;
   verify: boolean;
   maxOutputTokens: number;
+  /** By planned file: lines changed since the last review. */
+  focus: ReadonlyMap<number, number[]>;
+  /** By path (lower-cased): titles of findings already posted there. */
+  alreadyReported: ReadonlyMap<string, string[]>;
 }
 
 export interface ChunkResult {

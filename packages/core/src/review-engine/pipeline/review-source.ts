@@ -1,5 +1,6 @@
 import type {
   ChangedFile,
+  CommitComparison,
   CreatedThread,
   CreateThreadInput,
   CreateThreadOutcome,
@@ -13,6 +14,7 @@ import type {
   Revision,
   ScmCallOptions,
   ScmProviderV1,
+  ThreadStatus,
 } from '../../scm/scm-provider-v1.js';
 
 /**
@@ -29,6 +31,8 @@ export interface ReviewSource {
     options?: ScmCallOptions,
   ): Promise<FileContent | undefined>;
   listThreads(options?: ScmCallOptions): AsyncIterable<ReviewThread>;
+  /** How two commits relate; without it, every review is a full one. */
+  compareCommits?(fromSha: string, toSha: string, options?: ScmCallOptions): Promise<CommitComparison>;
 }
 
 /** Where a review posts: inline threads in one batch, the summary created once and edited after. */
@@ -39,6 +43,9 @@ export interface ReviewPublisher {
   ): Promise<CreateThreadOutcome[]>;
   createThread(input: CreateThreadInput, options?: ScmCallOptions): Promise<CreatedThread>;
   editComment(input: EditCommentInput, options?: ScmCallOptions): Promise<void>;
+  /** For a note on a finding's thread when it is resolved. */
+  reply(threadId: string, body: string, options?: ScmCallOptions): Promise<{ commentId: string }>;
+  setThreadStatus(threadId: string, status: ThreadStatus, options?: ScmCallOptions): Promise<void>;
 }
 
 /** An SCM provider's calls bound to one pull request. */
@@ -49,8 +56,11 @@ export function scmReviewSource(provider: ScmProviderV1, ref: PullRequestRef): R
     getFileDiff: (file, revision, options) => provider.getFileDiff(ref, file, revision, options),
     getFileContent: (path, version, options) => provider.getFileContent(ref, path, version, options),
     listThreads: (options) => provider.listThreads(ref, options),
+    compareCommits: (fromSha, toSha, options) => provider.compareCommits(ref, fromSha, toSha, options),
     createThreads: (input, options) => provider.createThreads(ref, input, options),
     createThread: (input, options) => provider.createThread(ref, input, options),
     editComment: (input, options) => provider.editComment(ref, input, options),
+    reply: (threadId, body, options) => provider.reply(ref, threadId, body, options),
+    setThreadStatus: (threadId, status, options) => provider.setThreadStatus(ref, threadId, status, options),
   };
 }

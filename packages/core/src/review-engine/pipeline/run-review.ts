@@ -14,18 +14,20 @@ import type {
 import { PathResolver } from '../anchor/anchor.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import { type CoverageManifest, countCoverage } from '../coverage.js';
-import { dedupeFindings } from '../dedupe/dedupe.js';
-import type { EngineFinding } from '../engine-finding.js';
+import { dedupeFindings, type KnownMatch } from '../dedupe/dedupe.js';
+import { demote, type EngineFinding } from '../engine-finding.js';
 import { DEFAULT_GATE_POLICY, type GatePolicy, gateFindings } from '../gate/gate.js';
 import { nonceFrom } from '../hostile/fence.js';
 import { SecretRedactor } from '../hostile/redact-secrets.js';
 import { findingKeys } from '../identity/finding-keys.js';
-import type { DismissedFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
+import type { DismissedFinding, KnownFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
 import { excludeMatcher } from '../plan/classify-file.js';
 import { estimateTokens, packChunks } from '../plan/pack-chunks.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
+import { anchorsGone, applyThreadClosures, type Settled, settleKnown } from './finding-lifecycle.js';
+import { type Focus, focusSince, nearFocus } from './focus-ranges.js';
 import { forEachPooled } from './pool.js';
 import { type PlannedFile, prepareFiles } from './prepare-files.js';
 import { type ChunkResult, reviewChunk } from './review-chunk.js';
@@ -92,6 +94,17 @@ export interface ReviewRun {
   ledger: PublicationEntry[];
   /** Every chunk failed: the review produced nothing it can stand behind. */
   allFailed: boolean;
+  /** How this run's findings relate to those earlier reviews posted, and what became of those. */
+  identity: ReviewIdentity;
+}
+
+export interface ReviewIdentity {
+  /** As loaded, with people's closures applied. */
+  known: KnownFinding[];
+  /** Findings people closed as won't-fix or by design since the last review. */
+  dismissedByPeople: KnownFinding[];
+  matches: Map<EngineFinding, KnownMatch>;
+  settled: Settled;
 }
 
 /**
@@ -120,6 +133,12 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     threads: [],
     ledger: [],
     allFailed: false,
+    identity: {
+      known: [],
+      dismissedByPeople: [],
+      matches: new Map(),
+      settled: { resolved: [], superseded: [], stillOpen: [] },
+    },
   });
 
   // resolve
@@ -173,11 +192,25 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   for await (const file of source.listChangedFiles(revision, { signal, onTruncated })) files.push(file);
   const threads: ReviewThread[] = [];
   for await (const thread of source.listThreads({ signal })) threads.push(thread);
-  const [dismissals, publications, config] = await Promise.all([
+  const [dismissals, publications, config, loadedKnown, baseline] = await Promise.all([
     input.memory.dismissals(),
     input.memory.publications.list(),
     readRepoConfig(source, pr.targetBranch, signal, collect),
+    input.memory.findings?.list() ?? Promise.resolve([]),
+    input.memory.lastReview?.() ?? Promise.resolve(undefined),
   ]);
+  const closures = applyThreadClosures(loadedKnown, threads);
+  const known = closures.known;
+  collect.event({
+    kind: 'decision',
+    name: 'memory.read',
+    eventCategory: 'memory',
+    body: {
+      knownFindings: countStates(known),
+      dismissedByPeople: closures.dismissed.map((k) => k.id),
+      lastReview: baseline ? { headSha: baseline.headSha, files: baseline.files.size } : null,
+    },
+  });
   collect.event({
     kind: 'call',
     name: 'changes.listed',
@@ -219,7 +252,33 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       filesDone += n;
       progress();
     },
+    unchangedSinceLastReview: baseline ? (path, key) => baseline.files.get(path) === key : undefined,
   });
+  const focus: Focus =
+    baseline && prepared.planned.length > 0
+      ? await focusSince({
+          baseline,
+          revision,
+          planned: prepared.planned,
+          source,
+          signal,
+          concurrency: settings.diffFetchConcurrency,
+        })
+      : { relation: baseline ? 'identical' : 'none', lines: new Map() };
+  if (baseline) {
+    plan.event({
+      kind: 'decision',
+      name: 'incremental',
+      eventCategory: 'planning',
+      body: {
+        sinceHeadSha: baseline.headSha,
+        relation: focus.relation,
+        carriedForward: prepared.coverage.filter((c) => c.state === 'carriedForward').length,
+        focusedFiles: focus.lines.size,
+        fullReview: focus.relation !== 'ahead' && focus.relation !== 'identical',
+      },
+    });
+  }
   const pullRequestText = redactor.redactText(`${pr.title}\n${pr.description}`).text;
   const [title = '', ...descriptionLines] = pullRequestText.split('\n');
 
@@ -315,6 +374,19 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const changedFiles = new PathResolver(changedPaths);
   const nonce = nonceFrom(input.ids.randomHex(8));
   const dismissed = dismissals.map((d) => d.findingMessage);
+  const openKnown = new Map<string, KnownFinding[]>();
+  for (const k of known) {
+    if (k.state !== 'open' && k.state !== 'reopened') continue;
+    const list = openKnown.get(k.path.toLowerCase()) ?? [];
+    list.push(k);
+    openKnown.set(k.path.toLowerCase(), list);
+  }
+  const alreadyReported = new Map([...openKnown].map(([path, list]) => [path, list.map((k) => k.title)]));
+  const knownOf = (file: PlannedFile) => [
+    ...(openKnown.get(file.file.path.toLowerCase()) ?? []),
+    ...(file.file.previousPath ? (openKnown.get(file.file.previousPath.toLowerCase()) ?? []) : []),
+  ];
+  const gone = new Set<string>();
   await forEachPooled(packed.chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
     const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${packed.chunks.length}`, {
       files: byId,
@@ -333,6 +405,8 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       temperature,
       verify: settings.verify,
       maxOutputTokens: settings.outputReserveTokens,
+      focus: focus.lines,
+      alreadyReported,
     });
     for (const f of result.findings) f.chunk = index;
     findings.push(...result.findings);
@@ -351,6 +425,9 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       const left = (chunksLeft.get(part.fileId) ?? 1) - 1;
       chunksLeft.set(part.fileId, left);
       if (left === 0) {
+        // Before the diff goes: which open findings of this file point at lines it no longer shows.
+        const mine = knownOf(file);
+        if (mine.length > 0 && file.diff) for (const id of anchorsGone(mine, file.diff)) gone.add(id);
         file.diff = undefined; // the review of this file is done: keep memory bounded on huge pull requests
         filesDone++;
       }
@@ -379,9 +456,22 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
 
   // dedupe and gate
   const filter = await protocol.pass('filter', 'Deduplicate and gate findings');
-  const created = dedupeFindings(
+  const focusByPath = new Map([...focus.lines].map(([id, lines]) => [(byId.get(id) as PlannedFile).file.path, lines]));
+  for (const f of findings) {
+    const lines = f.anchor ? focusByPath.get(f.anchor.path) : undefined;
+    if (!f.anchor || !lines || f.source !== 'model' || f.severity === 'error') continue;
+    if (!nearFocus(lines, f.anchor.startLine, f.anchor.endLine) && demote(f, 'summaryOnly', 'outsideFocus')) {
+      filter.event({
+        kind: 'decision',
+        name: 'finding.gated',
+        eventCategory: 'filtering',
+        body: { findingId: f.id, step: 'outsideFocus' },
+      });
+    }
+  }
+  const { created, matches } = dedupeFindings(
     findings,
-    { jobId: input.jobId, threads, ledger: publications, dismissals },
+    { jobId: input.jobId, threads, ledger: publications, dismissals, known },
     () => input.ids.uuid(),
     (f, detail) =>
       filter.event({
@@ -422,8 +512,48 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const allFailed =
     reviewed > 0 && prepared.planned.every((p) => p.coverage.state === 'reviewFailed' || !chunksLeft.has(p.id));
 
+  const stillChanged = new Set(
+    files.flatMap((f) => [f.path.toLowerCase(), ...(f.previousPath ? [f.previousPath.toLowerCase()] : [])]),
+  );
+  const reviewedPaths = new Set(
+    prepared.coverage
+      .filter((c) => c.state === 'reviewed')
+      .flatMap((c) => [c.path.toLowerCase(), ...(c.previousPath ? [c.previousPath.toLowerCase()] : [])]),
+  );
+  const settled = settleKnown({
+    known,
+    matches,
+    changedPaths: stillChanged,
+    fullyReviewed: (path) => reviewedPaths.has(path),
+    gone,
+  });
+  const identity: ReviewIdentity = { known, dismissedByPeople: closures.dismissed, matches, settled };
+  if (known.length > 0) {
+    const memoryPass = await protocol.pass('memory', 'Findings of earlier reviews');
+    for (const [f, m] of matches) {
+      memoryPass.event({
+        kind: 'decision',
+        name: `known.${m.outcome}`,
+        eventCategory: 'memory',
+        body: { findingId: f.id, knownFindingId: m.known.id },
+      });
+    }
+    for (const [what, list] of Object.entries(settled)) {
+      for (const k of list)
+        memoryPass.event({
+          kind: 'decision',
+          name: `known.${what}`,
+          eventCategory: 'memory',
+          body: { knownFindingId: k.id, path: k.path },
+        });
+    }
+    await memoryPass.complete('succeeded');
+  }
+  if (baseline)
+    coverage.incremental = { sinceHeadSha: baseline.headSha, relation: focus.relation, focused: focus.lines.size > 0 };
+
   const summarize = await protocol.pass('summarize', 'Write the summary');
-  const summary = renderSummary({ headSha: revision.headSha, findings, coverage });
+  const summary = renderSummary({ headSha: revision.headSha, findings, coverage, lifecycle: lifecycleOf(identity) });
   summarize.event({
     kind: 'decision',
     name: 'summary.written',
@@ -447,7 +577,31 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     threads,
     ledger: publications,
     allFailed: allFailed && failedChunks.length > 0,
+    identity,
   };
+}
+
+/** Counts for the result and the summary: what became of earlier findings. */
+export function lifecycleOf(identity: ReviewIdentity) {
+  return {
+    resolved: identity.settled.resolved.length,
+    reopened: [...identity.matches.values()].filter((m) => m.outcome === 'reopen').length,
+    stillOpen:
+      identity.settled.stillOpen.length +
+      [...identity.matches.values()].filter(
+        (m) => m.outcome === 'seen' && (m.known.state === 'open' || m.known.state === 'reopened'),
+      ).length,
+    superseded: identity.settled.superseded.length,
+    dismissedByPeople: identity.dismissedByPeople.length,
+  };
+}
+
+export type Lifecycle = ReturnType<typeof lifecycleOf>;
+
+function countStates(known: readonly KnownFinding[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const k of known) counts[k.state] = (counts[k.state] ?? 0) + 1;
+  return counts;
 }
 
 /** `.margin/config.yml` from the target branch: missing means defaults, invalid means warnings. */

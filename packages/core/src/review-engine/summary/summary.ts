@@ -5,6 +5,8 @@ export interface SummaryInput {
   headSha: string;
   findings: readonly EngineFinding[];
   coverage: CoverageManifest;
+  /** What became of findings earlier reviews posted. */
+  lifecycle?: { resolved: number; reopened: number; stillOpen: number } | undefined;
 }
 
 const MAX_LISTED = 25;
@@ -29,6 +31,15 @@ export function renderSummary(input: SummaryInput): string {
     }${summaryOnly.length > 0 ? `, ${summaryOnly.length} more point${summaryOnly.length === 1 ? '' : 's'} below` : ''}.`,
   ];
 
+  const life = input.lifecycle;
+  if (life && (life.resolved > 0 || life.stillOpen > 0 || life.reopened > 0)) {
+    const parts = [];
+    if (life.resolved > 0)
+      parts.push(`${life.resolved} earlier finding${life.resolved === 1 ? '' : 's'} resolved by this push`);
+    if (life.reopened > 0) parts.push(`${life.reopened} reopened`);
+    if (life.stillOpen > 0) parts.push(`${life.stillOpen} still open from earlier reviews`);
+    lines.push('', `${parts.join('; ')}.`);
+  }
   if (published.length > 0) {
     lines.push('', '**Posted**');
     for (const f of published.slice(0, MAX_LISTED)) lines.push(`- ${describe(f)}`);
@@ -65,7 +76,7 @@ function coverageLine(coverage: CoverageManifest): string {
   const skippedWhy = countBy(coverage.files.filter((f) => f.state === 'skipped').map((f) => f.reason ?? 'other'));
   const parts = [`${c.reviewed} reviewed`];
   if (c.partial > 0) parts.push(`${c.partial} partially reviewed`);
-  if (c.carriedForward > 0) parts.push(`${c.carriedForward} unchanged since the last review`);
+  if (c.carriedForward > 0) parts.push(`${c.carriedForward} unchanged since the last review (carried forward)`);
   if (c.skipped > 0)
     parts.push(`${c.skipped} skipped (${[...skippedWhy].map(([r, n]) => `${n} ${REASON_TEXT[r] ?? r}`).join(', ')})`);
   const out = [`Coverage: ${parts.join(', ')}.`];
@@ -103,6 +114,8 @@ const REASON_TEXT: Record<string, string> = {
   categoryPolicy: 'not worth a thread of its own',
   hedged: 'tentative',
   outsideDiff: 'outside the changed lines',
+  outsideFocus: 'about code this push did not change',
+  resolvedBefore: 'resolved before',
   informational: 'informational',
   lowVerifierScore: 'not confirmed by the check',
   qualityOpinion: 'a matter of taste',

@@ -33,6 +33,11 @@ export interface MemoryPullRequest extends ReviewSource, ReviewPublisher {
   /** Paths whose threads the "provider" refuses. */
   refuse: Set<string>;
   diffReads: number;
+  /** How the head relates to any earlier head asked about; `ahead` by default. */
+  relation: 'ahead' | 'diverged' | 'identical';
+  /** Diffs since an earlier head (asked with `mergeBaseSha`), by path; none means unchanged. */
+  interdiffs: Record<string, string>;
+  replies: Array<{ threadId: string; body: string }>;
 }
 
 export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSnapshot> = {}): MemoryPullRequest {
@@ -58,16 +63,39 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
     branchFiles: {},
     refuse: new Set(),
     diffReads: 0,
+    relation: 'ahead',
+    interdiffs: {},
+    replies: [],
     async getPullRequest() {
       return state.pr;
     },
     async *listChangedFiles() {
       for (const { diff: _diff, ...file } of state.files) yield file;
     },
-    async getFileDiff(file) {
+    async getFileDiff(file, revision) {
       state.diffReads++;
+      if (revision.mergeBaseSha) return { text: state.interdiffs[file.path] ?? '', commentable: 'diffLines' as const };
       const found = state.files.find((f) => f.path === file.path);
       return { text: found?.diff ?? '', commentable: 'diffLines' as const };
+    },
+    async compareCommits(fromSha, toSha) {
+      return { relation: fromSha === toSha ? 'identical' : state.relation, files: [] };
+    },
+    async reply(threadId, body) {
+      state.replies.push({ threadId, body });
+      const thread = state.threads.find((t) => t.threadId === threadId);
+      const commentId = `${threadId}-c${(thread?.comments.length ?? 0) + 1}`;
+      thread?.comments.push({
+        commentId,
+        author: { externalUserId: 'bot', login: 'margin', displayName: 'Margin', isBot: true },
+        body,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
+      return { commentId };
+    },
+    async setThreadStatus(threadId, status) {
+      const thread = state.threads.find((t) => t.threadId === threadId);
+      if (thread) thread.status = status;
     },
     async getFileContent(path, version) {
       const text = typeof version === 'object' ? state.branchFiles[path] : undefined;

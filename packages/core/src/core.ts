@@ -27,6 +27,7 @@ import type { SecretBox } from './platform/secret-box.js';
 import type { ProviderRegistry } from './providers.js';
 import type { ReviewEngineV1 } from './review-engine/review-engine-v1.js';
 import * as blocks from './reviewing/blocks-and-dismissals.js';
+import * as findings from './reviewing/findings.js';
 import type { ReviewJobRecord } from './reviewing/job-record.js';
 import { JobStatusCache } from './reviewing/job-status-cache.js';
 import * as jobs from './reviewing/jobs.js';
@@ -154,6 +155,10 @@ export function createMarginCore(options: MarginCoreOptions) {
       listDismissals: (actor: Actor, clientId: string) => blocks.listDismissals(deps, actor, clientId),
       deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
         blocks.deleteDismissal(deps, actor, clientId, dismissalId),
+      listFindings: (actor: Actor, clientId: string, query: unknown) =>
+        findings.listFindings(deps, actor, clientId, query),
+      pullRequestFindings: (actor: Actor, clientId: string, query: unknown) =>
+        findings.pullRequestFindings(deps, actor, clientId, query),
       /** Answers with a named outcome and its HTTP status (see the by-coordinates outcome table). */
       submitByCoordinates: triggers.submitByCoordinates,
     },

@@ -26,6 +26,7 @@ export {
   DismissalList,
   DismissalView,
   DismissInput,
+  FindingListQuery,
   JobAccepted,
   JobList,
   JobListQuery,
@@ -35,6 +36,10 @@ export {
   ProtocolPassView,
   ProtocolQuery,
   ProtocolView,
+  PullRequestFindingsQuery,
+  PullRequestFindingsView,
+  StoredFindingList,
+  StoredFindingView,
   SubmitJobInput,
   UnblockInput,
 } from './schemas.js';

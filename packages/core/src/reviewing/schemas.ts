@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_FAMILIES } from '../scm/scm-provider-v1.js';
+import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
 import { EVENT_CATEGORIES } from './protocol-record.js';
 
@@ -263,3 +264,65 @@ export const ProtocolPassView = z
   .meta({ id: 'ProtocolPass' });
 
 export const ProtocolView = z.array(ProtocolPassView).meta({ id: 'Protocol' });
+
+export const FindingListQuery = z.object({
+  repositoryId: z.string().max(300).optional(),
+  pullRequestId: z.coerce.number().int().min(1).optional(),
+  state: z.enum(FINDING_STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const StoredFindingView = z
+  .object({
+    id: z.string(),
+    fingerprint: z.string(),
+    state: z.enum(FINDING_STATES),
+    repositoryId: z.string(),
+    pullRequestId: z.number().int(),
+    filePath: z.string(),
+    startLine: z.number().int().nullable(),
+    endLine: z.number().int().nullable(),
+    side: z.enum(['new', 'old']),
+    severity: z.string(),
+    category: z.string(),
+    title: z.string(),
+    message: z.string(),
+    firstSeenRevision: z.string(),
+    lastSeenRevision: z.string(),
+    resolvedAtRevision: z.string().nullable(),
+    reopenCount: z.number().int(),
+    providerThreadId: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'StoredFinding', description: 'A finding posted on a pull request, followed across pushes.' });
+
+export const StoredFindingList = z
+  .object({ items: z.array(StoredFindingView), nextCursor: z.string().nullable() })
+  .meta({ id: 'StoredFindingList' });
+
+export const PullRequestFindingsQuery = z.object({
+  repositoryId: z.string().trim().min(1).max(300),
+  pullRequestId: z.coerce.number().int().min(1),
+});
+
+export const PullRequestFindingsView = z
+  .object({
+    repositoryId: z.string(),
+    pullRequestId: z.number().int(),
+    counts: z.object(
+      Object.fromEntries(FINDING_STATES.map((s) => [s, z.number().int()])) as Record<
+        (typeof FINDING_STATES)[number],
+        z.ZodNumber
+      >,
+    ),
+    lastReview: z
+      .object({ jobId: z.string(), headSha: z.string().nullable(), completedAt: timestamp.nullable() })
+      .nullable(),
+    open: z.array(StoredFindingView).meta({ description: 'The open and reopened findings, at most 200.' }),
+  })
+  .meta({
+    id: 'PullRequestFindings',
+    description: 'Where a pull request stands: findings by state and the last review.',
+  });

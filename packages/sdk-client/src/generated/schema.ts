@@ -318,6 +318,40 @@ export interface paths {
         patch: operations["patchLicensing"];
         trace?: never;
     };
+    "/clients/{clientId}/reviewing/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Findings posted on the client’s pull requests, followed across pushes (ClientUser) */
+        get: operations["listReviewFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/pull-requests/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where one pull request stands: findings by state and its last review (ClientUser) */
+        get: operations["getPullRequestFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{clientId}/reviewing/jobs": {
         parameters: {
             query?: never;
@@ -1402,6 +1436,57 @@ export interface components {
                 /** @enum {string} */
                 overrideState: "default" | "enabled" | "disabled";
             }[];
+        };
+        StoredFindingList: {
+            items: components["schemas"]["StoredFinding"][];
+            nextCursor: string | null;
+        };
+        /** @description A finding posted on a pull request, followed across pushes. */
+        StoredFinding: {
+            id: string;
+            fingerprint: string;
+            /** @enum {string} */
+            state: "open" | "resolved" | "dismissed" | "superseded" | "reopened";
+            repositoryId: string;
+            pullRequestId: number;
+            filePath: string;
+            startLine: number | null;
+            endLine: number | null;
+            /** @enum {string} */
+            side: "new" | "old";
+            severity: string;
+            category: string;
+            title: string;
+            message: string;
+            firstSeenRevision: string;
+            lastSeenRevision: string;
+            resolvedAtRevision: string | null;
+            reopenCount: number;
+            providerThreadId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Where a pull request stands: findings by state and the last review. */
+        PullRequestFindings: {
+            repositoryId: string;
+            pullRequestId: number;
+            counts: {
+                open: number;
+                resolved: number;
+                dismissed: number;
+                superseded: number;
+                reopened: number;
+            };
+            lastReview: {
+                jobId: string;
+                headSha: string | null;
+                /** Format: date-time */
+                completedAt: string | null;
+            } | null;
+            /** @description The open and reopened findings, at most 200. */
+            open: components["schemas"]["StoredFinding"][];
         };
         JobAccepted: {
             jobId: string;
@@ -4130,6 +4215,131 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReviewFindings: {
+        parameters: {
+            query?: {
+                repositoryId?: string;
+                pullRequestId?: number;
+                state?: "open" | "resolved" | "dismissed" | "superseded" | "reopened";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of findings, most recently changed first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredFindingList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPullRequestFindings: {
+        parameters: {
+            query: {
+                repositoryId: string;
+                pullRequestId: number;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pull request’s findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequestFindings"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

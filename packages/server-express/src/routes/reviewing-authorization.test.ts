@@ -137,6 +137,18 @@ describe('authorization matrix: reviewing', () => {
       },
       expected: clientAdmins(204),
     },
+    {
+      name: 'list findings across pushes',
+      method: 'GET',
+      path: () => `/clients/${clientA}/reviewing/findings?state=open`,
+      expected: clientUsers(200),
+    },
+    {
+      name: 'read where a pull request stands',
+      method: 'GET',
+      path: () => `/clients/${clientA}/reviewing/pull-requests/findings?repositoryId=4242&pullRequestId=7`,
+      expected: clientUsers(200),
+    },
   ];
 
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {

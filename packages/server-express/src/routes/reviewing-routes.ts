@@ -5,6 +5,7 @@ import {
   DismissalList,
   DismissalView,
   DismissInput,
+  FindingListQuery,
   JobAccepted,
   JobList,
   JobListQuery,
@@ -12,6 +13,9 @@ import {
   JobStatusView,
   ProtocolQuery,
   ProtocolView,
+  PullRequestFindingsQuery,
+  PullRequestFindingsView,
+  StoredFindingList,
   SubmitJobInput,
   UnblockInput,
 } from '@margin/core';
@@ -23,6 +27,40 @@ import { ClientParams, DismissalParams, JobParams } from './params.js';
 const TAG = 'Reviewing';
 
 export const reviewingRoutes: RouteSpec[] = [
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/findings',
+    operationId: 'listReviewFindings',
+    summary: 'Findings posted on the client’s pull requests, followed across pushes (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    query: FindingListQuery.extend({ limit: z.coerce.number().int().min(1).max(200).optional() }),
+    responses: {
+      200: { description: 'A page of findings, most recently changed first.', schema: StoredFindingList },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.reviewing.listFindings(actor, params.clientId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/pull-requests/findings',
+    operationId: 'getPullRequestFindings',
+    summary: 'Where one pull request stands: findings by state and its last review (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    query: PullRequestFindingsQuery,
+    responses: {
+      200: { description: 'The pull request’s findings.', schema: PullRequestFindingsView },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.reviewing.pullRequestFindings(actor, params.clientId, query),
+    }),
+  }),
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/jobs',

@@ -74,7 +74,9 @@ export function dedupeFindings(
     if (!isCandidate(f) || !f.keys) continue;
     const known = prior.known.find((k) => matchesKnown(k, f));
     if (known) {
-      const reopening = (known.state === 'resolved' || known.state === 'superseded') && known.locKey !== f.keys.locKey;
+      // A resolved finding comes back only when the very code it pointed at is back (the bug was
+      // reintroduced); found near its fixed code instead, it is the model repeating itself.
+      const reopening = (known.state === 'resolved' || known.state === 'superseded') && known.locKey === f.keys.locKey;
       if (!reopening) {
         f.providerThreadId = known.providerThreadId ?? undefined;
         matches.set(f, { known, outcome: 'seen' });

@@ -336,3 +336,60 @@ describe('publishing through the outbox', () => {
     expect(run.summary).toContain('the provider refused the comment');
   });
 });
+
+describe('incremental review', () => {
+  it('keeps a warning about code this push did not change out of the threads, but still posts an error there', async () => {
+    const before = lines(40, (i) => `old${i}`);
+    const after = lines(40, (i) => `new${i}`);
+    const pr = memoryPullRequest(files({ 'src/a.ts': { before, after } }));
+    // Since the last review only line 3 changed.
+    pr.interdiffs['src/a.ts'] = gitDiffOf({
+      'src/a.ts': { before: lines(40, (i) => (i === 3 ? 'was3' : `new${i}`)), after },
+    })['src/a.ts'] as string;
+    const model = scriptedModel(() =>
+      answer(
+        finding('src/a.ts', 'new3', 3, {
+          severity: 'warning',
+          title: 'Near the change',
+          message: 'The `new3` value is wrong.',
+        }),
+        finding('src/a.ts', 'new30', 30, {
+          severity: 'warning',
+          title: 'Far from the change',
+          message: 'The `new30` value is wrong.',
+        }),
+        finding('src/a.ts', 'new35', 35, {
+          severity: 'error',
+          title: 'An error far away',
+          message: 'The `new35` value crashes.',
+        }),
+      ),
+    );
+    const protocol = memoryProtocol();
+    const ledger = createMemoryLedger('job-2');
+    const run = await runReview({
+      jobId: 'job-2',
+      source: pr,
+      models: singleModel(model),
+      memory: {
+        publications: ledger,
+        dismissals: async () => [],
+        lastReview: async () => ({ headSha: 'p'.repeat(40), files: new Map([['src/a.ts', 'diff:an-older-change']]) }),
+      },
+      protocol,
+      clock: systemClock,
+      ids: countingIds(),
+      signal: new AbortController().signal,
+      reportProgress: () => undefined,
+      revision: null,
+      settings: { verify: false },
+    });
+    expect(run.findings.map((f) => [f.title, f.publication, f.reason ?? null])).toEqual([
+      ['Near the change', 'published', null],
+      ['Far from the change', 'summaryOnly', 'outsideFocus'],
+      ['An error far away', 'published', null],
+    ]);
+    expect(model.requests[0]?.messages[0]?.content).toContain('src/a.ts: lines 3');
+    expect(run.coverage.incremental).toEqual({ sinceHeadSha: 'p'.repeat(40), relation: 'ahead', focused: true });
+  });
+});

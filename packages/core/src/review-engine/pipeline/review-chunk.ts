@@ -100,6 +100,15 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
           files: rendered,
           instructions: [],
           dismissed: [],
+          focus: shown.flatMap((s) => {
+            const lines = env.focus.get(s.planned.id);
+            return lines ? [`${s.planned.file.path}: lines ${describeLines(lines)}`] : [];
+          }),
+          alreadyReported: shown.flatMap((s) =>
+            (env.alreadyReported.get(s.planned.file.path.toLowerCase()) ?? [])
+              .slice(0, 5)
+              .map((t) => `${s.planned.file.path}: ${t}`),
+          ),
         }),
       },
     ],

@@ -269,7 +269,7 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     for (const f of FINDINGS) await page.getByText(f.message).waitFor();
     await page.getByRole('region', { name: 'Findings in src/upload.ts' }).waitFor();
     await page.getByText(FINDINGS[3].reason).waitFor();
-    await page.getByText('Held back: it matches a dismissed finding').waitFor();
+    await page.getByText('Held back: it repeats another finding, an earlier post').waitFor();
     await page.getByRole('cell', { name: 'Carried forward from an earlier revision' }).waitFor();
     await page.getByRole('columnheader', { name: 'chunks' }).waitFor(); // a field the console does not know
     await page.getByText('budgetTokens').waitFor();

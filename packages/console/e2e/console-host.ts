@@ -1,6 +1,7 @@
 /**
  * Everything the browser suite runs against, on loopback only: the console built from source, a
- * real Margin host serving it, a fake OpenAI-compatible model server and a fake GitHub.
+ * real Margin host serving it with Margin's own review engine, a fake OpenAI-compatible model server
+ * scripted for the review (`review-script.ts`) and a fake GitHub serving the pull request reviewed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,11 +9,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReviewEngineV1 } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import { GH_REPOSITORY_ID, type GitHubFake, startGitHubFake } from '@margin/providers/testing';
 import { type FakeOpenAi, SECRETS, startFakeOpenAi } from '@margin/server-express/test-kits';
 import { startTestHost, type TestHost } from '@margin/server-express/testing';
+import { PULL_REQUEST, type ScriptedReview, scriptReview } from './review-script.js';
 
 const consoleRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,6 +21,8 @@ export interface ConsoleHost {
   host: TestHost;
   models: FakeOpenAi;
   github: GitHubFake;
+  /** The model's script for the review of `PULL_REQUEST`: `release()` lets it answer. */
+  review: ScriptedReview;
   /** What the GitHub fake accepts, to type into the connection form. */
   githubToken: string;
   githubRepositoryId: string;
@@ -47,14 +50,16 @@ async function buildConsole(): Promise<string> {
   return outDir;
 }
 
-export async function startConsoleHost(reviewEngine: ReviewEngineV1): Promise<ConsoleHost> {
+export async function startConsoleHost(): Promise<ConsoleHost> {
   const [consoleDir, models, github] = await Promise.all([
     buildConsole(),
     startFakeOpenAi(),
     startGitHubFake({ pat: SECRETS.github }),
   ]);
+  await github.loadPullRequest(PULL_REQUEST);
+  const review = scriptReview(models);
+  // No `reviewEngine`: the host runs Margin's own.
   const host = await startTestHost({
-    reviewEngine,
     // The model server and GitHub fake listen on loopback, which the egress guard refuses by default.
     providers: createProviderRegistry({ allowPrivateEgress: true }),
     env: {
@@ -71,9 +76,11 @@ export async function startConsoleHost(reviewEngine: ReviewEngineV1): Promise<Co
     host,
     models,
     github,
+    review,
     githubToken: SECRETS.github,
     githubRepositoryId: GH_REPOSITORY_ID,
     async close() {
+      review.release(); // a review still waiting on the model (a failed test) ends with the host
       await host.close();
       await Promise.all([models.close(), github.close(), rm(consoleDir, { recursive: true, force: true })]);
     },

@@ -1,8 +1,9 @@
 /**
  * The console in a real browser against a real host: an operator signs in, sets up a client (source
  * control on a fake GitHub, an AI connection on a fake model server, the purpose map, a webhook),
- * a delivery starts a review, the job page shows it to the end, a finding is dismissed and the
- * edition is switched. Every main page is checked with axe-core and photographed.
+ * a delivery starts a review by Margin's own engine, the job page shows it to the end, a finding is
+ * dismissed, the edition is switched and the same pull request is reviewed again. Every main page is
+ * checked with axe-core and photographed.
  */
 
 import { delivery, FACTS, postDelivery } from '@margin/server-express/test-kits';
@@ -11,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, chromiumAvailable, launchChromium, screenshot } from './browser.js';
 import { type ConsoleHost, startConsoleHost } from './console-host.js';
-import { createReviewEngineDouble, FINDINGS, type ReviewEngineDouble } from './review-engine-double.js';
+import { PROPOSED, PULL_REQUEST } from './review-script.js';
 
 // Outside CI a machine without Chromium skips the suite; CI installs it and must run it.
 const runs = chromiumAvailable() || process.env.CI === 'true';
@@ -19,7 +20,6 @@ if (!runs) console.warn('console browser suite skipped: no Chromium (node script
 
 describe.skipIf(!runs)('the management console in Chromium', () => {
   let env: ConsoleHost;
-  let engine: ReviewEngineDouble;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -31,8 +31,7 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    engine = createReviewEngineDouble();
-    [env, browser] = await Promise.all([startConsoleHost(engine), launchChromium()]);
+    [env, browser] = await Promise.all([startConsoleHost(), launchChromium()]);
     base = env.host.url;
     context = await browser.newContext({ viewport: { width: 1360, height: 900 }, baseURL: base });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
@@ -192,6 +191,19 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await heading('Local models').waitFor();
     expect(await page.content()).not.toContain('sk-local-test-key');
 
+    // The form has no price fields (a self-hosted model usually costs nothing per token): prices set
+    // through the API give the review a cost for the job page to show.
+    const [, , clientId] = clientPath.split('/');
+    const connectionPath = `/clients/${clientId}/ai-connections/${new URL(page.url()).pathname.split('/').at(-1)}`;
+    const admin = await env.host.admin();
+    const { configuredModels } = (await admin.get(connectionPath)).body as { configuredModels: object[] };
+    const priced = await admin.patch(connectionPath, {
+      configuredModels: configuredModels.map((m) => ({ ...m, inputCostPer1MUsd: 1, outputCostPer1MUsd: 4 })),
+    });
+    expect(priced.status).toBe(200);
+    await page.reload();
+    await page.getByRole('cell', { name: '$1.00 / $4.00' }).waitFor();
+
     // A failing model server: the category in words.
     env.models.failWith({ status: 401, json: { error: { message: 'bad key' } } });
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -244,7 +256,14 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   });
 
   it('receives a delivery, records it with its outcome, and the review runs to completion on the job page', async () => {
-    const sent = await postDelivery(listenerUrl, delivery('github', FACTS.github.opened, webhookSecret));
+    // The recorded delivery, naming the revision the GitHub fake serves.
+    const opened = delivery('github', FACTS.github.opened, webhookSecret, {
+      edit: (payload) => {
+        payload.pull_request.head.sha = PULL_REQUEST.headSha;
+        payload.pull_request.base.sha = PULL_REQUEST.baseSha;
+      },
+    });
+    const sent = await postDelivery(listenerUrl, opened);
     expect(sent.body).toEqual({ status: 'accepted' });
 
     await page.goto(`${clientPath}/webhooks`);
@@ -257,41 +276,126 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await jobLink.waitFor({ timeout: 20_000 });
     await jobLink.click();
     jobPath = new URL(page.url()).pathname;
-    // Live progress while it runs (the double holds after one file), then the result without reloading.
-    await page.getByText('Reviewed 1 of 5 files…').waitFor();
+    // Live progress while it runs (the three skipped files are done; the model's answer is held),
+    // then the result without reloading.
+    await page.getByText('Reviewed 3 of 5 files…').waitFor();
     await checkPage(page, '10-job-running');
-    engine.release();
+    env.review.release();
     await page.locator('.badge', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });
   });
 
+  /** A finding's entry on the job page, in the group of its file. */
+  const findingIn = (file: string, message: string) =>
+    page
+      .getByRole('region', { name: `Findings in ${file}` })
+      .getByRole('listitem')
+      .filter({ hasText: message });
+
   it('shows findings by file with publication and reason, coverage, usage and the protocol', async () => {
-    await page.getByRole('heading', { name: 'Findings (4)' }).waitFor();
-    for (const f of FINDINGS) await page.getByText(f.message).waitFor();
-    await page.getByRole('region', { name: 'Findings in src/upload.ts' }).waitFor();
-    await page.getByText(FINDINGS[3].reason).waitFor();
-    await page.getByText('Held back: it matches a dismissed finding').waitFor();
-    await page.getByRole('cell', { name: 'Carried forward from an earlier revision' }).waitFor();
-    await page.getByRole('columnheader', { name: 'chunks' }).waitFor(); // a field the console does not know
-    await page.getByText('budgetTokens').waitFor();
-    await page.getByText('$0.0123').first().waitFor();
-    await page.getByText('Review src/upload.ts', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
+    await page.getByText('1 published · 2 summaryOnly · 1 suppressed · 2 dropped').waitFor();
+    // Each finding in its file's group, with its state and why: the reason in words (and its code), or
+    // the thread it was posted as.
+    const shown: Array<[finding: (typeof PROPOSED)[keyof typeof PROPOSED], state: string, why: string]> = [
+      [PROPOSED.posted, 'Posted as a review thread.', '(thread '],
+      [
+        PROPOSED.repeated,
+        'Held back: it repeats another finding, an earlier post, an existing thread or a dismissed finding.',
+        'Reason: It repeats another finding of this review. (duplicateInRun)',
+      ],
+      [
+        PROPOSED.style,
+        'Named in the summary only, not posted as a thread.',
+        'Reason: Maintainability, documentation and test points go to the summary, not into threads. (categoryPolicy)',
+      ],
+      [
+        PROPOSED.doubted,
+        'Named in the summary only, not posted as a thread.',
+        'Reason: The verifying model was not convinced (a score of 4 or 5). (lowVerifierScore)',
+      ],
+      [
+        PROPOSED.rejected,
+        'Held back: it did not pass the checks (verification, anchoring, claim checks).',
+        'Reason: The verifying model rejected it (a score of 3 or less). (verifierRejected)',
+      ],
+      [
+        PROPOSED.invented,
+        'Held back: it did not pass the checks (verification, anchoring, claim checks).',
+        'Reason: It names a file that is not part of this change. (unknownPath)',
+      ],
+    ];
+    for (const [finding, state, why] of shown) {
+      const text = await findingIn(finding.path, finding.message).textContent();
+      expect(text).toContain(finding.title);
+      expect(text).toContain(state);
+      expect(text).toContain(why);
+    }
+    expect(await findingIn(PROPOSED.doubted.path, PROPOSED.doubted.message).textContent()).toContain(
+      'verifier score 5 of 10',
+    );
+    await findingIn(PROPOSED.posted.path, PROPOSED.posted.message).locator('.suggestion').waitFor();
+    await page.locator('.summary', { hasText: 'Total ignores the discount' }).waitFor();
+
+    // The coverage manifest: every changed file with its state and the reason in words.
+    const manifest = page.getByRole('table', { name: 'Coverage manifest' });
+    const coverage: Record<string, string> = {};
+    for (const row of await manifest.locator('tbody tr').all()) {
+      const [path = '', state = '', reason = ''] = await row.locator('td').allTextContents();
+      coverage[path] = `${state}: ${reason}`;
+    }
+    expect(coverage).toEqual({
+      'assets/logo.png': 'Skipped: A binary file. (binary)',
+      'pnpm-lock.yaml': 'Skipped: A lock file. (lockFile)',
+      'src/billing.ts': 'Reviewed: —',
+      'src/legacy.ts': 'Skipped: Deleted: nothing to review. (deleteOnly)',
+      'src/tax.ts': 'Reviewed: —',
+    });
+    await page.getByText('2 reviewed · 3 skipped').waitFor();
+    // Fields the console has no column of are shown as they come.
+    await manifest.getByRole('columnheader', { name: 'tier' }).waitFor();
+    await page.getByText('tokensApproximate', { exact: true }).waitFor();
+
+    // Usage and cost as the engine recorded them: the review's model and the verifier's.
+    const jobId = jobPath.split('/').at(-1) ?? '';
+    const { usage } = (await (await env.host.admin()).get(`/reviewing/jobs/${jobId}/status`)).body as {
+      usage: { estimatedCostUsd: number };
+    };
+    expect(usage.estimatedCostUsd).toBeGreaterThan(0);
+    const cost = usage.estimatedCostUsd.toLocaleString('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      maximumFractionDigits: 4,
+    });
+    await page.locator('dd', { hasText: cost }).first().waitFor();
+    const usageTable = page.getByRole('table', { name: 'Usage by model and purpose' });
+    await usageTable.getByRole('cell', { name: 'reviewLowEffort', exact: true }).waitFor();
+    await usageTable.getByRole('cell', { name: 'reviewVerification', exact: true }).waitFor();
+
+    // The protocol: every stage of the engine, one chunk reviewed and its five findings verified.
+    await expect
+      .poll(async () => new Set(await page.locator('.pass-head .mono').allTextContents()))
+      .toEqual(new Set(['resolve', 'collect', 'plan', 'review', 'verify', 'filter', 'summarize', 'publish']));
+    await page.getByText('Review chunk 1 of 1', { exact: true }).waitFor();
+    await page.getByText('Verify 5 findings', { exact: true }).waitFor();
     await checkPage(page, '11-job');
 
+    // Filtered to model calls: the review's call and its answer, and the verifier's call.
     await page.getByLabel('Event category', { exact: true }).selectOption('ai-call');
     await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe('ai-call');
-    await expect.poll(() => page.locator('.events .tag').allTextContents()).toEqual(Array(5).fill('ai-call'));
+    await expect.poll(() => page.locator('.events .tag').allTextContents()).toEqual(Array(3).fill('ai-call'));
+    expect(await page.locator('.events .mono').allTextContents()).toEqual(['chat', 'answer.read', 'chat']);
   });
 
   it('dismisses a finding from the job page and lists it', async () => {
     await page.goto(jobPath);
-    await page.getByRole('button', { name: `Dismiss finding: ${FINDINGS[2].message}` }).click();
+    await page.getByRole('button', { name: `Dismiss finding: ${PROPOSED.style.message}` }).click();
     await page.getByText('Dismissed: later reviews suppress similar findings.').waitFor();
     // Still marked after a reload: the page compares the findings with the client's dismissals.
     await page.reload();
-    await page.getByRole('heading', { name: 'Findings (4)' }).waitFor();
+    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
     await page.getByText('Dismissed: later reviews suppress similar findings.').waitFor();
     await page.goto(`${clientPath}/dismissals`);
-    await page.getByRole('cell', { name: FINDINGS[2].message }).waitFor();
+    await page.getByRole('cell', { name: PROPOSED.style.message }).waitFor();
     await checkPage(page, '12-dismissals');
   });
 
@@ -321,6 +425,15 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByRole('link', { name: 'Open the review' }).click();
     await page.locator('.badge', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });
     await page.getByText('byCoordinates, attempt 1').waitFor();
+    // The same revision again: what the first review posted is not posted twice, and the point
+    // dismissed on the first review's page is held back.
+    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
+    expect(await findingIn(PROPOSED.posted.path, PROPOSED.posted.message).textContent()).toContain(
+      'Reason: An earlier review already posted it on this pull request. (alreadyReported)',
+    );
+    expect(await findingIn(PROPOSED.style.path, PROPOSED.style.message).textContent()).toContain(
+      'Reason: A similar finding was dismissed, or a similar thread was closed as won’t fix or by design. (dismissed)',
+    );
   });
 
   it('creates a personal access token shown once', async () => {

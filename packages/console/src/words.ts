@@ -92,9 +92,62 @@ export const SCM_FAILURES: Record<string, string> = {
 export const PUBLICATION = {
   published: 'Posted as a review thread.',
   summaryOnly: 'Named in the summary only, not posted as a thread.',
-  suppressed: 'Held back: it matches a dismissed finding, an existing thread or an earlier post.',
-  dropped: 'Held back: it did not pass the filters (confidence, anchoring).',
+  suppressed: 'Held back: it repeats another finding, an earlier post, an existing thread or a dismissed finding.',
+  dropped: 'Held back: it did not pass the checks (verification, anchoring, claim checks).',
 } as const;
+
+/** Why the engine moved a finding down (`Finding.reason`); docs/review-engine.md, "What gets posted". */
+export const FINDING_REASONS: Record<string, string> = {
+  duplicateInRun: 'It repeats another finding of this review.',
+  consolidated: 'The same point in three or more files: one finding for the pull request lists the places.',
+  alreadyReported: 'An earlier review already posted it on this pull request.',
+  existingThread: 'A thread next to these lines already makes this point.',
+  dismissed: 'A similar finding was dismissed, or a similar thread was closed as won’t fix or by design.',
+  verifierRejected: 'The verifying model rejected it (a score of 3 or less).',
+  lowVerifierScore: 'The verifying model was not convinced (a score of 4 or 5).',
+  qualityOpinion: 'The verifying model judged it a matter of taste, not a defect.',
+  unchangedCode: 'It is about code this change does not touch.',
+  refuted: 'The code the model was shown contradicts what it claims.',
+  unknownPath: 'It names a file that is not part of this change.',
+  informational: 'It is informational only.',
+  categoryPolicy: 'Maintainability, documentation and test points go to the summary, not into threads.',
+  hedged: 'It is phrased tentatively.',
+  outsideDiff: 'It could not be placed on a line this change shows.',
+  belowMinimumSeverity: 'Its severity is below the repository’s minimum.',
+  fileBudget: 'Its file already has as many threads as one file gets.',
+  pullRequestBudget: 'The review already has as many threads as one review gets.',
+  publishFailed: 'The provider refused the thread.',
+};
+
+/** Why a file was skipped, partly reviewed or not reviewed (`coverage.files[].reason`). */
+export const COVERAGE_REASONS: Record<string, string> = {
+  deleteOnly: 'Deleted: nothing to review.',
+  binary: 'A binary file.',
+  lockFile: 'A lock file.',
+  vendored: 'Vendored code.',
+  generated: 'Generated code.',
+  excludedByConfig: 'Excluded by .margin/config.yml.',
+  renameOnly: 'Moved without edits.',
+  formattingOnly: 'Only whitespace changed.',
+  noTextChange: 'No change to its text (a mode change).',
+  hunkTooLarge: 'Changes too big for the model’s context window were not shown.',
+  diffTruncatedByProvider: 'The provider sent only part of its diff.',
+  unreadableAnswer: 'The model’s answer could not be read, even after a repair call.',
+  contextTooSmall: 'It does not fit the model’s context window.',
+  modelError: 'The model call failed.',
+};
+
+/**
+ * A reason code in words, or the code itself when the console does not know it yet. A code may
+ * carry a detail after a colon (`modelError: The provider timed out.`), which is kept.
+ */
+export function reasonInWords(table: Record<string, string>, reason: string): string {
+  const known = table[reason];
+  if (known) return known;
+  const colon = reason.indexOf(':');
+  const words = colon > 0 ? table[reason.slice(0, colon).trim()] : undefined;
+  return words ? `${words} ${reason.slice(colon + 1).trim()}`.trim() : reason;
+}
 
 export const COVERAGE_STATES: Record<string, string> = {
   reviewed: 'Reviewed',

@@ -1,6 +1,6 @@
 import { Badge, Empty } from '../ui/display.js';
 import { Section } from '../ui/page.js';
-import { COVERAGE_STATES, label } from '../words.js';
+import { COVERAGE_REASONS, COVERAGE_STATES, label, reasonInWords } from '../words.js';
 
 type Row = Record<string, unknown>;
 const KNOWN = new Set(['path', 'state', 'reason', 'tokens']);
@@ -48,7 +48,7 @@ export function Coverage({ coverage }: { coverage: unknown }) {
                 <td>
                   <Badge value={String(f.state)} label={label(COVERAGE_STATES, String(f.state))} />
                 </td>
-                <td>{f.reason === undefined ? '—' : String(f.reason)}</td>
+                <td>{f.reason === undefined ? '—' : <Reason table={COVERAGE_REASONS} code={String(f.reason)} />}</td>
                 <td>{typeof f.tokens === 'number' ? f.tokens.toLocaleString() : '—'}</td>
                 {extraKeys.map((k) => (
                   <td key={k}>
@@ -73,6 +73,17 @@ export function Coverage({ coverage }: { coverage: unknown }) {
         </dl>
       )}
     </Section>
+  );
+}
+
+/** A reason code in words, followed by the code itself (what the protocol's events name). */
+export function Reason({ table, code }: { table: Record<string, string>; code: string }) {
+  const words = reasonInWords(table, code);
+  if (words === code) return <>{code}</>;
+  return (
+    <>
+      {words} <span className="mono muted small">({code})</span>
+    </>
   );
 }
 

@@ -7,7 +7,8 @@ import { Badge, Empty } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Section } from '../ui/page.js';
 import { useResource } from '../ui/use-resource.js';
-import { PUBLICATION } from '../words.js';
+import { FINDING_REASONS, PUBLICATION } from '../words.js';
+import { Reason } from './job-coverage.js';
 
 type Finding = Schemas['Finding'];
 const PR_LEVEL = 'Pull request';
@@ -91,13 +92,24 @@ function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alrea
         <span className="muted">{lines}</span>
         <span className="muted">{f.category}</span>
         <span className="muted">confidence {f.confidence}</span>
+        {f.verifierScore !== undefined && <span className="muted">verifier score {f.verifierScore} of 10</span>}
         <Badge value={f.publication} />
       </div>
+      {f.title && (
+        <p>
+          <strong>{f.title}</strong>
+        </p>
+      )}
       <p>{f.message}</p>
       {f.suggestion && <pre className="suggestion">{f.suggestion}</pre>}
       <p className="publication">
         <strong>{PUBLICATION[f.publication]}</strong>
-        {f.reason && <> Reason: {f.reason}</>}
+        {f.reason && (
+          <>
+            {' '}
+            Reason: <Reason table={FINDING_REASONS} code={f.reason} />
+          </>
+        )}
         {f.providerThreadId && <span className="muted"> (thread {f.providerThreadId})</span>}
       </p>
       {dismissed ? (

@@ -251,7 +251,7 @@ function ProtocolSection({ job }: { job: Job }) {
             checked={withBodies}
             onChange={(e) => setWithBodies(e.target.checked)}
           />
-          <label htmlFor="with-bodies">Include event bodies (prompts, answers)</label>
+          <label htmlFor="with-bodies">Include event bodies (decisions, call details)</label>
         </div>
       </div>
       <Loaded resource={protocol}>{(passes) => <Protocol passes={passes} />}</Loaded>

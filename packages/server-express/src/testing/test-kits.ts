@@ -1,7 +1,7 @@
 /**
- * The route tests' provider fakes and delivery helpers, for other workspace packages' end-to-end
- * tests (the console's browser suite). Source only, like `@margin/providers/testing`: never built
- * or published.
+ * The route tests' provider fakes, delivery helpers and review scripts (a pull request scenario, the
+ * reviewing and verifying model's answers), for other workspace packages' end-to-end tests (the
+ * console's browser suite). Source only, like `@margin/providers/testing`: never built or published.
  */
 export {
   CHAT_MODEL,
@@ -10,6 +10,13 @@ export {
   type FakeOpenAi,
   startFakeOpenAi,
 } from '../routes/ai-test-kit.js';
+export {
+  billingScenario,
+  confirmAll,
+  findingsAnswer,
+  isVerifying,
+  userOf,
+} from '../routes/review-test-support.js';
 export { type ScmFakes, SECRETS, startScmFakes } from '../routes/scm-test-support.js';
 export {
   type Delivery,

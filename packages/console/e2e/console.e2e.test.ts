@@ -425,15 +425,14 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByRole('link', { name: 'Open the review' }).click();
     await page.locator('.badge', { hasText: 'completed' }).first().waitFor({ timeout: 30_000 });
     await page.getByText('byCoordinates, attempt 1').waitFor();
-    // The same revision again: what the first review posted is not posted twice, and the point
-    // dismissed on the first review's page is held back.
-    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
-    expect(await findingIn(PROPOSED.posted.path, PROPOSED.posted.message).textContent()).toContain(
-      'Reason: An earlier review already posted it on this pull request. (alreadyReported)',
-    );
-    expect(await findingIn(PROPOSED.style.path, PROPOSED.style.message).textContent()).toContain(
-      'Reason: A similar finding was dismissed, or a similar thread was closed as won’t fix or by design. (dismissed)',
-    );
+    // The same revision again: the reviewed files are carried forward (no model call, nothing
+    // posted twice), and the summary says the finding posted by the first review is still open.
+    await page.getByRole('heading', { name: 'Findings (0)' }).waitFor();
+    for (const path of ['src/billing.ts', 'src/tax.ts']) {
+      const row = page.getByRole('row', { name: new RegExp(path.replace('.', '\\.')) });
+      expect(await row.textContent()).toContain('Carried forward from an earlier revision');
+    }
+    await page.getByText(/1 still open from earlier reviews/).waitFor();
   });
 
   it('creates a personal access token shown once', async () => {

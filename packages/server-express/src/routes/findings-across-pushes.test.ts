@@ -1,33 +1,30 @@
 import type { PullRequestScenario, RecordedWrite } from '@margin/core/testing';
-import {
-  type FakeChatModel,
-  type FakeChatRequest,
-  GH_REPOSITORY_ID,
-  startFakeChatModel,
-} from '@margin/providers/testing';
+import { type FakeChatModel, type FakeChatRequest, GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { confirmAll, findingsAnswer, isVerifying, reviewingClient, userOf } from './review-test-support.js';
-import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
-
-const FAST = { WORKER_POLL_INTERVAL_MILLISECONDS: '50', MARGIN_ALLOW_PRIVATE_EGRESS: 'true' };
+import { eventually, type TestApi } from '../testing/index.js';
+import {
+  confirmAll,
+  findingsAnswer,
+  isVerifying,
+  type ReviewHarness,
+  reviewingClient,
+  startReviewHarness,
+  userOf,
+} from './review-test-support.js';
+import { type ScmFakes, SECRETS } from './scm-test-support.js';
 
 let fakes: ScmFakes;
 let model: FakeChatModel;
-let host: TestHost;
 let admin: TestApi;
+let harness: ReviewHarness | undefined;
 
 beforeAll(async () => {
-  fakes = await startScmFakes({ allowPrivateEgress: true });
-  model = await startFakeChatModel();
-  host = await startTestHost({ providers: fakes.providers, env: FAST });
-  admin = await host.admin();
+  harness = await startReviewHarness();
+  ({ fakes, model, admin } = harness);
 });
 
 afterAll(async () => {
-  await host?.close();
-  await model?.close();
-  await fakes?.close();
+  await harness?.close();
 });
 
 const numbered = (lines: string[]) => `${lines.join('\n')}\n`;

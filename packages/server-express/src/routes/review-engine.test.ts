@@ -1,40 +1,33 @@
 import type { RecordedWrite } from '@margin/core/testing';
-import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
+import type { FakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { eventually, type TestApi, type TestHost } from '../testing/index.js';
 import {
   billingScenario,
   confirmAll,
   findingsAnswer,
   isVerifying,
+  type ReviewHarness,
   reviewingClient,
+  startReviewHarness,
   userOf,
 } from './review-test-support.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
+import type { ScmFakes } from './scm-test-support.js';
 import { delivery, FACTS, FAMILIES, type FamilyName, post } from './triggers-test-support.js';
-
-const FAST = {
-  WORKER_POLL_INTERVAL_MILLISECONDS: '50',
-  MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
-  WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: '50',
-};
 
 let fakes: ScmFakes;
 let model: FakeChatModel;
 let host: TestHost;
 let admin: TestApi;
+let harness: ReviewHarness | undefined;
 
 beforeAll(async () => {
-  fakes = await startScmFakes({ allowPrivateEgress: true });
-  model = await startFakeChatModel();
-  host = await startTestHost({ providers: fakes.providers, env: FAST });
-  admin = await host.admin();
+  harness = await startReviewHarness();
+  ({ fakes, model, host, admin } = harness);
 });
 
 afterAll(async () => {
-  await host?.close();
-  await model?.close();
-  await fakes?.close();
+  await harness?.close();
 });
 
 /** The model finds one real defect, quoting line 42 but numbering it 40, and the verifier confirms it. */

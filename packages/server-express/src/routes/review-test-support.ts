@@ -5,10 +5,51 @@
  */
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import type { PullRequestScenario } from '@margin/core/testing';
-import type { FakeChatAnswer, FakeChatModel, FakeChatRequest } from '@margin/providers/testing';
-import type { TestApi } from '../testing/index.js';
-import type { ScmFakes } from './scm-test-support.js';
+import {
+  type FakeChatAnswer,
+  type FakeChatModel,
+  type FakeChatRequest,
+  startFakeChatModel,
+} from '@margin/providers/testing';
+import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
+
+export interface ReviewHarness {
+  fakes: ScmFakes;
+  model: FakeChatModel;
+  host: TestHost;
+  admin: TestApi;
+  close(): Promise<void>;
+}
+
+/**
+ * The four provider fakes, the model fake and a stock host that reaches them (private egress
+ * allowed, the worker and the delivery processor polling fast), with the admin signed in.
+ */
+export async function startReviewHarness(): Promise<ReviewHarness> {
+  const fakes = await startScmFakes({ allowPrivateEgress: true });
+  const model = await startFakeChatModel();
+  const host = await startTestHost({
+    providers: fakes.providers,
+    env: {
+      WORKER_POLL_INTERVAL_MILLISECONDS: '50',
+      WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: '50',
+      MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+    },
+  });
+  return {
+    fakes,
+    model,
+    host,
+    admin: await host.admin(),
+    async close() {
+      await host.close();
+      await model.close();
+      await fakes.close();
+    },
+  };
+}
 
 const text = (request: FakeChatRequest, role: string) =>
   request.messages

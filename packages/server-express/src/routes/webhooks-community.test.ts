@@ -61,7 +61,11 @@ describe('a webhook delivery in Community while another review is active', () =>
     // Still its turn to wait: the other review is active.
     clock.advance(31_000);
     host.deliveryProcessor.wake();
-    await eventually(async () => ((await stored())?.processAfter ?? '') > clock.now().toISOString());
+    // Wait for the processing to end (a claim in progress also moves processAfter, to its lease).
+    await eventually(async () => {
+      const d = await stored();
+      return d?.processingState === 'pending' && (d.processAfter ?? '') > clock.now().toISOString();
+    });
     expect(await stored()).toMatchObject({ processingState: 'pending', attempts: 0 });
 
     expect((await admin.post(`/reviewing/jobs/${other.body.jobId}/stop`)).status).toBe(200);

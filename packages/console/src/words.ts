@@ -117,6 +117,8 @@ export const FINDING_REASONS: Record<string, string> = {
   fileBudget: 'Its file already has as many threads as one file gets.',
   pullRequestBudget: 'The review already has as many threads as one review gets.',
   publishFailed: 'The provider refused the thread.',
+  outsideFocus: 'It is about code this push did not change, and it is not an error.',
+  resolvedBefore: 'A finding like it was resolved before, and its code is still the fixed one.',
 };
 
 /** Why a file was skipped, partly reviewed or not reviewed (`coverage.files[].reason`). */
@@ -135,6 +137,7 @@ export const COVERAGE_REASONS: Record<string, string> = {
   unreadableAnswer: 'The model’s answer could not be read, even after a repair call.',
   contextTooSmall: 'It does not fit the model’s context window.',
   modelError: 'The model call failed.',
+  unchangedSinceLastReview: 'The same change the last review of this pull request already reviewed.',
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import { type Actor, requireInteractiveSession } from './actor.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { ChangePasswordInput, LoginInput } from './schemas.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';
@@ -153,6 +153,7 @@ export async function logout(deps: CoreDeps, refreshToken: string | undefined): 
 
 /** Changes the caller's own password and ends all of their sessions (personal access tokens stay). */
 export async function changeOwnPassword(deps: CoreDeps, actor: Actor, input: unknown): Promise<void> {
+  requireInteractiveSession(actor);
   const { currentPassword, newPassword } = ChangePasswordInput.parse(input);
   const user = await deps.storage.users.findById(actor.userId);
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import { type Actor, requireInteractiveSession } from './actor.js';
 import { hashPassword } from './passwords.js';
 import { CreateUserInput, PageQuery, PatchUserInput } from './schemas.js';
 import type { UserPatch, UserRecord } from './user-record.js';
@@ -49,6 +49,7 @@ export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown) {
 export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, input: unknown) {
   deps.authz.requirePlatform(actor, 'users.manage');
   const req = PatchUserInput.parse(input);
+  if (req.password !== undefined) requireInteractiveSession(actor);
   const now = deps.clock.now().toISOString();
   const patch: UserPatch = { updatedAt: now };
   if (req.displayName !== undefined) patch.displayName = req.displayName;

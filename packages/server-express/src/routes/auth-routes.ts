@@ -97,7 +97,7 @@ export const authRoutes: RouteSpec[] = [
     tag: TAG,
     rateLimit: 'credentials',
     body: ChangePasswordInput,
-    responses: { 204: { description: 'Changed.' }, ...errors(429) },
+    responses: { 204: { description: 'Changed.' }, ...errors(403, 429) },
     handler: async ({ core, actor, body }) => {
       await core.identity.changeOwnPassword(actor, body);
       return { status: 204 };
@@ -110,7 +110,10 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Create a personal access token (shown once)',
     tag: TAG,
     body: CreatePatInput,
-    responses: { 201: { description: 'The token; its plaintext is never shown again.', schema: PatCreated } },
+    responses: {
+      201: { description: 'The token; its plaintext is never shown again.', schema: PatCreated },
+      ...errors(403),
+    },
     handler: async ({ core, actor, body }) => ({
       status: 201,
       body: await core.identity.createPersonalAccessToken(actor, body),
@@ -123,7 +126,7 @@ export const authRoutes: RouteSpec[] = [
     operationId: 'listPersonalAccessTokens',
     summary: 'List my usable personal access tokens (no token material)',
     tag: TAG,
-    responses: { 200: { description: 'Tokens, newest first.', schema: PatList } },
+    responses: { 200: { description: 'Tokens, newest first.', schema: PatList }, ...errors(403) },
     handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.listPersonalAccessTokens(actor) }),
   }),
   route({
@@ -133,7 +136,7 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Revoke one of my personal access tokens',
     tag: TAG,
     params: PatParams,
-    responses: { 204: { description: 'Revoked.' }, ...errors(404) },
+    responses: { 204: { description: 'Revoked.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
       await core.identity.revokePersonalAccessToken(actor, params.patId);
       return { status: 204 };

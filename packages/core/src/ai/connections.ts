@@ -182,8 +182,9 @@ const bindingAsInput = (b: PurposeBindingRecord): PurposeBindingInputBody => ({ 
 /**
  * Changes a profile. The result must pass every rule a new profile does; any change to the
  * endpoint, credential, headers, query parameters, models or bindings resets verification to
- * `neverVerified` (the profile stays active). Models and providers that logical models point at
- * must keep fitting them (409 otherwise).
+ * `neverVerified` and deactivates the profile. A stored key goes only where it was given: changing
+ * where it would be sent needs the key again (400). Models and providers that logical models point
+ * at must keep fitting them (409 otherwise).
  */
 export async function patchConnection(
   deps: AiDeps,
@@ -215,6 +216,15 @@ export async function patchConnection(
       purposeBindings: req.purposeBindings ?? current.purposeBindings.map(bindingAsInput),
     };
     const profile = normalizeOrThrow(deps, draft, current.configuredModels);
+    const defaultHeaders = req.defaultHeaders ?? current.defaultHeaders;
+    const defaultQueryParams = req.defaultQueryParams ?? current.defaultQueryParams;
+    if (
+      apiKey.kind === 'stored' &&
+      apiKey.present &&
+      destinationChanged(current, { providerKind, baseUrl: draft.baseUrl, defaultHeaders, defaultQueryParams })
+    ) {
+      throw invalid([{ path: 'auth.apiKey', message: KEY_REQUIRED_AGAIN }]);
+    }
     const next: AiConnectionRecord = {
       ...current,
       displayName: req.displayName ?? current.displayName,
@@ -228,8 +238,8 @@ export async function patchConnection(
             ? sealKey(deps, apiKey.value)
             : current.sealedApiKey,
       discoveryMode: profile.discoveryMode,
-      defaultHeaders: req.defaultHeaders ?? current.defaultHeaders,
-      defaultQueryParams: req.defaultQueryParams ?? current.defaultQueryParams,
+      defaultHeaders,
+      defaultQueryParams,
       configuredModels: profile.configuredModels,
       purposeBindings: profile.purposeBindings,
       updatedAt: deps.clock.now().toISOString(),
@@ -238,6 +248,9 @@ export async function patchConnection(
     if (requiresReverification(current, next, apiKey)) {
       next.revision = current.revision + 1;
       next.verification = NEVER_VERIFIED;
+      // Out of service until verified and activated again: a profile lent to other clients through
+      // the tenant catalog must not start serving their reviews from wherever it was changed to.
+      next.isActive = false;
     }
     await tx.aiConnections.update(next);
     return next;
@@ -259,14 +272,31 @@ async function assertReferencesHold(deps: AiDeps, tx: Repositories, next: AiConn
   }
 }
 
+const KEY_REQUIRED_AGAIN =
+  'is required again when providerKind, baseUrl, defaultHeaders or defaultQueryParams change: a stored key is only sent where it was given.';
+
+/**
+ * What decides where the key is sent: the kind (its default host), the URL, and the headers and
+ * query parameters (a gateway routes by header; a Bedrock `region` or Vertex `location` is part of
+ * the host name). A stored key must never follow a change of these without being given again.
+ */
+function destinationChanged(
+  current: AiConnectionRecord,
+  next: Pick<AiConnectionRecord, 'providerKind' | 'baseUrl' | 'defaultHeaders' | 'defaultQueryParams'>,
+): boolean {
+  return (
+    current.providerKind !== next.providerKind ||
+    current.baseUrl !== next.baseUrl ||
+    canonical(current.defaultHeaders) !== canonical(next.defaultHeaders) ||
+    canonical(current.defaultQueryParams) !== canonical(next.defaultQueryParams)
+  );
+}
+
 function requiresReverification(current: AiConnectionRecord, next: AiConnectionRecord, key: DraftKey): boolean {
   return (
     key.kind === 'new' ||
-    current.providerKind !== next.providerKind ||
-    current.baseUrl !== next.baseUrl ||
+    destinationChanged(current, next) ||
     current.authMode !== next.authMode ||
-    canonical(current.defaultHeaders) !== canonical(next.defaultHeaders) ||
-    canonical(current.defaultQueryParams) !== canonical(next.defaultQueryParams) ||
     canonical(current.configuredModels) !== canonical(next.configuredModels) ||
     canonical(current.purposeBindings) !== canonical(next.purposeBindings)
   );

@@ -11,6 +11,8 @@ import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './s
 import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
 
 const MAX_ERROR_LENGTH = 1000;
+const SECRET_REQUIRED_AGAIN =
+  'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.';
 
 /** The wire view: everything but the secret. */
 export const providerConnectionView = (c: ProviderConnectionRecord) => ({
@@ -108,7 +110,8 @@ export async function getProviderConnection(deps: CoreDeps, actor: Actor, client
 
 /**
  * Changes a connection. A new secret, host or kind-specific credential field resets verification; a
- * blank or absent secret keeps the stored one. The authentication kind itself cannot change.
+ * blank or absent secret keeps the stored one, except that a new host needs the secret again. The
+ * authentication kind itself cannot change.
  */
 export async function patchProviderConnection(
   deps: CoreDeps,
@@ -142,6 +145,12 @@ export async function patchProviderConnection(
   if (req.hostBaseUrl !== undefined) {
     const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
     if (hostBaseUrl !== current.hostBaseUrl) {
+      // The stored secret was given for the old host; only the caller who knows it may send it elsewhere.
+      if (patch.sealedSecret === undefined) {
+        throw MarginError.validation(`Invalid request: secret: ${SECRET_REQUIRED_AGAIN}`, [
+          { path: 'secret', message: SECRET_REQUIRED_AGAIN },
+        ]);
+      }
       Object.assign(patch, { hostBaseUrl, hostKey: urlKey(hostBaseUrl) });
       credentialsChanged = true;
     }

@@ -1,5 +1,5 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
-import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID } from '@margin/providers/testing';
+import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
@@ -296,6 +296,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       const enterprise = list.find((c: { hostBaseUrl: string }) => c.hostBaseUrl === 'https://github.acme.example');
       const moved = await admin.patch(`${connections(clientId)}/${enterprise.id}`, {
         hostBaseUrl: 'https://github.com/',
+        secret: SECRETS.github,
       });
       expect(moved.status).toBe(409);
       expect(moved.body.code).toBe('conflict');
@@ -357,7 +358,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       expect((await admin.patch(path, { secret: SECRETS.github })).body.verificationStatus).toBe('neverVerified');
       expect((await verify()).verificationStatus).toBe('verified');
 
-      const moved = await admin.patch(path, { hostBaseUrl: 'https://github.acme.example' });
+      const moved = await admin.patch(path, { hostBaseUrl: 'https://github.acme.example', secret: SECRETS.github });
       expect(moved.body).toMatchObject({
         hostBaseUrl: 'https://github.acme.example',
         verificationStatus: 'neverVerified',
@@ -365,6 +366,48 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       // Unknown and immutable fields are ignored.
       const ignored = await admin.patch(path, { providerFamily: 'gitHostB', authenticationKind: 'appInstallation' });
       expect(ignored.body).toMatchObject({ providerFamily: 'gitHostA', authenticationKind: 'personalAccessToken' });
+    });
+
+    it('sends a stored secret only to the host it was given for: a new host needs the secret again (400 naming it)', async () => {
+      const elsewhere = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'someone', name: 'Someone' } }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab());
+        const path = `${connections(clientId)}/${id}`;
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        for (const patch of [
+          { hostBaseUrl: elsewhere.url },
+          { hostBaseUrl: elsewhere.url, secret: '   ' },
+          { hostBaseUrl: elsewhere.url, secret: null },
+          { hostBaseUrl: `${fakes.gitlab.hostBaseUrl}/other-path` },
+        ]) {
+          const res = await admin.patch(path, patch);
+          expect(res.status, JSON.stringify(patch)).toBe(400);
+          expect(res.body).toMatchObject({
+            code: 'validation_failed',
+            details: [
+              {
+                path: 'secret',
+                message:
+                  'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.',
+              },
+            ],
+          });
+        }
+        const stored = (await admin.get(path)).body;
+        expect(stored).toMatchObject({ hostBaseUrl: fakes.gitlab.hostBaseUrl, verificationStatus: 'verified' });
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        expect(elsewhere.requests).toEqual([]);
+
+        // Given again, the secret goes to the new host, and only the new one.
+        const moved = await admin.patch(path, { hostBaseUrl: elsewhere.url, secret: WRONG.gitlab });
+        expect(moved.body).toMatchObject({ hostBaseUrl: elsewhere.url, verificationStatus: 'neverVerified' });
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        expect(elsewhere.requests.map((r) => r.headers['private-token'])).toEqual([WRONG.gitlab]);
+      } finally {
+        await elsewhere.close();
+      }
     });
 
     it('validates a change, including the fields of the connection’s authentication kind', async () => {

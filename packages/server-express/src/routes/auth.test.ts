@@ -29,14 +29,29 @@ describe('signing in', () => {
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).toMatch(/Expires=/);
-    // Plain http here: the cookie is marked Secure only when the request came over https.
+    // Plain http here: the cookie is marked Secure only when the request came over https, and an
+    // X-Forwarded-Proto from a proxy nobody named trusted does not say so.
     expect(cookie).not.toContain('Secure');
-    const secure = await host.api.post(
+    const claimed = await host.api.post(
       '/auth/login',
       { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
       { 'x-forwarded-proto': 'https' },
     );
-    expect(secure.headers.get('set-cookie')).toContain('Secure');
+    expect(claimed.headers.get('set-cookie')).not.toContain('Secure');
+  });
+
+  it('marks the cookie Secure when a trusted proxy says the request came over https', async () => {
+    const proxied = await startTestHost({ env: { MARGIN_TRUST_PROXY: 'loopback' } });
+    try {
+      const secure = await proxied.api.post(
+        '/auth/login',
+        { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+        { 'x-forwarded-proto': 'https' },
+      );
+      expect(secure.headers.get('set-cookie')).toContain('Secure');
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('is case-insensitive for the username and accepts the token as a bearer credential', async () => {
@@ -237,5 +252,31 @@ describe('the per-IP limit on credential endpoints', () => {
     // The refresh endpoint shares the limit; other endpoints do not.
     expect((await host.api.post('/auth/refresh')).status).toBe(429);
     expect((await host.api.get('/healthz')).status).toBe(200);
+  });
+
+  it('cannot be dodged by rotating X-Forwarded-For: without MARGIN_TRUST_PROXY the gateway is the edge', async () => {
+    host = await startTestHost({
+      env: { MARGIN_AUTH_RATELIMIT_PERMITS: '3', MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: '60' },
+    });
+    const attempt = (i: number) =>
+      host.api.post('/auth/login', { username: 'x', password: 'y' }, { 'x-forwarded-for': `198.51.100.${i}` });
+    for (let i = 0; i < 3; i++) expect((await attempt(i)).status).toBe(401);
+    for (let i = 3; i < 6; i++) expect((await attempt(i)).status).toBe(429);
+  });
+
+  it('takes the client address from X-Forwarded-For only when the proxy is one the operator named', async () => {
+    host = await startTestHost({
+      env: {
+        MARGIN_AUTH_RATELIMIT_PERMITS: '3',
+        MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: '60',
+        MARGIN_TRUST_PROXY: '127.0.0.1/8, ::1',
+      },
+    });
+    const from = (address: string) =>
+      host.api.post('/auth/login', { username: 'x', password: 'y' }, { 'x-forwarded-for': address });
+    for (let i = 0; i < 3; i++) expect((await from('198.51.100.1')).status).toBe(401);
+    expect((await from('198.51.100.1')).status).toBe(429);
+    // Another client behind the same trusted proxy has its own budget.
+    expect((await from('198.51.100.2')).status).toBe(401);
   });
 });

@@ -17,6 +17,7 @@ import { getMe } from './identity/me.js';
 import * as members from './identity/members.js';
 import * as pats from './identity/personal-access-tokens.js';
 import * as sessions from './identity/sessions.js';
+import { SignInThrottle } from './identity/sign-in-throttle.js';
 import * as users from './identity/users.js';
 import * as knowledgeSources from './knowledge/sources.js';
 import { type CapabilityKey, requireCapability } from './licensing/index.js';
@@ -84,6 +85,7 @@ export function createMarginCore(options: MarginCoreOptions) {
     accessCache,
     authz: createAuthorizer({ storage: options.storage, accessCache }),
     jobStatusCache: new JobStatusCache(() => options.storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000),
+    signInThrottle: new SignInThrottle({ storage: options.storage, clock, auth }),
   };
   // The save-time egress guard must agree with the adapters' connect-time one, so the host passes
   // the same MARGIN_ALLOW_PRIVATE_EGRESS value to both.
@@ -97,7 +99,7 @@ export function createMarginCore(options: MarginCoreOptions) {
     },
     identity: {
       ensureBootstrapAdmin: (input: BootstrapAdminInput) => ensureBootstrapAdmin(deps, input),
-      login: (input: unknown) => sessions.login(deps, input),
+      login: (input: unknown, context: sessions.SignInContext) => sessions.login(deps, input, context),
       refresh: (refreshToken: string | undefined) => sessions.refresh(deps, refreshToken),
       logout: (refreshToken: string | undefined) => sessions.logout(deps, refreshToken),
       changeOwnPassword: (actor: Actor, input: unknown) => sessions.changeOwnPassword(deps, actor, input),

@@ -4,7 +4,12 @@ import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
 import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
-import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
+import {
+  knexMemberships,
+  knexPersonalAccessTokens,
+  knexRefreshTokens,
+  knexSignInFailures,
+} from './repositories/identity.js';
 import { knexBlockedPullRequests, knexDismissals, knexProtocol, knexReviewJobs } from './repositories/reviewing.js';
 import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
 import { knexSettings } from './repositories/settings.js';
@@ -44,6 +49,7 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     users: knexUsers(db),
     refreshTokens: knexRefreshTokens(db),
     personalAccessTokens: knexPersonalAccessTokens(db),
+    signInFailures: knexSignInFailures(db),
     memberships: knexMemberships(db),
     tenants: knexTenants(db),
     clients: knexClients(db),

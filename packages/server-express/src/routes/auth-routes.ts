@@ -45,7 +45,9 @@ export const authRoutes: RouteSpec[] = [
       },
       ...errors(401, 429),
     },
-    handler: async ({ core, req, res, body }) => answerWithSession(req, res, await core.identity.login(body)),
+    // `req.ip` honours MARGIN_TRUST_PROXY only: the lockout counts per username and this address.
+    handler: async ({ core, req, res, body }) =>
+      answerWithSession(req, res, await core.identity.login(body, { sourceAddress: req.ip })),
   }),
   publicRoute({
     method: 'post',

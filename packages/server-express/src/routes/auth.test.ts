@@ -164,7 +164,7 @@ describe('refresh tokens', () => {
   });
 });
 
-describe('session limits and lockout (on a manual clock)', () => {
+describe('session limits (on a manual clock)', () => {
   const clock = createManualClock('2026-03-01T09:00:00.000Z');
   let host: TestHost;
   beforeAll(async () => {
@@ -201,32 +201,67 @@ describe('session limits and lockout (on a manual clock)', () => {
     clock.advance(2 * 60_000);
     expect((await api.get('/auth/me')).status).toBe(401);
   });
+});
 
-  it('locks an account after 5 failures, even against the right password, for 15 minutes doubling to 60', async () => {
-    const { id } = await host.createUser('locky');
-    expect(id).toEqual(expect.any(String));
-    const attempt = (password: string) => host.api.post('/auth/login', { username: 'locky', password });
-    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).status).toBe(401);
-    const locked = await attempt(TEST_USER_PASSWORD);
-    expect(locked.status).toBe(401);
-    expect(locked.body).toMatchObject({ code: 'account_locked' });
+describe('sign-in lockout per username and source address (on a manual clock)', () => {
+  const clock = createManualClock('2026-03-01T09:00:00.000Z');
+  let host: TestHost;
+  beforeAll(async () => {
+    // Loopback is the trusted proxy here, so X-Forwarded-For stands for the caller's address.
+    host = await startTestHost({ clock, env: { MARGIN_TRUST_PROXY: 'loopback' } });
+    // Before the clock moves: the admin's access token lives 15 minutes.
+    for (const name of ['locky', 'real-user', 'targeted']) await host.createUser(name);
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+  const from = (address: string, username: string, password: string) =>
+    host.api.post('/auth/login', { username, password }, { 'x-forwarded-for': address });
+  const answer = (res: { status: number; body: Record<string, unknown> }) => {
+    const { requestId: _ignored, ...body } = res.body;
+    return { status: res.status, body };
+  };
+  const REFUSED = { status: 401, body: { error: 'Invalid credentials.', code: 'unauthenticated' } };
+
+  it('locks one username from one address after 5 failures; the right password from elsewhere still works', async () => {
+    for (let i = 0; i < 5; i++) expect(answer(await from('198.51.100.10', 'locky', 'wrong-password'))).toEqual(REFUSED);
+    // The locked pair refuses even the right password, in the words of any failure...
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
+    // ...while the owner, signing in from another address, gets in.
+    expect((await from('203.0.113.20', 'locky', TEST_USER_PASSWORD)).status).toBe(200);
+
     clock.advance(14 * 60_000);
-    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
     clock.advance(61_000);
-    // Unlocked; a second streak of five locks for 30 minutes.
-    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).body.code).toBe('unauthenticated');
+    // Unlocked; a second streak of five locks that pair for 30 minutes, a third for 60 at most.
+    for (let i = 0; i < 5; i++) expect(answer(await from('198.51.100.10', 'locky', 'wrong-password'))).toEqual(REFUSED);
     clock.advance(29 * 60_000);
-    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
     clock.advance(61_000);
-    expect((await attempt(TEST_USER_PASSWORD)).status).toBe(200);
+    expect((await from('198.51.100.10', 'locky', TEST_USER_PASSWORD)).status).toBe(200);
   });
 
-  it('does not count failures for unknown users or lock them', async () => {
-    for (let i = 0; i < 6; i++) {
-      expect((await host.api.post('/auth/login', { username: 'nobody-here', password: 'x' })).body.code).toBe(
-        'unauthenticated',
-      );
-    }
+  it('answers a locked pair and an unknown username alike, so no answer tells whether a user exists', async () => {
+    for (let i = 0; i < 5; i++) await from('198.51.100.11', 'real-user', 'wrong-password');
+    const locked = answer(await from('198.51.100.11', 'real-user', TEST_USER_PASSWORD));
+    const unknown = answer(await from('198.51.100.11', 'no-such-user', 'whatever-password'));
+    const wrong = answer(await from('198.51.100.12', 'real-user', 'wrong-password'));
+    expect(locked).toEqual(REFUSED);
+    expect(unknown).toEqual(locked);
+    expect(wrong).toEqual(locked);
+    // An unknown username is counted and locked the same way an existing one is.
+    for (let i = 0; i < 6; i++) expect(answer(await from('198.51.100.13', 'ghost-user', 'x'))).toEqual(REFUSED);
+  });
+
+  it('slows a username down across many addresses, but never refuses the right password from elsewhere', async () => {
+    const slept = clock.sleeps.length;
+    for (let i = 1; i <= 30; i++) expect((await from(`192.0.2.${i}`, 'targeted', 'wrong-password')).status).toBe(401);
+    const ok = await from('203.0.113.99', 'targeted', TEST_USER_PASSWORD);
+    expect(ok.status).toBe(200);
+    // The later attempts waited before being answered, the owner's too.
+    const waits = clock.sleeps.slice(slept);
+    expect(waits.length).toBeGreaterThan(20);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(1000);
   });
 });
 

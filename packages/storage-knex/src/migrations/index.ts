@@ -7,6 +7,7 @@ import { aiConnections } from './0005_ai_connections.js';
 import { triggers } from './0006_triggers.js';
 import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import { deliveryRetention } from './0008_delivery_retention.js';
+import { signInFailures } from './0009_sign_in_failures.js';
 import type { Migration } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   triggers,
   jobKeysPerClient,
   deliveryRetention,
+  signInFailures,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -1,6 +1,7 @@
 import type { MembershipsRepository } from '../../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../../identity/session-record.js';
+import type { SignInFailuresRepository } from '../../identity/sign-in-failure-record.js';
 import { copy, type MemoryState } from './memory-state.js';
 
 export function memoryRefreshTokens(state: () => MemoryState): RefreshTokensRepository {
@@ -54,6 +55,32 @@ export function memoryPersonalAccessTokens(state: () => MemoryState): PersonalAc
     async touch(id, at) {
       const t = rows().get(id);
       if (t) rows().set(id, { ...t, lastUsedAt: at });
+    },
+  };
+}
+
+export function memorySignInFailures(state: () => MemoryState): SignInFailuresRepository {
+  const rows = () => state().signInFailures;
+  const key = (usernameKey: string, source: string) => `${usernameKey}\u0000${source}`;
+  return {
+    async find(usernameKey, sources) {
+      return sources.flatMap((source) => {
+        const r = rows().get(key(usernameKey, source));
+        return r ? [copy(r)] : [];
+      });
+    },
+    async put(record) {
+      rows().set(key(record.usernameKey, record.source), copy(record));
+    },
+    async clear(usernameKey, source) {
+      for (const [k, r] of rows()) {
+        if (r.usernameKey === usernameKey && (source === undefined || r.source === source)) rows().delete(k);
+      }
+    },
+    async deleteStale(before, limit) {
+      const stale = [...rows()].filter(([, r]) => r.lastFailureAt < before).slice(0, limit);
+      for (const [k] of stale) rows().delete(k);
+      return stale.length;
     },
   };
 }

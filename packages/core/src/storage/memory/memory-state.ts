@@ -8,6 +8,7 @@ import type {
 import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
+import type { SignInFailureRecord } from '../../identity/sign-in-failure-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
 import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
 import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
@@ -31,6 +32,8 @@ export interface MemoryState {
   users: Map<string, UserRecord>;
   refreshTokens: Map<string, RefreshTokenRecord>;
   personalAccessTokens: Map<string, PersonalAccessTokenRecord>;
+  /** Keyed `usernameKey NUL source`. */
+  signInFailures: Map<string, SignInFailureRecord>;
   /** Keyed `clientId/userId`. */
   clientMembers: Map<string, ClientMemberRecord>;
   /** Keyed `tenantId/userId`. */
@@ -72,6 +75,7 @@ export function emptyMemoryState(): MemoryState {
     users: new Map(),
     refreshTokens: new Map(),
     personalAccessTokens: new Map(),
+    signInFailures: new Map(),
     clientMembers: new Map(),
     tenantMembers: new Map(),
     tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),

@@ -1,6 +1,11 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
-import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
+import {
+  memoryMemberships,
+  memoryPersonalAccessTokens,
+  memoryRefreshTokens,
+  memorySignInFailures,
+} from './memory-identity.js';
 import { memoryBlockedPullRequests, memoryDismissals, memoryProtocol, memoryReviewJobs } from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
@@ -19,6 +24,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     users: memoryUsers(state),
     refreshTokens: memoryRefreshTokens(state),
     personalAccessTokens: memoryPersonalAccessTokens(state),
+    signInFailures: memorySignInFailures(state),
     memberships: memoryMemberships(state),
     tenants: memoryTenants(state),
     clients: memoryClients(state),

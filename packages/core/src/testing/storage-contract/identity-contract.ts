@@ -41,6 +41,46 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
     });
   });
 
+  describe('sign-in failures', () => {
+    const record = (usernameKey: string, source: string, lastFailureAt: string) => ({
+      usernameKey,
+      source,
+      failures: 2,
+      lockouts: 1,
+      lockedUntil: null,
+      lastFailureAt,
+    });
+
+    it('keeps one record per username and source, replaced by put, cleared by source or whole', async () => {
+      const repo = storage().signInFailures;
+      await repo.put(record('mallory', '10.0.0.1', NOW));
+      await repo.put(record('mallory', '*', NOW));
+      await repo.put({ ...record('mallory', '10.0.0.1', LATER), failures: 0, lockedUntil: LATER });
+      await repo.put(record('trent', '10.0.0.1', NOW));
+      expect(await repo.find('mallory', ['10.0.0.1', '*', '10.0.0.2'])).toEqual(
+        expect.arrayContaining([
+          { ...record('mallory', '10.0.0.1', LATER), failures: 0, lockedUntil: LATER },
+          record('mallory', '*', NOW),
+        ]),
+      );
+      expect(await repo.find('mallory', ['10.0.0.2'])).toEqual([]);
+      await repo.clear('mallory', '10.0.0.1');
+      expect((await repo.find('mallory', ['10.0.0.1', '*'])).map((r) => r.source)).toEqual(['*']);
+      await repo.clear('mallory');
+      expect(await repo.find('mallory', ['*'])).toEqual([]);
+      expect(await repo.find('trent', ['10.0.0.1'])).toHaveLength(1);
+    });
+
+    it('deletes records whose last failure is older than a time, in bounded batches', async () => {
+      const repo = storage().signInFailures;
+      for (const source of ['a', 'b', 'c']) await repo.put(record('stale-user', source, '2025-01-01T00:00:00.000Z'));
+      await repo.put(record('stale-user', 'fresh', LATER));
+      expect(await repo.deleteStale(NOW, 2)).toBe(2);
+      expect(await repo.deleteStale(NOW, 10)).toBe(1);
+      expect((await repo.find('stale-user', ['a', 'b', 'c', 'fresh'])).map((r) => r.source)).toEqual(['fresh']);
+    });
+  });
+
   describe('personal access tokens', () => {
     it('lists a user’s unrevoked tokens newest first and revokes only the owner’s', async () => {
       const [a, b] = [user(), user()];

@@ -139,7 +139,7 @@ export interface ReviewJobsRepository {
   findById(id: string): Promise<ReviewJobRecord | undefined>;
   findActiveByRevisionKey(revisionKey: string): Promise<ReviewJobRecord | undefined>;
   findActiveByPullRequestKey(pullRequestKey: string): Promise<ReviewJobRecord[]>;
-  /** Queued and running jobs, installation-wide. */
+  /** Running jobs and queued jobs of active clients, installation-wide (what holds the one-at-a-time slot). */
   countActive(): Promise<number>;
   /** Whether a job of this revision ever completed or failed (automatic triggers skip those). */
   hasFinishedRevision(revisionKey: string): Promise<boolean>;
@@ -160,7 +160,7 @@ export interface ReviewJobsRepository {
       >
     >,
   ): Promise<ReviewJobRecord | undefined>;
-  /** Takes up to `limit` queued jobs, oldest first, and leases them to `owner`. */
+  /** Takes up to `limit` queued jobs of active clients, oldest first, and leases them to `owner`. */
   claimNext(request: ClaimRequest): Promise<ReviewJobRecord[]>;
   /** Extends the lease; false when the job is no longer this owner's running job (stopped, superseded, lost). */
   renewLease(

@@ -53,6 +53,9 @@ export async function submitByCoordinates(
     if (MarginError.isInstance(error) && error.code === 'forbidden') {
       return answer(403, 'notAuthorized', 'forbidden', error.message);
     }
+    if (MarginError.isInstance(error) && error.details.reason === 'clientDeactivated') {
+      return answer(409, 'notSubmittable', 'conflict', error.message, { reason: 'clientDeactivated' });
+    }
     throw error;
   }
 

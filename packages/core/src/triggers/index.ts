@@ -31,6 +31,8 @@ export interface TriggerOptions {
  */
 export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = {}) {
   const cache = new webhooks.WebhookConfigurationCache(deps, deps.clock, options.configurationCacheMs ?? 2000);
+  // A client deactivated on this host stops receiving at once (other hosts: within the cache's TTL).
+  deps.events.on('client.updated', () => cache.forgetAll());
   const batcher = new DeliveryBatcher(() => deps.storage.webhookDeliveries);
   return {
     createWebhookConfiguration: (actor: Actor, input: unknown, baseUrl: string) =>

@@ -74,15 +74,21 @@ export class WebhookConfigurationCache {
     return this.byPathKey.get(pathKey, async () => {
       const config = await this.deps.storage.webhookConfigurations.findByPathKey(pathKey);
       if (!config) return undefined;
-      // A client out of reach (another tenant's, while the installation is Community) receives nothing.
+      // A deactivated client, or one out of reach (another tenant's, while the installation is
+      // Community), receives nothing.
       const client = await this.deps.storage.clients.findById(config.clientId);
-      if (!client || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
+      if (!client?.isActive || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
       return { config, secret: this.deps.secrets.open(config.sealedSecret) };
     });
   }
 
   forget(pathKey: string): void {
     this.byPathKey.delete(pathKey);
+  }
+
+  /** After a client changed (deactivated, say): client changes are rare, so forget everything. */
+  forgetAll(): void {
+    this.byPathKey.clear();
   }
 }
 

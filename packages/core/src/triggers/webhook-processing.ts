@@ -48,6 +48,8 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
   if (!config) return done('failed', [], 'The webhook configuration no longer exists.');
   if (!config.isActive)
     return done('ignored', ['skipped: configuration deactivated'], 'The configuration was deactivated.');
+  if (!(await deps.storage.clients.findById(config.clientId))?.isActive)
+    return done('ignored', ['skipped: client deactivated'], 'The client was deactivated.');
   if (delivery.repositoryId === null || delivery.pullRequestId === null) {
     return done('failed', [], 'The delivery names no pull request.');
   }

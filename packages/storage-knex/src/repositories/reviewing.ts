@@ -21,6 +21,8 @@ type Db = Knex | Knex.Transaction;
 type Row = Record<string, unknown>;
 
 const ACTIVE = ['queued', 'running'];
+/** A job's client is active (one bound parameter: the dialect's `true`). */
+const CLIENT_IS_ACTIVE = 'exists (select 1 from clients c where c.id = review_jobs.client_id and c.is_active = ?)';
 const duplicate = () => MarginError.conflict('A review of this revision is already active.');
 
 function jobFromRow(row: Row, dialect: Dialect): ReviewJobRecord {
@@ -99,6 +101,7 @@ const TRANSITION_COLUMNS = {
 export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
   const jobs = () => db('review_jobs');
   const read = (row: Row | undefined) => (row ? jobFromRow(row, dialect) : undefined);
+  const activeFlag = dialect === 'postgres' ? true : 1;
 
   return {
     async insert(job) {
@@ -122,7 +125,11 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
       return rows.map((row) => jobFromRow(row, dialect));
     },
     async countActive() {
-      const row = await jobs().whereIn('status', ACTIVE).count({ n: '*' }).first();
+      const result = await db.raw(
+        `select count(*) as n from review_jobs where status = 'running' or (status = 'queued' and ${CLIENT_IS_ACTIVE})`,
+        [activeFlag],
+      );
+      const row = (dialect === 'postgres' ? result.rows[0] : result[0]) as Row | undefined;
       return Number(row?.n ?? 0);
     },
     async hasFinishedRevision(revisionKey) {
@@ -175,8 +182,9 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
     async claimNext({ owner, limit, leaseMs, now, exclusive }) {
       const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();
       const take = exclusive ? 1 : limit;
-      const lease = [owner, leaseExpiresAt, now, now, exclusive ? 1 : null];
       const nothingRunning = exclusive ? "and not exists (select 1 from review_jobs r where r.status = 'running')" : '';
+      // A deactivated client's queued jobs wait for it to be activated again.
+      const lease = [owner, leaseExpiresAt, now, now, exclusive ? 1 : null];
       try {
         let rows: Row[];
         if (dialect === 'postgres') {
@@ -185,13 +193,13 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
           // hosts claiming at once pass each other's rows instead of waiting on their locks.
           const result = await db.raw(
             `with candidates as materialized (
-               select id from review_jobs where status = 'queued' ${nothingRunning}
+               select id from review_jobs where status = 'queued' and ${CLIENT_IS_ACTIVE} ${nothingRunning}
                order by submitted_at, id limit ? for update skip locked)
              update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
                updated_at = ?, exclusive_slot = ?
              from candidates where review_jobs.id = candidates.id and review_jobs.status = 'queued'
              returning review_jobs.*`,
-            [take, ...lease],
+            [activeFlag, take, ...lease],
           );
           rows = result.rows;
         } else {
@@ -199,10 +207,10 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
           rows = await db.raw(
             `update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
                updated_at = ?, exclusive_slot = ?
-             where id in (select id from review_jobs where status = 'queued' ${nothingRunning}
+             where id in (select id from review_jobs where status = 'queued' and ${CLIENT_IS_ACTIVE} ${nothingRunning}
                order by submitted_at, id limit ?)
              returning *`,
-            [...lease, take],
+            [...lease, activeFlag, take],
           );
         }
         return rows.map((row) => jobFromRow(row, dialect));

@@ -23,6 +23,8 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     const job = rows().get(id);
     return job && job.status === 'running' && job.leaseOwner === owner ? job : undefined;
   };
+  // A deactivated client's queued jobs wait for it to be activated again.
+  const clientIsActive = (clientId: string) => state().clients.get(clientId)?.isActive === true;
   return {
     async insert(job) {
       for (const other of rows().values()) {
@@ -45,7 +47,9 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     },
     async countActive() {
       let n = 0;
-      for (const job of rows().values()) if (isActive(job.status)) n++;
+      for (const job of rows().values()) {
+        if (job.status === 'running' || (job.status === 'queued' && clientIsActive(job.clientId))) n++;
+      }
       return n;
     },
     async hasFinishedRevision(revisionKey) {
@@ -90,7 +94,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
       if (exclusive && all.some((j) => j.status === 'running')) return [];
       const take = exclusive ? Math.min(limit, 1) : limit;
       const queued = all
-        .filter((j) => j.status === 'queued')
+        .filter((j) => j.status === 'queued' && clientIsActive(j.clientId))
         .sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id))
         .slice(0, take);
       const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();

@@ -116,6 +116,22 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await claim('w3')).toEqual([]);
     });
 
+    it('leaves the queued jobs of a deactivated client alone, and does not count them as active', async () => {
+      const active = await withClient();
+      const deactivated = client({ isActive: false });
+      await storage().clients.insert(deactivated);
+      const waiting = job(deactivated.id, { submittedAt: T(0) });
+      const ready = job(active, { submittedAt: T(1) });
+      await storage().reviewJobs.insert(waiting);
+      await storage().reviewJobs.insert(ready);
+      expect(await storage().reviewJobs.countActive()).toBe(1);
+      expect((await claim('w1')).map((j) => j.id)).toEqual([ready.id]);
+      expect(await claim('w2', { exclusive: true })).toEqual([]);
+      await storage().clients.update(deactivated.id, { isActive: true, updatedAt: LATER });
+      expect(await storage().reviewJobs.countActive()).toBe(2);
+      expect((await claim('w3')).map((j) => j.id)).toEqual([waiting.id]);
+    });
+
     it('never hands one job to two concurrent claimers', async () => {
       const clientId = await withClient();
       for (let i = 0; i < 30; i++) await storage().reviewJobs.insert(job(clientId, { submittedAt: T(i) }));

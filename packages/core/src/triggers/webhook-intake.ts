@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
-import { matchRepoFilters } from './repo-filters.js';
+import { matchRepoFilters, withinProject } from './repo-filters.js';
 import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
 import { familyOfSegment, type WebhookConfigurationCache } from './webhook-configurations.js';
 
@@ -153,13 +153,6 @@ function scopeOf(config: WebhookConfigurationRecord, event: Extract<NormalizedWe
     };
   }
   return matchRepoFilters(config.repoFilters, event.repositoryId, event.targetBranch || undefined);
-}
-
-/** GitLab projects may sit in subgroups of the configured group; elsewhere the key must be equal. */
-function withinProject(configured: string, claimed: string): boolean {
-  const a = configured.toLowerCase();
-  const b = claimed.toLowerCase();
-  return a === b || b.startsWith(`${a}/`);
 }
 
 async function ignoreDelivery(

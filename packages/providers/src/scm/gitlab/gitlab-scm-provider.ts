@@ -29,6 +29,7 @@ import {
 import { GitLabDiffs, mrPath } from './gitlab-diffs.js';
 import {
   currentRevision,
+  namespaceOf,
   repositoryNameOf,
   revisionFromVersion,
   toChangedFile,
@@ -107,6 +108,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       author: toUser(mr.author),
       revision,
       repositoryName: repositoryNameOf(mr),
+      repositoryOwner: namespaceOf(mr),
       webUrl: mr.web_url,
       reviewers: mr.reviewers?.map(toUser),
     };
@@ -271,6 +273,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       targetBranch: mr.target_branch,
       revision,
       repositoryName: repositoryNameOf(mr),
+      repositoryOwner: namespaceOf(mr),
       reviewers: mr.reviewers?.map(toUser),
     };
   }

@@ -5,6 +5,7 @@ import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
 import { DeliveryBatcher } from './delivery-batcher.js';
 import { pruneDeliveries } from './delivery-retention.js';
+import { RejectionBudget } from './rejection-budget.js';
 import * as webhooks from './webhook-configurations.js';
 import { type IncomingDelivery, receiveWebhook } from './webhook-intake.js';
 import { type ProcessRequest, processPendingDeliveries } from './webhook-processing.js';
@@ -34,6 +35,7 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
   // A client deactivated on this host stops receiving at once (other hosts: within the cache's TTL).
   deps.events.on('client.updated', () => cache.forgetAll());
   const batcher = new DeliveryBatcher(() => deps.storage.webhookDeliveries);
+  const rejections = new RejectionBudget(deps.clock);
   return {
     createWebhookConfiguration: (actor: Actor, input: unknown, baseUrl: string) =>
       webhooks.createWebhookConfiguration(deps, actor, input, baseUrl),
@@ -54,7 +56,7 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
       crawl.patchCrawlConfiguration(deps, actor, id, input),
     deleteCrawlConfiguration: (actor: Actor, id: string) => crawl.deleteCrawlConfiguration(deps, actor, id),
     /** The public receiver: no actor, the configuration's secret authenticates the delivery. */
-    receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, batcher, incoming),
+    receiveWebhook: (incoming: IncomingDelivery) => receiveWebhook(deps, cache, batcher, rejections, incoming),
     /** For hosts: one round of the delivery processor. */
     processPendingDeliveries: (request: ProcessRequest) => processPendingDeliveries(deps, request),
     /** For hosts: deletes delivery history older than `retentionDays`; answers how many went. */

@@ -32,7 +32,8 @@ export interface EmbeddedMarginOptions {
   allowPrivateEgress?: boolean | undefined;
   /**
    * The app's public URL of Margin's mount point (e.g. `https://portal.example.com/review-api`), from
-   * which webhook configurations build their listener URLs. Default: the request's own origin.
+   * which webhook configurations build their listener URLs. Without it they carry only the path, with
+   * a warning (Margin never trusts the request's Host header for them).
    */
   publicBaseUrl?: string | undefined;
   /** Run reviews, webhook processing and crawling in this process. Default true. */

@@ -46,6 +46,23 @@ export function listenerUrl(baseUrl: string, config: Pick<WebhookConfigurationRe
   return `${baseUrl.replace(/\/+$/, '')}/webhooks/v1/providers/${RECEIVER_SEGMENTS[config.provider]}/${config.pathKey}`;
 }
 
+/**
+ * Where listener URLs start, as the host knows it: `MARGIN_PUBLIC_BASE_URL`, or else the address the
+ * host listens on (never the request's Host header, which any caller chooses).
+ */
+export interface ListenerBase {
+  baseUrl: string;
+  source: 'publicBaseUrl' | 'listenAddress';
+}
+
+function listenerWarnings(base: ListenerBase): string[] {
+  if (base.source === 'publicBaseUrl') return [];
+  const where = base.baseUrl ? `the address this host listens on (${base.baseUrl})` : 'only the path';
+  return [
+    `MARGIN_PUBLIC_BASE_URL is not set, so listenerUrl uses ${where}, which providers may not reach. Set MARGIN_PUBLIC_BASE_URL to the URL providers post to.`,
+  ];
+}
+
 const DEFAULT_EVENTS: WebhookEventKind[] = ['pullRequestCreated', 'pullRequestUpdated'];
 
 /** A configuration with its secret opened, as the receiver needs it. Never logged, never returned. */
@@ -94,7 +111,7 @@ export class WebhookConfigurationCache {
 
 const configurationNotFound = () => MarginError.notFound('Webhook configuration not found.');
 
-export function webhookConfigurationView(c: WebhookConfigurationRecord, baseUrl: string) {
+export function webhookConfigurationView(c: WebhookConfigurationRecord, base: ListenerBase) {
   return {
     id: c.id,
     clientId: c.clientId,
@@ -108,7 +125,9 @@ export function webhookConfigurationView(c: WebhookConfigurationRecord, baseUrl:
     knowledgeSourceScopeMode: c.knowledgeSourceScopeMode,
     knowledgeSourceIds: c.knowledgeSourceIds,
     isActive: c.isActive,
-    listenerUrl: listenerUrl(baseUrl, c),
+    listenerUrl: listenerUrl(base.baseUrl, c),
+    listenerUrlSource: base.source,
+    warnings: listenerWarnings(base),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
@@ -134,7 +153,7 @@ export function deliveryView(d: WebhookDeliveryRecord) {
  * Creates a configuration with a new path key and generated secret. The secret is stored sealed and
  * returned in this response only.
  */
-export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, baseUrl: string) {
+export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, base: ListenerBase) {
   const req = CreateWebhookConfigurationInput.parse(input);
   await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
   const { scope } = await requireScopeForConfiguration(deps, req.clientId, req.organizationScopeId, req.provider);
@@ -168,14 +187,14 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
     updatedAt: now,
   };
   await deps.storage.webhookConfigurations.insert(config);
-  return { ...webhookConfigurationView(config, baseUrl), generatedSecret };
+  return { ...webhookConfigurationView(config, base), generatedSecret };
 }
 
-export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, baseUrl: string) {
+export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, base: ListenerBase) {
   const { clientId, limit, cursor } = TriggerListQuery.parse(query);
   const filter = await listFilterFor(deps, actor, clientId);
   const page = await deps.storage.webhookConfigurations.list(filter, { limit, cursor });
-  return { items: page.items.map((c) => webhookConfigurationView(c, baseUrl)), nextCursor: page.nextCursor };
+  return { items: page.items.map((c) => webhookConfigurationView(c, base)), nextCursor: page.nextCursor };
 }
 
 async function requireConfiguration(
@@ -188,8 +207,8 @@ async function requireConfiguration(
   return requireVisible(deps, actor, action, found, configurationNotFound);
 }
 
-export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, baseUrl: string) {
-  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), baseUrl);
+export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, base: ListenerBase) {
+  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), base);
 }
 
 export async function patchWebhookConfiguration(
@@ -198,7 +217,7 @@ export async function patchWebhookConfiguration(
   actor: Actor,
   id: string,
   input: unknown,
-  baseUrl: string,
+  base: ListenerBase,
 ) {
   const req = PatchWebhookConfigurationInput.parse(input);
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
@@ -207,7 +226,7 @@ export async function patchWebhookConfiguration(
   const updated = await deps.storage.webhookConfigurations.update(id, patch);
   cache.forget(current.pathKey);
   if (!updated) throw configurationNotFound();
-  return webhookConfigurationView(updated, baseUrl);
+  return webhookConfigurationView(updated, base);
 }
 
 export async function deleteWebhookConfiguration(

@@ -12,6 +12,8 @@ export type HttpSettings = Pick<HostConfig, 'development' | 'authRateLimit' | 'p
 /** Host-level services the HTTP layer may use besides the core's use cases. */
 export interface HostContext {
   config: HttpSettings;
+  /** Where this host listens (`http://127.0.0.1:8080`), once it does; set by the reference host. */
+  listenUrl?: string | undefined;
   logger: Logger;
   health(): Promise<HealthReport>;
 }

@@ -95,6 +95,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
 
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    host.listenUrl = url;
     logger.info({ url, database: target.dialect }, 'margin is listening');
 
     cleanup.push(async () => logger.flush());

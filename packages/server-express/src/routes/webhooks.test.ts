@@ -152,6 +152,8 @@ describe('webhook configurations and the public receiver', () => {
         knowledgeSourceIds: [],
         isActive: true,
         listenerUrl: `${PUBLIC_BASE}/webhooks/v1/providers/gitHostA/${pathKey}`,
+        listenerUrlSource: 'publicBaseUrl',
+        warnings: [],
         generatedSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
         createdAt: expect.any(String),
         updatedAt: expect.any(String),

@@ -89,6 +89,27 @@ describe('signing in', () => {
     expect(malformed.body.details.map((d: { path: string }) => d.path)).toEqual(['username', 'password']);
   });
 
+  it('accepts only the exact base64url of a token: variants that decode to the same bytes are refused', async () => {
+    const token = (await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).body
+      .accessToken as string;
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last character of a 32-byte signature carries two unused bits: flipping one decodes the same.
+    const last = alphabet.indexOf(signature.at(-1) ?? '');
+    const variants = [
+      `${header}.${payload}.${signature.slice(0, -1)}${alphabet[last ^ 1]}`,
+      `${header}.${payload}.${signature}=`,
+      `${header}.${payload}.${signature.slice(0, 5)}!${signature.slice(5)}`,
+      `${header}.${payload}!.${signature}`,
+      `${header}.${payload.replace(/-/g, '+').replace(/_/g, '/')}.${signature}`,
+    ].filter((variant) => variant !== token);
+    expect((await host.api.with({ bearer: token }).get('/auth/me')).status).toBe(200);
+    for (const variant of variants) {
+      const res = await host.api.with({ bearer: variant }).get('/auth/me');
+      expect(res.status, variant).toBe(401);
+    }
+  });
+
   it('answers 401 in the error shape without credentials or with a bad token', async () => {
     const anonymous = await host.api.get('/auth/me');
     expect(anonymous.status).toBe(401);

@@ -60,11 +60,12 @@ export interface EmbeddedMargin {
 export async function createEmbeddedMargin(options: EmbeddedMarginOptions): Promise<EmbeddedMargin> {
   const allowPrivateEgress = options.allowPrivateEgress === true;
   const logger = createLogger({ level: options.logLevel ?? 'info', destination: options.logDestination });
-  const storage = await openKnexStorage({ url: options.databaseUrl });
+  const secrets = createAesGcmSecretBox(options.secretsKey);
+  const storage = await openKnexStorage({ url: options.databaseUrl, secrets });
   try {
     const core = createMarginCore({
       storage,
-      secrets: createAesGcmSecretBox(options.secretsKey),
+      secrets,
       auth: { jwtSecret: options.jwtSecret },
       // The save-time egress check (core) and the connect-time one (adapters) must agree.
       providers: createProviderRegistry({ allowPrivateEgress }),

@@ -1,4 +1,4 @@
-import type { Repositories, StorageV1 } from '@margin/core';
+import type { Repositories, SecretBox, StorageV1 } from '@margin/core';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
@@ -32,6 +32,8 @@ export interface KnexStorageOptions {
   migrate?: boolean | undefined;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number | undefined;
+  /** The secrets key's box, for migrations that re-seal stored credentials (needed once unbound values exist). */
+  secrets?: SecretBox | undefined;
 }
 
 export interface KnexStorage extends StorageV1 {
@@ -98,7 +100,8 @@ export async function openKnexStorage(options: KnexStorageOptions): Promise<Knex
       await knex.destroy();
     },
     async migrate() {
-      const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+      const source = migrationSource({ secrets: options.secrets });
+      const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
       return applied;
     },
   };

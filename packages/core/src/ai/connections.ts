@@ -1,6 +1,7 @@
 import { MarginError, type ValidationIssue } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 import type { Repositories } from '../storage/storage-v1.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
@@ -78,7 +79,7 @@ export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnect
     auth:
       c.authMode === 'azureIdentity'
         ? { mode: 'azureIdentity' }
-        : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey) : '' },
+        : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey, apiKeyContext(c.id)) : '' },
     defaultHeaders: { ...c.defaultHeaders },
     defaultQueryParams: { ...c.defaultQueryParams },
   };
@@ -92,9 +93,11 @@ export function invalid(issues: ValidationIssue[]): MarginError {
   );
 }
 
-function sealKey(deps: Pick<AiDeps, 'secrets'>, key: string): string | null {
+const apiKeyContext = (connectionId: string) => sealedSecretContext('ai-connection.apiKey', connectionId);
+
+function sealKey(deps: Pick<AiDeps, 'secrets'>, connectionId: string, key: string): string | null {
   const trimmed = key.trim();
-  return trimmed === '' ? null : deps.secrets.seal(trimmed);
+  return trimmed === '' ? null : deps.secrets.seal(trimmed, apiKeyContext(connectionId));
 }
 
 /** A profile of the client, or 404 (another client's profile is not confirmed to exist). */
@@ -126,14 +129,15 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
   const profile = normalizeOrThrow(deps, draft, []);
   await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const now = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
   const record: AiConnectionRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId,
     displayName: req.displayName,
     providerKind: req.providerKind,
     baseUrl: draft.baseUrl,
     authMode: req.auth.mode,
-    sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, apiKey.value) : null,
+    sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, id, apiKey.value) : null,
     discoveryMode: profile.discoveryMode,
     defaultHeaders: req.defaultHeaders ?? {},
     defaultQueryParams: req.defaultQueryParams ?? {},
@@ -235,7 +239,7 @@ export async function patchConnection(
         authMode === 'azureIdentity'
           ? null
           : apiKey.kind === 'new'
-            ? sealKey(deps, apiKey.value)
+            ? sealKey(deps, current.id, apiKey.value)
             : current.sealedApiKey,
       discoveryMode: profile.discoveryMode,
       defaultHeaders,

@@ -5,7 +5,7 @@ import { PageQuery } from '../identity/schemas.js';
 import { requireCapability } from '../licensing/licensing-state.js';
 import { scmFamily } from '../providers.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
-import { connectionNotFound, scmConnectionConfig } from './open-scm-provider.js';
+import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
 import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
 import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
@@ -71,8 +71,9 @@ export async function createProviderConnection(deps: CoreDeps, actor: Actor, cli
   );
   const now = deps.clock.now().toISOString();
   const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
+  const id = deps.ids.uuid();
   const connection: ProviderConnectionRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId,
     providerFamily: req.providerFamily,
     authenticationKind: req.authenticationKind,
@@ -84,7 +85,7 @@ export async function createProviderConnection(deps: CoreDeps, actor: Actor, cli
     oAuthClientId: req.oAuthClientId ?? null,
     hostedAppId: req.hostedAppId ?? null,
     hostedAppInstallationId: req.hostedAppInstallationId ?? null,
-    sealedSecret: deps.secrets.seal(req.secret.trim()),
+    sealedSecret: deps.secrets.seal(req.secret.trim(), connectionSecretContext(id)),
     ...NEVER_VERIFIED,
     createdAt: now,
     updatedAt: now,
@@ -139,7 +140,7 @@ export async function patchProviderConnection(
   if (req.displayName !== undefined) patch.displayName = req.displayName;
   if (req.isActive !== undefined) patch.isActive = req.isActive;
   if (req.secret?.trim()) {
-    patch.sealedSecret = deps.secrets.seal(req.secret.trim());
+    patch.sealedSecret = deps.secrets.seal(req.secret.trim(), connectionSecretContext(connectionId));
     credentialsChanged = true;
   }
   if (req.hostBaseUrl !== undefined) {

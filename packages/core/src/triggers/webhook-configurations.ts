@@ -3,6 +3,7 @@ import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { isTenantInReach } from '../licensing/licensing-state.js';
 import type { Clock } from '../platform/clock.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 import { TtlCache } from '../platform/ttl-cache.js';
 import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
 import {
@@ -63,6 +64,9 @@ function listenerWarnings(base: ListenerBase): string[] {
   ];
 }
 
+const webhookSecretContext = (configurationId: string) =>
+  sealedSecretContext('webhook-configuration.secret', configurationId);
+
 const DEFAULT_EVENTS: WebhookEventKind[] = ['pullRequestCreated', 'pullRequestUpdated'];
 
 /** A configuration with its secret opened, as the receiver needs it. Never logged, never returned. */
@@ -95,7 +99,7 @@ export class WebhookConfigurationCache {
       // Community), receives nothing.
       const client = await this.deps.storage.clients.findById(config.clientId);
       if (!client?.isActive || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
-      return { config, secret: this.deps.secrets.open(config.sealedSecret) };
+      return { config, secret: this.deps.secrets.open(config.sealedSecret, webhookSecretContext(config.id)) };
     });
   }
 
@@ -168,8 +172,9 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
   );
   const generatedSecret = deps.ids.randomHex(32);
   const now = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
   const config: WebhookConfigurationRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId: req.clientId,
     provider: req.provider,
     organizationScopeId: scope.id,
@@ -182,7 +187,7 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
     knowledgeSourceIds,
     isActive: req.isActive ?? true,
     pathKey: deps.ids.randomHex(16),
-    sealedSecret: deps.secrets.seal(generatedSecret),
+    sealedSecret: deps.secrets.seal(generatedSecret, webhookSecretContext(id)),
     createdAt: now,
     updatedAt: now,
   };

@@ -338,7 +338,7 @@ describe('AI connection lifecycle against an OpenAI-compatible server on loopbac
     const rows = await host.storage.knex('ai_connections').select('api_key_sealed');
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) {
-      expect(String(row.api_key_sealed)).toMatch(/^v1:/);
+      expect(String(row.api_key_sealed)).toMatch(/^v2:/);
       expect(String(row.api_key_sealed)).not.toContain(CANARY_KEY);
     }
   });

@@ -113,7 +113,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       expect((await admin.get(connections(clientId))).body).toEqual({ items: [res.body], nextCursor: null });
       expect((await admin.get(`${connections(clientId)}/${res.body.id}`)).body).toEqual(res.body);
       const stored = await host.storage.providerConnections.findById(res.body.id);
-      expect(stored?.sealedSecret).toMatch(/^v1:/);
+      expect(stored?.sealedSecret).toMatch(/^v2:/);
       expect(stored?.sealedSecret).not.toContain(SECRETS.gitlab);
     });
 
@@ -405,6 +405,31 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
         expect(moved.body).toMatchObject({ hostBaseUrl: elsewhere.url, verificationStatus: 'neverVerified' });
         expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
         expect(elsewhere.requests.map((r) => r.headers['private-token'])).toEqual([WRONG.gitlab]);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
+    it('binds each sealed secret to its row: a secret copied into another connection’s row never opens there', async () => {
+      const elsewhere = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'someone', name: 'Someone' } }));
+        const victim = await create(await newClient(), fakes.bodies.gitlab());
+        const otherClient = await newClient();
+        const thief = await create(
+          otherClient,
+          fakes.bodies.gitlab({ hostBaseUrl: elsewhere.url, secret: 'x'.repeat(20) }),
+        );
+        // Someone with write access to the database moves the sealed value across rows.
+        const { sealed_secret } = await host.storage.knex('provider_connections').where({ id: victim.id }).first();
+        await host.storage.knex('provider_connections').where({ id: thief.id }).update({ sealed_secret });
+        const res = await admin.post(`${connections(otherClient)}/${thief.id}/verify`);
+        expect(res.status).toBe(500);
+        expect(res.body).toMatchObject({
+          code: 'internal',
+          error: 'A stored secret could not be decrypted with the configured secrets key.',
+        });
+        expect(elsewhere.requests).toEqual([]);
       } finally {
         await elsewhere.close();
       }

@@ -166,7 +166,7 @@ describe('webhook configurations and the public receiver', () => {
       const all = await admin.get('/admin/webhook-configurations');
       expect(all.body.items.map((c: { id: string }) => c.id)).toContain(res.body.id);
       const stored = await host.storage.webhookConfigurations.findById(res.body.id);
-      expect(stored?.sealedSecret).toMatch(/^v1:/);
+      expect(stored?.sealedSecret).toMatch(/^v2:/);
       expect(stored?.sealedSecret).not.toContain(res.body.generatedSecret);
     });
 

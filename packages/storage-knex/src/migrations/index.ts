@@ -8,7 +8,8 @@ import { triggers } from './0006_triggers.js';
 import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import { deliveryRetention } from './0008_delivery_retention.js';
 import { signInFailures } from './0009_sign_in_failures.js';
-import type { Migration } from './migration.js';
+import { bindSealedSecrets } from './0010_bind_sealed_secrets.js';
+import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,16 +22,19 @@ export const MIGRATIONS: readonly Migration[] = [
   jobKeysPerClient,
   deliveryRetention,
   signInFailures,
+  bindSealedSecrets,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */
-export const migrationSource: Knex.MigrationSource<Migration> = {
-  getMigrations: async () => [...MIGRATIONS],
-  getMigrationName: (migration) => migration.name,
-  getMigration: async (migration) => ({
-    up: (knex: Knex) => migration.up(knex),
-    down: async () => {
-      throw new Error('Margin migrations are forward-only; restore a backup to go back.');
-    },
-  }),
-};
+export function migrationSource(context: MigrationContext = {}): Knex.MigrationSource<Migration> {
+  return {
+    getMigrations: async () => [...MIGRATIONS],
+    getMigrationName: (migration) => migration.name,
+    getMigration: async (migration) => ({
+      up: (knex: Knex) => migration.up(knex, context),
+      down: async () => {
+        throw new Error('Margin migrations are forward-only; restore a backup to go back.');
+      },
+    }),
+  };
+}

@@ -107,19 +107,21 @@ export function createMarginCore(options: MarginCoreOptions) {
       authenticatePersonalAccessToken: (token: string) => authenticatePersonalAccessToken(deps, token),
       me: (actor: Actor) => getMe(deps, actor),
       createPersonalAccessToken: (actor: Actor, input: unknown) => pats.createPersonalAccessToken(deps, actor, input),
-      listPersonalAccessTokens: (actor: Actor) => pats.listPersonalAccessTokens(deps, actor),
+      listPersonalAccessTokens: (actor: Actor, query: unknown) => pats.listPersonalAccessTokens(deps, actor, query),
       revokePersonalAccessToken: (actor: Actor, patId: string) => pats.revokePersonalAccessToken(deps, actor, patId),
       createUser: (actor: Actor, input: unknown) => users.createUser(deps, actor, input),
       listUsers: (actor: Actor, query: unknown) => users.listUsers(deps, actor, query),
       patchUser: (actor: Actor, userId: string, input: unknown) => users.patchUser(deps, actor, userId, input),
       putClientMember: (actor: Actor, clientId: string, userId: string, input: unknown) =>
         members.putClientMember(deps, actor, clientId, userId, input),
-      listClientMembers: (actor: Actor, clientId: string) => members.listClientMembers(deps, actor, clientId),
+      listClientMembers: (actor: Actor, clientId: string, query: unknown) =>
+        members.listClientMembers(deps, actor, clientId, query),
       removeClientMember: (actor: Actor, clientId: string, userId: string) =>
         members.removeClientMember(deps, actor, clientId, userId),
       putTenantMember: (actor: Actor, tenantId: string, userId: string, input: unknown) =>
         members.putTenantMember(deps, actor, tenantId, userId, input),
-      listTenantMembers: (actor: Actor, tenantId: string) => members.listTenantMembers(deps, actor, tenantId),
+      listTenantMembers: (actor: Actor, tenantId: string, query: unknown) =>
+        members.listTenantMembers(deps, actor, tenantId, query),
       removeTenantMember: (actor: Actor, tenantId: string, userId: string) =>
         members.removeTenantMember(deps, actor, tenantId, userId),
     },
@@ -140,20 +142,17 @@ export function createMarginCore(options: MarginCoreOptions) {
       listJobs: (actor: Actor, clientId: string, query: unknown) => jobs.listJobs(deps, actor, clientId, query),
       restartJob: (actor: Actor, jobId: string) => jobs.restartJob(deps, actor, jobId),
       stopJob: (actor: Actor, jobId: string) => jobs.stopJob(deps, actor, jobId),
-      readProtocol: (
-        actor: Actor,
-        jobId: string,
-        query: { includeEvents: boolean; eventCategory?: string | undefined },
-      ) => jobs.readProtocol(deps, actor, jobId, query),
+      readProtocol: (actor: Actor, jobId: string, query: unknown) => jobs.readProtocol(deps, actor, jobId, query),
       blockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
         blocks.blockPullRequest(deps, actor, clientId, input),
       unblockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
         blocks.unblockPullRequest(deps, actor, clientId, input),
-      listBlockedPullRequests: (actor: Actor, clientId: string) =>
-        blocks.listBlockedPullRequests(deps, actor, clientId),
+      listBlockedPullRequests: (actor: Actor, clientId: string, query: unknown) =>
+        blocks.listBlockedPullRequests(deps, actor, clientId, query),
       dismissFinding: (actor: Actor, clientId: string, input: unknown) =>
         blocks.dismissFinding(deps, actor, clientId, input),
-      listDismissals: (actor: Actor, clientId: string) => blocks.listDismissals(deps, actor, clientId),
+      listDismissals: (actor: Actor, clientId: string, query: unknown) =>
+        blocks.listDismissals(deps, actor, clientId, query),
       deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
         blocks.deleteDismissal(deps, actor, clientId, dismissalId),
       /** Answers with a named outcome and its HTTP status (see the by-coordinates outcome table). */

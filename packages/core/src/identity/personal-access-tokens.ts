@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import { type Actor, requireInteractiveSession } from './actor.js';
 import type { PersonalAccessTokenRecord } from './pat-record.js';
-import { CreatePatInput } from './schemas.js';
+import { CreatePatInput, PageQuery } from './schemas.js';
 import { newPersonalAccessToken, sha256Hex } from './tokens.js';
 
 const view = (t: PersonalAccessTokenRecord) => ({
@@ -39,12 +39,13 @@ export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, in
   return { id: record.id, label, token, expiresAt: expires, createdAt: record.createdAt };
 }
 
-/** The caller's usable tokens (not revoked, not expired), without any token material. */
-export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor) {
+/** The caller's usable tokens (not revoked, not expired), without any token material, a page at a time. */
+export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor, query: unknown) {
   requireInteractiveSession(actor);
+  const page = PageQuery.parse(query);
   const now = deps.clock.now().toISOString();
-  const tokens = await deps.storage.personalAccessTokens.listForUser(actor.userId);
-  return { items: tokens.filter((t) => !t.expiresAt || t.expiresAt > now).map(view) };
+  const tokens = await deps.storage.personalAccessTokens.listForUser(actor.userId, now, page);
+  return { items: tokens.items.map(view), nextCursor: tokens.nextCursor };
 }
 
 export async function revokePersonalAccessToken(deps: CoreDeps, actor: Actor, patId: string): Promise<void> {

@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../http/refresh-cookie.js';
 import { publicRoute, type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
-import { PatParams } from './params.js';
+import { PageQuery, PatParams } from './params.js';
 
 const TAG = 'Authentication';
 
@@ -128,8 +128,12 @@ export const authRoutes: RouteSpec[] = [
     operationId: 'listPersonalAccessTokens',
     summary: 'List my usable personal access tokens (no token material)',
     tag: TAG,
-    responses: { 200: { description: 'Tokens, newest first.', schema: PatList }, ...errors(403) },
-    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.listPersonalAccessTokens(actor) }),
+    query: PageQuery,
+    responses: { 200: { description: 'A page of tokens, newest first.', schema: PatList }, ...errors(400, 403) },
+    handler: async ({ core, actor, query }) => ({
+      status: 200,
+      body: await core.identity.listPersonalAccessTokens(actor, query),
+    }),
   }),
   route({
     method: 'delete',

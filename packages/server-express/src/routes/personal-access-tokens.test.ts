@@ -34,6 +34,7 @@ describe('personal access tokens', () => {
           lastUsedAt: null,
         },
       ],
+      nextCursor: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
 

@@ -9,6 +9,7 @@ import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import { deliveryRetention } from './0008_delivery_retention.js';
 import { signInFailures } from './0009_sign_in_failures.js';
 import { bindSealedSecrets } from './0010_bind_sealed_secrets.js';
+import { listIndexes } from './0011_list_indexes.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   deliveryRetention,
   signInFailures,
   bindSealedSecrets,
+  listIndexes,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

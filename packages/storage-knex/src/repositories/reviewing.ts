@@ -16,6 +16,7 @@ import {
 } from '@margin/core';
 import type { Knex } from 'knex';
 import { type Dialect, isUniqueViolation, readJson, readTime, readTimeOrNull, writeJson } from '../dialect.js';
+import { keysetPage } from '../paging.js';
 
 type Db = Knex | Knex.Transaction;
 type Row = Record<string, unknown>;
@@ -319,14 +320,14 @@ export function knexBlockedPullRequests(db: Db): BlockedPullRequestsRepository {
           .delete()) > 0
       );
     },
-    async list(clientId) {
-      const rows = await table()
-        .where({ client_id: clientId })
-        .orderBy([
-          { column: 'blocked_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ]);
-      return rows.map(blockFromRow);
+    async list(clientId, page) {
+      return keysetPage(
+        table().where({ client_id: clientId }),
+        { key: 'blocked_at', id: 'id', order: 'desc' },
+        page,
+        blockFromRow,
+        (b) => ({ key: b.blockedAt, id: b.id }),
+      );
     },
   };
 }
@@ -363,6 +364,15 @@ export function knexDismissals(db: Db): DismissalsRepository {
           { column: 'id', order: 'desc' },
         ]);
       return rows.map(dismissalFromRow);
+    },
+    async listPage(clientId, page) {
+      return keysetPage(
+        table().where({ client_id: clientId }),
+        { key: 'created_at', id: 'id', order: 'desc' },
+        page,
+        dismissalFromRow,
+        (d) => ({ key: d.createdAt, id: d.id }),
+      );
     },
     async remove(clientId, id) {
       return (await table().where({ id, client_id: clientId }).delete()) > 0;
@@ -447,12 +457,15 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
         );
       }
     },
-    async read(jobId, { eventCategory, includeBodies }) {
-      const passes = (
-        await db('protocol_passes')
-          .where({ job_id: jobId })
-          .orderBy([{ column: 'started_at' }, { column: 'id' }])
-      ).map(passFromRow);
+    async read(jobId, { eventCategory, includeBodies, page }) {
+      const passes = await keysetPage(
+        db('protocol_passes').where({ job_id: jobId }),
+        { key: 'started_at', id: 'id', order: 'asc' },
+        page,
+        passFromRow,
+        (p) => ({ key: p.startedAt, id: p.id }),
+      );
+      if (passes.items.length === 0) return { items: [], nextCursor: null };
       const columns = includeBodies
         ? ['*']
         : [
@@ -468,7 +481,14 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
             'input_tokens',
             'output_tokens',
           ];
-      const eventsQuery = db('protocol_events').where({ job_id: jobId }).orderBy('sequence').select(columns);
+      const eventsQuery = db('protocol_events')
+        .where({ job_id: jobId })
+        .whereIn(
+          'pass_id',
+          passes.items.map((p) => p.id),
+        )
+        .orderBy('sequence')
+        .select(columns);
       if (eventCategory) eventsQuery.where({ event_category: eventCategory });
       const byPass = new Map<string, ProtocolEventRecord[]>();
       for (const row of await eventsQuery) {
@@ -477,7 +497,10 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
         list.push(event);
         byPass.set(event.passId, list);
       }
-      return passes.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] }));
+      return {
+        items: passes.items.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] })),
+        nextCursor: passes.nextCursor,
+      };
     },
   };
 }

@@ -10,7 +10,7 @@ import {
 } from '../../reviewing/job-record.js';
 import type { ProtocolRepository } from '../../reviewing/protocol-record.js';
 import { decodeCursor, toPage } from '../paging.js';
-import { copy, type MemoryState } from './memory-state.js';
+import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 const isActive = (status: JobStatus) => (ACTIVE_STATUSES as readonly JobStatus[]).includes(status);
 const newestFirst = (a: ReviewJobRecord, b: ReviewJobRecord) =>
@@ -176,11 +176,9 @@ export function memoryBlockedPullRequests(state: () => MemoryState): BlockedPull
     async remove(clientId, repositoryId, pullRequestId) {
       return rows().delete(key(clientId, repositoryId, pullRequestId));
     },
-    async list(clientId) {
-      return [...rows().values()]
-        .filter((b) => b.clientId === clientId)
-        .sort((a, b) => b.blockedAt.localeCompare(a.blockedAt) || b.id.localeCompare(a.id))
-        .map(copy);
+    async list(clientId, page) {
+      const mine = [...rows().values()].filter((b) => b.clientId === clientId);
+      return keysetPage(mine, (b) => ({ key: b.blockedAt, id: b.id }), 'desc', page);
     },
   };
 }
@@ -196,6 +194,10 @@ export function memoryDismissals(state: () => MemoryState): DismissalsRepository
         .filter((d) => d.clientId === clientId)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
         .map(copy);
+    },
+    async listPage(clientId, page) {
+      const mine = [...rows().values()].filter((d) => d.clientId === clientId);
+      return keysetPage(mine, (d) => ({ key: d.createdAt, id: d.id }), 'desc', page);
     },
     async remove(clientId, id) {
       const d = rows().get(id);
@@ -217,19 +219,26 @@ export function memoryProtocol(state: () => MemoryState): ProtocolRepository {
     async insertEvents(events) {
       for (const e of events) state().protocolEvents.set(e.id, copy(e));
     },
-    async read(jobId, { eventCategory, includeBodies }) {
-      const passes = [...state().protocolPasses.values()]
-        .filter((p) => p.jobId === jobId)
-        .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    async read(jobId, { eventCategory, includeBodies, page }) {
+      const passes = keysetPage(
+        [...state().protocolPasses.values()].filter((p) => p.jobId === jobId),
+        (p) => ({ key: p.startedAt, id: p.id }),
+        'asc',
+        page,
+      );
+      const ids = new Set(passes.items.map((p) => p.id));
       const events = [...state().protocolEvents.values()]
-        .filter((e) => e.jobId === jobId && (!eventCategory || e.eventCategory === eventCategory))
+        .filter((e) => ids.has(e.passId) && (!eventCategory || e.eventCategory === eventCategory))
         .sort((a, b) => a.sequence - b.sequence);
-      return passes.map((p) => ({
-        ...copy(p),
-        events: events
-          .filter((e) => e.passId === p.id)
-          .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
-      }));
+      return {
+        items: passes.items.map((p) => ({
+          ...p,
+          events: events
+            .filter((e) => e.passId === p.id)
+            .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
+        })),
+        nextCursor: passes.nextCursor,
+      };
     },
   };
 }

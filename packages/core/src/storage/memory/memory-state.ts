@@ -26,6 +26,7 @@ import type {
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/trigger-records.js';
+import { decodeCursor, type Page, toPage } from '../paging.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {
@@ -115,4 +116,23 @@ export function pageByCreatedAt<T extends { createdAt: string; id: string }>(
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     .slice(0, limit + 1)
     .map(copy);
+}
+
+/** A keyset page over rows sorted by (key, id) in one direction, as the SQL storages page. */
+export function keysetPage<T>(
+  rows: Iterable<T>,
+  positionOf: (row: T) => { key: string; id: string },
+  order: 'asc' | 'desc',
+  page: { limit: number; cursor?: string | null | undefined },
+): Page<T> {
+  const after = decodeCursor(page.cursor);
+  const sign = order === 'asc' ? 1 : -1;
+  const compare = (a: { key: string; id: string }, b: { key: string; id: string }) =>
+    sign * (a.key.localeCompare(b.key) || a.id.localeCompare(b.id));
+  const sorted = [...rows]
+    .filter((r) => !after || compare(positionOf(r), after) > 0)
+    .sort((a, b) => compare(positionOf(a), positionOf(b)))
+    .slice(0, page.limit + 1)
+    .map(copy);
+  return toPage(sorted, page.limit, positionOf);
 }

@@ -243,7 +243,10 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       ).toEqual(block);
       const second = { ...block, id: uuid(), pullRequestId: 8, blockedAt: LATER };
       await storage().blockedPullRequests.put(second);
-      expect((await storage().blockedPullRequests.list(clientId)).map((b) => b.id)).toEqual([second.id, block.id]);
+      const firstPage = await storage().blockedPullRequests.list(clientId, { limit: 1 });
+      expect(firstPage.items.map((b) => b.id)).toEqual([second.id]);
+      const nextPage = await storage().blockedPullRequests.list(clientId, { limit: 1, cursor: firstPage.nextCursor });
+      expect(nextPage).toEqual({ items: [block], nextCursor: null });
       expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toEqual(block);
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(true);
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(false);
@@ -275,6 +278,12 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       await storage().dismissals.insert(a);
       await storage().dismissals.insert(b);
       expect(await storage().dismissals.list(clientId)).toEqual([b, a]);
+      const firstPage = await storage().dismissals.listPage(clientId, { limit: 1 });
+      expect(firstPage.items).toEqual([b]);
+      expect(await storage().dismissals.listPage(clientId, { limit: 1, cursor: firstPage.nextCursor })).toEqual({
+        items: [a],
+        nextCursor: null,
+      });
       expect(await storage().dismissals.remove(other, a.id)).toBe(false);
       expect(await storage().dismissals.remove(clientId, a.id)).toBe(true);
       expect(await storage().dismissals.list(clientId)).toEqual([b]);
@@ -333,7 +342,7 @@ export function reviewingStorageContract(storage: StorageGetter): void {
         outputTokens: 3,
       });
 
-      const full = await storage().protocol.read(j.id, { includeBodies: true });
+      const full = (await storage().protocol.read(j.id, { includeBodies: true, page: { limit: 10 } })).items;
       expect(full.map((p) => p.stage)).toEqual(['plan', 'review']);
       expect(full[0]).toMatchObject({
         outcome: 'succeeded',
@@ -345,7 +354,9 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(full[1]?.events.map((e) => e.name)).toEqual(['e2', 'e3']);
       expect(full[1]?.events[1]?.body).toEqual({ prompt: 'p3' });
 
-      const lean = await storage().protocol.read(j.id, { includeBodies: false, eventCategory: 'ai-call' });
+      const lean = (
+        await storage().protocol.read(j.id, { includeBodies: false, eventCategory: 'ai-call', page: { limit: 10 } })
+      ).items;
       expect(lean.map((p) => p.events.map((e) => e.name))).toEqual([[], ['e3']]);
       expect(lean[1]?.events[0]).toMatchObject({
         body: null,
@@ -353,6 +364,15 @@ export function reviewingStorageContract(storage: StorageGetter): void {
         inputTokens: 10,
         eventCategory: 'ai-call',
       });
+
+      const first = await storage().protocol.read(j.id, { includeBodies: true, page: { limit: 1 } });
+      expect(first.items.map((p) => [p.stage, p.events.map((e) => e.name)])).toEqual([['plan', ['e1']]]);
+      const rest = await storage().protocol.read(j.id, {
+        includeBodies: true,
+        page: { limit: 1, cursor: first.nextCursor },
+      });
+      expect(rest.items.map((p) => [p.stage, p.events.map((e) => e.name)])).toEqual([['review', ['e2', 'e3']]]);
+      expect(rest.nextCursor).toBeNull();
     });
   });
 }

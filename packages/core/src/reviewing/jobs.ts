@@ -6,7 +6,7 @@ import type { ReviewJobRecord } from './job-record.js';
 import { RESTARTABLE, STOPPABLE } from './job-state.js';
 import { jobStatusView, jobSummaryView } from './job-view.js';
 import { JobListQuery, ProtocolQuery } from './schemas.js';
-import { ONE_AT_A_TIME } from './submit-job.js';
+import { clashingJob, ONE_AT_A_TIME } from './submit-job.js';
 
 const jobNotFound = () => MarginError.notFound('Job not found.');
 
@@ -87,7 +87,7 @@ export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
   const moved = await deps.storage.transaction(async (tx) => {
     if (!parallel && (await tx.reviewJobs.countActive()) > 0)
       throw MarginError.licenseRequired('parallel-review-execution', ONE_AT_A_TIME);
-    const active = await tx.reviewJobs.findActiveByRevisionKey(job.revisionKey);
+    const active = await clashingJob(tx, job.pullRequestKey, job.revisionKey, job.reviewRevision, false);
     if (active)
       throw MarginError.conflict('A review of this revision is already queued or running.', { jobId: active.id });
     return tx.reviewJobs.transition(jobId, RESTARTABLE, 'queued', {

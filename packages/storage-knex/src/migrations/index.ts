@@ -10,6 +10,7 @@ import { deliveryRetention } from './0008_delivery_retention.js';
 import { signInFailures } from './0009_sign_in_failures.js';
 import { bindSealedSecrets } from './0010_bind_sealed_secrets.js';
 import { listIndexes } from './0011_list_indexes.js';
+import { wholeRevisionKeys } from './0012_whole_revision_keys.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signInFailures,
   bindSealedSecrets,
   listIndexes,
+  wholeRevisionKeys,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

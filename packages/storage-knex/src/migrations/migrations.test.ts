@@ -129,5 +129,38 @@ for (const dialect of testDialects()) {
         await db.drop();
       }
     });
+    it('0012 appends the provider revision id to existing revision keys, and only where there is one', async () => {
+      const db = await createTestDatabase(dialect);
+      const storage = await openKnexStorage({ url: db.url, migrate: false });
+      try {
+        await storage.knex.migrate.latest({ migrationSource: before('0012_whole_revision_keys') });
+        const clientId = randomUUID();
+        await storage.clients.insert({
+          id: clientId,
+          tenantId: SYSTEM_TENANT_ID,
+          displayName: 'Before whole keys',
+          isActive: true,
+          createdAt: NOW,
+          updatedAt: NOW,
+        });
+        const revision = { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) };
+        const withId = reviewJobRecord(clientId, {
+          reviewRevision: { ...revision, providerRevisionId: 'iteration-3' },
+          revisionKey: `${clientId}|k1|${'a'.repeat(40)}:${'b'.repeat(40)}`,
+        });
+        const withoutId = reviewJobRecord(clientId, {
+          reviewRevision: revision,
+          revisionKey: `${clientId}|k2|${'a'.repeat(40)}:${'b'.repeat(40)}`,
+        });
+        await storage.reviewJobs.insert(withId);
+        await storage.reviewJobs.insert(withoutId);
+        expect(await storage.migrate()).toContain('0012_whole_revision_keys');
+        expect((await storage.reviewJobs.findById(withId.id))?.revisionKey).toBe(`${withId.revisionKey}:iteration-3`);
+        expect((await storage.reviewJobs.findById(withoutId.id))?.revisionKey).toBe(withoutId.revisionKey);
+      } finally {
+        await storage.close();
+        await db.drop();
+      }
+    });
   });
 }

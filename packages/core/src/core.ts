@@ -238,6 +238,10 @@ export function createMarginCore(options: MarginCoreOptions) {
         aiConnections.patchConnection(aiDeps, actor, clientId, connectionId, input),
       deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiConnections.deleteConnection(aiDeps, actor, clientId, connectionId),
+      attachCatalogModel: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        aiConnections.attachCatalogModel(aiDeps, actor, clientId, connectionId, input),
+      listClientCatalogModels: (actor: Actor, clientId: string, query: unknown) =>
+        modelCatalog.listClientCatalogModels(deps, actor, clientId, query),
       probe: (actor: Actor, clientId: string, input: unknown) =>
         aiChecks.probeConnection(aiDeps, actor, clientId, input),
       discoverModels: (actor: Actor, clientId: string, input: unknown) =>

@@ -12,8 +12,10 @@ import type {
   VerificationRecord,
 } from './ai-records.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
+import { clientCatalog } from './model-catalog.js';
 import { checkProfile, type DraftKey, type NormalizedProfile, type ProfileDraft } from './profile-rules.js';
 import {
+  AttachCatalogModelInput,
   type ConfiguredModelInputBody,
   CreateAiConnectionInput,
   PatchAiConnectionInput,
@@ -260,6 +262,41 @@ export async function patchConnection(
     return next;
   });
   return connectionView(updated);
+}
+
+/**
+ * Adds a catalog model of the connection's kind to its configured models, with the catalog's
+ * metadata and prices (`source: knownCatalog`), as a PATCH of the models would: verification resets
+ * and the profile leaves service until verified and activated again.
+ */
+export async function attachCatalogModel(
+  deps: AiDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  input: unknown,
+) {
+  const { catalogModelId } = AttachCatalogModelInput.parse(input);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const current = await loadConnection(deps.storage, clientId, connectionId);
+  const entry = (await clientCatalog(deps, client.tenantId)).find(
+    (e) => e.id === catalogModelId && e.providerKind === current.providerKind,
+  );
+  if (!entry) {
+    throw invalid([
+      {
+        path: 'catalogModelId',
+        message: `names no catalog model of ${current.providerKind}, this connection’s provider kind`,
+      },
+    ]);
+  }
+  if (current.configuredModels.some((m) => m.remoteModelId.toLowerCase() === entry.remoteModelId.toLowerCase())) {
+    throw MarginError.conflict(`${entry.remoteModelId} is already a configured model of this connection.`);
+  }
+  const { id: _catalogId, providerKind: _kind, isBuiltIn: _builtIn, priceOverridden: _overridden, ...traits } = entry;
+  return patchConnection(deps, actor, clientId, connectionId, {
+    configuredModels: [...current.configuredModels.map(modelAsInput), { ...traits, source: 'knownCatalog' }],
+  });
 }
 
 /** Logical models pointing at this connection must still fit the changed models. */

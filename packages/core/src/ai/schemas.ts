@@ -364,15 +364,10 @@ export const CatalogModelQuery = z.object({
 
 export const AttachCatalogModelInput = z
   .object({
-    catalogModelId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(300)
-      .meta({
-        description:
-          'A catalog model of the connection’s provider kind (`builtin:<kind>:<model>` or a tenant model’s id).',
-      }),
+    catalogModelId: z.string().trim().min(1).max(300).meta({
+      description:
+        'A catalog model of the connection’s provider kind (`builtin:<kind>:<model>` or a tenant model’s id).',
+    }),
   })
   .meta({ id: 'AttachCatalogModelInput' });
 

@@ -504,7 +504,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       }
     });
 
-    it('records a refusal (401) as failed with the provider’s message, never the secret, and answers 200', async () => {
+    it('records a refusal (401) as failed with a summary, never the secret, and answers 200', async () => {
       for (const body of [
         fakes.bodies.gitlab({ secret: WRONG.gitlab }),
         fakes.bodies.github({ secret: WRONG.github }),
@@ -539,6 +539,52 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
           lastVerificationError: null,
           lastVerificationFailureCategory: null,
         });
+      }
+    });
+
+    it('never follows a redirect to another host: the stored token stays with the host it was given for', async () => {
+      const elsewhere = await startFakeHttpServer();
+      const redirector = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'thief', name: 'Thief' } }));
+        redirector.on('GET', '/api/v4/user', () => ({
+          status: 302,
+          headers: { location: `${elsewhere.url}/api/v4/user` },
+        }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab({ hostBaseUrl: redirector.url }));
+        const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          verificationStatus: 'failed',
+          lastVerificationFailureCategory: 'egressRefused',
+          lastVerificationError: `Margin refused to call ${redirector.url}: it redirected elsewhere, or resolved to a link-local, reserved or cloud metadata address.`,
+        });
+        expect(redirector.requests).toHaveLength(1);
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await Promise.all([elsewhere.close(), redirector.close()]);
+      }
+    });
+
+    it('stores a sanitised summary of a refusal, never the provider’s own answer', async () => {
+      const chatty = await startFakeHttpServer();
+      try {
+        chatty.on('GET', '/api/v4/user', () => ({
+          status: 401,
+          json: { message: 'INTERNAL-BANNER build 7.3 db=10.0.0.5 admin contact ops@corp.internal' },
+        }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab({ hostBaseUrl: chatty.url }));
+        const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+        expect(res.body).toMatchObject({
+          verificationStatus: 'failed',
+          lastVerificationFailureCategory: 'credentials',
+          lastVerificationError: 'GitLab refused the credentials (HTTP 401).',
+        });
+        expect(JSON.stringify(res.body)).not.toContain('INTERNAL-BANNER');
+      } finally {
+        await chatty.close();
       }
     });
 

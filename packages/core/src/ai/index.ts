@@ -43,6 +43,7 @@ export {
   AiProbeInput,
   AiProbeResultView,
   AiVerificationView,
+  AttachCatalogModelInput,
   CatalogModelInput,
   CatalogModelList,
   CatalogModelQuery,

@@ -9,7 +9,7 @@ import { MIGRATIONS } from './index.js';
 import type { Migration } from './migration.js';
 
 /** A source holding only the migrations before `name`, to build the database an upgrade meets. */
-const before = (name: string): Knex.MigrationSource<Migration> => ({
+const migrationsBefore = (name: string): Knex.MigrationSource<Migration> => ({
   getMigrations: async () =>
     MIGRATIONS.slice(
       0,
@@ -36,7 +36,7 @@ for (const dialect of testDialects()) {
       const db = await createTestDatabase(dialect);
       const storage = await openKnexStorage({ url: db.url, migrate: false });
       try {
-        await storage.knex.migrate.latest({ migrationSource: before('0007_job_keys_per_client') });
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0007_job_keys_per_client') });
         const clientId = randomUUID();
         await storage.clients.insert({
           id: clientId,
@@ -73,7 +73,7 @@ for (const dialect of testDialects()) {
       const storage = await openKnexStorage({ url: db.url, migrate: false });
       const box = createAesGcmSecretBox(KEY);
       try {
-        await storage.knex.migrate.latest({ migrationSource: before('0010_bind_sealed_secrets') });
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0010_bind_sealed_secrets') });
         const clientId = randomUUID();
         await storage.clients.insert({
           id: clientId,
@@ -133,7 +133,7 @@ for (const dialect of testDialects()) {
       const db = await createTestDatabase(dialect);
       const storage = await openKnexStorage({ url: db.url, migrate: false });
       try {
-        await storage.knex.migrate.latest({ migrationSource: before('0012_whole_revision_keys') });
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0012_whole_revision_keys') });
         const clientId = randomUUID();
         await storage.clients.insert({
           id: clientId,

@@ -24,8 +24,8 @@ export interface RunningApp {
 
 /** The team's own app: its routes, with Margin's API mounted under `mountPath`. */
 export function createApp(margin: EmbeddedMargin, mountPath: string): Express {
-  // Margin's shared settings: no `x-powered-by`, no etags, proxies on private networks trusted for
-  // client addresses (Margin rate-limits sign-in per IP).
+  // Margin's shared settings: no `x-powered-by`, no etags, and no proxy trusted for client addresses
+  // (Margin rate-limits sign-in per IP): pass `{ trustProxy: [...] }` naming the app's own proxies.
   const app = configureExpressApp(express());
   app.get('/hello', (_req, res) => {
     res.json({ app: 'team-portal', message: 'Hello from the app’s own route.' });

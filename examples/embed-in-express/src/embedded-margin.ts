@@ -32,7 +32,8 @@ export interface EmbeddedMarginOptions {
   allowPrivateEgress?: boolean | undefined;
   /**
    * The app's public URL of Margin's mount point (e.g. `https://portal.example.com/review-api`), from
-   * which webhook configurations build their listener URLs. Default: the request's own origin.
+   * which webhook configurations build their listener URLs. Without it they carry only the path, with
+   * a warning (Margin never trusts the request's Host header for them).
    */
   publicBaseUrl?: string | undefined;
   /** Run reviews, webhook processing and crawling in this process. Default true. */
@@ -59,11 +60,12 @@ export interface EmbeddedMargin {
 export async function createEmbeddedMargin(options: EmbeddedMarginOptions): Promise<EmbeddedMargin> {
   const allowPrivateEgress = options.allowPrivateEgress === true;
   const logger = createLogger({ level: options.logLevel ?? 'info', destination: options.logDestination });
-  const storage = await openKnexStorage({ url: options.databaseUrl });
+  const secrets = createAesGcmSecretBox(options.secretsKey);
+  const storage = await openKnexStorage({ url: options.databaseUrl, secrets });
   try {
     const core = createMarginCore({
       storage,
-      secrets: createAesGcmSecretBox(options.secretsKey),
+      secrets,
       auth: { jwtSecret: options.jwtSecret },
       // The save-time egress check (core) and the connect-time one (adapters) must agree.
       providers: createProviderRegistry({ allowPrivateEgress }),

@@ -17,6 +17,7 @@ import { getMe } from './identity/me.js';
 import * as members from './identity/members.js';
 import * as pats from './identity/personal-access-tokens.js';
 import * as sessions from './identity/sessions.js';
+import { SignInThrottle } from './identity/sign-in-throttle.js';
 import * as users from './identity/users.js';
 import * as knowledgeSources from './knowledge/sources.js';
 import { type CapabilityKey, requireCapability } from './licensing/index.js';
@@ -85,6 +86,7 @@ export function createMarginCore(options: MarginCoreOptions) {
     accessCache,
     authz: createAuthorizer({ storage: options.storage, accessCache }),
     jobStatusCache: new JobStatusCache(() => options.storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000),
+    signInThrottle: new SignInThrottle({ storage: options.storage, clock, auth }),
   };
   // The save-time egress guard must agree with the adapters' connect-time one, so the host passes
   // the same MARGIN_ALLOW_PRIVATE_EGRESS value to both.
@@ -98,7 +100,7 @@ export function createMarginCore(options: MarginCoreOptions) {
     },
     identity: {
       ensureBootstrapAdmin: (input: BootstrapAdminInput) => ensureBootstrapAdmin(deps, input),
-      login: (input: unknown) => sessions.login(deps, input),
+      login: (input: unknown, context: sessions.SignInContext) => sessions.login(deps, input, context),
       refresh: (refreshToken: string | undefined) => sessions.refresh(deps, refreshToken),
       logout: (refreshToken: string | undefined) => sessions.logout(deps, refreshToken),
       changeOwnPassword: (actor: Actor, input: unknown) => sessions.changeOwnPassword(deps, actor, input),
@@ -106,19 +108,21 @@ export function createMarginCore(options: MarginCoreOptions) {
       authenticatePersonalAccessToken: (token: string) => authenticatePersonalAccessToken(deps, token),
       me: (actor: Actor) => getMe(deps, actor),
       createPersonalAccessToken: (actor: Actor, input: unknown) => pats.createPersonalAccessToken(deps, actor, input),
-      listPersonalAccessTokens: (actor: Actor) => pats.listPersonalAccessTokens(deps, actor),
+      listPersonalAccessTokens: (actor: Actor, query: unknown) => pats.listPersonalAccessTokens(deps, actor, query),
       revokePersonalAccessToken: (actor: Actor, patId: string) => pats.revokePersonalAccessToken(deps, actor, patId),
       createUser: (actor: Actor, input: unknown) => users.createUser(deps, actor, input),
       listUsers: (actor: Actor, query: unknown) => users.listUsers(deps, actor, query),
       patchUser: (actor: Actor, userId: string, input: unknown) => users.patchUser(deps, actor, userId, input),
       putClientMember: (actor: Actor, clientId: string, userId: string, input: unknown) =>
         members.putClientMember(deps, actor, clientId, userId, input),
-      listClientMembers: (actor: Actor, clientId: string) => members.listClientMembers(deps, actor, clientId),
+      listClientMembers: (actor: Actor, clientId: string, query: unknown) =>
+        members.listClientMembers(deps, actor, clientId, query),
       removeClientMember: (actor: Actor, clientId: string, userId: string) =>
         members.removeClientMember(deps, actor, clientId, userId),
       putTenantMember: (actor: Actor, tenantId: string, userId: string, input: unknown) =>
         members.putTenantMember(deps, actor, tenantId, userId, input),
-      listTenantMembers: (actor: Actor, tenantId: string) => members.listTenantMembers(deps, actor, tenantId),
+      listTenantMembers: (actor: Actor, tenantId: string, query: unknown) =>
+        members.listTenantMembers(deps, actor, tenantId, query),
       removeTenantMember: (actor: Actor, tenantId: string, userId: string) =>
         members.removeTenantMember(deps, actor, tenantId, userId),
     },
@@ -139,20 +143,17 @@ export function createMarginCore(options: MarginCoreOptions) {
       listJobs: (actor: Actor, clientId: string, query: unknown) => jobs.listJobs(deps, actor, clientId, query),
       restartJob: (actor: Actor, jobId: string) => jobs.restartJob(deps, actor, jobId),
       stopJob: (actor: Actor, jobId: string) => jobs.stopJob(deps, actor, jobId),
-      readProtocol: (
-        actor: Actor,
-        jobId: string,
-        query: { includeEvents: boolean; eventCategory?: string | undefined },
-      ) => jobs.readProtocol(deps, actor, jobId, query),
+      readProtocol: (actor: Actor, jobId: string, query: unknown) => jobs.readProtocol(deps, actor, jobId, query),
       blockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
         blocks.blockPullRequest(deps, actor, clientId, input),
       unblockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
         blocks.unblockPullRequest(deps, actor, clientId, input),
-      listBlockedPullRequests: (actor: Actor, clientId: string) =>
-        blocks.listBlockedPullRequests(deps, actor, clientId),
+      listBlockedPullRequests: (actor: Actor, clientId: string, query: unknown) =>
+        blocks.listBlockedPullRequests(deps, actor, clientId, query),
       dismissFinding: (actor: Actor, clientId: string, input: unknown) =>
         blocks.dismissFinding(deps, actor, clientId, input),
-      listDismissals: (actor: Actor, clientId: string) => blocks.listDismissals(deps, actor, clientId),
+      listDismissals: (actor: Actor, clientId: string, query: unknown) =>
+        blocks.listDismissals(deps, actor, clientId, query),
       deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
         blocks.deleteDismissal(deps, actor, clientId, dismissalId),
       listFindings: (actor: Actor, clientId: string, query: unknown) =>
@@ -242,6 +243,10 @@ export function createMarginCore(options: MarginCoreOptions) {
         aiConnections.patchConnection(aiDeps, actor, clientId, connectionId, input),
       deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiConnections.deleteConnection(aiDeps, actor, clientId, connectionId),
+      attachCatalogModel: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+        aiConnections.attachCatalogModel(aiDeps, actor, clientId, connectionId, input),
+      listClientCatalogModels: (actor: Actor, clientId: string, query: unknown) =>
+        modelCatalog.listClientCatalogModels(deps, actor, clientId, query),
       probe: (actor: Actor, clientId: string, input: unknown) =>
         aiChecks.probeConnection(aiDeps, actor, clientId, input),
       discoverModels: (actor: Actor, clientId: string, input: unknown) =>

@@ -2,6 +2,7 @@ import type { EventBus } from './events.js';
 import type { AccessCache } from './identity/access-cache.js';
 import type { AccessTokens } from './identity/access-tokens.js';
 import type { Authorizer } from './identity/authorization.js';
+import type { SignInThrottle } from './identity/sign-in-throttle.js';
 import type { Clock } from './platform/clock.js';
 import type { Ids } from './platform/ids.js';
 import type { SecretBox } from './platform/secret-box.js';
@@ -15,6 +16,7 @@ export interface AuthSettings {
   refreshIdleSeconds: number;
   /** No session outlives this, however active. */
   refreshAbsoluteSeconds: number;
+  /** Consecutive failures of one username from one address that lock that pair. */
   maxFailedLogins: number;
   lockoutBaseMinutes: number;
   lockoutMaxMinutes: number;
@@ -47,4 +49,6 @@ export interface CoreDeps {
   authz: Authorizer;
   /** Job records for status reads; every job change made through core forgets the job. */
   jobStatusCache: JobStatusCache;
+  /** Sign-in lockout per username and address, slow-down per username. */
+  signInThrottle: SignInThrottle;
 }

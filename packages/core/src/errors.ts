@@ -4,7 +4,6 @@ import { ZodError } from 'zod';
 export const ERROR_STATUS = {
   validation_failed: 400,
   unauthenticated: 401,
-  account_locked: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

@@ -79,7 +79,8 @@ export function createMarginClient(options: MarginClientOptions) {
     personalAccessTokens: {
       /** The plaintext `token` is in this answer only. */
       create: (body: Schemas['CreatePatInput']) => unwrap(raw.POST('/users/me/pats', { body })),
-      list: () => unwrap(raw.GET('/users/me/pats')),
+      list: (query: { limit?: number; cursor?: string } = {}) =>
+        unwrap(raw.GET('/users/me/pats', { params: { query } })),
       revoke: (patId: string) => unwrap(raw.DELETE('/users/me/pats/{patId}', path({ patId }))),
     },
     users: {
@@ -95,7 +96,8 @@ export function createMarginClient(options: MarginClientOptions) {
       update: (clientId: string, body: Schemas['PatchClientInput']) =>
         unwrap(raw.PATCH('/clients/{clientId}', { ...path({ clientId }), body })),
       members: {
-        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/members', path({ clientId }))),
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/clients/{clientId}/members', { params: { path: { clientId }, query } })),
         put: (clientId: string, userId: string, body: Schemas['PutClientMemberInput']) =>
           unwrap(raw.PUT('/clients/{clientId}/members/{userId}', { ...path({ clientId, userId }), body })),
         remove: (clientId: string, userId: string) =>
@@ -109,7 +111,8 @@ export function createMarginClient(options: MarginClientOptions) {
       update: (tenantId: string, body: Schemas['PatchTenantInput']) =>
         unwrap(raw.PATCH('/admin/tenants/{tenantId}', { ...path({ tenantId }), body })),
       members: {
-        list: (tenantId: string) => unwrap(raw.GET('/admin/tenants/{tenantId}/members', path({ tenantId }))),
+        list: (tenantId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/admin/tenants/{tenantId}/members', { params: { path: { tenantId }, query } })),
         put: (tenantId: string, userId: string, body: Schemas['PutTenantMemberInput']) =>
           unwrap(raw.PUT('/admin/tenants/{tenantId}/members/{userId}', { ...path({ tenantId, userId }), body })),
         remove: (tenantId: string, userId: string) =>
@@ -256,6 +259,13 @@ export function createMarginClient(options: MarginClientOptions) {
       stopJob: (jobId: string) => unwrap(raw.POST('/reviewing/jobs/{jobId}/stop', path({ jobId }))),
       getProtocol: (jobId: string, query: NonNullable<ProtocolQuery> = {}) =>
         unwrap(raw.GET('/jobs/{jobId}/protocol', { params: { path: { jobId }, query } })),
+      /** One page of the protocol's passes, with the `cursor` of the next page (from `X-Next-Cursor`). */
+      getProtocolPage: async (jobId: string, query: NonNullable<ProtocolQuery> = {}) => {
+        const pending = raw.GET('/jobs/{jobId}/protocol', { params: { path: { jobId }, query } });
+        const passes = await unwrap(pending);
+        const nextCursor = (await pending).response.headers.get('x-next-cursor');
+        return { passes, nextCursor };
+      },
       /**
        * Polls the job until it leaves `queued` and `running` and answers its final status. Waits
        * `intervalMs` between polls (default 2 s) and gives up with a `TimeoutError` after `timeoutMs`
@@ -272,7 +282,8 @@ export function createMarginClient(options: MarginClientOptions) {
         }
       },
       blocks: {
-        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/reviewing/blocked-prs', path({ clientId }))),
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/clients/{clientId}/reviewing/blocked-prs', { params: { path: { clientId }, query } })),
         block: (clientId: string, body: Schemas['BlockPullRequestInput']) =>
           unwrap(raw.POST('/clients/{clientId}/reviewing/blocked-prs', { ...path({ clientId }), body })),
         unblock: (clientId: string, body: Schemas['UnblockPullRequestInput']) =>
@@ -281,7 +292,8 @@ export function createMarginClient(options: MarginClientOptions) {
       dismissals: {
         dismiss: (clientId: string, body: Schemas['DismissFindingInput']) =>
           unwrap(raw.POST('/clients/{clientId}/reviewing/dismiss-finding', { ...path({ clientId }), body })),
-        list: (clientId: string) => unwrap(raw.GET('/clients/{clientId}/reviewing/dismissals', path({ clientId }))),
+        list: (clientId: string, query: { limit?: number; cursor?: string } = {}) =>
+          unwrap(raw.GET('/clients/{clientId}/reviewing/dismissals', { params: { path: { clientId }, query } })),
         remove: (clientId: string, dismissalId: string) =>
           unwrap(raw.DELETE('/clients/{clientId}/reviewing/dismissals/{dismissalId}', path({ clientId, dismissalId }))),
       },

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { MarginError } from '@margin/core';
+import { createAesGcmSecretBox, MarginError } from '@margin/core';
 import { openKnexStorage } from '@margin/storage-knex';
 import { loadConfig } from './config.js';
+import { loadHostSecrets } from './host/host-secrets.js';
 import { startMarginHost } from './host/start-host.js';
 import { buildOpenApiDocument, serializeOpenApi } from './openapi/openapi-document.js';
 import { API_ROUTES } from './routes/index.js';
@@ -32,7 +33,13 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       return serve();
     case 'migrate': {
-      const storage = await openKnexStorage({ url: loadConfig().databaseUrl, migrate: false });
+      const config = loadConfig();
+      const { secretsKey } = await loadHostSecrets(config);
+      const storage = await openKnexStorage({
+        url: config.databaseUrl,
+        migrate: false,
+        secrets: createAesGcmSecretBox(secretsKey),
+      });
       try {
         const applied = await storage.migrate();
         console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');

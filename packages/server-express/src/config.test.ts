@@ -50,4 +50,19 @@ describe('loadConfig', () => {
     expect(config.development).toBe(true);
     expect(() => loadConfig({ MARGIN_PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/MARGIN_PUBLIC_BASE_URL/);
   });
+
+  it('trusts no proxy unless MARGIN_TRUST_PROXY names them, and refuses what Express would misread', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ MARGIN_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ MARGIN_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    for (const bad of ['true', '10.0.0.0/33', 'proxy.example', '10.0.0.1/8/1']) {
+      expect(() => loadConfig({ MARGIN_TRUST_PROXY: bad }), bad).toThrow(/MARGIN_TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ MARGIN_METRICS_TOKEN: 'short' })).toThrow(/MARGIN_METRICS_TOKEN must be at least 16/);
+    expect(loadConfig({ NODE_ENV: 'Development' }).development).toBe(true);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { MarginError } from '@margin/core';
 import { z } from 'zod';
@@ -25,6 +26,40 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `MARGIN_TRUST_PROXY`: the proxies whose `X-Forwarded-For`/`-Proto` count, as Express takes them.
+ * Unset means none: the bundled gateway is the edge and a client's headers say nothing. A number
+ * trusts that many hops; otherwise a comma-separated list of addresses, CIDR ranges and the names
+ * `loopback`, `linklocal`, `uniquelocal`. Trusting every proxy (`true`) is not offered.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | number | string[] => {
+    const text = v?.trim() ?? '';
+    if (text === '') return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(',').map((e) => e.trim());
+    const bad = entries.find((e) => {
+      if (PROXY_NAMES.has(e)) return false;
+      const [address = '', prefix, extra] = e.split('/');
+      const version = isIP(address);
+      if (version === 0 || extra !== undefined) return true;
+      return prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+    });
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be a hop count or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /** The operator contract (ARCHITECTURE.md §6). The only place that reads `process.env`. */
 const EnvSchema = z.object({
@@ -67,6 +102,11 @@ const EnvSchema = z.object({
   WEBHOOK_DELIVERY_RETENTION_DAYS: int(1, 3650, 30),
   CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, 5000),
   CRAWL_LEASE_SECONDS: int(1, 3600, 300),
+  MARGIN_TRUST_PROXY: trustProxy,
+  MARGIN_METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 16, 'must be at least 16 characters'),
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
   MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
   MARGIN_CONSOLE_DIR: optionalText,
@@ -103,6 +143,10 @@ export interface HostConfig {
   authRateLimit: { permits: number; windowSeconds: number };
   /** The management console's build, served by the gateway at `/`; unset: no console. */
   consoleDir: string | undefined;
+  /** Proxies whose forwarded headers count (Express `trust proxy`); false: none, the gateway is the edge. */
+  trustProxy: false | number | string[];
+  /** Lets non-loopback callers read `/metrics` with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   development: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
@@ -146,7 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
     consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
-    development: e.NODE_ENV === 'development',
+    trustProxy: e.MARGIN_TRUST_PROXY,
+    metricsToken: e.MARGIN_METRICS_TOKEN || undefined,
+    // `Development`, as other stacks spell it, means the same.
+    development: e.NODE_ENV?.toLowerCase() === 'development',
     logLevel: e.LOG_LEVEL,
   };
 }

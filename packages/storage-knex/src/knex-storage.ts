@@ -1,10 +1,15 @@
-import type { Repositories, StorageV1 } from '@margin/core';
+import type { Repositories, SecretBox, StorageV1 } from '@margin/core';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
 import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
-import { knexMemberships, knexPersonalAccessTokens, knexRefreshTokens } from './repositories/identity.js';
+import {
+  knexMemberships,
+  knexPersonalAccessTokens,
+  knexRefreshTokens,
+  knexSignInFailures,
+} from './repositories/identity.js';
 import {
   knexBlockedPullRequests,
   knexDismissals,
@@ -34,6 +39,8 @@ export interface KnexStorageOptions {
   migrate?: boolean | undefined;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number | undefined;
+  /** The secrets key's box, for migrations that re-seal stored credentials (needed once unbound values exist). */
+  secrets?: SecretBox | undefined;
 }
 
 export interface KnexStorage extends StorageV1 {
@@ -51,6 +58,7 @@ function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Reposito
     users: knexUsers(db),
     refreshTokens: knexRefreshTokens(db),
     personalAccessTokens: knexPersonalAccessTokens(db),
+    signInFailures: knexSignInFailures(db),
     memberships: knexMemberships(db),
     tenants: knexTenants(db),
     clients: knexClients(db),
@@ -101,7 +109,8 @@ export async function openKnexStorage(options: KnexStorageOptions): Promise<Knex
       await knex.destroy();
     },
     async migrate() {
-      const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+      const source = migrationSource({ secrets: options.secrets });
+      const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
       return applied;
     },
   };

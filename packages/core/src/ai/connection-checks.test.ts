@@ -65,7 +65,10 @@ describe('verify', () => {
     });
     const pending = core.ai.verifyConnection(ADMIN, client.id, profile.id);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    await core.ai.patchConnection(ADMIN, client.id, profile.id, { baseUrl: 'https://eu.api.openai.com/v1' });
+    await core.ai.patchConnection(ADMIN, client.id, profile.id, {
+      baseUrl: 'https://eu.api.openai.com/v1',
+      auth: { mode: 'apiKey', apiKey: 'sk-race-eu' },
+    });
     gated.answer({ status: 'succeeded', summary: 'ok', warnings: [] });
     await expect(pending).rejects.toMatchObject({ code: 'conflict' });
     const stored = await core.ai.getConnection(ADMIN, client.id, profile.id);

@@ -1,6 +1,7 @@
 import { MarginError, type ValidationIssue } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 import type { Repositories } from '../storage/storage-v1.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
@@ -11,8 +12,10 @@ import type {
   VerificationRecord,
 } from './ai-records.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
+import { clientCatalog } from './model-catalog.js';
 import { checkProfile, type DraftKey, type NormalizedProfile, type ProfileDraft } from './profile-rules.js';
 import {
+  AttachCatalogModelInput,
   type ConfiguredModelInputBody,
   CreateAiConnectionInput,
   PatchAiConnectionInput,
@@ -78,7 +81,7 @@ export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnect
     auth:
       c.authMode === 'azureIdentity'
         ? { mode: 'azureIdentity' }
-        : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey) : '' },
+        : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey, apiKeyContext(c.id)) : '' },
     defaultHeaders: { ...c.defaultHeaders },
     defaultQueryParams: { ...c.defaultQueryParams },
   };
@@ -92,9 +95,11 @@ export function invalid(issues: ValidationIssue[]): MarginError {
   );
 }
 
-function sealKey(deps: Pick<AiDeps, 'secrets'>, key: string): string | null {
+const apiKeyContext = (connectionId: string) => sealedSecretContext('ai-connection.apiKey', connectionId);
+
+function sealKey(deps: Pick<AiDeps, 'secrets'>, connectionId: string, key: string): string | null {
   const trimmed = key.trim();
-  return trimmed === '' ? null : deps.secrets.seal(trimmed);
+  return trimmed === '' ? null : deps.secrets.seal(trimmed, apiKeyContext(connectionId));
 }
 
 /** A profile of the client, or 404 (another client's profile is not confirmed to exist). */
@@ -126,14 +131,15 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
   const profile = normalizeOrThrow(deps, draft, []);
   await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const now = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
   const record: AiConnectionRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId,
     displayName: req.displayName,
     providerKind: req.providerKind,
     baseUrl: draft.baseUrl,
     authMode: req.auth.mode,
-    sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, apiKey.value) : null,
+    sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, id, apiKey.value) : null,
     discoveryMode: profile.discoveryMode,
     defaultHeaders: req.defaultHeaders ?? {},
     defaultQueryParams: req.defaultQueryParams ?? {},
@@ -182,8 +188,9 @@ const bindingAsInput = (b: PurposeBindingRecord): PurposeBindingInputBody => ({ 
 /**
  * Changes a profile. The result must pass every rule a new profile does; any change to the
  * endpoint, credential, headers, query parameters, models or bindings resets verification to
- * `neverVerified` (the profile stays active). Models and providers that logical models point at
- * must keep fitting them (409 otherwise).
+ * `neverVerified` and deactivates the profile. A stored key goes only where it was given: changing
+ * where it would be sent needs the key again (400). Models and providers that logical models point
+ * at must keep fitting them (409 otherwise).
  */
 export async function patchConnection(
   deps: AiDeps,
@@ -215,6 +222,15 @@ export async function patchConnection(
       purposeBindings: req.purposeBindings ?? current.purposeBindings.map(bindingAsInput),
     };
     const profile = normalizeOrThrow(deps, draft, current.configuredModels);
+    const defaultHeaders = req.defaultHeaders ?? current.defaultHeaders;
+    const defaultQueryParams = req.defaultQueryParams ?? current.defaultQueryParams;
+    if (
+      apiKey.kind === 'stored' &&
+      apiKey.present &&
+      destinationChanged(current, { providerKind, baseUrl: draft.baseUrl, defaultHeaders, defaultQueryParams })
+    ) {
+      throw invalid([{ path: 'auth.apiKey', message: KEY_REQUIRED_AGAIN }]);
+    }
     const next: AiConnectionRecord = {
       ...current,
       displayName: req.displayName ?? current.displayName,
@@ -225,11 +241,11 @@ export async function patchConnection(
         authMode === 'azureIdentity'
           ? null
           : apiKey.kind === 'new'
-            ? sealKey(deps, apiKey.value)
+            ? sealKey(deps, current.id, apiKey.value)
             : current.sealedApiKey,
       discoveryMode: profile.discoveryMode,
-      defaultHeaders: req.defaultHeaders ?? current.defaultHeaders,
-      defaultQueryParams: req.defaultQueryParams ?? current.defaultQueryParams,
+      defaultHeaders,
+      defaultQueryParams,
       configuredModels: profile.configuredModels,
       purposeBindings: profile.purposeBindings,
       updatedAt: deps.clock.now().toISOString(),
@@ -238,11 +254,49 @@ export async function patchConnection(
     if (requiresReverification(current, next, apiKey)) {
       next.revision = current.revision + 1;
       next.verification = NEVER_VERIFIED;
+      // Out of service until verified and activated again: a profile lent to other clients through
+      // the tenant catalog must not start serving their reviews from wherever it was changed to.
+      next.isActive = false;
     }
     await tx.aiConnections.update(next);
     return next;
   });
   return connectionView(updated);
+}
+
+/**
+ * Adds a catalog model of the connection's kind to its configured models, with the catalog's
+ * metadata and prices (`source: knownCatalog`), as a PATCH of the models would: verification resets
+ * and the profile leaves service until verified and activated again.
+ */
+export async function attachCatalogModel(
+  deps: AiDeps,
+  actor: Actor,
+  clientId: string,
+  connectionId: string,
+  input: unknown,
+) {
+  const { catalogModelId } = AttachCatalogModelInput.parse(input);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const current = await loadConnection(deps.storage, clientId, connectionId);
+  const entry = (await clientCatalog(deps, client.tenantId)).find(
+    (e) => e.id === catalogModelId && e.providerKind === current.providerKind,
+  );
+  if (!entry) {
+    throw invalid([
+      {
+        path: 'catalogModelId',
+        message: `names no catalog model of ${current.providerKind}, this connection’s provider kind`,
+      },
+    ]);
+  }
+  if (current.configuredModels.some((m) => m.remoteModelId.toLowerCase() === entry.remoteModelId.toLowerCase())) {
+    throw MarginError.conflict(`${entry.remoteModelId} is already a configured model of this connection.`);
+  }
+  const { id: _catalogId, providerKind: _kind, isBuiltIn: _builtIn, priceOverridden: _overridden, ...traits } = entry;
+  return patchConnection(deps, actor, clientId, connectionId, {
+    configuredModels: [...current.configuredModels.map(modelAsInput), { ...traits, source: 'knownCatalog' }],
+  });
 }
 
 /** Logical models pointing at this connection must still fit the changed models. */
@@ -259,14 +313,31 @@ async function assertReferencesHold(deps: AiDeps, tx: Repositories, next: AiConn
   }
 }
 
+const KEY_REQUIRED_AGAIN =
+  'is required again when providerKind, baseUrl, defaultHeaders or defaultQueryParams change: a stored key is only sent where it was given.';
+
+/**
+ * What decides where the key is sent: the kind (its default host), the URL, and the headers and
+ * query parameters (a gateway routes by header; a Bedrock `region` or Vertex `location` is part of
+ * the host name). A stored key must never follow a change of these without being given again.
+ */
+function destinationChanged(
+  current: AiConnectionRecord,
+  next: Pick<AiConnectionRecord, 'providerKind' | 'baseUrl' | 'defaultHeaders' | 'defaultQueryParams'>,
+): boolean {
+  return (
+    current.providerKind !== next.providerKind ||
+    current.baseUrl !== next.baseUrl ||
+    canonical(current.defaultHeaders) !== canonical(next.defaultHeaders) ||
+    canonical(current.defaultQueryParams) !== canonical(next.defaultQueryParams)
+  );
+}
+
 function requiresReverification(current: AiConnectionRecord, next: AiConnectionRecord, key: DraftKey): boolean {
   return (
     key.kind === 'new' ||
-    current.providerKind !== next.providerKind ||
-    current.baseUrl !== next.baseUrl ||
+    destinationChanged(current, next) ||
     current.authMode !== next.authMode ||
-    canonical(current.defaultHeaders) !== canonical(next.defaultHeaders) ||
-    canonical(current.defaultQueryParams) !== canonical(next.defaultQueryParams) ||
     canonical(current.configuredModels) !== canonical(next.configuredModels) ||
     canonical(current.purposeBindings) !== canonical(next.purposeBindings)
   );

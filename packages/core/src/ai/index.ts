@@ -44,6 +44,7 @@ export {
   AiProbeInput,
   AiProbeResultView,
   AiVerificationView,
+  AttachCatalogModelInput,
   CatalogModelInput,
   CatalogModelList,
   CatalogModelQuery,

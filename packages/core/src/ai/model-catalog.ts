@@ -135,14 +135,32 @@ export async function assertTenantCatalogWritable(deps: Pick<CoreDeps, 'storage'
   await requireMultiTenancy(deps, 'The tenant model catalog');
 }
 
-export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
-  const { providerKind } = CatalogModelQuery.parse(query);
-  await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
-  const catalog = await effectiveCatalog(deps, tenantId);
+function catalogListing(catalog: CatalogEntry[], providerKind: AiProviderKind | undefined) {
   const items = catalog
     .filter((e) => !providerKind || e.providerKind === providerKind)
     .sort((a, b) => a.providerKind.localeCompare(b.providerKind) || a.remoteModelId.localeCompare(b.remoteModelId));
   return { items };
+}
+
+export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
+  const { providerKind } = CatalogModelQuery.parse(query);
+  await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
+  return catalogListing(await effectiveCatalog(deps, tenantId), providerKind);
+}
+
+/** The catalog a client's connections draw on: its tenant's, with the tenant parts only where in use. */
+export async function clientCatalog(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<CatalogEntry[]> {
+  return effectiveCatalog(deps, tenantId, await tenantCatalogInUse(deps, tenantId));
+}
+
+/**
+ * Catalog browsing for a client's administrators, in both editions (spec §8): they hold no tenant
+ * role, so the tenant's own path is not theirs.
+ */
+export async function listClientCatalogModels(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const { providerKind } = CatalogModelQuery.parse(query);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  return catalogListing(await clientCatalog(deps, client.tenantId), providerKind);
 }
 
 /** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */

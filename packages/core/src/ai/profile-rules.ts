@@ -20,6 +20,14 @@ const DEFAULT_ENDPOINT_KINDS: ReadonlySet<AiProviderKind> = new Set([
   'kindCloudC',
 ]);
 
+/**
+ * Where the host's managed-identity token may go: Azure OpenAI and Azure AI endpoints (public and
+ * sovereign clouds). The token is the installation's own credential, so a profile must not point
+ * it at any other host.
+ */
+const AZURE_IDENTITY_HOST =
+  /\.(openai\.azure\.(com|us|cn)|cognitiveservices\.azure\.(com|us|cn)|services\.ai\.azure\.(com|us|cn))$/i;
+
 /** Only local OpenAI-compatible servers are called without a key (no Authorization header). */
 const KEYLESS_KINDS: ReadonlySet<AiProviderKind> = new Set(['kindCompatible']);
 
@@ -138,6 +146,14 @@ export function endpointIssues(
       issues.push({
         path: 'auth.mode',
         message: 'azureIdentity is accepted only for kindCloudA (Azure OpenAI); use apiKey.',
+      });
+    }
+    const host = parseHttpUrl(draft.baseUrl)?.hostname;
+    if (host !== undefined && !AZURE_IDENTITY_HOST.test(host)) {
+      issues.push({
+        path: 'baseUrl',
+        message:
+          'with azureIdentity must be an Azure OpenAI or Azure AI host (*.openai.azure.com, *.cognitiveservices.azure.com, *.services.ai.azure.com): the installation’s identity token is sent only there. Use apiKey for other hosts.',
       });
     }
   } else {

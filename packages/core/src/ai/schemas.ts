@@ -362,6 +362,15 @@ export const CatalogModelQuery = z.object({
   providerKind: z.enum(AI_PROVIDER_KINDS).optional().meta({ description: 'Only this kind.' }),
 });
 
+export const AttachCatalogModelInput = z
+  .object({
+    catalogModelId: z.string().trim().min(1).max(300).meta({
+      description:
+        'A catalog model of the connection’s provider kind (`builtin:<kind>:<model>` or a tenant model’s id).',
+    }),
+  })
+  .meta({ id: 'AttachCatalogModelInput' });
+
 export const CatalogProviderList = z
   .object({
     items: z.array(

@@ -100,7 +100,8 @@ function nat64Embedded(address: string): string | undefined {
   return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 }
 
-function expandIpv6(address: string): number[] | undefined {
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part included), or undefined. */
+export function expandIpv6(address: string): number[] | undefined {
   let text = address;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted?.[1]) {

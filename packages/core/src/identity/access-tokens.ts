@@ -69,7 +69,8 @@ export function createAccessTokens(secret: string, ttlSeconds: number): AccessTo
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
     const [header, payload, signature] = parts as [string, string, string];
-    const given = Buffer.from(signature, 'base64url');
+    const given = strictBase64url(signature);
+    if (!given || strictBase64url(header) === undefined || strictBase64url(payload) === undefined) return undefined;
     const expected = sign(`${header}.${payload}`);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     // The signature holds, so header and payload are ours; still insist on exactly HS256.
@@ -101,6 +102,19 @@ function withinLifetime(token: Verified, now: Date): boolean {
   const seconds = now.getTime() / 1000;
   if (token.exp + CLOCK_TOLERANCE_S <= seconds) return false;
   return token.iat === undefined || token.iat - CLOCK_TOLERANCE_S <= seconds;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The bytes of a segment only if it is written exactly as base64url writes them. Node's decoder skips
+ * characters it does not know and ignores unused bits, so without this one signed token would have
+ * many accepted spellings (each a separate cache entry, each passing for the original).
+ */
+function strictBase64url(segment: string): Buffer | undefined {
+  if (!BASE64URL.test(segment)) return undefined;
+  const bytes = Buffer.from(segment, 'base64url');
+  return bytes.toString('base64url') === segment ? bytes : undefined;
 }
 
 function parseJson(segment: string): Record<string, unknown> | undefined {

@@ -1,3 +1,4 @@
+import { MarginError } from '../errors.js';
 import type { GlobalRole } from './user-record.js';
 
 /**
@@ -10,4 +11,16 @@ export interface Actor {
   globalRole: GlobalRole;
   /** How the caller proved who they are. */
   via: 'accessToken' | 'personalAccessToken';
+}
+
+/**
+ * Credential management needs a signed-in session: a leaked PAT must not mint more tokens, revoke
+ * the owner's others, or set a password and so turn into a permanent account takeover.
+ */
+export function requireInteractiveSession(actor: Actor): void {
+  if (actor.via === 'personalAccessToken') {
+    throw MarginError.forbidden(
+      'A personal access token cannot manage personal access tokens or change a password; sign in to do that.',
+    );
+  }
 }

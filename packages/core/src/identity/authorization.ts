@@ -53,6 +53,15 @@ export type PlatformAction = { [K in Action]: Policy[K] extends { scope: 'platfo
 
 export type Resource = { clientId: string } | { tenantId: string } | Record<string, never>;
 
+/** A deactivated client serves nothing but itself: it can be read, and activated again. */
+const SERVED_WHILE_DEACTIVATED: ReadonlySet<Action> = new Set(['clients.read', 'clients.update']);
+
+export const clientDeactivated = () =>
+  MarginError.conflict(
+    'This client is deactivated: it serves nothing until a client administrator activates it again.',
+    { reason: 'clientDeactivated' },
+  );
+
 const isPlatformAdmin = (actor: Actor) => actor.globalRole === 'platformAdmin';
 
 /** The role the actor effectively holds on a client, counting tenant administration. */
@@ -90,6 +99,7 @@ export function createAuthorizer(deps: Pick<CoreDeps, 'storage' | 'accessCache'>
     const min = (POLICY[action] as { min: ClientRole }).min;
     if (!clientRoleAtLeast(role, min))
       throw MarginError.forbidden('You do not have the required role for this client.');
+    if (!access.client.isActive && !SERVED_WHILE_DEACTIVATED.has(action)) throw clientDeactivated();
     return access.client;
   };
 

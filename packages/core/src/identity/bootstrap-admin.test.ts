@@ -51,16 +51,15 @@ describe('ensureBootstrapAdmin', () => {
     const { storage, core } = setup();
     await core.identity.ensureBootstrapAdmin({ username: 'admin', password: 'first password' });
     const admin = await storage.users.findByUsername('admin');
-    await storage.users.update(admin?.id ?? '', {
-      isActive: false,
-      failedLoginCount: 5,
-      lockedUntil: '2030-01-01T00:00:00.000Z',
-    });
+    await storage.users.update(admin?.id ?? '', { isActive: false });
+    const lock = { source: '10.0.0.1', failures: 0, lockouts: 1, lastFailureAt: '2029-12-31T23:45:00.000Z' };
+    await storage.signInFailures.put({ usernameKey: 'admin', ...lock, lockedUntil: '2030-01-01T00:00:00.000Z' });
     expect((await core.identity.ensureBootstrapAdmin({ username: 'ADMIN', password: 'recovered pw' })).status).toBe(
       'restored',
     );
     const restored = await storage.users.findByUsername('admin');
-    expect(restored).toMatchObject({ isActive: true, failedLoginCount: 0, lockedUntil: null });
+    expect(restored).toMatchObject({ isActive: true });
+    expect(await storage.signInFailures.find('admin', ['10.0.0.1'])).toEqual([]);
     expect(await verifyPassword(restored?.passwordHash ?? '', 'recovered pw')).toBe(true);
   });
 });

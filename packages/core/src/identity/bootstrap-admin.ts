@@ -36,11 +36,10 @@ export async function ensureBootstrapAdmin(deps: CoreDeps, input: BootstrapAdmin
         passwordHash,
         globalRole: 'platformAdmin',
         isActive: true,
-        failedLoginCount: 0,
-        lockoutCount: 0,
-        lockedUntil: null,
         updatedAt: now,
       } as const;
+      // Recovering the installation lifts every lock on the name.
+      await tx.signInFailures.clear(username.toLowerCase());
       if (existing) {
         await tx.users.update(existing.id, reset);
         return 'restored' as const;

@@ -27,5 +27,6 @@ export {
   UserView,
 } from './schemas.js';
 export type { RefreshTokenRecord, RefreshTokensRepository } from './session-record.js';
-export type { SessionTokens } from './sessions.js';
+export type { SessionTokens, SignInContext } from './sessions.js';
+export type { SignInFailureRecord, SignInFailuresRepository } from './sign-in-failure-record.js';
 export { GLOBAL_ROLES, type GlobalRole, type UserPatch, type UserRecord, type UsersRepository } from './user-record.js';

@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from './actor.js';
 import type { ClientMemberRecord, TenantMemberRecord } from './membership-record.js';
-import { PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
+import { PageQuery, PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
 
 async function withUsers(deps: CoreDeps, members: Array<ClientMemberRecord | TenantMemberRecord>) {
   const users = new Map((await deps.storage.users.findManyByIds(members.map((m) => m.userId))).map((u) => [u.id, u]));
@@ -40,13 +40,15 @@ export async function putClientMember(deps: CoreDeps, actor: Actor, clientId: st
   });
   deps.accessCache.forgetUser(user.id);
   // Read back: a changed role keeps the membership's original creation time.
-  const stored = (await deps.storage.memberships.listClientMembers(clientId)).filter((m) => m.userId === user.id);
-  return (await withUsers(deps, stored))[0];
+  const stored = await deps.storage.memberships.findClientMember(clientId, user.id);
+  return (await withUsers(deps, stored ? [stored] : []))[0];
 }
 
-export async function listClientMembers(deps: CoreDeps, actor: Actor, clientId: string) {
+export async function listClientMembers(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
-  return { items: await withUsers(deps, await deps.storage.memberships.listClientMembers(clientId)) };
+  const members = await deps.storage.memberships.listClientMembers(clientId, page);
+  return { items: await withUsers(deps, members.items), nextCursor: members.nextCursor };
 }
 
 export async function removeClientMember(deps: CoreDeps, actor: Actor, clientId: string, userId: string) {
@@ -68,13 +70,15 @@ export async function putTenantMember(deps: CoreDeps, actor: Actor, tenantId: st
     createdAt: deps.clock.now().toISOString(),
   });
   deps.accessCache.forgetUser(user.id);
-  const stored = (await deps.storage.memberships.listTenantMembers(tenantId)).filter((m) => m.userId === user.id);
-  return (await withUsers(deps, stored))[0];
+  const stored = await deps.storage.memberships.findTenantMember(tenantId, user.id);
+  return (await withUsers(deps, stored ? [stored] : []))[0];
 }
 
-export async function listTenantMembers(deps: CoreDeps, actor: Actor, tenantId: string) {
+export async function listTenantMembers(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
+  const page = PageQuery.parse(query);
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
-  return { items: await withUsers(deps, await deps.storage.memberships.listTenantMembers(tenantId)) };
+  const members = await deps.storage.memberships.listTenantMembers(tenantId, page);
+  return { items: await withUsers(deps, members.items), nextCursor: members.nextCursor };
 }
 
 export async function removeTenantMember(deps: CoreDeps, actor: Actor, tenantId: string, userId: string) {

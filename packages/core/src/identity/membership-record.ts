@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from '../storage/paging.js';
 import type { ClientRole, TenantRole } from './roles.js';
 
 export interface ClientMemberRecord {
@@ -18,10 +19,14 @@ export interface MembershipsRepository {
   /** Inserts or changes the user's role on the client. */
   putClientMember(member: ClientMemberRecord): Promise<void>;
   removeClientMember(clientId: string, userId: string): Promise<boolean>;
-  listClientMembers(clientId: string): Promise<ClientMemberRecord[]>;
+  /** Oldest first (by `createdAt`, then user id), a page at a time. */
+  listClientMembers(clientId: string, page: PageRequest): Promise<Page<ClientMemberRecord>>;
+  findClientMember(clientId: string, userId: string): Promise<ClientMemberRecord | undefined>;
   putTenantMember(member: TenantMemberRecord): Promise<void>;
   removeTenantMember(tenantId: string, userId: string): Promise<boolean>;
-  listTenantMembers(tenantId: string): Promise<TenantMemberRecord[]>;
+  /** Oldest first (by `createdAt`, then user id), a page at a time. */
+  listTenantMembers(tenantId: string, page: PageRequest): Promise<Page<TenantMemberRecord>>;
+  findTenantMember(tenantId: string, userId: string): Promise<TenantMemberRecord | undefined>;
   /** Every membership of one user, for `/auth/me` and client listings. */
   forUser(userId: string): Promise<{ clients: ClientMemberRecord[]; tenants: TenantMemberRecord[] }>;
 }

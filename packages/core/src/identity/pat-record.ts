@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '../storage/paging.js';
+
 export interface PersonalAccessTokenRecord {
   id: string;
   userId: string;
@@ -13,8 +15,8 @@ export interface PersonalAccessTokenRecord {
 export interface PersonalAccessTokensRepository {
   insert(token: PersonalAccessTokenRecord): Promise<void>;
   findByHash(tokenHash: string): Promise<PersonalAccessTokenRecord | undefined>;
-  /** Tokens not revoked, newest first. */
-  listForUser(userId: string): Promise<PersonalAccessTokenRecord[]>;
+  /** Usable tokens (not revoked, not expired at `now`), newest first, a page at a time. */
+  listForUser(userId: string, now: string, page: PageRequest): Promise<Page<PersonalAccessTokenRecord>>;
   /** Revokes the user's token; false when it does not exist, belongs to someone else or is revoked. */
   revoke(userId: string, id: string, at: string): Promise<boolean>;
   touch(id: string, at: string): Promise<void>;

@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import { type Actor, requireInteractiveSession } from './actor.js';
 import type { PersonalAccessTokenRecord } from './pat-record.js';
-import { CreatePatInput } from './schemas.js';
+import { CreatePatInput, PageQuery } from './schemas.js';
 import { newPersonalAccessToken, sha256Hex } from './tokens.js';
 
 const view = (t: PersonalAccessTokenRecord) => ({
@@ -15,6 +15,7 @@ const view = (t: PersonalAccessTokenRecord) => ({
 
 /** Creates a token for the caller; the plaintext is in this answer and nowhere else, ever. */
 export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, input: unknown) {
+  requireInteractiveSession(actor);
   const { label, expiresAt } = CreatePatInput.parse(input);
   const now = deps.clock.now();
   const expires = expiresAt ? new Date(expiresAt).toISOString() : null;
@@ -38,14 +39,17 @@ export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, in
   return { id: record.id, label, token, expiresAt: expires, createdAt: record.createdAt };
 }
 
-/** The caller's usable tokens (not revoked, not expired), without any token material. */
-export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor) {
+/** The caller's usable tokens (not revoked, not expired), without any token material, a page at a time. */
+export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor, query: unknown) {
+  requireInteractiveSession(actor);
+  const page = PageQuery.parse(query);
   const now = deps.clock.now().toISOString();
-  const tokens = await deps.storage.personalAccessTokens.listForUser(actor.userId);
-  return { items: tokens.filter((t) => !t.expiresAt || t.expiresAt > now).map(view) };
+  const tokens = await deps.storage.personalAccessTokens.listForUser(actor.userId, now, page);
+  return { items: tokens.items.map(view), nextCursor: tokens.nextCursor };
 }
 
 export async function revokePersonalAccessToken(deps: CoreDeps, actor: Actor, patId: string): Promise<void> {
+  requireInteractiveSession(actor);
   const revoked = await deps.storage.personalAccessTokens.revoke(actor.userId, patId, deps.clock.now().toISOString());
   if (!revoked) throw MarginError.notFound('Personal access token not found.');
 }

@@ -63,7 +63,9 @@ export const PatView = z
   })
   .meta({ id: 'PersonalAccessToken' });
 
-export const PatList = z.object({ items: z.array(PatView) }).meta({ id: 'PersonalAccessTokenList' });
+export const PatList = z
+  .object({ items: z.array(PatView), nextCursor: z.string().nullable() })
+  .meta({ id: 'PersonalAccessTokenList' });
 
 const username = z
   .string()
@@ -123,7 +125,9 @@ export const MemberView = z
   })
   .meta({ id: 'Member' });
 
-export const MemberList = z.object({ items: z.array(MemberView) }).meta({ id: 'MemberList' });
+export const MemberList = z
+  .object({ items: z.array(MemberView), nextCursor: z.string().nullable() })
+  .meta({ id: 'MemberList' });
 
 export type TokenResponseBody = z.infer<typeof TokenResponse>;
 export type UserViewBody = z.infer<typeof UserView>;

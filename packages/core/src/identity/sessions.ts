@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import { type Actor, requireInteractiveSession } from './actor.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { ChangePasswordInput, LoginInput } from './schemas.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';
@@ -17,14 +17,9 @@ export interface SessionTokens {
 
 const invalidCredentials = () => MarginError.unauthenticated('Invalid credentials.');
 const sessionEnded = () => MarginError.unauthenticated('The session has ended; sign in again.');
-const locked = () =>
-  new MarginError(
-    'account_locked',
-    'Account is temporarily locked due to repeated failed sign-in attempts. Try again later.',
-  );
 
-// A real argon2id hash to verify against when the user does not exist, so a wrong username costs
-// the same time as a wrong password and usernames cannot be probed by timing.
+// A real argon2id hash to verify against when there is no usable user, so every refusal costs one
+// argon2 verification and usernames cannot be probed by timing.
 let dummyHash: Promise<string> | undefined;
 const timingDummy = () => {
   dummyHash ??= hashPassword('margin-timing-equaliser');
@@ -33,45 +28,31 @@ const timingDummy = () => {
 
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000).toISOString();
 
-export async function login(deps: CoreDeps, input: unknown): Promise<SessionTokens> {
-  const { username, password } = LoginInput.parse(input);
-  const user = await deps.storage.users.findByUsername(username);
-  if (!user?.isActive || !user.passwordHash) {
-    await verifyPassword(await timingDummy(), password);
-    throw invalidCredentials();
-  }
-  const now = deps.clock.now();
-  if (user.lockedUntil && user.lockedUntil > now.toISOString()) throw locked();
-
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    await recordFailure(deps, user.id, now);
-    throw invalidCredentials();
-  }
-  if (user.failedLoginCount > 0 || user.lockoutCount > 0 || user.lockedUntil) {
-    await deps.storage.users.update(user.id, { failedLoginCount: 0, lockoutCount: 0, lockedUntil: null });
-  }
-  return startSession(deps, user, now);
+/** Where a sign-in attempt came from, as the host saw it (after its trusted proxies). */
+export interface SignInContext {
+  sourceAddress: string | undefined;
 }
 
-/** Counts a failure; the fifth in a row locks the account, 15 minutes doubling up to 60. */
-async function recordFailure(deps: CoreDeps, userId: string, now: Date): Promise<void> {
-  const { maxFailedLogins, lockoutBaseMinutes, lockoutMaxMinutes } = deps.auth;
-  await deps.storage.transaction(async (tx) => {
-    const current = await tx.users.findById(userId);
-    if (!current) return;
-    const failures = current.failedLoginCount + 1;
-    if (failures < maxFailedLogins) {
-      await tx.users.update(userId, { failedLoginCount: failures });
-      return;
-    }
-    const lockouts = current.lockoutCount + 1;
-    const minutes = Math.min(lockoutBaseMinutes * 2 ** (lockouts - 1), lockoutMaxMinutes);
-    await tx.users.update(userId, {
-      failedLoginCount: 0,
-      lockoutCount: lockouts,
-      lockedUntil: addSeconds(now, minutes * 60),
-    });
-  });
+/**
+ * Signs in. Every refusal — wrong password, unknown or inactive user, a locked username/address
+ * pair — answers the same 401 "Invalid credentials." after the same work (a throttle read, one
+ * argon2 verification, a throttle write), so no answer tells whether a username exists.
+ */
+export async function login(deps: CoreDeps, input: unknown, context: SignInContext): Promise<SessionTokens> {
+  const { username, password } = LoginInput.parse(input);
+  const throttle = deps.signInThrottle;
+  const now = deps.clock.now();
+  const state = await throttle.read(username, context.sourceAddress);
+  await throttle.slowDown(state, now);
+  const user = await deps.storage.users.findByUsername(username);
+  const usable = user?.isActive && user.passwordHash ? user : undefined;
+  const matches = await verifyPassword(usable?.passwordHash ?? (await timingDummy()), password);
+  if (!usable || !matches || throttle.isLocked(state, now)) {
+    await throttle.recordFailure(state, now);
+    throw invalidCredentials();
+  }
+  await throttle.recordSuccess(state);
+  return startSession(deps, usable, now);
 }
 
 async function startSession(deps: CoreDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
@@ -153,6 +134,7 @@ export async function logout(deps: CoreDeps, refreshToken: string | undefined): 
 
 /** Changes the caller's own password and ends all of their sessions (personal access tokens stay). */
 export async function changeOwnPassword(deps: CoreDeps, actor: Actor, input: unknown): Promise<void> {
+  requireInteractiveSession(actor);
   const { currentPassword, newPassword } = ChangePasswordInput.parse(input);
   const user = await deps.storage.users.findById(actor.userId);
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, currentPassword))) {

@@ -11,11 +11,6 @@ export interface UserRecord {
   passwordHash: string | null;
   globalRole: GlobalRole;
   isActive: boolean;
-  /** Consecutive failed sign-ins since the last success or lockout. */
-  failedLoginCount: number;
-  /** Lockouts in the current streak; each one doubles the next lockout's length. */
-  lockoutCount: number;
-  lockedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }

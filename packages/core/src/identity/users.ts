@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import { type Actor, requireInteractiveSession } from './actor.js';
 import { hashPassword } from './passwords.js';
 import { CreateUserInput, PageQuery, PatchUserInput } from './schemas.js';
 import type { UserPatch, UserRecord } from './user-record.js';
@@ -25,9 +25,6 @@ export async function createUser(deps: CoreDeps, actor: Actor, input: unknown) {
     passwordHash: await hashPassword(req.password),
     globalRole: req.globalRole ?? 'user',
     isActive: true,
-    failedLoginCount: 0,
-    lockoutCount: 0,
-    lockedUntil: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -49,19 +46,13 @@ export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown) {
 export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, input: unknown) {
   deps.authz.requirePlatform(actor, 'users.manage');
   const req = PatchUserInput.parse(input);
+  if (req.password !== undefined) requireInteractiveSession(actor);
   const now = deps.clock.now().toISOString();
   const patch: UserPatch = { updatedAt: now };
   if (req.displayName !== undefined) patch.displayName = req.displayName;
   if (req.globalRole !== undefined) patch.globalRole = req.globalRole;
   if (req.isActive !== undefined) patch.isActive = req.isActive;
-  if (req.password !== undefined) {
-    Object.assign(patch, {
-      passwordHash: await hashPassword(req.password),
-      failedLoginCount: 0,
-      lockoutCount: 0,
-      lockedUntil: null,
-    });
-  }
+  if (req.password !== undefined) patch.passwordHash = await hashPassword(req.password);
   const updated = await deps.storage.transaction(async (tx) => {
     const current = await tx.users.findById(userId);
     if (!current) throw MarginError.notFound('User not found.');
@@ -74,6 +65,8 @@ export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, in
     }
     const next = await tx.users.update(userId, patch);
     if (patch.isActive === false || patch.passwordHash) await tx.refreshTokens.revokeAllForUser(userId, now);
+    // A password set by an administrator lifts every lock on the username.
+    if (patch.passwordHash) await tx.signInFailures.clear(current.username.toLowerCase());
     return next as UserRecord;
   });
   deps.accessCache.forgetUser(userId);

@@ -17,9 +17,9 @@ export async function getLicensing(deps: CoreDeps, actor: Actor) {
 }
 
 /**
- * Sets the edition and capability overrides. Dropping to Community deletes nothing: configurations
- * stay stored and idle until their capability is available again. A commercial capability cannot be
- * enabled while the edition is Community.
+ * Sets the edition and capability overrides. Dropping to Community deletes nothing and is never
+ * refused: configurations and overrides stay stored, and idle or without effect, until their
+ * capability is available again. A commercial capability cannot be newly enabled while Community.
  */
 export async function patchLicensing(deps: CoreDeps, actor: Actor, input: unknown) {
   deps.authz.requirePlatform(actor, 'licensing.manage');
@@ -32,17 +32,15 @@ export async function patchLicensing(deps: CoreDeps, actor: Actor, input: unknow
       throw MarginError.validation(`Unknown capability '${key}'.`, [
         { path: 'capabilityOverrides', message: `Unknown capability '${key}'.` },
       ]);
-    if (entry.overrideState === 'default') delete overrides[key as CapabilityKey];
-    else overrides[key as CapabilityKey] = entry.overrideState;
-  }
-  if (req.edition === 'Community') {
-    const enabled = Object.entries(overrides).find(([, state]) => state === 'enabled');
-    if (enabled) {
+    // Only enabling one now is refused: overrides kept from Commercial stay stored, without effect.
+    if (entry.overrideState === 'enabled' && req.edition === 'Community') {
       throw MarginError.licenseRequired(
-        enabled[0],
-        `Enabling ${enabled[0]} needs the Commercial edition; the installation is Community.`,
+        key,
+        `Enabling ${key} needs the Commercial edition; the installation is Community.`,
       );
     }
+    if (entry.overrideState === 'default') delete overrides[key as CapabilityKey];
+    else overrides[key as CapabilityKey] = entry.overrideState;
   }
   const now = deps.clock.now().toISOString();
   const record: LicensingRecord = {

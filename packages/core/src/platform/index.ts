@@ -1,3 +1,3 @@
 export { type Clock, systemClock } from './clock.js';
 export { type Ids, randomIds } from './ids.js';
-export { createAesGcmSecretBox, type SecretBox } from './secret-box.js';
+export { createAesGcmSecretBox, type SealedField, type SecretBox, sealedSecretContext } from './secret-box.js';

@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '../storage/paging.js';
+
 /** A pull request no review job may be created for until it is unblocked. */
 export interface BlockedPullRequestRecord {
   id: string;
@@ -20,6 +22,6 @@ export interface BlockedPullRequestsRepository {
   put(block: BlockedPullRequestRecord): Promise<BlockedPullRequestRecord>;
   find(clientId: string, repositoryId: string, pullRequestId: number): Promise<BlockedPullRequestRecord | undefined>;
   remove(clientId: string, repositoryId: string, pullRequestId: number): Promise<boolean>;
-  /** Newest first. */
-  list(clientId: string): Promise<BlockedPullRequestRecord[]>;
+  /** Newest first (by `blockedAt`, then id), a page at a time. */
+  list(clientId: string, page: PageRequest): Promise<Page<BlockedPullRequestRecord>>;
 }

@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
+import { PageQuery } from '../identity/schemas.js';
 import type { BlockedPullRequestRecord } from './block-record.js';
 import type { DismissalRecord } from './dismissal-record.js';
 import { BlockInput, DismissInput, UnblockInput } from './schemas.js';
@@ -37,9 +38,11 @@ export async function unblockPullRequest(deps: CoreDeps, actor: Actor, clientId:
   return { ...req, unblocked: removed };
 }
 
-export async function listBlockedPullRequests(deps: CoreDeps, actor: Actor, clientId: string) {
+export async function listBlockedPullRequests(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.blocks.read', clientId);
-  return { items: (await deps.storage.blockedPullRequests.list(clientId)).map(blockView) };
+  const blocks = await deps.storage.blockedPullRequests.list(clientId, page);
+  return { items: blocks.items.map(blockView), nextCursor: blocks.nextCursor };
 }
 
 const dismissalView = (d: DismissalRecord) => ({ ...d });
@@ -60,9 +63,11 @@ export async function dismissFinding(deps: CoreDeps, actor: Actor, clientId: str
   return dismissalView(record);
 }
 
-export async function listDismissals(deps: CoreDeps, actor: Actor, clientId: string) {
+export async function listDismissals(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+  const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.dismissals.read', clientId);
-  return { items: (await deps.storage.dismissals.list(clientId)).map(dismissalView) };
+  const dismissals = await deps.storage.dismissals.listPage(clientId, page);
+  return { items: dismissals.items.map(dismissalView), nextCursor: dismissals.nextCursor };
 }
 
 export async function deleteDismissal(deps: CoreDeps, actor: Actor, clientId: string, dismissalId: string) {

@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '../storage/paging.js';
+
 /** A finding an administrator dismissed, so later reviews suppress similar ones. */
 export interface DismissalRecord {
   id: string;
@@ -13,5 +15,7 @@ export interface DismissalsRepository {
   insert(dismissal: DismissalRecord): Promise<void>;
   /** Newest first, all of them: reviews read the whole list for suppression. */
   list(clientId: string): Promise<DismissalRecord[]>;
+  /** Newest first (by `createdAt`, then id), a page at a time: what the API lists. */
+  listPage(clientId: string, page: PageRequest): Promise<Page<DismissalRecord>>;
   remove(clientId: string, id: string): Promise<boolean>;
 }

@@ -16,9 +16,12 @@ export function pullRequestKey(
 }
 
 /**
- * The revision a job is about. Without an explicit revision every submission for the pull request
- * shares one key, so a second one cannot run beside the first (the spec's collapsing rule).
+ * The revision a job is about: the whole revision (head, base and the provider's revision id when
+ * there is one), since a duplicate is one whose whole revision matches. Without an explicit revision
+ * every submission for the pull request shares one key (`|*`, the spec's collapsing rule).
  */
 export function revisionKey(prKey: string, revision: JobRevision | null): string {
-  return revision ? `${prKey}|${revision.headSha.toLowerCase()}:${revision.baseSha.toLowerCase()}` : `${prKey}|*`;
+  if (!revision) return `${prKey}|*`;
+  const commits = `${prKey}|${revision.headSha.toLowerCase()}:${revision.baseSha.toLowerCase()}`;
+  return revision.providerRevisionId ? `${commits}:${revision.providerRevisionId}` : commits;
 }

@@ -141,7 +141,7 @@ export interface ReviewJobsRepository {
   findById(id: string): Promise<ReviewJobRecord | undefined>;
   findActiveByRevisionKey(revisionKey: string): Promise<ReviewJobRecord | undefined>;
   findActiveByPullRequestKey(pullRequestKey: string): Promise<ReviewJobRecord[]>;
-  /** Queued and running jobs, installation-wide. */
+  /** Running jobs and queued jobs of active clients, installation-wide (what holds the one-at-a-time slot). */
   countActive(): Promise<number>;
   /** The pull request's most recently completed job: what an incremental review builds on. */
   findLastCompleted(pullRequestKey: string): Promise<ReviewJobRecord | undefined>;
@@ -164,7 +164,7 @@ export interface ReviewJobsRepository {
       >
     >,
   ): Promise<ReviewJobRecord | undefined>;
-  /** Takes up to `limit` queued jobs, oldest first, and leases them to `owner`. */
+  /** Takes up to `limit` queued jobs of active clients, oldest first, and leases them to `owner`. */
   claimNext(request: ClaimRequest): Promise<ReviewJobRecord[]>;
   /** Extends the lease; false when the job is no longer this owner's running job (stopped, superseded, lost). */
   renewLease(

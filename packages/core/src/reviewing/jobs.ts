@@ -5,8 +5,8 @@ import { isCapabilityAvailable } from '../licensing/licensing-state.js';
 import type { ReviewJobRecord } from './job-record.js';
 import { RESTARTABLE, STOPPABLE } from './job-state.js';
 import { jobStatusView, jobSummaryView } from './job-view.js';
-import { JobListQuery } from './schemas.js';
-import { ONE_AT_A_TIME } from './submit-job.js';
+import { JobListQuery, ProtocolQuery } from './schemas.js';
+import { clashingJob, ONE_AT_A_TIME } from './submit-job.js';
 
 const jobNotFound = () => MarginError.notFound('Job not found.');
 
@@ -87,7 +87,7 @@ export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
   const moved = await deps.storage.transaction(async (tx) => {
     if (!parallel && (await tx.reviewJobs.countActive()) > 0)
       throw MarginError.licenseRequired('parallel-review-execution', ONE_AT_A_TIME);
-    const active = await tx.reviewJobs.findActiveByRevisionKey(job.revisionKey);
+    const active = await clashingJob(tx, job.pullRequestKey, job.revisionKey, job.reviewRevision, false);
     if (active)
       throw MarginError.conflict('A review of this revision is already queued or running.', { jobId: active.id });
     return tx.reviewJobs.transition(jobId, RESTARTABLE, 'queued', {
@@ -126,15 +126,9 @@ export async function stopJob(deps: CoreDeps, actor: Actor, jobId: string) {
   return { jobId, status: moved.status, attempt: moved.attempt };
 }
 
-export async function readProtocol(
-  deps: CoreDeps,
-  actor: Actor,
-  jobId: string,
-  query: { includeEvents: boolean; eventCategory?: string | undefined },
-) {
+/** A page of the job's protocol passes with their events; `nextCursor` continues it. */
+export async function readProtocol(deps: CoreDeps, actor: Actor, jobId: string, query: unknown) {
+  const { includeEvents, eventCategory, limit, cursor } = ProtocolQuery.parse(query);
   await requireJob(deps, actor, 'reviewing.read', jobId);
-  return deps.storage.protocol.read(jobId, {
-    includeBodies: query.includeEvents,
-    eventCategory: query.eventCategory as Parameters<typeof deps.storage.protocol.read>[1]['eventCategory'],
-  });
+  return deps.storage.protocol.read(jobId, { includeBodies: includeEvents, eventCategory, page: { limit, cursor } });
 }

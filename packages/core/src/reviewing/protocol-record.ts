@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '../storage/paging.js';
+
 export const EVENT_CATEGORIES = [
   'ai-call',
   'tool-call',
@@ -53,9 +55,12 @@ export interface ProtocolRepository {
     patch: Pick<ProtocolPassRecord, 'completedAt' | 'outcome' | 'inputTokens' | 'cachedInputTokens' | 'outputTokens'>,
   ): Promise<void>;
   insertEvents(events: readonly ProtocolEventRecord[]): Promise<void>;
-  /** Passes of the job in start order, each with its events in order (optionally one category, without bodies). */
+  /**
+   * A page of the job's passes in start order, each with its events in order (optionally one
+   * category, without bodies).
+   */
   read(
     jobId: string,
-    options: { eventCategory?: EventCategory | undefined; includeBodies: boolean },
-  ): Promise<Array<ProtocolPassRecord & { events: ProtocolEventRecord[] }>>;
+    options: { eventCategory?: EventCategory | undefined; includeBodies: boolean; page: PageRequest },
+  ): Promise<Page<ProtocolPassRecord & { events: ProtocolEventRecord[] }>>;
 }

@@ -204,7 +204,9 @@ export const BlockView = z
   })
   .meta({ id: 'BlockedPullRequest' });
 
-export const BlockList = z.object({ items: z.array(BlockView) }).meta({ id: 'BlockedPullRequestList' });
+export const BlockList = z
+  .object({ items: z.array(BlockView), nextCursor: z.string().nullable() })
+  .meta({ id: 'BlockedPullRequestList' });
 
 export const DismissInput = z
   .object({ findingMessage: text(4000), filePath: text(1000).optional(), label: text(200).optional() })
@@ -222,7 +224,9 @@ export const DismissalView = z
   })
   .meta({ id: 'Dismissal' });
 
-export const DismissalList = z.object({ items: z.array(DismissalView) }).meta({ id: 'DismissalList' });
+export const DismissalList = z
+  .object({ items: z.array(DismissalView), nextCursor: z.string().nullable() })
+  .meta({ id: 'DismissalList' });
 
 export const ProtocolQuery = z.object({
   includeEvents: z
@@ -231,6 +235,14 @@ export const ProtocolQuery = z.object({
     .transform((v) => v !== 'false')
     .meta({ description: '`false` keeps event rows and metadata but leaves out their bodies. Default true.' }),
   eventCategory: z.enum(EVENT_CATEGORIES).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(100)
+    .meta({ description: 'Passes per page, 1–200 (default 100); the next page’s cursor is in `X-Next-Cursor`.' }),
+  cursor: z.string().max(500).optional().meta({ description: '`X-Next-Cursor` of the previous page.' }),
 });
 
 const ProtocolEventView = z.object({

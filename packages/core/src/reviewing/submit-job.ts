@@ -3,6 +3,7 @@ import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { isCapabilityAvailable } from '../licensing/licensing-state.js';
 import type { ProviderFamily } from '../scm/scm-provider-v1.js';
+import type { Repositories } from '../storage/storage-v1.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
 import type {
   JobCodeReview,
@@ -97,11 +98,12 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
 
   try {
     const result = await deps.storage.transaction(async (tx) => {
-      const active = await tx.reviewJobs.findActiveByRevisionKey(revKey);
-      if (active) return { refused: 'duplicateActiveJob', jobId: active.id } as const;
-      const superseded: string[] = [];
       // Only an explicit request that names a revision is known to be newer than what is active.
-      if (explicit && request.reviewRevision) {
+      const supersedes = explicit && request.reviewRevision !== null;
+      const clash = await clashingJob(tx, prKey, revKey, request.reviewRevision, supersedes);
+      if (clash) return { refused: 'duplicateActiveJob', jobId: clash.id } as const;
+      const superseded: string[] = [];
+      if (supersedes) {
         for (const older of await tx.reviewJobs.findActiveByPullRequestKey(prKey)) {
           const moved = await tx.reviewJobs.transition(older.id, SUPERSEDABLE, 'superseded', {
             completedAt: now,
@@ -127,6 +129,25 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
     }
     throw error;
   }
+}
+
+/**
+ * The active job a review would run beside, reviewing the same commits: one of the same revision,
+ * or — since a review without a revision reads the pull request's head when it runs — any active
+ * job of the pull request for a review without one, and an active revision-less job for a review of
+ * a named revision, unless that review retires the pull request's other jobs (`supersedes`).
+ */
+export async function clashingJob(
+  tx: Repositories,
+  prKey: string,
+  revKey: string,
+  revision: JobRevision | null,
+  supersedes: boolean,
+): Promise<ReviewJobRecord | undefined> {
+  const same = await tx.reviewJobs.findActiveByRevisionKey(revKey);
+  if (same || supersedes) return same;
+  const others = await tx.reviewJobs.findActiveByPullRequestKey(prKey);
+  return revision ? others.find((j) => j.reviewRevision === null) : others[0];
 }
 
 class RefusedInTransaction extends Error {

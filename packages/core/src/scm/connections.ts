@@ -1,16 +1,18 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError, type ProviderFailure } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
 import { requireCapability } from '../licensing/licensing-state.js';
 import { scmFamily } from '../providers.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
-import { connectionNotFound, scmConnectionConfig } from './open-scm-provider.js';
+import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
 import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
+import type { ProviderFamily } from './scm-provider-v1.js';
 import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
 
-const MAX_ERROR_LENGTH = 1000;
+const SECRET_REQUIRED_AGAIN =
+  'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.';
 
 /** The wire view: everything but the secret. */
 export const providerConnectionView = (c: ProviderConnectionRecord) => ({
@@ -69,8 +71,9 @@ export async function createProviderConnection(deps: CoreDeps, actor: Actor, cli
   );
   const now = deps.clock.now().toISOString();
   const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
+  const id = deps.ids.uuid();
   const connection: ProviderConnectionRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId,
     providerFamily: req.providerFamily,
     authenticationKind: req.authenticationKind,
@@ -82,7 +85,7 @@ export async function createProviderConnection(deps: CoreDeps, actor: Actor, cli
     oAuthClientId: req.oAuthClientId ?? null,
     hostedAppId: req.hostedAppId ?? null,
     hostedAppInstallationId: req.hostedAppInstallationId ?? null,
-    sealedSecret: deps.secrets.seal(req.secret.trim()),
+    sealedSecret: deps.secrets.seal(req.secret.trim(), connectionSecretContext(id)),
     ...NEVER_VERIFIED,
     createdAt: now,
     updatedAt: now,
@@ -108,7 +111,8 @@ export async function getProviderConnection(deps: CoreDeps, actor: Actor, client
 
 /**
  * Changes a connection. A new secret, host or kind-specific credential field resets verification; a
- * blank or absent secret keeps the stored one. The authentication kind itself cannot change.
+ * blank or absent secret keeps the stored one, except that a new host needs the secret again. The
+ * authentication kind itself cannot change.
  */
 export async function patchProviderConnection(
   deps: CoreDeps,
@@ -136,12 +140,18 @@ export async function patchProviderConnection(
   if (req.displayName !== undefined) patch.displayName = req.displayName;
   if (req.isActive !== undefined) patch.isActive = req.isActive;
   if (req.secret?.trim()) {
-    patch.sealedSecret = deps.secrets.seal(req.secret.trim());
+    patch.sealedSecret = deps.secrets.seal(req.secret.trim(), connectionSecretContext(connectionId));
     credentialsChanged = true;
   }
   if (req.hostBaseUrl !== undefined) {
     const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
     if (hostBaseUrl !== current.hostBaseUrl) {
+      // The stored secret was given for the old host; only the caller who knows it may send it elsewhere.
+      if (patch.sealedSecret === undefined) {
+        throw MarginError.validation(`Invalid request: secret: ${SECRET_REQUIRED_AGAIN}`, [
+          { path: 'secret', message: SECRET_REQUIRED_AGAIN },
+        ]);
+      }
       Object.assign(patch, { hostBaseUrl, hostKey: urlKey(hostBaseUrl) });
       credentialsChanged = true;
     }
@@ -193,11 +203,12 @@ export async function verifyProviderConnection(deps: CoreDeps, actor: Actor, cli
   } catch (error) {
     // Anything else is a bug of ours or an unreadable stored secret, not the provider's answer.
     if (!MarginError.isInstance(error) || error.code === 'internal') throw error;
+    const category = failureCategoryOf(error);
     outcome = {
       verificationStatus: 'failed',
       lastVerifiedAt: now,
-      lastVerificationError: withoutSecret(error.message, config.secret).slice(0, MAX_ERROR_LENGTH),
-      lastVerificationFailureCategory: failureCategoryOf(error),
+      lastVerificationError: verificationSummary(connection, category, error),
+      lastVerificationFailureCategory: category,
     };
   }
   const updated = await deps.storage.transaction(async (tx) => {
@@ -221,7 +232,41 @@ function credentialsOf(c: ProviderConnectionRecord): string {
   ]);
 }
 
-/** Adapters already redact credentials; this is the second line, for a provider that echoes them. */
-function withoutSecret(message: string, secret: string): string {
-  return secret.length >= 4 ? message.split(secret).join('[redacted]') : message;
+const FAMILY_NAMES: Record<ProviderFamily, string> = {
+  suiteDevOps: 'Azure DevOps',
+  gitHostA: 'GitHub',
+  gitHostB: 'GitLab',
+  gitHostC: 'Bitbucket',
+};
+
+/**
+ * What a failed verification stores: Margin's own summary of the category and HTTP status, never
+ * the provider's answer. Whatever host a connection points at can put anything in its error body
+ * (an internal service's banner, an echoed credential), and the stored error is shown to the
+ * client's users.
+ */
+function verificationSummary(connection: ProviderConnectionRecord, category: ProviderFailure, error: MarginError) {
+  const provider = FAMILY_NAMES[connection.providerFamily];
+  const status = typeof error.details.providerStatus === 'number' ? ` (HTTP ${error.details.providerStatus})` : '';
+  switch (category) {
+    case 'credentials':
+      return `${provider} refused the credentials${status}.`;
+    case 'authorization':
+      return `${provider} accepted the credentials but they lack a permission this needs${status}.`;
+    case 'notFound':
+      return `${provider} found no such host, organization or API at ${connection.hostBaseUrl}${status}.`;
+    case 'rateLimited':
+    case 'quotaExceeded':
+      return `${provider} limited the calls${status}; verify again later.`;
+    case 'timeout':
+      return `${provider} did not answer in time.`;
+    case 'invalidResponse':
+      return `${connection.hostBaseUrl} did not answer like ${provider}; check hostBaseUrl.`;
+    case 'rejected':
+      return `${provider} refused the call${status}.`;
+    case 'egressRefused':
+      return `Margin refused to call ${connection.hostBaseUrl}: it redirected elsewhere, or resolved to a link-local, reserved or cloud metadata address.`;
+    case 'unavailable':
+      return `${provider} could not be reached at ${connection.hostBaseUrl}${status}.`;
+  }
 }

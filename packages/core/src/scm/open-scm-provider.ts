@@ -1,5 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 import { scmFamily } from '../providers.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from './connection-records.js';
 import type { ScmConnectionConfig, ScmProviderV1 } from './scm-provider-v1.js';
@@ -20,6 +21,9 @@ type OpenDeps = Pick<CoreDeps, 'storage' | 'providers' | 'secrets'>;
 export const connectionNotFound = () => MarginError.notFound('Provider connection not found.');
 export const scopeNotFound = () => MarginError.notFound('Provider scope not found.');
 
+export const connectionSecretContext = (connectionId: string) =>
+  sealedSecretContext('provider-connection.secret', connectionId);
+
 /** What the family's adapter needs, with the secret opened. Keep the result out of logs and errors. */
 export function scmConnectionConfig(
   deps: Pick<CoreDeps, 'secrets'>,
@@ -29,7 +33,7 @@ export function scmConnectionConfig(
     family: connection.providerFamily,
     authenticationKind: connection.authenticationKind,
     hostBaseUrl: connection.hostBaseUrl,
-    secret: deps.secrets.open(connection.sealedSecret),
+    secret: deps.secrets.open(connection.sealedSecret, connectionSecretContext(connection.id)),
     oAuthTenantId: connection.oAuthTenantId ?? undefined,
     oAuthClientId: connection.oAuthClientId ?? undefined,
     hostedAppId: connection.hostedAppId ?? undefined,

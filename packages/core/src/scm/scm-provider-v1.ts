@@ -81,13 +81,28 @@ export interface PullRequestSnapshot {
   /** The newest revision. */
   revision: Revision;
   repositoryName: string;
+  /**
+   * Who owns the repository, as the provider says: the GitHub owner login, the GitLab namespace's
+   * full path. Where a provider reads repositories by id alone (GitHub, GitLab) configurations are
+   * bounded by it, so adapters of those families must set it.
+   */
+  repositoryOwner?: string | undefined;
   webUrl?: string | undefined;
   reviewers?: ScmUser[] | undefined;
 }
 
 export type PullRequestSummary = Pick<
   PullRequestSnapshot,
-  'ref' | 'title' | 'status' | 'isDraft' | 'sourceBranch' | 'targetBranch' | 'revision' | 'repositoryName' | 'reviewers'
+  | 'ref'
+  | 'title'
+  | 'status'
+  | 'isDraft'
+  | 'sourceBranch'
+  | 'targetBranch'
+  | 'revision'
+  | 'repositoryName'
+  | 'repositoryOwner'
+  | 'reviewers'
 >;
 
 export type ChangeType = 'added' | 'modified' | 'deleted' | 'renamed';

@@ -2,6 +2,7 @@ import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalog
 import type { MembershipsRepository } from '../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../identity/session-record.js';
+import type { SignInFailuresRepository } from '../identity/sign-in-failure-record.js';
 import type { UsersRepository } from '../identity/user-record.js';
 import type { KnowledgeSourcesRepository } from '../knowledge/knowledge-records.js';
 import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js';
@@ -28,6 +29,7 @@ export interface Repositories {
   users: UsersRepository;
   refreshTokens: RefreshTokensRepository;
   personalAccessTokens: PersonalAccessTokensRepository;
+  signInFailures: SignInFailuresRepository;
   memberships: MembershipsRepository;
   tenants: TenantsRepository;
   clients: ClientsRepository;

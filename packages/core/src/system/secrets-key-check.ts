@@ -1,8 +1,10 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 
 const KEY = 'system.secretsKeyCheck';
 const PROBE = 'margin-secrets-key-check';
+const CONTEXT = sealedSecretContext('setting.value', KEY);
 
 /**
  * Refuses to run with a secrets key other than the one the database was written with: every
@@ -11,12 +13,12 @@ const PROBE = 'margin-secrets-key-check';
 export async function verifySecretsKey(deps: CoreDeps): Promise<void> {
   const stored = await deps.storage.settings.get(KEY);
   if (stored === undefined) {
-    await deps.storage.settings.put(KEY, deps.secrets.seal(PROBE), deps.clock.now().toISOString());
+    await deps.storage.settings.put(KEY, deps.secrets.seal(PROBE, CONTEXT), deps.clock.now().toISOString());
     return;
   }
   let opened: string | undefined;
   try {
-    opened = deps.secrets.open(String(stored));
+    opened = deps.secrets.open(String(stored), CONTEXT);
   } catch {
     opened = undefined;
   }

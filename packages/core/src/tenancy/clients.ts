@@ -68,5 +68,6 @@ export async function patchClient(deps: CoreDeps, actor: Actor, clientId: string
   const updated = await deps.storage.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
   if (!updated) throw MarginError.notFound('Client not found.');
   deps.accessCache.forgetClient(clientId);
+  deps.events.emit('client.updated', { clientId, isActive: updated.isActive });
   return clientView(updated);
 }

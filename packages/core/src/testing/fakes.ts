@@ -5,11 +5,19 @@ import type { Ids } from '../platform/ids.js';
 export interface ManualClock extends Clock {
   set(at: Date | string): void;
   advance(ms: number): void;
+  sleep(ms: number): Promise<void>;
+  /** Every wait asked for, in order; waits return at once and leave the time as it is. */
+  sleeps: number[];
 }
 
 export function createManualClock(start: Date | string = '2026-01-01T00:00:00.000Z'): ManualClock {
   let current = new Date(start).getTime();
+  const sleeps: number[] = [];
   return {
+    sleeps,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
     now: () => new Date(current),
     set: (at) => {
       current = new Date(at).getTime();

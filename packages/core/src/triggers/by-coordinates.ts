@@ -4,7 +4,7 @@ import type { Actor } from '../identity/actor.js';
 import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/submit-job.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/open-scm-provider.js';
 import type { PullRequestSnapshot } from '../scm/scm-provider-v1.js';
-import { filtersCoverRepository, sameRepositoryId } from './repo-filters.js';
+import { filtersCoverRepository, outsideConfiguredOwner, sameRepositoryId } from './repo-filters.js';
 import { type ByCoordinatesOutcome, SubmitByCoordinatesInput } from './schemas.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { TriggerConfigurationBase } from './trigger-records.js';
@@ -53,6 +53,9 @@ export async function submitByCoordinates(
     if (MarginError.isInstance(error) && error.code === 'forbidden') {
       return answer(403, 'notAuthorized', 'forbidden', error.message);
     }
+    if (MarginError.isInstance(error) && error.details.reason === 'clientDeactivated') {
+      return answer(409, 'notSubmittable', 'conflict', error.message, { reason: 'clientDeactivated' });
+    }
     throw error;
   }
 
@@ -95,6 +98,8 @@ export async function submitByCoordinates(
     const detail = MarginError.isInstance(error) ? error.message : 'the call failed';
     return answer(502, 'revisionUnresolvable', 'provider_unavailable', `The provider could not be asked: ${detail}`);
   }
+  const outside = outsideConfiguredOwner(config, pr.repositoryOwner);
+  if (outside) return answer(403, 'notAuthorized', 'forbidden', outside);
   if (pr.status !== 'open') {
     return answer(409, 'notSubmittable', 'conflict', `The pull request is ${pr.status}.`, { reason: pr.status });
   }

@@ -5,7 +5,7 @@ import { announceQueued, requestReview } from '../reviewing/submit-job.js';
 import { scopeWithConnection } from '../scm/open-scm-provider.js';
 import type { PullRequestSummary } from '../scm/scm-provider-v1.js';
 import { addSeconds } from './crawl-configurations.js';
-import { matchRepoFilters, repositoriesToList } from './repo-filters.js';
+import { matchRepoFilters, outsideConfiguredOwner, repositoriesToList } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { CrawlConfigurationRecord, CrawlCounts, CrawlFinish } from './trigger-records.js';
 
@@ -79,6 +79,7 @@ async function crawlOne(deps: CoreDeps, config: CrawlConfigurationRecord): Promi
 }
 
 function inScope(config: CrawlConfigurationRecord, pr: PullRequestSummary): boolean {
+  if (outsideConfiguredOwner(config, pr.repositoryOwner)) return false;
   if (pr.status !== 'open') return false;
   if (!pr.revision.headSha || !pr.revision.baseSha) return false;
   return matchRepoFilters(config.repoFilters, pr.ref.repositoryId, pr.targetBranch).inScope;

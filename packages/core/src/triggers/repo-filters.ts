@@ -1,4 +1,5 @@
-import type { RepoFilter } from './trigger-records.js';
+import type { ProviderFamily } from '../scm/scm-provider-v1.js';
+import type { RepoFilter, TriggerConfigurationBase } from './trigger-records.js';
 
 /**
  * Repository ids compare without case, and Bitbucket's braces around a UUID are optional: the same
@@ -70,4 +71,36 @@ export function repositoriesToList(filters: readonly RepoFilter[]): string[] | u
     if (!seen.has(key)) seen.set(key, f.canonicalSourceRef.value.trim());
   }
   return [...seen.values()];
+}
+
+/** GitLab projects may sit in subgroups of the configured group; elsewhere the key must be equal. */
+export function withinProject(configured: string, claimed: string): boolean {
+  const a = configured.toLowerCase();
+  const b = claimed.toLowerCase();
+  return a === b || b.startsWith(`${a}/`);
+}
+
+/**
+ * Families whose adapters read a repository by its id alone (`/repositories/{id}`,
+ * `/projects/{id}`): the client's token may reach far more than the configuration's owner or group,
+ * so the provider's own answer about the owner decides. Azure DevOps and Bitbucket name the project
+ * or workspace in every path, which bounds them already.
+ */
+const OWNER_BOUND: ReadonlySet<ProviderFamily> = new Set(['gitHostA', 'gitHostB']);
+
+/**
+ * Why a repository is outside the configuration's owner (GitHub) or group (GitLab, subgroups
+ * included), or undefined when it is inside. Checked before any job is queued, whatever triggered it.
+ */
+export function outsideConfiguredOwner(
+  config: Pick<TriggerConfigurationBase, 'provider' | 'providerProjectKey'>,
+  repositoryOwner: string | undefined,
+): string | undefined {
+  if (!OWNER_BOUND.has(config.provider)) return undefined;
+  const key = config.providerProjectKey;
+  if (repositoryOwner === undefined) {
+    return `The provider did not say who owns the repository, so it cannot be matched to the configuration's owner or group '${key}'.`;
+  }
+  if (withinProject(key, repositoryOwner)) return undefined;
+  return `The repository belongs to '${repositoryOwner.slice(0, 200)}', outside the configuration's owner or group '${key}'.`;
 }

@@ -200,6 +200,11 @@ export const WebhookConfigurationView = z
     ...configurationViewFields,
     enabledEvents: z.array(z.enum(WEBHOOK_EVENT_KINDS)),
     listenerUrl: z.string().meta({ description: 'Where the provider posts deliveries.' }),
+    listenerUrlSource: z.enum(['publicBaseUrl', 'listenAddress']).meta({
+      description:
+        '`publicBaseUrl`: built from MARGIN_PUBLIC_BASE_URL. `listenAddress`: that is not set, so it uses the address the host listens on (never the request’s Host header); see `warnings`.',
+    }),
+    warnings: z.array(z.string()).meta({ description: 'Why listenerUrl may not be reachable by providers.' }),
   })
   .meta({ id: 'WebhookConfiguration' });
 

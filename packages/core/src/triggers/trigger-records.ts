@@ -225,8 +225,9 @@ export interface CrawlConfigurationsRepository {
   update(id: string, patch: CrawlConfigurationPatch): Promise<CrawlConfigurationRecord | undefined>;
   delete(id: string): Promise<boolean>;
   /**
-   * Leases up to `limit` active configurations that are due (`nextCrawlAt <= now`) and not leased
-   * by anyone else (or whose lease ran out), soonest due first. Each goes to one claimer only.
+   * Leases up to `limit` active configurations of active clients that are due (`nextCrawlAt <= now`)
+   * and not leased by anyone else (or whose lease ran out), soonest due first. Each goes to one
+   * claimer only.
    */
   claimDue(request: CrawlClaimRequest): Promise<CrawlConfigurationRecord[]>;
   /** Records the crawl and schedules the next; false when the lease is no longer this owner's. */

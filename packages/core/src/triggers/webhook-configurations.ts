@@ -3,6 +3,7 @@ import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { isTenantInReach } from '../licensing/licensing-state.js';
 import type { Clock } from '../platform/clock.js';
+import { sealedSecretContext } from '../platform/secret-box.js';
 import { TtlCache } from '../platform/ttl-cache.js';
 import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
 import {
@@ -46,6 +47,26 @@ export function listenerUrl(baseUrl: string, config: Pick<WebhookConfigurationRe
   return `${baseUrl.replace(/\/+$/, '')}/webhooks/v1/providers/${RECEIVER_SEGMENTS[config.provider]}/${config.pathKey}`;
 }
 
+/**
+ * Where listener URLs start, as the host knows it: `MARGIN_PUBLIC_BASE_URL`, or else the address the
+ * host listens on (never the request's Host header, which any caller chooses).
+ */
+export interface ListenerBase {
+  baseUrl: string;
+  source: 'publicBaseUrl' | 'listenAddress';
+}
+
+function listenerWarnings(base: ListenerBase): string[] {
+  if (base.source === 'publicBaseUrl') return [];
+  const where = base.baseUrl ? `the address this host listens on (${base.baseUrl})` : 'only the path';
+  return [
+    `MARGIN_PUBLIC_BASE_URL is not set, so listenerUrl uses ${where}, which providers may not reach. Set MARGIN_PUBLIC_BASE_URL to the URL providers post to.`,
+  ];
+}
+
+const webhookSecretContext = (configurationId: string) =>
+  sealedSecretContext('webhook-configuration.secret', configurationId);
+
 const DEFAULT_EVENTS: WebhookEventKind[] = ['pullRequestCreated', 'pullRequestUpdated'];
 
 /** A configuration with its secret opened, as the receiver needs it. Never logged, never returned. */
@@ -74,21 +95,27 @@ export class WebhookConfigurationCache {
     return this.byPathKey.get(pathKey, async () => {
       const config = await this.deps.storage.webhookConfigurations.findByPathKey(pathKey);
       if (!config) return undefined;
-      // A client out of reach (another tenant's, while the installation is Community) receives nothing.
+      // A deactivated client, or one out of reach (another tenant's, while the installation is
+      // Community), receives nothing.
       const client = await this.deps.storage.clients.findById(config.clientId);
-      if (!client || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
-      return { config, secret: this.deps.secrets.open(config.sealedSecret) };
+      if (!client?.isActive || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
+      return { config, secret: this.deps.secrets.open(config.sealedSecret, webhookSecretContext(config.id)) };
     });
   }
 
   forget(pathKey: string): void {
     this.byPathKey.delete(pathKey);
   }
+
+  /** After a client changed (deactivated, say): client changes are rare, so forget everything. */
+  forgetAll(): void {
+    this.byPathKey.clear();
+  }
 }
 
 const configurationNotFound = () => MarginError.notFound('Webhook configuration not found.');
 
-export function webhookConfigurationView(c: WebhookConfigurationRecord, baseUrl: string) {
+export function webhookConfigurationView(c: WebhookConfigurationRecord, base: ListenerBase) {
   return {
     id: c.id,
     clientId: c.clientId,
@@ -102,7 +129,9 @@ export function webhookConfigurationView(c: WebhookConfigurationRecord, baseUrl:
     knowledgeSourceScopeMode: c.knowledgeSourceScopeMode,
     knowledgeSourceIds: c.knowledgeSourceIds,
     isActive: c.isActive,
-    listenerUrl: listenerUrl(baseUrl, c),
+    listenerUrl: listenerUrl(base.baseUrl, c),
+    listenerUrlSource: base.source,
+    warnings: listenerWarnings(base),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
@@ -128,7 +157,7 @@ export function deliveryView(d: WebhookDeliveryRecord) {
  * Creates a configuration with a new path key and generated secret. The secret is stored sealed and
  * returned in this response only.
  */
-export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, baseUrl: string) {
+export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, base: ListenerBase) {
   const req = CreateWebhookConfigurationInput.parse(input);
   await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
   const { scope } = await requireScopeForConfiguration(deps, req.clientId, req.organizationScopeId, req.provider);
@@ -143,8 +172,9 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
   );
   const generatedSecret = deps.ids.randomHex(32);
   const now = deps.clock.now().toISOString();
+  const id = deps.ids.uuid();
   const config: WebhookConfigurationRecord = {
-    id: deps.ids.uuid(),
+    id,
     clientId: req.clientId,
     provider: req.provider,
     organizationScopeId: scope.id,
@@ -157,19 +187,19 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
     knowledgeSourceIds,
     isActive: req.isActive ?? true,
     pathKey: deps.ids.randomHex(16),
-    sealedSecret: deps.secrets.seal(generatedSecret),
+    sealedSecret: deps.secrets.seal(generatedSecret, webhookSecretContext(id)),
     createdAt: now,
     updatedAt: now,
   };
   await deps.storage.webhookConfigurations.insert(config);
-  return { ...webhookConfigurationView(config, baseUrl), generatedSecret };
+  return { ...webhookConfigurationView(config, base), generatedSecret };
 }
 
-export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, baseUrl: string) {
+export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, base: ListenerBase) {
   const { clientId, limit, cursor } = TriggerListQuery.parse(query);
   const filter = await listFilterFor(deps, actor, clientId);
   const page = await deps.storage.webhookConfigurations.list(filter, { limit, cursor });
-  return { items: page.items.map((c) => webhookConfigurationView(c, baseUrl)), nextCursor: page.nextCursor };
+  return { items: page.items.map((c) => webhookConfigurationView(c, base)), nextCursor: page.nextCursor };
 }
 
 async function requireConfiguration(
@@ -182,8 +212,8 @@ async function requireConfiguration(
   return requireVisible(deps, actor, action, found, configurationNotFound);
 }
 
-export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, baseUrl: string) {
-  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), baseUrl);
+export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, base: ListenerBase) {
+  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), base);
 }
 
 export async function patchWebhookConfiguration(
@@ -192,7 +222,7 @@ export async function patchWebhookConfiguration(
   actor: Actor,
   id: string,
   input: unknown,
-  baseUrl: string,
+  base: ListenerBase,
 ) {
   const req = PatchWebhookConfigurationInput.parse(input);
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
@@ -201,7 +231,7 @@ export async function patchWebhookConfiguration(
   const updated = await deps.storage.webhookConfigurations.update(id, patch);
   cache.forget(current.pathKey);
   if (!updated) throw configurationNotFound();
-  return webhookConfigurationView(updated, baseUrl);
+  return webhookConfigurationView(updated, base);
 }
 
 export async function deleteWebhookConfiguration(

@@ -2,7 +2,8 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
-import { matchRepoFilters } from './repo-filters.js';
+import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
+import { matchRepoFilters, withinProject } from './repo-filters.js';
 import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
 import { familyOfSegment, type WebhookConfigurationCache } from './webhook-configurations.js';
 
@@ -45,9 +46,13 @@ export async function receiveWebhook(
   deps: CoreDeps,
   cache: WebhookConfigurationCache,
   batcher: DeliveryBatcher,
+  rejections: RejectionBudget,
   incoming: IncomingDelivery,
 ): Promise<ReceiverAnswer> {
-  const record = (delivery: WebhookDeliveryRecord) => recordDelivery(deps, batcher, delivery);
+  const record = (delivery: WebhookDeliveryRecord) =>
+    delivery.outcome === 'rejected'
+      ? recordRejection(deps, batcher, rejections, delivery)
+      : recordDelivery(deps, batcher, delivery);
   const ignore = (delivery: WebhookDeliveryRecord, reason: string) => ignoreDelivery(record, delivery, reason);
   const family = familyOfSegment(incoming.segment);
   if (!family || !PATH_KEY.test(incoming.pathKey)) return notFound();
@@ -155,13 +160,6 @@ function scopeOf(config: WebhookConfigurationRecord, event: Extract<NormalizedWe
   return matchRepoFilters(config.repoFilters, event.repositoryId, event.targetBranch || undefined);
 }
 
-/** GitLab projects may sit in subgroups of the configured group; elsewhere the key must be equal. */
-function withinProject(configured: string, claimed: string): boolean {
-  const a = configured.toLowerCase();
-  const b = claimed.toLowerCase();
-  return a === b || b.startsWith(`${a}/`);
-}
-
 async function ignoreDelivery(
   record: (delivery: WebhookDeliveryRecord) => Promise<unknown>,
   delivery: WebhookDeliveryRecord,
@@ -169,6 +167,19 @@ async function ignoreDelivery(
 ): Promise<ReceiverAnswer> {
   await record({ ...delivery, outcome: 'ignored', httpStatus: 200, failureReason: reason });
   return { status: 200, body: { status: 'ignored' } };
+}
+
+/** A rejection is stored within the configuration's budget; past it, only counted. */
+async function recordRejection(
+  deps: CoreDeps,
+  batcher: DeliveryBatcher,
+  rejections: RejectionBudget,
+  delivery: WebhookDeliveryRecord,
+) {
+  const decision = rejections.take(delivery.configurationId);
+  if (!decision.record) return 'unrecorded' as const;
+  const actions = decision.unrecordedBefore > 0 ? [unrecordedAction(decision.unrecordedBefore)] : delivery.actions;
+  return recordDelivery(deps, batcher, { ...delivery, actions });
 }
 
 async function recordDelivery(deps: CoreDeps, batcher: DeliveryBatcher, delivery: WebhookDeliveryRecord) {

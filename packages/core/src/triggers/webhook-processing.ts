@@ -4,7 +4,7 @@ import { announceQueued, requestReview } from '../reviewing/submit-job.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/open-scm-provider.js';
 import type { PullRequestSnapshot } from '../scm/scm-provider-v1.js';
 import { refusalAction } from './refusal-actions.js';
-import { matchRepoFilters } from './repo-filters.js';
+import { matchRepoFilters, outsideConfiguredOwner } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { DeliveryProcessingResult, WebhookDeliveryRecord } from './trigger-records.js';
 
@@ -48,6 +48,8 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
   if (!config) return done('failed', [], 'The webhook configuration no longer exists.');
   if (!config.isActive)
     return done('ignored', ['skipped: configuration deactivated'], 'The configuration was deactivated.');
+  if (!(await deps.storage.clients.findById(config.clientId))?.isActive)
+    return done('ignored', ['skipped: client deactivated'], 'The client was deactivated.');
   if (delivery.repositoryId === null || delivery.pullRequestId === null) {
     return done('failed', [], 'The delivery names no pull request.');
   }
@@ -75,7 +77,9 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
     return retryOrFail(deps, delivery, error);
   }
 
-  // The provider's answer is authoritative: the scope and state are checked again on it.
+  // The provider's answer is authoritative: the owner, scope and state are checked again on it.
+  const outside = outsideConfiguredOwner(config, pr.repositoryOwner);
+  if (outside) return done('ignored', ['skipped: outside the configured scope'], outside);
   if (pr.status !== 'open')
     return done('ignored', [`skipped: pull request ${pr.status}`], `The pull request is ${pr.status}.`);
   const scope = matchRepoFilters(config.repoFilters, pr.ref.repositoryId, pr.targetBranch);

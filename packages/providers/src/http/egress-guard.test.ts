@@ -54,6 +54,27 @@ describe('the egress guard', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('follows a same-origin redirect for source control, and refuses one to another host', async () => {
+    const other = await startFakeHttpServer();
+    try {
+      fake.on('GET', '/diff/a..b', () => ({ status: 302, headers: { location: '/diff/canonical' } }));
+      fake.on('GET', '/diff/canonical', (req) => ({ json: { token: req.headers['private-token'] } }));
+      fake.on('GET', '/away', () => ({ status: 302, headers: { location: `${other.url}/steal` } }));
+      const guarded = createEgressGuardedFetch({
+        allowPrivateEgress: true,
+        redirects: 'sameOrigin',
+        label: 'source-control',
+      });
+      const followed = await guarded(`${fake.url}/diff/a..b`, { headers: { 'private-token': 't' } });
+      expect(await followed.json()).toEqual({ token: 't' });
+      const error = await refusal(guarded(`${fake.url}/away`, { headers: { 'private-token': 't' } }));
+      expect(error.message).toMatch(/never follow to another host/);
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses plain http without private egress', async () => {
     const error = await refusal(createEgressGuardedFetch()('http://api.example.com/v1/models'));
     expect(error.message).toMatch(/must use https/);

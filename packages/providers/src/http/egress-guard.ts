@@ -4,11 +4,11 @@ import { isMetadataHostName, MarginError, refusedAddressClass } from '@margin/co
 import { Agent, fetch as undiciFetch } from 'undici';
 
 /**
- * The outbound guard for calls to AI providers (decisions.md, "Outbound egress guard"): https only,
- * no loopback, private, link-local, reserved or metadata addresses, no redirects — unless private
- * egress is allowed (local models, test fakes), which permits loopback/private addresses and plain
- * http but nothing else. Which address is which comes from core's `refusedAddressClass`, the same
- * rule the save-time check uses.
+ * The outbound guard for calls to AI and source-control providers (decisions.md, "Outbound egress
+ * guard"): https only, no loopback, private, link-local, reserved or metadata addresses, no
+ * redirects — unless private egress is allowed (local models, self-hosted source control, test
+ * fakes), which permits loopback/private addresses and plain http but nothing else. Which address
+ * is which comes from core's `refusedAddressClass`, the same rule the save-time check uses.
  *
  * Mechanism, and why: the address is checked on the IP the connection is actually made to. The
  * fetch is undici's own (the `undici` package, pinned to a Node-20 line) with an `Agent` whose
@@ -29,26 +29,36 @@ export interface EgressGuardOptions {
    * apply, but the address is checked by a lookup before the request rather than at connect time.
    */
   fetch?: typeof fetch | undefined;
+  /**
+   * `refuse` (AI): every redirect is refused. `sameOrigin` (source control): a redirect to the same
+   * scheme, host and port is followed, by the guard and checked again, since it cannot carry a
+   * credential anywhere new (Bitbucket answers diff requests that way); any other is refused.
+   */
+  redirects?: 'refuse' | 'sameOrigin' | undefined;
+  /** Names the calls in messages: `AI` (default) or `source-control`. */
+  label?: string | undefined;
 }
+
+const MAX_REDIRECTS = 5;
 
 function refused(message: string): MarginError {
   return MarginError.provider('egressRefused', message);
 }
 
 /** The URL-level rules: scheme, and the address when the host is an IP literal. Throws when refused. */
-export function assertEgressUrlAllowed(url: string | URL, allowPrivateEgress: boolean): URL {
+export function assertEgressUrlAllowed(url: string | URL, allowPrivateEgress: boolean, label = 'AI'): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw refused('The AI endpoint URL is not a valid URL.');
+    throw refused(`The ${label} endpoint URL is not a valid URL.`);
   }
   const scheme = parsed.protocol;
   if (scheme !== 'https:' && !(allowPrivateEgress && scheme === 'http:')) {
     throw refused(
       scheme === 'http:'
         ? `Calls to ${parsed.host} must use https; plain http is allowed only with MARGIN_ALLOW_PRIVATE_EGRESS=true.`
-        : `The URL scheme ${scheme} is not allowed for AI endpoints; use https.`,
+        : `The URL scheme ${scheme} is not allowed for ${label} endpoints; use https.`,
     );
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
@@ -90,6 +100,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  */
 export function createEgressGuardedFetch(options: EgressGuardOptions = {}): typeof fetch {
   const allowPrivate = options.allowPrivateEgress === true;
+  const label = options.label ?? 'AI';
   const resolve = options.lookup ?? dnsLookup;
   // The lookup runs with private egress allowed too: metadata, link-local and reserved answers
   // stay refused, and an injected resolver keeps working (tests point vendor names at fakes).
@@ -124,15 +135,46 @@ export function createEgressGuardedFetch(options: EgressGuardOptions = {}): type
 
   const guarded = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const request = await toUrlAndInit(input, init);
-    const url = assertEgressUrlAllowed(request.url, allowPrivate);
-    const answer = await send(url, request.init);
-    if (answer.status >= 300 && answer.status < 400 && answer.headers.has('location')) {
+    let url = assertEgressUrlAllowed(request.url, allowPrivate, label);
+    for (let hops = 0; ; hops++) {
+      const answer = await send(url, request.init);
+      const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get('location') : null;
+      if (location === null) return answer;
       await answer.body?.cancel();
-      throw refused(`${url.host} answered with a redirect, which AI calls never follow; use the final URL as baseUrl.`);
+      const next = sameOriginTarget(url, location, answer.status, request.init, options.redirects);
+      if (!next || hops >= MAX_REDIRECTS) {
+        throw refused(
+          `${url.host} answered with a redirect, which ${label} calls never follow to another host; use the final URL.`,
+        );
+      }
+      url = assertEgressUrlAllowed(next, allowPrivate, label);
     }
-    return answer;
   };
   return guarded as typeof fetch;
+}
+
+/**
+ * Where a redirect may be followed to: only with `sameOrigin`, only to the same origin, and only
+ * when the request can be sent again as it was (no body, or a 307/308 that keeps it).
+ */
+function sameOriginTarget(
+  from: URL,
+  location: string,
+  status: number,
+  init: RequestInit,
+  redirects: EgressGuardOptions['redirects'],
+): URL | undefined {
+  if (redirects !== 'sameOrigin') return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  if (target.origin !== from.origin) return undefined;
+  const method = (init.method ?? 'GET').toUpperCase();
+  const resendable = method === 'GET' || method === 'HEAD' || status === 307 || status === 308;
+  return resendable ? target : undefined;
 }
 
 async function assertResolvedAllowed(url: URL, resolve: typeof dnsLookup, allowPrivate: boolean): Promise<void> {

@@ -805,6 +805,23 @@ export interface paths {
         patch: operations["patchAiConnection"];
         trace?: never;
     };
+    "/clients/{clientId}/ai-connections/{connectionId}/catalog-models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a model from the catalog to the profile’s configured models, with its metadata and prices (ClientAdministrator, both editions) */
+        post: operations["attachCatalogModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{clientId}/ai-connections/{connectionId}/verify": {
         parameters: {
             query?: never;
@@ -958,6 +975,23 @@ export interface paths {
         post?: never;
         /** Delete a catalog entry no client purpose depends on */
         delete: operations["deleteTenantLogicalModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/model-catalog/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Browse the model catalog as the client’s connections see it: built-in models, and its tenant’s own in Commercial (ClientAdministrator, both editions) */
+        get: operations["listClientCatalogModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1305,6 +1339,7 @@ export interface components {
         };
         PersonalAccessTokenList: {
             items: components["schemas"]["PersonalAccessToken"][];
+            nextCursor: string | null;
         };
         PersonalAccessToken: {
             id: string;
@@ -1376,6 +1411,7 @@ export interface components {
         };
         MemberList: {
             items: components["schemas"]["Member"][];
+            nextCursor: string | null;
         };
         Member: {
             userId: string;
@@ -1801,6 +1837,7 @@ export interface components {
         };
         BlockedPullRequestList: {
             items: components["schemas"]["BlockedPullRequest"][];
+            nextCursor: string | null;
         };
         BlockedPullRequest: {
             id: string;
@@ -1850,6 +1887,7 @@ export interface components {
         };
         DismissalList: {
             items: components["schemas"]["Dismissal"][];
+            nextCursor: string | null;
         };
         /** @description A client’s connection to a source-control host. */
         ProviderConnection: {
@@ -2327,6 +2365,10 @@ export interface components {
             /** @description Replaces the list. */
             purposeBindings?: components["schemas"]["PurposeBindingInput"][];
         };
+        AttachCatalogModelInput: {
+            /** @description A catalog model of the connection’s provider kind (`builtin:<kind>:<model>` or a tenant model’s id). */
+            catalogModelId: string;
+        };
         /** @description Effective names (overrides, then unshadowed tenant entries). */
         ClientLogicalModels: {
             items: {
@@ -2538,6 +2580,13 @@ export interface components {
             enabledEvents: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
             /** @description Where the provider posts deliveries. */
             listenerUrl: string;
+            /**
+             * @description `publicBaseUrl`: built from MARGIN_PUBLIC_BASE_URL. `listenAddress`: that is not set, so it uses the address the host listens on (never the request’s Host header); see `warnings`.
+             * @enum {string}
+             */
+            listenerUrlSource: "publicBaseUrl" | "listenAddress";
+            /** @description Why listenerUrl may not be reachable by providers. */
+            warnings: string[];
             /** @description The secret the provider authenticates with (64 hex characters). Shown only in this response; delete and recreate the configuration to get a new one. */
             generatedSecret: string;
         };
@@ -2625,6 +2674,13 @@ export interface components {
             enabledEvents: ("pullRequestCreated" | "pullRequestUpdated" | "pullRequestCommented")[];
             /** @description Where the provider posts deliveries. */
             listenerUrl: string;
+            /**
+             * @description `publicBaseUrl`: built from MARGIN_PUBLIC_BASE_URL. `listenAddress`: that is not set, so it uses the address the host listens on (never the request’s Host header); see `warnings`.
+             * @enum {string}
+             */
+            listenerUrlSource: "publicBaseUrl" | "listenAddress";
+            /** @description Why listenerUrl may not be reachable by providers. */
+            warnings: string[];
         };
         PatchWebhookConfigurationInput: {
             isActive?: boolean;
@@ -3066,6 +3122,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; see `Retry-After`. */
             429: {
                 headers: {
@@ -3079,14 +3144,19 @@ export interface operations {
     };
     listPersonalAccessTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Tokens, newest first. */
+            /** @description A page of tokens, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3095,8 +3165,26 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalAccessTokenList"];
                 };
             };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3146,6 +3234,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revokePersonalAccessToken: {
@@ -3177,6 +3274,15 @@ export interface operations {
             };
             /** @description No valid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3540,7 +3646,12 @@ export interface operations {
     };
     listTenantMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 tenantId: string;
@@ -3549,7 +3660,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Members. */
+            /** @description A page of members, oldest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3950,7 +4061,12 @@ export interface operations {
     };
     listClientMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 clientId: string;
@@ -3959,7 +4075,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Members. */
+            /** @description A page of members, oldest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,6 +4789,10 @@ export interface operations {
                 /** @description `false` keeps event rows and metadata but leaves out their bodies. Default true. */
                 includeEvents?: "true" | "false";
                 eventCategory?: "ai-call" | "tool-call" | "scm-call" | "planning" | "filtering" | "duplicate-suppression" | "memory" | "publication" | "operational";
+                /** @description Passes per page, 1–200 (default 100); the next page’s cursor is in `X-Next-Cursor`. */
+                limit?: number;
+                /** @description `X-Next-Cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -4682,7 +4802,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Passes in start order, each with its events. */
+            /** @description A page of passes in start order, each with its events. When more passes follow, the `X-Next-Cursor` header carries the `cursor` for the next page. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4722,7 +4842,12 @@ export interface operations {
     };
     listBlockedPullRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 clientId: string;
@@ -4731,7 +4856,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Current blocks, newest first. */
+            /** @description A page of current blocks, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,7 +5091,12 @@ export interface operations {
     };
     listDismissals: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 clientId: string;
@@ -4975,7 +5105,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Dismissals. */
+            /** @description A page of dismissals. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,6 +6843,78 @@ export interface operations {
             };
         };
     };
+    attachCatalogModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachCatalogModelInput"];
+            };
+        };
+        responses: {
+            /** @description The profile with the model added; verification is reset and the profile is inactive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiConnection"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     verifyAiConnection: {
         parameters: {
             query?: never;
@@ -7572,6 +7774,67 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listClientCatalogModels: {
+        parameters: {
+            query?: {
+                /** @description Only this kind. */
+                providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Catalog models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogModelList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

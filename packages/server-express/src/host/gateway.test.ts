@@ -109,7 +109,47 @@ describe('the gateway', () => {
   });
 });
 
+describe('metrics at the edge', () => {
+  const TOKEN = 'metrics-token-for-tests-9f2c4e6a';
+  let host: TestHost;
+  beforeAll(async () => {
+    // The test's own requests come from loopback; trusting loopback proxies lets a test stand in
+    // for a remote caller behind a proxy with X-Forwarded-For.
+    host = await startTestHost({ env: { MARGIN_TRUST_PROXY: 'loopback', MARGIN_METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+  const remote = { 'x-forwarded-for': '203.0.113.7' };
+
+  it('serves /api/metrics to loopback callers, and to others only with MARGIN_METRICS_TOKEN', async () => {
+    expect((await fetch(`${host.url}/api/metrics`)).status).toBe(200);
+    const refused = await fetch(`${host.url}/api/metrics`, { headers: remote });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      code: 'forbidden',
+      error: 'Metrics are served to loopback callers, or with the metrics token (MARGIN_METRICS_TOKEN).',
+    });
+    const wrong = await fetch(`${host.url}/api/metrics`, { headers: { ...remote, authorization: 'Bearer nope' } });
+    expect(wrong.status).toBe(403);
+    const allowed = await fetch(`${host.url}/api/metrics`, {
+      headers: { ...remote, authorization: `Bearer ${TOKEN}` },
+    });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('margin_process_cpu_seconds_total');
+  });
+});
+
 describe('the gateway in development', () => {
+  it.each(['Development', 'DEVELOPMENT'])('serves Swagger UI for NODE_ENV=%s, whatever its case', async (value) => {
+    const host = await startTestHost({ env: { NODE_ENV: value } });
+    try {
+      expect((await fetch(`${host.url}/api/swagger/v1/swagger.json`)).status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('serves Swagger UI and the document under /api/swagger', async () => {
     const host = await startTestHost({ env: { NODE_ENV: 'development' } });
     try {

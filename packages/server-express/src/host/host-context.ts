@@ -2,12 +2,18 @@ import type { HostConfig } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { HealthReport } from './health.js';
 
-/** The settings the HTTP layer reads; an embedding host gives just these. */
-export type HttpSettings = Pick<HostConfig, 'development' | 'authRateLimit' | 'publicBaseUrl'>;
+/**
+ * The settings the HTTP layer reads; an embedding host gives just these. `trustProxy` applies to the
+ * apps Margin builds (gateway, `createApiApp`); a router mounted in another app follows that app's.
+ */
+export type HttpSettings = Pick<HostConfig, 'development' | 'authRateLimit' | 'publicBaseUrl'> &
+  Partial<Pick<HostConfig, 'trustProxy' | 'metricsToken'>>;
 
 /** Host-level services the HTTP layer may use besides the core's use cases. */
 export interface HostContext {
   config: HttpSettings;
+  /** Where this host listens (`http://127.0.0.1:8080`), once it does; set by the reference host. */
+  listenUrl?: string | undefined;
   logger: Logger;
   health(): Promise<HealthReport>;
 }

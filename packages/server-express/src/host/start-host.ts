@@ -64,12 +64,14 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   if (target.dialect === 'sqlite' && target.filename !== ':memory:') {
     await mkdir(dirname(target.filename), { recursive: true });
   }
-  const storage = await openKnexStorage({ url: config.databaseUrl });
+  const secretBox = createAesGcmSecretBox(secrets.secretsKey);
+  // Migrations that re-seal stored credentials need the key.
+  const storage = await openKnexStorage({ url: config.databaseUrl, secrets: secretBox });
   const cleanup: Array<() => Promise<void>> = [() => storage.close()];
   try {
     const core = createMarginCore({
       storage,
-      secrets: createAesGcmSecretBox(secrets.secretsKey),
+      secrets: secretBox,
       auth: { jwtSecret: secrets.jwtSecret },
       providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
       clock: options.clock,
@@ -98,6 +100,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
 
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    host.listenUrl = url;
     logger.info({ url, database: target.dialect }, 'margin is listening');
 
     cleanup.push(async () => logger.flush());

@@ -3,7 +3,7 @@ import type { MarginCore } from '@margin/core';
 import cookieParser from 'cookie-parser';
 import express, { type Express, Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import type { HostContext } from '../host/host-context.js';
+import type { HostContext, HttpSettings } from '../host/host-context.js';
 import type { HttpMetrics } from '../observability/metrics.js';
 import { requestObserver } from '../observability/request-observer.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
@@ -12,6 +12,7 @@ import { authenticate } from './authenticate.js';
 import { credentialRateLimit } from './credential-rate-limit.js';
 import { errorResponder, JSON_BODY_LIMIT, notFoundResponder } from './errors.js';
 import { healthz, livez } from './health-handlers.js';
+import { metricsAccess } from './metrics-access.js';
 import { mountRoutes, type RouteSpec } from './route.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -22,11 +23,12 @@ export interface ApiAppOptions {
 }
 
 /** Settings every Margin Express app shares. */
-export function configureExpressApp(app: Express): Express {
+export function configureExpressApp(app: Express, settings: Pick<HttpSettings, 'trustProxy'> = {}): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Proxies on loopback or private networks may tell us the client address (per-IP limits).
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Forwarded headers count only from proxies the operator named (MARGIN_TRUST_PROXY): anyone can
+  // send X-Forwarded-For, and the per-IP limit on credential endpoints must not be dodged by it.
+  app.set('trust proxy', settings.trustProxy ?? false);
   return app;
 }
 
@@ -49,7 +51,7 @@ export function createApiRouter(core: MarginCore, options: ApiAppOptions): Route
 
   api.get('/livez', livez);
   api.get('/healthz', healthz(host));
-  api.get('/metrics', async (_req, res, next) => {
+  api.get('/metrics', metricsAccess(host.config), async (_req, res, next) => {
     try {
       res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     } catch (error) {
@@ -84,7 +86,7 @@ export function createApiRouter(core: MarginCore, options: ApiAppOptions): Route
 
 /** The API as a standalone Express app with bare paths (the gateway mounts the router instead). */
 export function createApiApp(core: MarginCore, options: ApiAppOptions): Express {
-  const app = configureExpressApp(express());
+  const app = configureExpressApp(express(), options.host.config);
   app.use(createApiRouter(core, options));
   return app;
 }

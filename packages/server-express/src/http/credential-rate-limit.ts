@@ -12,6 +12,9 @@ export function credentialRateLimit(options: { permits: number; windowSeconds: n
     limit: options.permits,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    // An X-Forwarded-For from a proxy nobody named is ignored on purpose (MARGIN_TRUST_PROXY); the
+    // library's warning about it would fire on every such request.
+    validate: { xForwardedForHeader: false },
     handler: (req, _res, next) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = resetTime

@@ -18,7 +18,7 @@ export function createGateway(
 ): Express {
   // One Express app with the API router mounted directly: a nested app would swap request and
   // response prototypes on every call.
-  const gateway = configureExpressApp(express());
+  const gateway = configureExpressApp(express(), host.config);
 
   gateway.use('/api', api);
   const webhooks: RequestHandler = (req, res, next) =>

@@ -191,11 +191,13 @@ describe('AI connection lifecycle against an OpenAI-compatible server on loopbac
     expect(renamed.body.verification.status).toBe('verified');
     expect((await admin.post(`${base()}/${created.id}/activate`)).status).toBe(200);
 
+    // Where the key goes (URL, headers, query parameters) changes only together with the key.
+    const key = { auth: { mode: 'apiKey', apiKey: CANARY_KEY_2 } };
     const changes: Array<[string, Record<string, unknown>]> = [
-      ['baseUrl', { baseUrl: `${fake.url}/v1/` }],
-      ['auth', { auth: { mode: 'apiKey', apiKey: CANARY_KEY_2 } }],
-      ['headers', { defaultHeaders: { 'x-gateway': 'reviews' } }],
-      ['query parameters', { defaultQueryParams: { 'api-version': '1' } }],
+      ['baseUrl', { baseUrl: `${fake.url}/v1/`, ...key }],
+      ['auth', key],
+      ['headers', { defaultHeaders: { 'x-gateway': 'reviews' }, ...key }],
+      ['query parameters', { defaultQueryParams: { 'api-version': '1' }, ...key }],
       [
         'models',
         {
@@ -222,12 +224,63 @@ describe('AI connection lifecycle against an OpenAI-compatible server on loopbac
         checkedAt: null,
         warnings: [],
       });
-      // The profile stays active, but cannot be activated again before a new verification.
-      expect(changed.body.isActive, what).toBe(true);
+      // Out of service until verified and activated again.
+      expect(changed.body.isActive, what).toBe(false);
       const activate = await admin.post(`${base()}/${created.id}/activate`);
       expect(activate.status, what).toBe(400);
+      await verifyAndCheck();
+      expect((await admin.post(`${base()}/${created.id}/activate`)).body.isActive, what).toBe(true);
     }
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${CANARY_KEY_2}`);
+  });
+
+  it('sends a stored key only where it was given: moving the profile needs the key again (400 naming it)', async () => {
+    const elsewhere = await startFakeOpenAi();
+    try {
+      const created = await create('Moved');
+      await admin.post(`${base()}/${created.id}/verify`);
+      expect((await admin.post(`${base()}/${created.id}/activate`)).status).toBe(200);
+      const moves: Array<[string, Record<string, unknown>]> = [
+        ['baseUrl', { baseUrl: elsewhere.apiRoot }],
+        ['baseUrl with auth but no key', { baseUrl: elsewhere.apiRoot, auth: { mode: 'apiKey' } }],
+        ['providerKind', { providerKind: 'kindProxy', baseUrl: elsewhere.apiRoot }],
+        ['defaultHeaders', { defaultHeaders: { 'x-forward-to': elsewhere.url } }],
+        ['defaultQueryParams', { defaultQueryParams: { region: 'attacker.example/x?' } }],
+      ];
+      for (const [what, patch] of moves) {
+        const res = await admin.patch(`${base()}/${created.id}`, patch);
+        expect(res.status, what).toBe(400);
+        expect(res.body, what).toMatchObject({
+          code: 'validation_failed',
+          details: [
+            {
+              path: 'auth.apiKey',
+              message:
+                'is required again when providerKind, baseUrl, defaultHeaders or defaultQueryParams change: a stored key is only sent where it was given.',
+            },
+          ],
+        });
+        // Nothing changed: still active, still verified, still pointing at the first server.
+        expect((await admin.post(`${base()}/${created.id}/verify`)).body.status, what).toBe('verified');
+      }
+      const current = (await admin.get(`${base()}/${created.id}`)).body;
+      expect(current).toMatchObject({ baseUrl: fake.apiRoot, isActive: true, defaultHeaders: {} });
+      expect(elsewhere.requests).toEqual([]);
+
+      // With the key given again the move is fine, and takes the profile out of service.
+      const moved = await admin.patch(`${base()}/${created.id}`, {
+        baseUrl: elsewhere.apiRoot,
+        auth: { mode: 'apiKey', apiKey: CANARY_KEY_2 },
+      });
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({ isActive: false, verification: { status: 'neverVerified' } });
+      expect((await admin.post(`${base()}/${created.id}/verify`)).body.status).toBe('verified');
+      const sent = elsewhere.requests.map((r) => r.headers.authorization);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.every((h) => h === `Bearer ${CANARY_KEY_2}`)).toBe(true);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('keeps the stored key when a PATCH repeats auth without it (no reset)', async () => {
@@ -285,7 +338,7 @@ describe('AI connection lifecycle against an OpenAI-compatible server on loopbac
     const rows = await host.storage.knex('ai_connections').select('api_key_sealed');
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) {
-      expect(String(row.api_key_sealed)).toMatch(/^v1:/);
+      expect(String(row.api_key_sealed)).toMatch(/^v2:/);
       expect(String(row.api_key_sealed)).not.toContain(CANARY_KEY);
     }
   });

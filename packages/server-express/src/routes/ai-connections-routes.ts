@@ -5,6 +5,7 @@ import {
   AiProbeInput,
   AiProbeResultView,
   AiVerificationView,
+  AttachCatalogModelInput,
   CreateAiConnectionInput,
   PatchAiConnectionInput,
   PermittedProvidersView,
@@ -128,6 +129,27 @@ export const aiConnectionsRoutes: RouteSpec[] = [
       await core.ai.deleteConnection(actor, params.clientId, params.connectionId);
       return { status: 204 };
     },
+  }),
+  route({
+    method: 'post',
+    path: '/clients/{clientId}/ai-connections/{connectionId}/catalog-models',
+    operationId: 'attachCatalogModel',
+    summary:
+      'Add a model from the catalog to the profile’s configured models, with its metadata and prices (ClientAdministrator, both editions)',
+    tag: TAG,
+    params: AiConnectionParams,
+    body: AttachCatalogModelInput,
+    responses: {
+      200: {
+        description: 'The profile with the model added; verification is reset and the profile is inactive.',
+        schema: AiConnectionView,
+      },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.attachCatalogModel(actor, params.clientId, params.connectionId, body),
+    }),
   }),
   route({
     method: 'post',

@@ -423,6 +423,27 @@ describe('AI connection profiles: validation', () => {
     });
     expect(azure.status).toBe(201);
     expect(azure.body.auth).toEqual({ mode: 'azureIdentity', hasApiKey: false });
+    // The installation's identity token goes to Azure hosts only, never to a host a client names.
+    const elsewhere = await admin.post(path(), {
+      displayName: 'Not Azure',
+      providerKind: 'kindCloudA',
+      baseUrl: 'https://models.attacker.example/openai/v1',
+      auth: { mode: 'azureIdentity' },
+      configuredModels: [{ remoteModelId: 'reviews-gpt41' }],
+      purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: 'reviews-gpt41' }],
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.details).toEqual([
+      expect.objectContaining({
+        path: 'baseUrl',
+        message: expect.stringContaining('with azureIdentity must be an Azure'),
+      }),
+    ]);
+    const redirected = await admin.patch(`${path()}/${azure.body.id}`, {
+      baseUrl: 'https://models.attacker.example/openai/v1',
+    });
+    expect(redirected.status).toBe(400);
+    expect(redirected.body.details[0].path).toBe('baseUrl');
     expect(azure.body.discoveryMode).toBe('manualOnly');
     const keyless = await admin.post(path(), {
       displayName: 'Keyless',

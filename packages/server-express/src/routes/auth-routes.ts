@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../http/refresh-cookie.js';
 import { publicRoute, type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
-import { PatParams } from './params.js';
+import { PageQuery, PatParams } from './params.js';
 
 const TAG = 'Authentication';
 
@@ -45,7 +45,9 @@ export const authRoutes: RouteSpec[] = [
       },
       ...errors(401, 429),
     },
-    handler: async ({ core, req, res, body }) => answerWithSession(req, res, await core.identity.login(body)),
+    // `req.ip` honours MARGIN_TRUST_PROXY only: the lockout counts per username and this address.
+    handler: async ({ core, req, res, body }) =>
+      answerWithSession(req, res, await core.identity.login(body, { sourceAddress: req.ip })),
   }),
   publicRoute({
     method: 'post',
@@ -97,7 +99,7 @@ export const authRoutes: RouteSpec[] = [
     tag: TAG,
     rateLimit: 'credentials',
     body: ChangePasswordInput,
-    responses: { 204: { description: 'Changed.' }, ...errors(429) },
+    responses: { 204: { description: 'Changed.' }, ...errors(403, 429) },
     handler: async ({ core, actor, body }) => {
       await core.identity.changeOwnPassword(actor, body);
       return { status: 204 };
@@ -110,7 +112,10 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Create a personal access token (shown once)',
     tag: TAG,
     body: CreatePatInput,
-    responses: { 201: { description: 'The token; its plaintext is never shown again.', schema: PatCreated } },
+    responses: {
+      201: { description: 'The token; its plaintext is never shown again.', schema: PatCreated },
+      ...errors(403),
+    },
     handler: async ({ core, actor, body }) => ({
       status: 201,
       body: await core.identity.createPersonalAccessToken(actor, body),
@@ -123,8 +128,12 @@ export const authRoutes: RouteSpec[] = [
     operationId: 'listPersonalAccessTokens',
     summary: 'List my usable personal access tokens (no token material)',
     tag: TAG,
-    responses: { 200: { description: 'Tokens, newest first.', schema: PatList } },
-    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.listPersonalAccessTokens(actor) }),
+    query: PageQuery,
+    responses: { 200: { description: 'A page of tokens, newest first.', schema: PatList }, ...errors(400, 403) },
+    handler: async ({ core, actor, query }) => ({
+      status: 200,
+      body: await core.identity.listPersonalAccessTokens(actor, query),
+    }),
   }),
   route({
     method: 'delete',
@@ -133,7 +142,7 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Revoke one of my personal access tokens',
     tag: TAG,
     params: PatParams,
-    responses: { 204: { description: 'Revoked.' }, ...errors(404) },
+    responses: { 204: { description: 'Revoked.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
       await core.identity.revokePersonalAccessToken(actor, params.patId);
       return { status: 204 };

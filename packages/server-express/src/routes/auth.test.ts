@@ -29,14 +29,29 @@ describe('signing in', () => {
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).toMatch(/Expires=/);
-    // Plain http here: the cookie is marked Secure only when the request came over https.
+    // Plain http here: the cookie is marked Secure only when the request came over https, and an
+    // X-Forwarded-Proto from a proxy nobody named trusted does not say so.
     expect(cookie).not.toContain('Secure');
-    const secure = await host.api.post(
+    const claimed = await host.api.post(
       '/auth/login',
       { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
       { 'x-forwarded-proto': 'https' },
     );
-    expect(secure.headers.get('set-cookie')).toContain('Secure');
+    expect(claimed.headers.get('set-cookie')).not.toContain('Secure');
+  });
+
+  it('marks the cookie Secure when a trusted proxy says the request came over https', async () => {
+    const proxied = await startTestHost({ env: { MARGIN_TRUST_PROXY: 'loopback' } });
+    try {
+      const secure = await proxied.api.post(
+        '/auth/login',
+        { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+        { 'x-forwarded-proto': 'https' },
+      );
+      expect(secure.headers.get('set-cookie')).toContain('Secure');
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('is case-insensitive for the username and accepts the token as a bearer credential', async () => {
@@ -72,6 +87,27 @@ describe('signing in', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('validation_failed');
     expect(malformed.body.details.map((d: { path: string }) => d.path)).toEqual(['username', 'password']);
+  });
+
+  it('accepts only the exact base64url of a token: variants that decode to the same bytes are refused', async () => {
+    const token = (await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).body
+      .accessToken as string;
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last character of a 32-byte signature carries two unused bits: flipping one decodes the same.
+    const last = alphabet.indexOf(signature.at(-1) ?? '');
+    const variants = [
+      `${header}.${payload}.${signature.slice(0, -1)}${alphabet[last ^ 1]}`,
+      `${header}.${payload}.${signature}=`,
+      `${header}.${payload}.${signature.slice(0, 5)}!${signature.slice(5)}`,
+      `${header}.${payload}!.${signature}`,
+      `${header}.${payload.replace(/-/g, '+').replace(/_/g, '/')}.${signature}`,
+    ].filter((variant) => variant !== token);
+    expect((await host.api.with({ bearer: token }).get('/auth/me')).status).toBe(200);
+    for (const variant of variants) {
+      const res = await host.api.with({ bearer: variant }).get('/auth/me');
+      expect(res.status, variant).toBe(401);
+    }
   });
 
   it('answers 401 in the error shape without credentials or with a bad token', async () => {
@@ -149,7 +185,7 @@ describe('refresh tokens', () => {
   });
 });
 
-describe('session limits and lockout (on a manual clock)', () => {
+describe('session limits (on a manual clock)', () => {
   const clock = createManualClock('2026-03-01T09:00:00.000Z');
   let host: TestHost;
   beforeAll(async () => {
@@ -186,32 +222,67 @@ describe('session limits and lockout (on a manual clock)', () => {
     clock.advance(2 * 60_000);
     expect((await api.get('/auth/me')).status).toBe(401);
   });
+});
 
-  it('locks an account after 5 failures, even against the right password, for 15 minutes doubling to 60', async () => {
-    const { id } = await host.createUser('locky');
-    expect(id).toEqual(expect.any(String));
-    const attempt = (password: string) => host.api.post('/auth/login', { username: 'locky', password });
-    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).status).toBe(401);
-    const locked = await attempt(TEST_USER_PASSWORD);
-    expect(locked.status).toBe(401);
-    expect(locked.body).toMatchObject({ code: 'account_locked' });
+describe('sign-in lockout per username and source address (on a manual clock)', () => {
+  const clock = createManualClock('2026-03-01T09:00:00.000Z');
+  let host: TestHost;
+  beforeAll(async () => {
+    // Loopback is the trusted proxy here, so X-Forwarded-For stands for the caller's address.
+    host = await startTestHost({ clock, env: { MARGIN_TRUST_PROXY: 'loopback' } });
+    // Before the clock moves: the admin's access token lives 15 minutes.
+    for (const name of ['locky', 'real-user', 'targeted']) await host.createUser(name);
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+  const from = (address: string, username: string, password: string) =>
+    host.api.post('/auth/login', { username, password }, { 'x-forwarded-for': address });
+  const answer = (res: { status: number; body: Record<string, unknown> }) => {
+    const { requestId: _ignored, ...body } = res.body;
+    return { status: res.status, body };
+  };
+  const REFUSED = { status: 401, body: { error: 'Invalid credentials.', code: 'unauthenticated' } };
+
+  it('locks one username from one address after 5 failures; the right password from elsewhere still works', async () => {
+    for (let i = 0; i < 5; i++) expect(answer(await from('198.51.100.10', 'locky', 'wrong-password'))).toEqual(REFUSED);
+    // The locked pair refuses even the right password, in the words of any failure...
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
+    // ...while the owner, signing in from another address, gets in.
+    expect((await from('203.0.113.20', 'locky', TEST_USER_PASSWORD)).status).toBe(200);
+
     clock.advance(14 * 60_000);
-    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
     clock.advance(61_000);
-    // Unlocked; a second streak of five locks for 30 minutes.
-    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).body.code).toBe('unauthenticated');
+    // Unlocked; a second streak of five locks that pair for 30 minutes, a third for 60 at most.
+    for (let i = 0; i < 5; i++) expect(answer(await from('198.51.100.10', 'locky', 'wrong-password'))).toEqual(REFUSED);
     clock.advance(29 * 60_000);
-    expect((await attempt(TEST_USER_PASSWORD)).body.code).toBe('account_locked');
+    expect(answer(await from('198.51.100.10', 'locky', TEST_USER_PASSWORD))).toEqual(REFUSED);
     clock.advance(61_000);
-    expect((await attempt(TEST_USER_PASSWORD)).status).toBe(200);
+    expect((await from('198.51.100.10', 'locky', TEST_USER_PASSWORD)).status).toBe(200);
   });
 
-  it('does not count failures for unknown users or lock them', async () => {
-    for (let i = 0; i < 6; i++) {
-      expect((await host.api.post('/auth/login', { username: 'nobody-here', password: 'x' })).body.code).toBe(
-        'unauthenticated',
-      );
-    }
+  it('answers a locked pair and an unknown username alike, so no answer tells whether a user exists', async () => {
+    for (let i = 0; i < 5; i++) await from('198.51.100.11', 'real-user', 'wrong-password');
+    const locked = answer(await from('198.51.100.11', 'real-user', TEST_USER_PASSWORD));
+    const unknown = answer(await from('198.51.100.11', 'no-such-user', 'whatever-password'));
+    const wrong = answer(await from('198.51.100.12', 'real-user', 'wrong-password'));
+    expect(locked).toEqual(REFUSED);
+    expect(unknown).toEqual(locked);
+    expect(wrong).toEqual(locked);
+    // An unknown username is counted and locked the same way an existing one is.
+    for (let i = 0; i < 6; i++) expect(answer(await from('198.51.100.13', 'ghost-user', 'x'))).toEqual(REFUSED);
+  });
+
+  it('slows a username down across many addresses, but never refuses the right password from elsewhere', async () => {
+    const slept = clock.sleeps.length;
+    for (let i = 1; i <= 30; i++) expect((await from(`192.0.2.${i}`, 'targeted', 'wrong-password')).status).toBe(401);
+    const ok = await from('203.0.113.99', 'targeted', TEST_USER_PASSWORD);
+    expect(ok.status).toBe(200);
+    // The later attempts waited before being answered, the owner's too.
+    const waits = clock.sleeps.slice(slept);
+    expect(waits.length).toBeGreaterThan(20);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(1000);
   });
 });
 
@@ -237,5 +308,31 @@ describe('the per-IP limit on credential endpoints', () => {
     // The refresh endpoint shares the limit; other endpoints do not.
     expect((await host.api.post('/auth/refresh')).status).toBe(429);
     expect((await host.api.get('/healthz')).status).toBe(200);
+  });
+
+  it('cannot be dodged by rotating X-Forwarded-For: without MARGIN_TRUST_PROXY the gateway is the edge', async () => {
+    host = await startTestHost({
+      env: { MARGIN_AUTH_RATELIMIT_PERMITS: '3', MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: '60' },
+    });
+    const attempt = (i: number) =>
+      host.api.post('/auth/login', { username: 'x', password: 'y' }, { 'x-forwarded-for': `198.51.100.${i}` });
+    for (let i = 0; i < 3; i++) expect((await attempt(i)).status).toBe(401);
+    for (let i = 3; i < 6; i++) expect((await attempt(i)).status).toBe(429);
+  });
+
+  it('takes the client address from X-Forwarded-For only when the proxy is one the operator named', async () => {
+    host = await startTestHost({
+      env: {
+        MARGIN_AUTH_RATELIMIT_PERMITS: '3',
+        MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: '60',
+        MARGIN_TRUST_PROXY: '127.0.0.1/8, ::1',
+      },
+    });
+    const from = (address: string) =>
+      host.api.post('/auth/login', { username: 'x', password: 'y' }, { 'x-forwarded-for': address });
+    for (let i = 0; i < 3; i++) expect((await from('198.51.100.1')).status).toBe(401);
+    expect((await from('198.51.100.1')).status).toBe(429);
+    // Another client behind the same trusted proxy has its own budget.
+    expect((await from('198.51.100.2')).status).toBe(401);
   });
 });

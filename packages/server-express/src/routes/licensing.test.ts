@@ -75,6 +75,32 @@ describe('licensing', () => {
     expect((await admin.patch('/admin/licensing', { edition: 'Enterprise' })).status).toBe(400);
   });
 
+  it('drops to Community whatever overrides are enabled, keeping them stored without effect until Commercial returns', async () => {
+    const admin = await (await start()).admin();
+    const commercial = await admin.patch('/admin/licensing', {
+      edition: 'Commercial',
+      capabilityOverrides: [
+        { capability: 'crawl-configs', overrideState: 'enabled' },
+        { capability: 'budgeting', overrideState: 'disabled' },
+      ],
+    });
+    expect(commercial.status).toBe(200);
+    const community = await admin.patch('/admin/licensing', { edition: 'Community' });
+    expect(community.status).toBe(200);
+    expect(community.body.edition).toBe('Community');
+    const state = (key: string) =>
+      community.body.capabilities.find((c: { capability: string }) => c.capability === key);
+    // Kept, shown, and of no effect: every capability is unavailable in Community.
+    expect(state('crawl-configs')).toMatchObject({ overrideState: 'enabled', isAvailable: false });
+    expect(state('crawl-configs').message).toContain('needs a Commercial license');
+    expect(state('budgeting')).toMatchObject({ overrideState: 'disabled', isAvailable: false });
+    const back = await admin.patch('/admin/licensing', { edition: 'Commercial' });
+    expect(back.body.capabilities.find((c: { capability: string }) => c.capability === 'budgeting')).toMatchObject({
+      overrideState: 'disabled',
+      isAvailable: false,
+    });
+  });
+
   it('is never taken from the environment', async () => {
     const host = await start({ env: { MARGIN_EDITION: 'Commercial', EDITION: 'Commercial' } });
     expect((await (await host.admin()).get('/admin/licensing')).body.edition).toBe('Community');

@@ -192,6 +192,21 @@ const tenantRoutes: RouteSpec[] = [
   }),
   route({
     method: 'get',
+    path: '/clients/{clientId}/model-catalog/models',
+    operationId: 'listClientCatalogModels',
+    summary:
+      'Browse the model catalog as the client’s connections see it: built-in models, and its tenant’s own in Commercial (ClientAdministrator, both editions)',
+    tag: 'Logical models',
+    params: ClientParams,
+    query: CatalogModelQuery,
+    responses: { 200: { description: 'Catalog models.', schema: CatalogModelList }, ...errors(403, 404) },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.ai.listClientCatalogModels(actor, params.clientId, query),
+    }),
+  }),
+  route({
+    method: 'get',
     path: '/tenants/{tenantId}/model-catalog/models',
     operationId: 'listCatalogModels',
     summary: 'Browse the model catalog: built-in models, the tenant’s own, with its prices',

@@ -34,6 +34,7 @@ describe('personal access tokens', () => {
           lastUsedAt: null,
         },
       ],
+      nextCursor: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
 
@@ -75,6 +76,39 @@ describe('personal access tokens', () => {
     } finally {
       clock.set('2026-04-01T08:00:00.000Z');
     }
+  });
+
+  it('cannot create, list or revoke tokens, or change a password, when the request itself came with a PAT', async () => {
+    const { id, api } = await host.createUser('pat-powers');
+    const created = await api.post('/users/me/pats', { label: 'stolen from CI' });
+    const viaPat = host.api.with({ pat: created.body.token });
+    const refused = {
+      error: 'A personal access token cannot manage personal access tokens or change a password; sign in to do that.',
+      code: 'forbidden',
+    };
+    const attempts = [
+      await viaPat.post('/users/me/pats', { label: 'persistence' }),
+      await viaPat.get('/users/me/pats'),
+      await viaPat.delete(`/users/me/pats/${created.body.id}`),
+      await viaPat.post('/users/me/password', { currentPassword: TEST_USER_PASSWORD, newPassword: 'taken-over-1234' }),
+    ];
+    for (const res of attempts) {
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject(refused);
+    }
+    // Nothing changed: one token, still usable, and the password still signs in.
+    expect((await api.get('/users/me/pats')).body.items).toHaveLength(1);
+    expect((await viaPat.get('/auth/me')).status).toBe(200);
+    expect((await host.login('pat-powers', TEST_USER_PASSWORD)).credentials.bearer).toEqual(expect.any(String));
+
+    // A platform administrator's PAT cannot set passwords through user management either.
+    const adminPat = (await (await host.admin()).post('/users/me/pats', { label: 'provisioning' })).body.token;
+    const reset = await host.api.with({ pat: adminPat }).patch(`/admin/users/${id}`, { password: 'taken-over-1234' });
+    expect(reset.status).toBe(403);
+    expect(reset.body).toMatchObject(refused);
+    expect(
+      (await host.api.with({ pat: adminPat }).patch(`/admin/users/${id}`, { displayName: 'Renamed' })).status,
+    ).toBe(200);
   });
 
   it('validates the label and expiry', async () => {

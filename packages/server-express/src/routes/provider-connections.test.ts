@@ -1,5 +1,5 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
-import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID } from '@margin/providers/testing';
+import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
@@ -113,7 +113,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       expect((await admin.get(connections(clientId))).body).toEqual({ items: [res.body], nextCursor: null });
       expect((await admin.get(`${connections(clientId)}/${res.body.id}`)).body).toEqual(res.body);
       const stored = await host.storage.providerConnections.findById(res.body.id);
-      expect(stored?.sealedSecret).toMatch(/^v1:/);
+      expect(stored?.sealedSecret).toMatch(/^v2:/);
       expect(stored?.sealedSecret).not.toContain(SECRETS.gitlab);
     });
 
@@ -296,6 +296,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       const enterprise = list.find((c: { hostBaseUrl: string }) => c.hostBaseUrl === 'https://github.acme.example');
       const moved = await admin.patch(`${connections(clientId)}/${enterprise.id}`, {
         hostBaseUrl: 'https://github.com/',
+        secret: SECRETS.github,
       });
       expect(moved.status).toBe(409);
       expect(moved.body.code).toBe('conflict');
@@ -357,7 +358,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       expect((await admin.patch(path, { secret: SECRETS.github })).body.verificationStatus).toBe('neverVerified');
       expect((await verify()).verificationStatus).toBe('verified');
 
-      const moved = await admin.patch(path, { hostBaseUrl: 'https://github.acme.example' });
+      const moved = await admin.patch(path, { hostBaseUrl: 'https://github.acme.example', secret: SECRETS.github });
       expect(moved.body).toMatchObject({
         hostBaseUrl: 'https://github.acme.example',
         verificationStatus: 'neverVerified',
@@ -365,6 +366,73 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       // Unknown and immutable fields are ignored.
       const ignored = await admin.patch(path, { providerFamily: 'gitHostB', authenticationKind: 'appInstallation' });
       expect(ignored.body).toMatchObject({ providerFamily: 'gitHostA', authenticationKind: 'personalAccessToken' });
+    });
+
+    it('sends a stored secret only to the host it was given for: a new host needs the secret again (400 naming it)', async () => {
+      const elsewhere = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'someone', name: 'Someone' } }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab());
+        const path = `${connections(clientId)}/${id}`;
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        for (const patch of [
+          { hostBaseUrl: elsewhere.url },
+          { hostBaseUrl: elsewhere.url, secret: '   ' },
+          { hostBaseUrl: elsewhere.url, secret: null },
+          { hostBaseUrl: `${fakes.gitlab.hostBaseUrl}/other-path` },
+        ]) {
+          const res = await admin.patch(path, patch);
+          expect(res.status, JSON.stringify(patch)).toBe(400);
+          expect(res.body).toMatchObject({
+            code: 'validation_failed',
+            details: [
+              {
+                path: 'secret',
+                message:
+                  'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.',
+              },
+            ],
+          });
+        }
+        const stored = (await admin.get(path)).body;
+        expect(stored).toMatchObject({ hostBaseUrl: fakes.gitlab.hostBaseUrl, verificationStatus: 'verified' });
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        expect(elsewhere.requests).toEqual([]);
+
+        // Given again, the secret goes to the new host, and only the new one.
+        const moved = await admin.patch(path, { hostBaseUrl: elsewhere.url, secret: WRONG.gitlab });
+        expect(moved.body).toMatchObject({ hostBaseUrl: elsewhere.url, verificationStatus: 'neverVerified' });
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        expect(elsewhere.requests.map((r) => r.headers['private-token'])).toEqual([WRONG.gitlab]);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
+    it('binds each sealed secret to its row: a secret copied into another connection’s row never opens there', async () => {
+      const elsewhere = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'someone', name: 'Someone' } }));
+        const victim = await create(await newClient(), fakes.bodies.gitlab());
+        const otherClient = await newClient();
+        const thief = await create(
+          otherClient,
+          fakes.bodies.gitlab({ hostBaseUrl: elsewhere.url, secret: 'x'.repeat(20) }),
+        );
+        // Someone with write access to the database moves the sealed value across rows.
+        const { sealed_secret } = await host.storage.knex('provider_connections').where({ id: victim.id }).first();
+        await host.storage.knex('provider_connections').where({ id: thief.id }).update({ sealed_secret });
+        const res = await admin.post(`${connections(otherClient)}/${thief.id}/verify`);
+        expect(res.status).toBe(500);
+        expect(res.body).toMatchObject({
+          code: 'internal',
+          error: 'A stored secret could not be decrypted with the configured secrets key.',
+        });
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await elsewhere.close();
+      }
     });
 
     it('validates a change, including the fields of the connection’s authentication kind', async () => {
@@ -436,7 +504,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       }
     });
 
-    it('records a refusal (401) as failed with the provider’s message, never the secret, and answers 200', async () => {
+    it('records a refusal (401) as failed with a summary, never the secret, and answers 200', async () => {
       for (const body of [
         fakes.bodies.gitlab({ secret: WRONG.gitlab }),
         fakes.bodies.github({ secret: WRONG.github }),
@@ -471,6 +539,52 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
           lastVerificationError: null,
           lastVerificationFailureCategory: null,
         });
+      }
+    });
+
+    it('never follows a redirect to another host: the stored token stays with the host it was given for', async () => {
+      const elsewhere = await startFakeHttpServer();
+      const redirector = await startFakeHttpServer();
+      try {
+        elsewhere.on('GET', '/api/v4/user', () => ({ json: { id: 1, username: 'thief', name: 'Thief' } }));
+        redirector.on('GET', '/api/v4/user', () => ({
+          status: 302,
+          headers: { location: `${elsewhere.url}/api/v4/user` },
+        }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab({ hostBaseUrl: redirector.url }));
+        const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          verificationStatus: 'failed',
+          lastVerificationFailureCategory: 'egressRefused',
+          lastVerificationError: `Margin refused to call ${redirector.url}: it redirected elsewhere, or resolved to a link-local, reserved or cloud metadata address.`,
+        });
+        expect(redirector.requests).toHaveLength(1);
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await Promise.all([elsewhere.close(), redirector.close()]);
+      }
+    });
+
+    it('stores a sanitised summary of a refusal, never the provider’s own answer', async () => {
+      const chatty = await startFakeHttpServer();
+      try {
+        chatty.on('GET', '/api/v4/user', () => ({
+          status: 401,
+          json: { message: 'INTERNAL-BANNER build 7.3 db=10.0.0.5 admin contact ops@corp.internal' },
+        }));
+        const clientId = await newClient();
+        const { id } = await create(clientId, fakes.bodies.gitlab({ hostBaseUrl: chatty.url }));
+        const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+        expect(res.body).toMatchObject({
+          verificationStatus: 'failed',
+          lastVerificationFailureCategory: 'credentials',
+          lastVerificationError: 'GitLab refused the credentials (HTTP 401).',
+        });
+        expect(JSON.stringify(res.body)).not.toContain('INTERNAL-BANNER');
+      } finally {
+        await chatty.close();
       }
     });
 

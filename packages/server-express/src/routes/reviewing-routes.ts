@@ -22,7 +22,7 @@ import {
 import { z } from 'zod';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
-import { ClientParams, DismissalParams, JobParams } from './params.js';
+import { ClientParams, DismissalParams, JobParams, PageQuery } from './params.js';
 
 const TAG = 'Reviewing';
 
@@ -140,13 +140,19 @@ export const reviewingRoutes: RouteSpec[] = [
     params: JobParams,
     query: ProtocolQuery,
     responses: {
-      200: { description: 'Passes in start order, each with its events.', schema: ProtocolView },
-      ...errors(404),
+      200: {
+        description:
+          'A page of passes in start order, each with its events. When more passes follow, the `X-Next-Cursor` header carries the `cursor` for the next page.',
+        schema: ProtocolView,
+      },
+      ...errors(400, 404),
     },
-    handler: async ({ core, actor, params, query }) => ({
-      status: 200,
-      body: await core.reviewing.readProtocol(actor, params.jobId, query),
-    }),
+    handler: async ({ core, actor, params, req }) => {
+      // The decided answer is an array of passes, so the next page's cursor travels in a header.
+      const page = await core.reviewing.readProtocol(actor, params.jobId, req.query);
+      const headers: Record<string, string> = page.nextCursor ? { 'X-Next-Cursor': page.nextCursor } : {};
+      return { status: 200, body: page.items, headers };
+    },
   }),
   route({
     method: 'get',
@@ -155,10 +161,14 @@ export const reviewingRoutes: RouteSpec[] = [
     summary: 'Pull requests blocked from review (ClientUser)',
     tag: TAG,
     params: ClientParams,
-    responses: { 200: { description: 'Current blocks, newest first.', schema: BlockList }, ...errors(403, 404) },
-    handler: async ({ core, actor, params }) => ({
+    query: PageQuery,
+    responses: {
+      200: { description: 'A page of current blocks, newest first.', schema: BlockList },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.reviewing.listBlockedPullRequests(actor, params.clientId),
+      body: await core.reviewing.listBlockedPullRequests(actor, params.clientId, query),
     }),
   }),
   route({
@@ -219,10 +229,11 @@ export const reviewingRoutes: RouteSpec[] = [
     summary: 'Dismissed findings, newest first (ClientUser)',
     tag: TAG,
     params: ClientParams,
-    responses: { 200: { description: 'Dismissals.', schema: DismissalList }, ...errors(403, 404) },
-    handler: async ({ core, actor, params }) => ({
+    query: PageQuery,
+    responses: { 200: { description: 'A page of dismissals.', schema: DismissalList }, ...errors(400, 403, 404) },
+    handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.reviewing.listDismissals(actor, params.clientId),
+      body: await core.reviewing.listDismissals(actor, params.clientId, query),
     }),
   }),
   route({

@@ -156,6 +156,46 @@ describe('review jobs', () => {
     engine.complete(first.body.jobId);
   });
 
+  it('never runs a submission without a revision beside an active review of the same pull request', async () => {
+    const number = ++prNumber;
+    const concrete = await submit(submission({ number, head: 'e' }));
+    expect(concrete.status).toBe(202);
+    await engine.started(concrete.body.jobId);
+    // Without a revision the review would read the pull request's head: the one already under review.
+    const whole = await submit(submission({ number, revision: false }));
+    expect(whole.status).toBe(409);
+    expect(whole.body).toMatchObject({ code: 'conflict', jobId: concrete.body.jobId });
+    engine.complete(concrete.body.jobId);
+    await ctx.waitFor(concrete.body.jobId, 'completed');
+
+    // The other way round: a named revision retires the revision-less review rather than running beside it.
+    const waiting = await submit(submission({ number, revision: false }));
+    expect(waiting.status).toBe(202);
+    await engine.started(waiting.body.jobId);
+    const named = await submit(submission({ number, head: 'f' }));
+    expect(named.status).toBe(202);
+    await ctx.waitFor(waiting.body.jobId, 'superseded');
+    await engine.started(named.body.jobId);
+    engine.complete(named.body.jobId);
+  });
+
+  it('matches a duplicate on the whole revision, providerRevisionId included', async () => {
+    const number = ++prNumber;
+    const revision = (providerRevisionId: string) => ({
+      ...submission({ number, head: '9' }),
+      reviewRevision: { headSha: '9'.repeat(40), baseSha: 'b'.repeat(40), providerRevisionId },
+    });
+    const first = await submit(revision('iteration-1'));
+    await engine.started(first.body.jobId);
+    expect((await submit(revision('iteration-1'))).status).toBe(409);
+    // Same commits, another provider revision (say, a new Azure DevOps iteration): another revision.
+    const second = await submit(revision('iteration-2'));
+    expect(second.status, JSON.stringify(second.body)).toBe(202);
+    await ctx.waitFor(first.body.jobId, 'superseded');
+    await engine.started(second.body.jobId);
+    engine.complete(second.body.jobId);
+  });
+
   it('retires an older active revision as superseded when a newer one is submitted, stopping its run', async () => {
     const number = ++prNumber;
     const older = await submit(submission({ number, head: 'c' }));

@@ -57,10 +57,14 @@ export const tenancyRoutes: RouteSpec[] = [
     summary: 'Users with a role on the tenant (tenant administrator)',
     tag: 'Tenants',
     params: TenantParams,
-    responses: { 200: { description: 'Members.', schema: MemberList }, ...errors(403, 404) },
-    handler: async ({ core, actor, params }) => ({
+    query: PageQuery,
+    responses: {
+      200: { description: 'A page of members, oldest first.', schema: MemberList },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.identity.listTenantMembers(actor, params.tenantId),
+      body: await core.identity.listTenantMembers(actor, params.tenantId, query),
     }),
   }),
   route({
@@ -144,10 +148,14 @@ export const tenancyRoutes: RouteSpec[] = [
     summary: 'Users with an explicit role on the client (ClientAdministrator)',
     tag: 'Clients',
     params: ClientParams,
-    responses: { 200: { description: 'Members.', schema: MemberList }, ...errors(403, 404) },
-    handler: async ({ core, actor, params }) => ({
+    query: PageQuery,
+    responses: {
+      200: { description: 'A page of members, oldest first.', schema: MemberList },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.identity.listClientMembers(actor, params.clientId),
+      body: await core.identity.listClientMembers(actor, params.clientId, query),
     }),
   }),
   route({

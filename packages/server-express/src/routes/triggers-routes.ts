@@ -9,6 +9,7 @@ import {
   DeliveriesQuery,
   KnowledgeSourceList,
   KnowledgeSourceView,
+  type ListenerBase,
   PatchCrawlConfigurationInput,
   PatchWebhookConfigurationInput,
   SubmitByCoordinatesInput,
@@ -39,10 +40,12 @@ const ListQuery = TriggerListQuery.extend({
 
 /**
  * Where providers reach this installation: MARGIN_PUBLIC_BASE_URL (the gateway root), or else the
- * request's own scheme and host (trusted proxies may set them).
+ * address the host listens on. Never the request's Host header: any caller chooses that, and would
+ * make the listener URL an administrator copies into a provider point wherever they like.
  */
-export function publicBaseUrl(host: HostContext, req: Request): string {
-  return host.config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+export function listenerBase(host: HostContext): ListenerBase {
+  if (host.config.publicBaseUrl) return { baseUrl: host.config.publicBaseUrl, source: 'publicBaseUrl' };
+  return { baseUrl: host.listenUrl ?? '', source: 'listenAddress' };
 }
 
 const WEBHOOKS = 'Webhook configurations';
@@ -64,9 +67,9 @@ export const triggersRoutes: RouteSpec[] = [
       },
       ...errors(400, 403, 404),
     },
-    handler: async ({ core, host, actor, body, req }) => ({
+    handler: async ({ core, host, actor, body }) => ({
       status: 201,
-      body: await core.triggers.createWebhookConfiguration(actor, body, publicBaseUrl(host, req)),
+      body: await core.triggers.createWebhookConfiguration(actor, body, listenerBase(host)),
     }),
   }),
   route({
@@ -80,9 +83,9 @@ export const triggersRoutes: RouteSpec[] = [
       200: { description: 'A page of configurations.', schema: WebhookConfigurationList },
       ...errors(403, 404),
     },
-    handler: async ({ core, host, actor, query, req }) => ({
+    handler: async ({ core, host, actor, query }) => ({
       status: 200,
-      body: await core.triggers.listWebhookConfigurations(actor, query, publicBaseUrl(host, req)),
+      body: await core.triggers.listWebhookConfigurations(actor, query, listenerBase(host)),
     }),
   }),
   route({
@@ -93,9 +96,9 @@ export const triggersRoutes: RouteSpec[] = [
     tag: WEBHOOKS,
     params: ConfigParams,
     responses: { 200: { description: 'The configuration.', schema: WebhookConfigurationView }, ...errors(404) },
-    handler: async ({ core, host, actor, params, req }) => ({
+    handler: async ({ core, host, actor, params }) => ({
       status: 200,
-      body: await core.triggers.getWebhookConfiguration(actor, params.configId, publicBaseUrl(host, req)),
+      body: await core.triggers.getWebhookConfiguration(actor, params.configId, listenerBase(host)),
     }),
   }),
   route({
@@ -111,9 +114,9 @@ export const triggersRoutes: RouteSpec[] = [
       200: { description: 'The configuration.', schema: WebhookConfigurationView },
       ...errors(400, 403, 404),
     },
-    handler: async ({ core, host, actor, params, body, req }) => ({
+    handler: async ({ core, host, actor, params, body }) => ({
       status: 200,
-      body: await core.triggers.patchWebhookConfiguration(actor, params.configId, body, publicBaseUrl(host, req)),
+      body: await core.triggers.patchWebhookConfiguration(actor, params.configId, body, listenerBase(host)),
     }),
   }),
   route({

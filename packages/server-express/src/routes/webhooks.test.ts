@@ -152,6 +152,8 @@ describe('webhook configurations and the public receiver', () => {
         knowledgeSourceIds: [],
         isActive: true,
         listenerUrl: `${PUBLIC_BASE}/webhooks/v1/providers/gitHostA/${pathKey}`,
+        listenerUrlSource: 'publicBaseUrl',
+        warnings: [],
         generatedSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -164,28 +166,8 @@ describe('webhook configurations and the public receiver', () => {
       const all = await admin.get('/admin/webhook-configurations');
       expect(all.body.items.map((c: { id: string }) => c.id)).toContain(res.body.id);
       const stored = await host.storage.webhookConfigurations.findById(res.body.id);
-      expect(stored?.sealedSecret).toMatch(/^v1:/);
+      expect(stored?.sealedSecret).toMatch(/^v2:/);
       expect(stored?.sealedSecret).not.toContain(res.body.generatedSecret);
-    });
-
-    it('falls back to the request’s own origin without MARGIN_PUBLIC_BASE_URL', async () => {
-      const other = await startTestHost({ providers: fakes.providers, env: { WORKER_ENABLED: 'false' } });
-      try {
-        const otherAdmin = await other.admin();
-        const scoped = await scopedClient(otherAdmin, fakes, 'gitlab', 'Origin client');
-        const res = await otherAdmin.post('/admin/webhook-configurations', {
-          clientId: scoped.clientId,
-          provider: 'gitHostB',
-          organizationScopeId: scoped.scopeId,
-          providerProjectKey: 'acme',
-        });
-        expect(res.status).toBe(201);
-        expect(res.body.listenerUrl).toMatch(
-          new RegExp(`^${other.url.replace(/[.]/g, '\\.')}/webhooks/v1/providers/gitHostB/[0-9a-f]{32}$`),
-        );
-      } finally {
-        await other.close();
-      }
     });
 
     it('patches isActive, reviewTemperature, enabledEvents and repoFilters (an empty array too), and deletes', async () => {
@@ -450,6 +432,34 @@ describe('webhook configurations and the public receiver', () => {
       const c = await configure('ado');
       const url = c.url.replace('/devopsA/', '/DEVOPSA/');
       expect((await send(url, delivery('ado', FACTS.ado.opened, c.secret))).body).toEqual({ status: 'accepted' });
+    });
+
+    it('accepts the spec’s own Azure DevOps body (eventType and resource, no id), once per content', async () => {
+      const c = await configure('ado');
+      const specBody = JSON.stringify({
+        eventType: 'git.pullrequest.updated',
+        resource: {
+          pullRequestId: 42,
+          repository: { id: FACTS.ado.repositoryId },
+          sourceRefName: 'refs/heads/feature/upload-retries',
+          targetRefName: 'refs/heads/main',
+          status: 'active',
+        },
+      });
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`margin:${c.secret}`).toString('base64')}`,
+      };
+      const first = await send(c.url, { body: specBody, headers });
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({ status: 'accepted' });
+      // The same content again is the same delivery (the key is derived from it): one job only.
+      expect((await send(c.url, { body: specBody, headers })).body).toEqual({ status: 'ignored' });
+      const changed = specBody.replace('"active"', '"active","title":"Retry uploads"');
+      expect((await send(c.url, { body: changed, headers })).body).toEqual({ status: 'accepted' });
+      const rows = await processed(c.configId);
+      expect(rows.filter((d: Record<string, unknown>) => d.outcome === 'accepted')).toHaveLength(2);
+      expect(await jobsOf(c.clientId)).toHaveLength(1);
     });
 
     it('refuses tampered bodies of the signing families with 401', async () => {

@@ -9,7 +9,11 @@ import { jobKeysPerClient } from './0007_job_keys_per_client.js';
 import { deliveryRetention } from './0008_delivery_retention.js';
 import { reviewPublications } from './0009_review_publications.js';
 import { reviewFindings } from './0010_review_findings.js';
-import type { Migration } from './migration.js';
+import { signInFailures } from './0011_sign_in_failures.js';
+import { bindSealedSecrets } from './0012_bind_sealed_secrets.js';
+import { listIndexes } from './0013_list_indexes.js';
+import { wholeRevisionKeys } from './0014_whole_revision_keys.js';
+import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,16 +27,22 @@ export const MIGRATIONS: readonly Migration[] = [
   deliveryRetention,
   reviewPublications,
   reviewFindings,
+  signInFailures,
+  bindSealedSecrets,
+  listIndexes,
+  wholeRevisionKeys,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */
-export const migrationSource: Knex.MigrationSource<Migration> = {
-  getMigrations: async () => [...MIGRATIONS],
-  getMigrationName: (migration) => migration.name,
-  getMigration: async (migration) => ({
-    up: (knex: Knex) => migration.up(knex),
-    down: async () => {
-      throw new Error('Margin migrations are forward-only; restore a backup to go back.');
-    },
-  }),
-};
+export function migrationSource(context: MigrationContext = {}): Knex.MigrationSource<Migration> {
+  return {
+    getMigrations: async () => [...MIGRATIONS],
+    getMigrationName: (migration) => migration.name,
+    getMigration: async (migration) => ({
+      up: (knex: Knex) => migration.up(knex, context),
+      down: async () => {
+        throw new Error('Margin migrations are forward-only; restore a backup to go back.');
+      },
+    }),
+  };
+}

@@ -1,7 +1,13 @@
+import type { SecretBox } from '@margin/core';
 import type { Knex } from 'knex';
+
+/** What a migration may need besides the database: the secrets key, for migrations that re-seal. */
+export interface MigrationContext {
+  secrets?: SecretBox | undefined;
+}
 
 /** Forward-only: there is no `down`. Each migration handles both dialects. */
 export interface Migration {
   name: string;
-  up(knex: Knex): Promise<void>;
+  up(knex: Knex, context: MigrationContext): Promise<void>;
 }

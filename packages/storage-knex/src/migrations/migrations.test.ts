@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { createAesGcmSecretBox, SYSTEM_TENANT_ID, sealedSecretContext } from '@margin/core';
 import { reviewJobRecord } from '@margin/core/testing';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
@@ -9,17 +9,26 @@ import { MIGRATIONS } from './index.js';
 import type { Migration } from './migration.js';
 
 /** A source holding only the migrations before `name`, to build the database an upgrade meets. */
-const before = (name: string): Knex.MigrationSource<Migration> => ({
+const migrationsBefore = (name: string): Knex.MigrationSource<Migration> => ({
   getMigrations: async () =>
     MIGRATIONS.slice(
       0,
       MIGRATIONS.findIndex((m) => m.name === name),
     ),
   getMigrationName: (m) => m.name,
-  getMigration: async (m) => ({ up: (knex: Knex) => m.up(knex), down: async () => undefined }),
+  getMigration: async (m) => ({ up: (knex: Knex) => m.up(knex, {}), down: async () => undefined }),
 });
 
 const NOW = '2026-01-01T00:00:00.000Z';
+const KEY = Buffer.alloc(32, 9);
+
+/** A value as the unbound `v1:` scheme sealed it, before 0010. */
+function legacySeal(plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', KEY, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+}
 
 for (const dialect of testDialects()) {
   describe(`upgrading a ${dialect} database`, () => {
@@ -27,7 +36,7 @@ for (const dialect of testDialects()) {
       const db = await createTestDatabase(dialect);
       const storage = await openKnexStorage({ url: db.url, migrate: false });
       try {
-        await storage.knex.migrate.latest({ migrationSource: before('0007_job_keys_per_client') });
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0007_job_keys_per_client') });
         const clientId = randomUUID();
         await storage.clients.insert({
           id: clientId,
@@ -53,6 +62,101 @@ for (const dialect of testDialects()) {
         expect(await storage.reviewJobs.findActiveByRevisionKey(upgraded?.revisionKey ?? '')).toMatchObject({
           id: job.id,
         });
+      } finally {
+        await storage.close();
+        await db.drop();
+      }
+    });
+
+    it('0010 re-seals every stored credential bound to its row and field, and needs the key to do so', async () => {
+      const db = await createTestDatabase(dialect);
+      const storage = await openKnexStorage({ url: db.url, migrate: false });
+      const box = createAesGcmSecretBox(KEY);
+      try {
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0012_bind_sealed_secrets') });
+        const clientId = randomUUID();
+        await storage.clients.insert({
+          id: clientId,
+          tenantId: SYSTEM_TENANT_ID,
+          displayName: 'Before binding',
+          isActive: true,
+          createdAt: NOW,
+          updatedAt: NOW,
+        });
+        const connectionId = randomUUID();
+        await storage.providerConnections.insert({
+          id: connectionId,
+          clientId,
+          providerFamily: 'gitHostB',
+          authenticationKind: 'personalAccessToken',
+          hostBaseUrl: 'https://gitlab.example.com',
+          hostKey: 'https://gitlab.example.com',
+          displayName: 'GitLab',
+          isActive: true,
+          oAuthTenantId: null,
+          oAuthClientId: null,
+          hostedAppId: null,
+          hostedAppInstallationId: null,
+          sealedSecret: legacySeal('glpat-before-0010'),
+          verificationStatus: 'neverVerified',
+          lastVerifiedAt: null,
+          lastVerificationError: null,
+          lastVerificationFailureCategory: null,
+          createdAt: NOW,
+          updatedAt: NOW,
+        });
+        await storage.settings.put('system.secretsKeyCheck', legacySeal('margin-secrets-key-check'), NOW);
+
+        await expect(storage.migrate()).rejects.toThrow(/needs the secrets key/);
+        const keyed = await openKnexStorage({ url: db.url, migrate: false, secrets: box });
+        try {
+          expect(await keyed.migrate()).toContain('0012_bind_sealed_secrets');
+          const sealed = (await keyed.providerConnections.findById(connectionId))?.sealedSecret ?? '';
+          expect(sealed).toMatch(/^v2:/);
+          expect(box.open(sealed, sealedSecretContext('provider-connection.secret', connectionId))).toBe(
+            'glpat-before-0010',
+          );
+          expect(() => box.open(sealed, sealedSecretContext('provider-connection.secret', randomUUID()))).toThrow();
+          const probe = String(await keyed.settings.get('system.secretsKeyCheck'));
+          expect(box.open(probe, sealedSecretContext('setting.value', 'system.secretsKeyCheck'))).toBe(
+            'margin-secrets-key-check',
+          );
+        } finally {
+          await keyed.close();
+        }
+      } finally {
+        await storage.close();
+        await db.drop();
+      }
+    });
+    it('0012 appends the provider revision id to existing revision keys, and only where there is one', async () => {
+      const db = await createTestDatabase(dialect);
+      const storage = await openKnexStorage({ url: db.url, migrate: false });
+      try {
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0014_whole_revision_keys') });
+        const clientId = randomUUID();
+        await storage.clients.insert({
+          id: clientId,
+          tenantId: SYSTEM_TENANT_ID,
+          displayName: 'Before whole keys',
+          isActive: true,
+          createdAt: NOW,
+          updatedAt: NOW,
+        });
+        const revision = { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) };
+        const withId = reviewJobRecord(clientId, {
+          reviewRevision: { ...revision, providerRevisionId: 'iteration-3' },
+          revisionKey: `${clientId}|k1|${'a'.repeat(40)}:${'b'.repeat(40)}`,
+        });
+        const withoutId = reviewJobRecord(clientId, {
+          reviewRevision: revision,
+          revisionKey: `${clientId}|k2|${'a'.repeat(40)}:${'b'.repeat(40)}`,
+        });
+        await storage.reviewJobs.insert(withId);
+        await storage.reviewJobs.insert(withoutId);
+        expect(await storage.migrate()).toContain('0014_whole_revision_keys');
+        expect((await storage.reviewJobs.findById(withId.id))?.revisionKey).toBe(`${withId.revisionKey}:iteration-3`);
+        expect((await storage.reviewJobs.findById(withoutId.id))?.revisionKey).toBe(withoutId.revisionKey);
       } finally {
         await storage.close();
         await db.drop();

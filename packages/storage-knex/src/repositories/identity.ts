@@ -5,10 +5,13 @@ import type {
   PersonalAccessTokensRepository,
   RefreshTokenRecord,
   RefreshTokensRepository,
+  SignInFailureRecord,
+  SignInFailuresRepository,
   TenantMemberRecord,
 } from '@margin/core';
 import type { Knex } from 'knex';
 import { readTime, readTimeOrNull } from '../dialect.js';
+import { keysetPage } from '../paging.js';
 
 type Db = Knex | Knex.Transaction;
 type Row = Record<string, unknown>;
@@ -97,15 +100,15 @@ export function knexPersonalAccessTokens(db: Db): PersonalAccessTokensRepository
       const row = await table().where({ token_hash: tokenHash }).first();
       return row && patFromRow(row);
     },
-    async listForUser(userId) {
-      const rows = await table()
+    async listForUser(userId, now, page) {
+      const usable = table()
         .where({ user_id: userId })
         .whereNull('revoked_at')
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ]);
-      return rows.map(patFromRow);
+        .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now));
+      return keysetPage(usable, { key: 'created_at', id: 'id', order: 'desc' }, page, patFromRow, (t) => ({
+        key: t.createdAt,
+        id: t.id,
+      }));
     },
     async revoke(userId, id, at) {
       const n = await table().where({ id, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
@@ -132,7 +135,8 @@ const tenantMember = (row: Row): TenantMemberRecord => ({
 });
 
 export function knexMemberships(db: Db): MembershipsRepository {
-  const ordered = [{ column: 'created_at' }, { column: 'user_id' }];
+  const byJoined = { key: 'created_at', id: 'user_id', order: 'asc' } as const;
+  const joined = (m: { createdAt: string; userId: string }) => ({ key: m.createdAt, id: m.userId });
   return {
     async putClientMember(m) {
       await db('client_members')
@@ -143,8 +147,12 @@ export function knexMemberships(db: Db): MembershipsRepository {
     async removeClientMember(clientId, userId) {
       return (await db('client_members').where({ client_id: clientId, user_id: userId }).delete()) > 0;
     },
-    async listClientMembers(clientId) {
-      return (await db('client_members').where({ client_id: clientId }).orderBy(ordered)).map(clientMember);
+    async listClientMembers(clientId, page) {
+      return keysetPage(db('client_members').where({ client_id: clientId }), byJoined, page, clientMember, joined);
+    },
+    async findClientMember(clientId, userId) {
+      const row = await db('client_members').where({ client_id: clientId, user_id: userId }).first();
+      return row && clientMember(row);
     },
     async putTenantMember(m) {
       await db('tenant_members')
@@ -155,8 +163,12 @@ export function knexMemberships(db: Db): MembershipsRepository {
     async removeTenantMember(tenantId, userId) {
       return (await db('tenant_members').where({ tenant_id: tenantId, user_id: userId }).delete()) > 0;
     },
-    async listTenantMembers(tenantId) {
-      return (await db('tenant_members').where({ tenant_id: tenantId }).orderBy(ordered)).map(tenantMember);
+    async listTenantMembers(tenantId, page) {
+      return keysetPage(db('tenant_members').where({ tenant_id: tenantId }), byJoined, page, tenantMember, joined);
+    },
+    async findTenantMember(tenantId, userId) {
+      const row = await db('tenant_members').where({ tenant_id: tenantId, user_id: userId }).first();
+      return row && tenantMember(row);
     },
     async forUser(userId) {
       const [clients, tenants] = await Promise.all([
@@ -164,6 +176,51 @@ export function knexMemberships(db: Db): MembershipsRepository {
         db('tenant_members').where({ user_id: userId }),
       ]);
       return { clients: clients.map(clientMember), tenants: tenants.map(tenantMember) };
+    },
+  };
+}
+
+function signInFailureFromRow(row: Row): SignInFailureRecord {
+  return {
+    usernameKey: String(row.username_key),
+    source: String(row.source),
+    failures: Number(row.failures),
+    lockouts: Number(row.lockouts),
+    lockedUntil: readTimeOrNull(row.locked_until),
+    lastFailureAt: readTime(row.last_failure_at),
+  };
+}
+
+export function knexSignInFailures(db: Db): SignInFailuresRepository {
+  const table = () => db('sign_in_failures');
+  return {
+    async find(usernameKey, sources) {
+      if (sources.length === 0) return [];
+      const rows = await table().where({ username_key: usernameKey }).whereIn('source', sources);
+      return rows.map(signInFailureFromRow);
+    },
+    async put(r) {
+      await table()
+        .insert({
+          username_key: r.usernameKey,
+          source: r.source,
+          failures: r.failures,
+          lockouts: r.lockouts,
+          locked_until: r.lockedUntil,
+          last_failure_at: r.lastFailureAt,
+        })
+        .onConflict(['username_key', 'source'])
+        .merge();
+    },
+    async clear(usernameKey, source) {
+      const query = table().where({ username_key: usernameKey });
+      if (source !== undefined) query.andWhere({ source });
+      await query.delete();
+    },
+    async deleteStale(before, limit) {
+      // Through sign_in_failures_last_failure, in a bounded batch.
+      const stale = table().select('username_key', 'source').where('last_failure_at', '<', before).limit(limit);
+      return table().whereIn(['username_key', 'source'], stale).delete();
     },
   };
 }

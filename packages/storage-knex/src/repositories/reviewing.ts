@@ -20,11 +20,14 @@ import {
 } from '@margin/core';
 import type { Knex } from 'knex';
 import { type Dialect, isUniqueViolation, readJson, readTime, readTimeOrNull, writeJson } from '../dialect.js';
+import { keysetPage } from '../paging.js';
 
 type Db = Knex | Knex.Transaction;
 type Row = Record<string, unknown>;
 
 const ACTIVE = ['queued', 'running'];
+/** A job's client is active (one bound parameter: the dialect's `true`). */
+const CLIENT_IS_ACTIVE = 'exists (select 1 from clients c where c.id = review_jobs.client_id and c.is_active = ?)';
 const duplicate = () => MarginError.conflict('A review of this revision is already active.');
 
 function jobFromRow(row: Row, dialect: Dialect): ReviewJobRecord {
@@ -103,6 +106,7 @@ const TRANSITION_COLUMNS = {
 export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
   const jobs = () => db('review_jobs');
   const read = (row: Row | undefined) => (row ? jobFromRow(row, dialect) : undefined);
+  const activeFlag = dialect === 'postgres' ? true : 1;
 
   return {
     async insert(job) {
@@ -126,7 +130,11 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
       return rows.map((row) => jobFromRow(row, dialect));
     },
     async countActive() {
-      const row = await jobs().whereIn('status', ACTIVE).count({ n: '*' }).first();
+      const result = await db.raw(
+        `select count(*) as n from review_jobs where status = 'running' or (status = 'queued' and ${CLIENT_IS_ACTIVE})`,
+        [activeFlag],
+      );
+      const row = (dialect === 'postgres' ? result.rows[0] : result[0]) as Row | undefined;
       return Number(row?.n ?? 0);
     },
     async findLastCompleted(pullRequestKey) {
@@ -189,8 +197,9 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
     async claimNext({ owner, limit, leaseMs, now, exclusive }) {
       const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();
       const take = exclusive ? 1 : limit;
-      const lease = [owner, leaseExpiresAt, now, now, exclusive ? 1 : null];
       const nothingRunning = exclusive ? "and not exists (select 1 from review_jobs r where r.status = 'running')" : '';
+      // A deactivated client's queued jobs wait for it to be activated again.
+      const lease = [owner, leaseExpiresAt, now, now, exclusive ? 1 : null];
       try {
         let rows: Row[];
         if (dialect === 'postgres') {
@@ -199,13 +208,13 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
           // hosts claiming at once pass each other's rows instead of waiting on their locks.
           const result = await db.raw(
             `with candidates as materialized (
-               select id from review_jobs where status = 'queued' ${nothingRunning}
+               select id from review_jobs where status = 'queued' and ${CLIENT_IS_ACTIVE} ${nothingRunning}
                order by submitted_at, id limit ? for update skip locked)
              update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
                updated_at = ?, exclusive_slot = ?
              from candidates where review_jobs.id = candidates.id and review_jobs.status = 'queued'
              returning review_jobs.*`,
-            [take, ...lease],
+            [activeFlag, take, ...lease],
           );
           rows = result.rows;
         } else {
@@ -213,10 +222,10 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
           rows = await db.raw(
             `update review_jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?,
                updated_at = ?, exclusive_slot = ?
-             where id in (select id from review_jobs where status = 'queued' ${nothingRunning}
+             where id in (select id from review_jobs where status = 'queued' and ${CLIENT_IS_ACTIVE} ${nothingRunning}
                order by submitted_at, id limit ?)
              returning *`,
-            [...lease, take],
+            [...lease, activeFlag, take],
           );
         }
         return rows.map((row) => jobFromRow(row, dialect));
@@ -326,14 +335,14 @@ export function knexBlockedPullRequests(db: Db): BlockedPullRequestsRepository {
           .delete()) > 0
       );
     },
-    async list(clientId) {
-      const rows = await table()
-        .where({ client_id: clientId })
-        .orderBy([
-          { column: 'blocked_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ]);
-      return rows.map(blockFromRow);
+    async list(clientId, page) {
+      return keysetPage(
+        table().where({ client_id: clientId }),
+        { key: 'blocked_at', id: 'id', order: 'desc' },
+        page,
+        blockFromRow,
+        (b) => ({ key: b.blockedAt, id: b.id }),
+      );
     },
   };
 }
@@ -370,6 +379,15 @@ export function knexDismissals(db: Db): DismissalsRepository {
           { column: 'id', order: 'desc' },
         ]);
       return rows.map(dismissalFromRow);
+    },
+    async listPage(clientId, page) {
+      return keysetPage(
+        table().where({ client_id: clientId }),
+        { key: 'created_at', id: 'id', order: 'desc' },
+        page,
+        dismissalFromRow,
+        (d) => ({ key: d.createdAt, id: d.id }),
+      );
     },
     async remove(clientId, id) {
       return (await table().where({ id, client_id: clientId }).delete()) > 0;
@@ -454,12 +472,15 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
         );
       }
     },
-    async read(jobId, { eventCategory, includeBodies }) {
-      const passes = (
-        await db('protocol_passes')
-          .where({ job_id: jobId })
-          .orderBy([{ column: 'started_at' }, { column: 'id' }])
-      ).map(passFromRow);
+    async read(jobId, { eventCategory, includeBodies, page }) {
+      const passes = await keysetPage(
+        db('protocol_passes').where({ job_id: jobId }),
+        { key: 'started_at', id: 'id', order: 'asc' },
+        page,
+        passFromRow,
+        (p) => ({ key: p.startedAt, id: p.id }),
+      );
+      if (passes.items.length === 0) return { items: [], nextCursor: null };
       const columns = includeBodies
         ? ['*']
         : [
@@ -475,7 +496,14 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
             'input_tokens',
             'output_tokens',
           ];
-      const eventsQuery = db('protocol_events').where({ job_id: jobId }).orderBy('sequence').select(columns);
+      const eventsQuery = db('protocol_events')
+        .where({ job_id: jobId })
+        .whereIn(
+          'pass_id',
+          passes.items.map((p) => p.id),
+        )
+        .orderBy('sequence')
+        .select(columns);
       if (eventCategory) eventsQuery.where({ event_category: eventCategory });
       const byPass = new Map<string, ProtocolEventRecord[]>();
       for (const row of await eventsQuery) {
@@ -484,7 +512,10 @@ export function knexProtocol(db: Db, dialect: Dialect): ProtocolRepository {
         list.push(event);
         byPass.set(event.passId, list);
       }
-      return passes.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] }));
+      return {
+        items: passes.items.map((p) => ({ ...p, events: byPass.get(p.id) ?? [] })),
+        nextCursor: passes.nextCursor,
+      };
     },
   };
 }

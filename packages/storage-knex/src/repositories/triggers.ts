@@ -400,8 +400,10 @@ export function knexCrawlConfigurations(db: Db, dialect: Dialect): CrawlConfigur
     ...configurationTable(db, 'crawl_configurations', (row) => crawlFromRow(row, dialect)),
     async claimDue({ owner, now, leaseMs, limit }) {
       const leaseUntil = new Date(Date.parse(now) + leaseMs).toISOString();
+      // Configurations of a deactivated client stay idle until it is activated again.
       const pick = `select id from crawl_configurations
         where is_active = ? and next_crawl_at <= ? and (lease_expires_at is null or lease_expires_at < ?)
+          and exists (select 1 from clients c where c.id = crawl_configurations.client_id and c.is_active = ?)
         order by next_crawl_at, id limit ?`;
       const active = dialect === 'postgres' ? true : 1;
       let rows: Row[];
@@ -410,13 +412,13 @@ export function knexCrawlConfigurations(db: Db, dialect: Dialect): CrawlConfigur
           `with candidates as materialized (${pick} for update skip locked)
            update crawl_configurations set lease_owner = ?, lease_expires_at = ? from candidates
            where crawl_configurations.id = candidates.id returning crawl_configurations.*`,
-          [active, now, now, limit, owner, leaseUntil],
+          [active, now, now, active, limit, owner, leaseUntil],
         );
         rows = result.rows;
       } else {
         rows = await db.raw(
           `update crawl_configurations set lease_owner = ?, lease_expires_at = ? where id in (${pick}) returning *`,
-          [owner, leaseUntil, active, now, now, limit],
+          [owner, leaseUntil, active, now, now, active, limit],
         );
       }
       return rows

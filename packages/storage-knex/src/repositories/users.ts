@@ -1,6 +1,6 @@
 import { decodeCursor, MarginError, toPage, type UserPatch, type UserRecord, type UsersRepository } from '@margin/core';
 import type { Knex } from 'knex';
-import { isUniqueViolation, readBool, readTime, readTimeOrNull } from '../dialect.js';
+import { isUniqueViolation, readBool, readTime } from '../dialect.js';
 
 type Row = Record<string, unknown>;
 
@@ -10,9 +10,6 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   passwordHash: 'password_hash',
   globalRole: 'global_role',
   isActive: 'is_active',
-  failedLoginCount: 'failed_login_count',
-  lockoutCount: 'lockout_count',
-  lockedUntil: 'locked_until',
   updatedAt: 'updated_at',
 };
 
@@ -34,9 +31,6 @@ function fromRow(row: Row): UserRecord {
     passwordHash: (row.password_hash as string | null) ?? null,
     globalRole: row.global_role as UserRecord['globalRole'],
     isActive: readBool(row.is_active),
-    failedLoginCount: Number(row.failed_login_count),
-    lockoutCount: Number(row.lockout_count),
-    lockedUntil: readTimeOrNull(row.locked_until),
     createdAt: readTime(row.created_at),
     updatedAt: readTime(row.updated_at),
   };

@@ -1,7 +1,9 @@
 import type { MembershipsRepository } from '../../identity/membership-record.js';
 import type { PersonalAccessTokensRepository } from '../../identity/pat-record.js';
 import type { RefreshTokensRepository } from '../../identity/session-record.js';
-import { copy, type MemoryState } from './memory-state.js';
+import type { SignInFailuresRepository } from '../../identity/sign-in-failure-record.js';
+import type { PageRequest } from '../paging.js';
+import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 export function memoryRefreshTokens(state: () => MemoryState): RefreshTokensRepository {
   const rows = () => state().refreshTokens;
@@ -39,11 +41,11 @@ export function memoryPersonalAccessTokens(state: () => MemoryState): PersonalAc
       for (const t of rows().values()) if (t.tokenHash === tokenHash) return copy(t);
       return undefined;
     },
-    async listForUser(userId) {
-      return [...rows().values()]
-        .filter((t) => t.userId === userId && !t.revokedAt)
-        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
-        .map(copy);
+    async listForUser(userId, now, page) {
+      const usable = [...rows().values()].filter(
+        (t) => t.userId === userId && !t.revokedAt && (!t.expiresAt || t.expiresAt > now),
+      );
+      return keysetPage(usable, (t) => ({ key: t.createdAt, id: t.id }), 'desc', page);
     },
     async revoke(userId, id, at) {
       const t = rows().get(id);
@@ -54,6 +56,32 @@ export function memoryPersonalAccessTokens(state: () => MemoryState): PersonalAc
     async touch(id, at) {
       const t = rows().get(id);
       if (t) rows().set(id, { ...t, lastUsedAt: at });
+    },
+  };
+}
+
+export function memorySignInFailures(state: () => MemoryState): SignInFailuresRepository {
+  const rows = () => state().signInFailures;
+  const key = (usernameKey: string, source: string) => `${usernameKey}\u0000${source}`;
+  return {
+    async find(usernameKey, sources) {
+      return sources.flatMap((source) => {
+        const r = rows().get(key(usernameKey, source));
+        return r ? [copy(r)] : [];
+      });
+    },
+    async put(record) {
+      rows().set(key(record.usernameKey, record.source), copy(record));
+    },
+    async clear(usernameKey, source) {
+      for (const [k, r] of rows()) {
+        if (r.usernameKey === usernameKey && (source === undefined || r.source === source)) rows().delete(k);
+      }
+    },
+    async deleteStale(before, limit) {
+      const stale = [...rows()].filter(([, r]) => r.lastFailureAt < before).slice(0, limit);
+      for (const [k] of stale) rows().delete(k);
+      return stale.length;
     },
   };
 }
@@ -70,11 +98,17 @@ function memberTable<T extends { userId: string; createdAt: string }>(
       rows().set(key, { ...copy(member), createdAt: existing?.createdAt ?? member.createdAt });
     },
     remove: (ownerId: string, userId: string) => rows().delete(`${ownerId}/${userId}`),
-    list: (ownerId: string) =>
-      [...rows().values()]
-        .filter((m) => ownerOf(m) === ownerId)
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.userId.localeCompare(b.userId))
-        .map(copy),
+    list: (ownerId: string, page: PageRequest) =>
+      keysetPage(
+        [...rows().values()].filter((m) => ownerOf(m) === ownerId),
+        (m) => ({ key: m.createdAt, id: m.userId }),
+        'asc',
+        page,
+      ),
+    find: (ownerId: string, userId: string) => {
+      const m = rows().get(`${ownerId}/${userId}`);
+      return m && copy(m);
+    },
     ofUser: (userId: string) => [...rows().values()].filter((m) => m.userId === userId).map(copy),
   };
 }
@@ -91,10 +125,12 @@ export function memoryMemberships(state: () => MemoryState): MembershipsReposito
   return {
     putClientMember: async (member) => clients.put(member),
     removeClientMember: async (clientId, userId) => clients.remove(clientId, userId),
-    listClientMembers: async (clientId) => clients.list(clientId),
+    listClientMembers: async (clientId, page) => clients.list(clientId, page),
+    findClientMember: async (clientId, userId) => clients.find(clientId, userId),
     putTenantMember: async (member) => tenants.put(member),
     removeTenantMember: async (tenantId, userId) => tenants.remove(tenantId, userId),
-    listTenantMembers: async (tenantId) => tenants.list(tenantId),
+    listTenantMembers: async (tenantId, page) => tenants.list(tenantId, page),
+    findTenantMember: async (tenantId, userId) => tenants.find(tenantId, userId),
     forUser: async (userId) => ({ clients: clients.ofUser(userId), tenants: tenants.ofUser(userId) }),
   };
 }

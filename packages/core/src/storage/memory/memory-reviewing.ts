@@ -12,7 +12,7 @@ import {
 import type { ProtocolRepository } from '../../reviewing/protocol-record.js';
 import type { ReviewPublicationsRepository } from '../../reviewing/publication-record.js';
 import { decodeCursor, toPage } from '../paging.js';
-import { copy, type MemoryState } from './memory-state.js';
+import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 const isActive = (status: JobStatus) => (ACTIVE_STATUSES as readonly JobStatus[]).includes(status);
 const newestFirst = (a: ReviewJobRecord, b: ReviewJobRecord) =>
@@ -25,6 +25,8 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     const job = rows().get(id);
     return job && job.status === 'running' && job.leaseOwner === owner ? job : undefined;
   };
+  // A deactivated client's queued jobs wait for it to be activated again.
+  const clientIsActive = (clientId: string) => state().clients.get(clientId)?.isActive === true;
   return {
     async insert(job) {
       for (const other of rows().values()) {
@@ -47,7 +49,9 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     },
     async countActive() {
       let n = 0;
-      for (const job of rows().values()) if (isActive(job.status)) n++;
+      for (const job of rows().values()) {
+        if (job.status === 'running' || (job.status === 'queued' && clientIsActive(job.clientId))) n++;
+      }
       return n;
     },
     async findLastCompleted(pullRequestKey) {
@@ -98,7 +102,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
       if (exclusive && all.some((j) => j.status === 'running')) return [];
       const take = exclusive ? Math.min(limit, 1) : limit;
       const queued = all
-        .filter((j) => j.status === 'queued')
+        .filter((j) => j.status === 'queued' && clientIsActive(j.clientId))
         .sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id))
         .slice(0, take);
       const leaseExpiresAt = new Date(Date.parse(now) + leaseMs).toISOString();
@@ -181,11 +185,9 @@ export function memoryBlockedPullRequests(state: () => MemoryState): BlockedPull
     async remove(clientId, repositoryId, pullRequestId) {
       return rows().delete(key(clientId, repositoryId, pullRequestId));
     },
-    async list(clientId) {
-      return [...rows().values()]
-        .filter((b) => b.clientId === clientId)
-        .sort((a, b) => b.blockedAt.localeCompare(a.blockedAt) || b.id.localeCompare(a.id))
-        .map(copy);
+    async list(clientId, page) {
+      const mine = [...rows().values()].filter((b) => b.clientId === clientId);
+      return keysetPage(mine, (b) => ({ key: b.blockedAt, id: b.id }), 'desc', page);
     },
   };
 }
@@ -201,6 +203,10 @@ export function memoryDismissals(state: () => MemoryState): DismissalsRepository
         .filter((d) => d.clientId === clientId)
         .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
         .map(copy);
+    },
+    async listPage(clientId, page) {
+      const mine = [...rows().values()].filter((d) => d.clientId === clientId);
+      return keysetPage(mine, (d) => ({ key: d.createdAt, id: d.id }), 'desc', page);
     },
     async remove(clientId, id) {
       const d = rows().get(id);
@@ -222,19 +228,26 @@ export function memoryProtocol(state: () => MemoryState): ProtocolRepository {
     async insertEvents(events) {
       for (const e of events) state().protocolEvents.set(e.id, copy(e));
     },
-    async read(jobId, { eventCategory, includeBodies }) {
-      const passes = [...state().protocolPasses.values()]
-        .filter((p) => p.jobId === jobId)
-        .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+    async read(jobId, { eventCategory, includeBodies, page }) {
+      const passes = keysetPage(
+        [...state().protocolPasses.values()].filter((p) => p.jobId === jobId),
+        (p) => ({ key: p.startedAt, id: p.id }),
+        'asc',
+        page,
+      );
+      const ids = new Set(passes.items.map((p) => p.id));
       const events = [...state().protocolEvents.values()]
-        .filter((e) => e.jobId === jobId && (!eventCategory || e.eventCategory === eventCategory))
+        .filter((e) => ids.has(e.passId) && (!eventCategory || e.eventCategory === eventCategory))
         .sort((a, b) => a.sequence - b.sequence);
-      return passes.map((p) => ({
-        ...copy(p),
-        events: events
-          .filter((e) => e.passId === p.id)
-          .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
-      }));
+      return {
+        items: passes.items.map((p) => ({
+          ...p,
+          events: events
+            .filter((e) => e.passId === p.id)
+            .map((e) => ({ ...copy(e), body: includeBodies ? copy(e.body) : null })),
+        })),
+        nextCursor: passes.nextCursor,
+      };
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
 import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
 import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
 import type { RefreshTokenRecord } from '../../identity/session-record.js';
+import type { SignInFailureRecord } from '../../identity/sign-in-failure-record.js';
 import type { UserRecord } from '../../identity/user-record.js';
 import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
 import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
@@ -27,12 +28,15 @@ import type {
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/trigger-records.js';
+import { decodeCursor, type Page, toPage } from '../paging.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {
   users: Map<string, UserRecord>;
   refreshTokens: Map<string, RefreshTokenRecord>;
   personalAccessTokens: Map<string, PersonalAccessTokenRecord>;
+  /** Keyed `usernameKey NUL source`. */
+  signInFailures: Map<string, SignInFailureRecord>;
   /** Keyed `clientId/userId`. */
   clientMembers: Map<string, ClientMemberRecord>;
   /** Keyed `tenantId/userId`. */
@@ -77,6 +81,7 @@ export function emptyMemoryState(): MemoryState {
     users: new Map(),
     refreshTokens: new Map(),
     personalAccessTokens: new Map(),
+    signInFailures: new Map(),
     clientMembers: new Map(),
     tenantMembers: new Map(),
     tenants: new Map([[SYSTEM_TENANT_ID, { ...SYSTEM_TENANT_SEED }]]),
@@ -118,4 +123,23 @@ export function pageByCreatedAt<T extends { createdAt: string; id: string }>(
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     .slice(0, limit + 1)
     .map(copy);
+}
+
+/** A keyset page over rows sorted by (key, id) in one direction, as the SQL storages page. */
+export function keysetPage<T>(
+  rows: Iterable<T>,
+  positionOf: (row: T) => { key: string; id: string },
+  order: 'asc' | 'desc',
+  page: { limit: number; cursor?: string | null | undefined },
+): Page<T> {
+  const after = decodeCursor(page.cursor);
+  const sign = order === 'asc' ? 1 : -1;
+  const compare = (a: { key: string; id: string }, b: { key: string; id: string }) =>
+    sign * (a.key.localeCompare(b.key) || a.id.localeCompare(b.id));
+  const sorted = [...rows]
+    .filter((r) => !after || compare(positionOf(r), after) > 0)
+    .sort((a, b) => compare(positionOf(a), positionOf(b)))
+    .slice(0, page.limit + 1)
+    .map(copy);
+  return toPage(sorted, page.limit, positionOf);
 }

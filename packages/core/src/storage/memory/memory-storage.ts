@@ -1,6 +1,11 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
-import { memoryMemberships, memoryPersonalAccessTokens, memoryRefreshTokens } from './memory-identity.js';
+import {
+  memoryMemberships,
+  memoryPersonalAccessTokens,
+  memoryRefreshTokens,
+  memorySignInFailures,
+} from './memory-identity.js';
 import {
   memoryBlockedPullRequests,
   memoryDismissals,
@@ -26,6 +31,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     users: memoryUsers(state),
     refreshTokens: memoryRefreshTokens(state),
     personalAccessTokens: memoryPersonalAccessTokens(state),
+    signInFailures: memorySignInFailures(state),
     memberships: memoryMemberships(state),
     tenants: memoryTenants(state),
     clients: memoryClients(state),

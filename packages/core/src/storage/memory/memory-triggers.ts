@@ -198,7 +198,13 @@ export function memoryCrawlConfigurations(state: () => MemoryState): CrawlConfig
     async claimDue({ owner, now, leaseMs, limit }) {
       const leaseUntil = new Date(Date.parse(now) + leaseMs).toISOString();
       const due = [...rows().values()]
-        .filter((c) => c.isActive && c.nextCrawlAt <= now && (c.leaseExpiresAt === null || c.leaseExpiresAt < now))
+        .filter(
+          (c) =>
+            c.isActive &&
+            state().clients.get(c.clientId)?.isActive === true &&
+            c.nextCrawlAt <= now &&
+            (c.leaseExpiresAt === null || c.leaseExpiresAt < now),
+        )
         .sort((a, b) => a.nextCrawlAt.localeCompare(b.nextCrawlAt) || a.id.localeCompare(b.id))
         .slice(0, limit);
       return due.map((c) => {

@@ -41,6 +41,46 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
     });
   });
 
+  describe('sign-in failures', () => {
+    const record = (usernameKey: string, source: string, lastFailureAt: string) => ({
+      usernameKey,
+      source,
+      failures: 2,
+      lockouts: 1,
+      lockedUntil: null,
+      lastFailureAt,
+    });
+
+    it('keeps one record per username and source, replaced by put, cleared by source or whole', async () => {
+      const repo = storage().signInFailures;
+      await repo.put(record('mallory', '10.0.0.1', NOW));
+      await repo.put(record('mallory', '*', NOW));
+      await repo.put({ ...record('mallory', '10.0.0.1', LATER), failures: 0, lockedUntil: LATER });
+      await repo.put(record('trent', '10.0.0.1', NOW));
+      expect(await repo.find('mallory', ['10.0.0.1', '*', '10.0.0.2'])).toEqual(
+        expect.arrayContaining([
+          { ...record('mallory', '10.0.0.1', LATER), failures: 0, lockedUntil: LATER },
+          record('mallory', '*', NOW),
+        ]),
+      );
+      expect(await repo.find('mallory', ['10.0.0.2'])).toEqual([]);
+      await repo.clear('mallory', '10.0.0.1');
+      expect((await repo.find('mallory', ['10.0.0.1', '*'])).map((r) => r.source)).toEqual(['*']);
+      await repo.clear('mallory');
+      expect(await repo.find('mallory', ['*'])).toEqual([]);
+      expect(await repo.find('trent', ['10.0.0.1'])).toHaveLength(1);
+    });
+
+    it('deletes records whose last failure is older than a time, in bounded batches', async () => {
+      const repo = storage().signInFailures;
+      for (const source of ['a', 'b', 'c']) await repo.put(record('stale-user', source, '2025-01-01T00:00:00.000Z'));
+      await repo.put(record('stale-user', 'fresh', LATER));
+      expect(await repo.deleteStale(NOW, 2)).toBe(2);
+      expect(await repo.deleteStale(NOW, 10)).toBe(1);
+      expect((await repo.find('stale-user', ['a', 'b', 'c', 'fresh'])).map((r) => r.source)).toEqual(['fresh']);
+    });
+  });
+
   describe('personal access tokens', () => {
     it('lists a user’s unrevoked tokens newest first and revokes only the owner’s', async () => {
       const [a, b] = [user(), user()];
@@ -51,11 +91,19 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       const others = pat(b.id, '2026-01-03T00:00:00.000Z');
       for (const t of [older, newer, others]) await storage().personalAccessTokens.insert(t);
       expect(await storage().personalAccessTokens.findByHash(newer.tokenHash)).toEqual(newer);
-      expect((await storage().personalAccessTokens.listForUser(a.id)).map((t) => t.id)).toEqual([newer.id, older.id]);
+      const listed = (page: { limit: number; cursor?: string | null }) =>
+        storage().personalAccessTokens.listForUser(a.id, NOW, page);
+      expect((await listed({ limit: 10 })).items.map((t) => t.id)).toEqual([newer.id, older.id]);
+      const first = await listed({ limit: 1 });
+      expect(first.items.map((t) => t.id)).toEqual([newer.id]);
+      expect((await listed({ limit: 1, cursor: first.nextCursor })).items.map((t) => t.id)).toEqual([older.id]);
+      const expiring = pat(a.id, '2026-01-03T00:00:00.000Z');
+      await storage().personalAccessTokens.insert({ ...expiring, expiresAt: NOW });
+      expect((await listed({ limit: 10 })).items.map((t) => t.id)).toEqual([newer.id, older.id]);
       expect(await storage().personalAccessTokens.revoke(b.id, older.id, LATER)).toBe(false);
       expect(await storage().personalAccessTokens.revoke(a.id, older.id, LATER)).toBe(true);
       expect(await storage().personalAccessTokens.revoke(a.id, older.id, LATER)).toBe(false);
-      expect((await storage().personalAccessTokens.listForUser(a.id)).map((t) => t.id)).toEqual([newer.id]);
+      expect((await listed({ limit: 10 })).items.map((t) => t.id)).toEqual([newer.id]);
       await storage().personalAccessTokens.touch(newer.id, LATER);
       expect((await storage().personalAccessTokens.findByHash(newer.tokenHash))?.lastUsedAt).toBe(LATER);
     });
@@ -157,9 +205,24 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
         role: 'ClientAdministrator',
         createdAt: LATER,
       });
-      expect(await storage().memberships.listClientMembers(c.id)).toEqual([
-        { clientId: c.id, userId: u.id, role: 'ClientAdministrator', createdAt: NOW },
-      ]);
+      expect(await storage().memberships.listClientMembers(c.id, { limit: 10 })).toEqual({
+        items: [{ clientId: c.id, userId: u.id, role: 'ClientAdministrator', createdAt: NOW }],
+        nextCursor: null,
+      });
+      expect(await storage().memberships.findClientMember(c.id, u.id)).toMatchObject({ role: 'ClientAdministrator' });
+      const second = user();
+      await storage().users.insert(second);
+      await storage().memberships.putClientMember({
+        clientId: c.id,
+        userId: second.id,
+        role: 'ClientUser',
+        createdAt: LATER,
+      });
+      const page = await storage().memberships.listClientMembers(c.id, { limit: 1 });
+      expect(page.items.map((m) => m.userId)).toEqual([u.id]);
+      const rest = await storage().memberships.listClientMembers(c.id, { limit: 1, cursor: page.nextCursor });
+      expect(rest).toEqual({ items: [expect.objectContaining({ userId: second.id })], nextCursor: null });
+      await storage().memberships.removeClientMember(c.id, second.id);
       await storage().memberships.putTenantMember({
         tenantId: SYSTEM_TENANT_ID,
         userId: u.id,
@@ -173,7 +236,11 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       expect(await storage().memberships.removeClientMember(c.id, u.id)).toBe(true);
       expect(await storage().memberships.removeClientMember(c.id, u.id)).toBe(false);
       expect(await storage().memberships.removeTenantMember(SYSTEM_TENANT_ID, u.id)).toBe(true);
-      expect(await storage().memberships.listTenantMembers(SYSTEM_TENANT_ID)).toEqual([]);
+      expect(await storage().memberships.listTenantMembers(SYSTEM_TENANT_ID, { limit: 10 })).toEqual({
+        items: [],
+        nextCursor: null,
+      });
+      expect(await storage().memberships.findTenantMember(SYSTEM_TENANT_ID, u.id)).toBeUndefined();
     });
   });
 }

@@ -118,6 +118,22 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await claim('w3')).toEqual([]);
     });
 
+    it('leaves the queued jobs of a deactivated client alone, and does not count them as active', async () => {
+      const active = await withClient();
+      const deactivated = client({ isActive: false });
+      await storage().clients.insert(deactivated);
+      const waiting = job(deactivated.id, { submittedAt: T(0) });
+      const ready = job(active, { submittedAt: T(1) });
+      await storage().reviewJobs.insert(waiting);
+      await storage().reviewJobs.insert(ready);
+      expect(await storage().reviewJobs.countActive()).toBe(1);
+      expect((await claim('w1')).map((j) => j.id)).toEqual([ready.id]);
+      expect(await claim('w2', { exclusive: true })).toEqual([]);
+      await storage().clients.update(deactivated.id, { isActive: true, updatedAt: LATER });
+      expect(await storage().reviewJobs.countActive()).toBe(2);
+      expect((await claim('w3')).map((j) => j.id)).toEqual([waiting.id]);
+    });
+
     it('never hands one job to two concurrent claimers', async () => {
       const clientId = await withClient();
       for (let i = 0; i < 30; i++) await storage().reviewJobs.insert(job(clientId, { submittedAt: T(i) }));
@@ -229,7 +245,10 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       ).toEqual(block);
       const second = { ...block, id: uuid(), pullRequestId: 8, blockedAt: LATER };
       await storage().blockedPullRequests.put(second);
-      expect((await storage().blockedPullRequests.list(clientId)).map((b) => b.id)).toEqual([second.id, block.id]);
+      const firstPage = await storage().blockedPullRequests.list(clientId, { limit: 1 });
+      expect(firstPage.items.map((b) => b.id)).toEqual([second.id]);
+      const nextPage = await storage().blockedPullRequests.list(clientId, { limit: 1, cursor: firstPage.nextCursor });
+      expect(nextPage).toEqual({ items: [block], nextCursor: null });
       expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toEqual(block);
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(true);
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(false);
@@ -261,6 +280,12 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       await storage().dismissals.insert(a);
       await storage().dismissals.insert(b);
       expect(await storage().dismissals.list(clientId)).toEqual([b, a]);
+      const firstPage = await storage().dismissals.listPage(clientId, { limit: 1 });
+      expect(firstPage.items).toEqual([b]);
+      expect(await storage().dismissals.listPage(clientId, { limit: 1, cursor: firstPage.nextCursor })).toEqual({
+        items: [a],
+        nextCursor: null,
+      });
       expect(await storage().dismissals.remove(other, a.id)).toBe(false);
       expect(await storage().dismissals.remove(clientId, a.id)).toBe(true);
       expect(await storage().dismissals.list(clientId)).toEqual([b]);
@@ -471,7 +496,7 @@ export function reviewingStorageContract(storage: StorageGetter): void {
         outputTokens: 3,
       });
 
-      const full = await storage().protocol.read(j.id, { includeBodies: true });
+      const full = (await storage().protocol.read(j.id, { includeBodies: true, page: { limit: 10 } })).items;
       expect(full.map((p) => p.stage)).toEqual(['plan', 'review']);
       expect(full[0]).toMatchObject({
         outcome: 'succeeded',
@@ -483,7 +508,9 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(full[1]?.events.map((e) => e.name)).toEqual(['e2', 'e3']);
       expect(full[1]?.events[1]?.body).toEqual({ prompt: 'p3' });
 
-      const lean = await storage().protocol.read(j.id, { includeBodies: false, eventCategory: 'ai-call' });
+      const lean = (
+        await storage().protocol.read(j.id, { includeBodies: false, eventCategory: 'ai-call', page: { limit: 10 } })
+      ).items;
       expect(lean.map((p) => p.events.map((e) => e.name))).toEqual([[], ['e3']]);
       expect(lean[1]?.events[0]).toMatchObject({
         body: null,
@@ -491,6 +518,15 @@ export function reviewingStorageContract(storage: StorageGetter): void {
         inputTokens: 10,
         eventCategory: 'ai-call',
       });
+
+      const first = await storage().protocol.read(j.id, { includeBodies: true, page: { limit: 1 } });
+      expect(first.items.map((p) => [p.stage, p.events.map((e) => e.name)])).toEqual([['plan', ['e1']]]);
+      const rest = await storage().protocol.read(j.id, {
+        includeBodies: true,
+        page: { limit: 1, cursor: first.nextCursor },
+      });
+      expect(rest.items.map((p) => [p.stage, p.events.map((e) => e.name)])).toEqual([['review', ['e2', 'e3']]]);
+      expect(rest.nextCursor).toBeNull();
     });
   });
 }

@@ -491,6 +491,19 @@ export function triggersStorageContract(storage: StorageGetter): void {
       ).toEqual([]);
     });
 
+    it('leaves the configurations of a deactivated client idle', async () => {
+      const clientId = await newClient();
+      const config = crawl(clientId, { nextCrawlAt: T(0) });
+      await storage().crawlConfigurations.insert(config);
+      await storage().clients.update(clientId, { isActive: false, updatedAt: LATER });
+      expect(await storage().crawlConfigurations.claimDue({ owner: 'a', now: T(10), leaseMs: 1000, limit: 5 })).toEqual(
+        [],
+      );
+      await storage().clients.update(clientId, { isActive: true, updatedAt: LATER });
+      const claimed = await storage().crawlConfigurations.claimDue({ owner: 'a', now: T(10), leaseMs: 1000, limit: 5 });
+      expect(claimed.map((c) => c.id)).toEqual([config.id]);
+    });
+
     it('schedules the next crawl on finish (owner only) and takes back an expired lease', async () => {
       const config = crawl(await newClient());
       await storage().crawlConfigurations.insert(config);

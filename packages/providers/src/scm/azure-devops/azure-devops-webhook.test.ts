@@ -111,7 +111,6 @@ describe('Azure DevOps webhook events', () => {
       null,
       { ...created, eventType: undefined },
       { ...created, eventType: 42 },
-      { ...created, id: undefined, notificationId: undefined },
       { ...created, resource: undefined },
       { ...created, resource: { ...created.resource, pullRequestId: '42' } },
       { ...created, resource: { ...created.resource, repository: {} } },
@@ -119,5 +118,14 @@ describe('Azure DevOps webhook events', () => {
     ]) {
       expect(validationError(() => webhook.parse({}, bad)).code).toBe('validation_failed');
     }
+  });
+
+  it('keys a body without an id or notificationId (the spec’s minimal shape) by its content', () => {
+    const created = adoFixture<Record<string, unknown>>('webhook-pull-request-created.json');
+    const bare = { ...created, id: undefined, notificationId: undefined };
+    const key = webhook.parse({}, bare).idempotencyKey;
+    expect(key).toMatch(/^content:[0-9a-f]{64}$/);
+    expect(webhook.parse({}, JSON.parse(JSON.stringify(bare))).idempotencyKey).toBe(key);
+    expect(webhook.parse({}, { ...bare, createdDate: '2030-01-01T00:00:00Z' }).idempotencyKey).not.toBe(key);
   });
 });

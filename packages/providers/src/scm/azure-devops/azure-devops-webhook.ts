@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   MarginError,
   type NormalizedWebhookEvent,
@@ -78,12 +79,25 @@ export const azureDevOpsWebhook: ScmWebhookV1 = {
   },
 };
 
-/** Retries of one notification keep the event `id` (a GUID); old payloads without it have `notificationId`. */
+/**
+ * Retries of one notification keep the event `id` (a GUID); old payloads without it have
+ * `notificationId`. A body with neither (the spec's minimal `eventType` + `resource`) is keyed by its
+ * content, so the same body sent twice is one delivery and a changed one is another.
+ */
 function idempotencyKeyOf(body: JsonObject): string {
   const id = readString(body, 'id');
   if (id) return id;
   const notificationId = readNumber(body, 'notificationId');
   const subscriptionId = readString(body, 'subscriptionId');
   if (notificationId !== undefined) return `${subscriptionId ?? 'subscription'}:${notificationId}`;
-  throw MarginError.validation('The Azure DevOps service hook has neither an event id nor a notificationId.');
+  return `content:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
+}
+
+/** JSON with object keys sorted, so the same content hashes the same however it was written. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }

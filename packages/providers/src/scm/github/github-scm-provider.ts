@@ -178,6 +178,7 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
     targetBranch: pr.base.ref,
     revision: revisionOf(pr),
     repositoryName: pr.base.repo.name,
+    repositoryOwner: pr.base.repo.owner?.login,
     reviewers: pr.requested_reviewers?.map(toUser),
   });
 

@@ -64,6 +64,14 @@ export function repositoryNameOf(mr: GlMergeRequest): string {
   return fromUrl?.[1] ?? String(mr.project_id);
 }
 
+/** `acme/platform/app!42` → `acme/platform`: the namespace (group path) the project sits in. */
+export function namespaceOf(mr: GlMergeRequest): string | undefined {
+  const full = mr.references?.full ?? '';
+  const projectPath = full.includes('!') ? full.slice(0, full.lastIndexOf('!')) : '';
+  const slash = projectPath.lastIndexOf('/');
+  return slash > 0 ? projectPath.slice(0, slash) : undefined;
+}
+
 export function toChangedFile(diff: GlDiff): ChangedFile {
   const file: ChangedFile = { path: diff.new_path, changeType: 'modified', rawChangeType: 'modified' };
   if (diff.new_file) Object.assign(file, { changeType: 'added', rawChangeType: 'new_file' });

@@ -39,6 +39,7 @@ import { createGitLabClient, type GitLabClient, gitLabApiBase, groupPathFromScop
 import { compareTruncation, GitLabDiffs, mrPath } from './gitlab-diffs.js';
 import {
   currentRevision,
+  namespaceOf,
   repositoryNameOf,
   revisionFromVersion,
   type ThreadContext,
@@ -122,6 +123,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       author: toUser(mr.author),
       revision,
       repositoryName: repositoryNameOf(mr),
+      repositoryOwner: namespaceOf(mr),
       webUrl: mr.web_url,
       reviewers: mr.reviewers?.map(toUser),
     };
@@ -381,6 +383,7 @@ class GitLabScmProvider implements ScmProviderV1 {
       targetBranch: mr.target_branch,
       revision,
       repositoryName: repositoryNameOf(mr),
+      repositoryOwner: namespaceOf(mr),
       reviewers: mr.reviewers?.map(toUser),
     };
   }

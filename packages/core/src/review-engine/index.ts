@@ -33,3 +33,5 @@ export type {
   ReviewOutcome,
   ReviewScm,
 } from './review-engine-v1.js';
+export { everyChunkFailed } from './review-failure.js';
+export * from './standalone/index.js';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../../routes/review-test-support.js';
 import { runCliProcess } from '../../testing/host-process.js';
 import type { CliIo } from '../cli-io.js';
-import { runCli } from '../run-cli.js';
+import { runCliInProcess } from '../testing/in-process.js';
 
 const GH_PAT = 'ghp_canaryCliPublish0123456789abcdefAB';
 const ADO_PAT = 'canary-ado-cli-pat-3c5e7a9b1d';
@@ -160,16 +160,5 @@ describe('margin review --pr', { timeout: 60_000 }, () => {
   });
 });
 
-async function inProcess(argv: string[], env: Record<string, string>, registryOptions?: CliIo['registryOptions']) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: { write: (t) => void (stdout += t) },
-    stderr: { write: (t) => void (stderr += t) },
-    env,
-    cwd: process.cwd(),
-    signal: new AbortController().signal,
-    registryOptions,
-  });
-  return { code, stdout, stderr };
-}
+const inProcess = (argv: string[], env: Record<string, string>, registryOptions?: CliIo['registryOptions']) =>
+  runCliInProcess(argv, env, { registryOptions });

@@ -24,6 +24,7 @@ export {
   type RunReviewInput,
   runReview,
 } from './pipeline/run-review.js';
+export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
   ReviewContext,

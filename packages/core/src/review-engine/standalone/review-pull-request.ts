@@ -4,6 +4,7 @@ import { type Ids, randomIds } from '../../platform/ids.js';
 import type { JobUsage } from '../../reviewing/job-record.js';
 import type { PullRequestSnapshot, Revision } from '../../scm/scm-provider-v1.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
+import type { EngineFinding } from '../engine-finding.js';
 import type { ReviewMemory } from '../memory/review-memory.js';
 import { type PublishOutcome, publishReview } from '../pipeline/publish-review.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
@@ -55,6 +56,12 @@ export interface StandaloneReview extends ReviewResultView {
    * `everyChunkFailed(result.coverage)` is the same error.
    */
   allFailed: boolean;
+  /**
+   * Of the model's findings anchored on the new side, how many the model numbered right: its
+   * `startLine` is the line its quote was found on. Shows whether a model's line numbers can be
+   * trusted (anchoring trusts the quote either way).
+   */
+  anchorAgreement: { anchored: number; agreed: number };
   /** Set when `publish` was given and the review ran. */
   published?: PublishOutcome | undefined;
 }
@@ -107,8 +114,15 @@ export async function reviewPullRequest(input: ReviewPullRequestInput): Promise<
     pullRequest: run.pullRequest,
     revision: run.revision,
     allFailed: run.allFailed,
+    anchorAgreement: anchorAgreement(run.findings),
     ...(published ? { published } : {}),
   };
+}
+
+function anchorAgreement(findings: readonly EngineFinding[]): StandaloneReview['anchorAgreement'] {
+  const anchored = findings.filter((f) => f.source === 'model' && f.anchor && f.anchor.side !== 'old');
+  const agreed = anchored.filter((f) => f.proposed.startLine === f.anchor?.startLine).length;
+  return { anchored: anchored.length, agreed };
 }
 
 export type ReviewDiffInput = Omit<ReviewPullRequestInput, 'source' | 'publish'> & DiffSourceInput;

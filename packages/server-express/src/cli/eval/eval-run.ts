@@ -100,7 +100,14 @@ async function runCase(c: EvalCase, input: EvalRunInput): Promise<CaseResult> {
   let review: Awaited<ReturnType<typeof reviewPullRequest>>;
   try {
     review = await reviewPullRequest({
-      source: await gitReviewSource({ repo, base: 'main', head: 'change', env: input.env, signal: input.signal }),
+      source: await gitReviewSource({
+        repo,
+        base: 'main',
+        head: 'change',
+        // The reader's own git configuration (a diff algorithm, say) must not change what is asked.
+        env: { ...input.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+        signal: input.signal,
+      }),
       model: input.modelFor(c),
       modelTraits: input.traits,
       signal: input.signal,

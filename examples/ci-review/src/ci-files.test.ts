@@ -68,7 +68,9 @@ describe('the CI examples run margin review for real', () => {
       workflow.jobs.review.steps;
     const review = steps.find((s) => s.run?.includes('margin review'));
     const upload = steps.find((s) => s.with?.sarif_file);
-    expect(review?.env?.MARGIN_AI_API_KEY).toBe('${{ secrets.MARGIN_AI_API_KEY }}');
+    // The key comes from the repository's secrets, never from the command line.
+    expect(review?.env?.MARGIN_AI_API_KEY).toMatch(/^\$\{\{ secrets\.MARGIN_AI_API_KEY \}\}$/);
+    expect(review?.run).not.toContain('API_KEY');
     const { run, repo } = await runInCi('github', review?.run ?? '', { 'github.base_ref': 'main' }, {});
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);

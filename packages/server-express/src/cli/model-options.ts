@@ -12,7 +12,9 @@ export const MODEL_FLAGS = {
 } as const;
 
 export const MODEL_USAGE = `Model (flags win over the environment; the key is read from the environment only):
-  --provider-kind KIND   ${AI_PROVIDER_KINDS.join(', ')} (MARGIN_AI_PROVIDER_KIND; default kindCompatible)
+  --provider-kind KIND   MARGIN_AI_PROVIDER_KIND; default kindCompatible; one of
+                         ${AI_PROVIDER_KINDS.slice(0, 4).join(', ')},
+                         ${AI_PROVIDER_KINDS.slice(4).join(', ')}
   --base-url URL         the provider's endpoint (MARGIN_AI_BASE_URL); empty for kinds with a public one
   --model ID             the model id at the provider (MARGIN_AI_MODEL)
   --ai-setting K=V       a provider setting, repeatable: region (kindCloudB), project, location (kindCloudC)

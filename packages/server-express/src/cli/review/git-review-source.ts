@@ -27,7 +27,7 @@ const DIFF_FLAGS = ['-M', '-U3', '--no-color', '--no-ext-diff', '--no-textconv']
  * the head commit's subject; the description the range's commit messages.
  */
 export async function gitReviewSource(range: GitRange): Promise<ReviewSource> {
-  const ctx: GitContext = { repo: range.repo, env: range.env, signal: range.signal };
+  let ctx: GitContext = { repo: range.repo, env: range.env, signal: range.signal };
   const isDirectory = await stat(range.repo).then(
     (s) => s.isDirectory(),
     () => false,
@@ -35,8 +35,13 @@ export async function gitReviewSource(range: GitRange): Promise<ReviewSource> {
   if (!isDirectory) throw MarginError.validation(`--repo ${range.repo} is not a directory.`);
   const inside = await runGit(ctx, ['rev-parse', '--is-inside-work-tree']);
   const bare = await runGit(ctx, ['rev-parse', '--is-bare-repository']);
-  if (!(inside.ok || (bare.ok && bare.stdout.toString().trim() === 'true'))) {
+  const inWorkTree = inside.ok && inside.stdout.toString().trim() === 'true';
+  if (!(inWorkTree || (bare.ok && bare.stdout.toString().trim() === 'true'))) {
     throw MarginError.validation(`${range.repo} is not a git repository.`);
+  }
+  if (inWorkTree) {
+    // Paths are the repository's, from its top, whichever folder of it --repo names.
+    ctx = { ...ctx, repo: (await gitText(ctx, ['rev-parse', '--show-toplevel'], 'Finding the work tree')).trim() };
   }
   const commit = async (ref: string, flag: string) => {
     const out = await runGit(ctx, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);

@@ -121,9 +121,26 @@ describe('margin review of a local git repository', { timeout: 60_000 }, () => {
     expect(reaching.stdout).toContain('1 finding at or above warning.');
   });
 
-  it('prints the summary and the findings as Markdown', async () => {
+  it('prints the summary and the findings as Markdown, from any folder of the repository', async () => {
     const m = await model(divisionReviewer('error'));
-    const run = await review(m, ['--format', 'markdown', '--fail-on', 'never']);
+    const run = await runCliProcess(
+      [
+        'review',
+        '--repo',
+        join(repo, 'src'),
+        '--base',
+        'main',
+        '--head',
+        'feature',
+        '--format',
+        'markdown',
+        '--fail-on',
+        'never',
+      ],
+      {
+        env: { MARGIN_AI_BASE_URL: m.apiRoot, MARGIN_AI_MODEL: 'fake-chat-model', MARGIN_ALLOW_PRIVATE_EGRESS: 'true' },
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('### Margin review');
     expect(run.stdout).toContain('- **error** · bug — **Division by zero for an empty order** (`src/billing.ts:12`)');

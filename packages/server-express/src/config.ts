@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { MarginError } from '@margin/core';
+import { AI_PROVIDER_KINDS, type AiProviderKind, MarginError } from '@margin/core';
 import { z } from 'zod';
 
 const flag = z
@@ -195,5 +195,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     // `Development`, as other stacks spell it, means the same.
     development: e.NODE_ENV?.toLowerCase() === 'development',
     logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The `margin review` and `margin eval` part of the environment (docs/cli.md). */
+const CliEnvSchema = z.object({
+  MARGIN_AI_PROVIDER_KIND: optionalText.pipe(z.enum(AI_PROVIDER_KINDS).optional()),
+  MARGIN_AI_BASE_URL: optionalText,
+  MARGIN_AI_MODEL: optionalText,
+  MARGIN_AI_API_KEY: optionalText,
+  MARGIN_SCM_TOKEN: optionalText,
+  MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+});
+
+export interface CliEnvironment {
+  ai: {
+    providerKind: AiProviderKind | undefined;
+    baseUrl: string | undefined;
+    model: string | undefined;
+    /** Only ever from the environment, never a flag (flags show in process lists and shell history). */
+    apiKey: string | undefined;
+  };
+  scmToken: string | undefined;
+  allowPrivateEgress: boolean;
+}
+
+/** Reads the CLI's variables. Errors name the variable and never echo its value. */
+export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
+  const parsed = CliEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((i) =>
+        i.path[0] === 'MARGIN_AI_PROVIDER_KIND'
+          ? `MARGIN_AI_PROVIDER_KIND must be one of ${AI_PROVIDER_KINDS.join(', ')}`
+          : `${String(i.path[0])} ${i.message}`,
+      )
+      .join('; ');
+    throw MarginError.validation(`Invalid configuration: ${problems}.`);
+  }
+  const e = parsed.data;
+  return {
+    ai: {
+      providerKind: e.MARGIN_AI_PROVIDER_KIND,
+      baseUrl: e.MARGIN_AI_BASE_URL,
+      model: e.MARGIN_AI_MODEL,
+      apiKey: e.MARGIN_AI_API_KEY,
+    },
+    scmToken: e.MARGIN_SCM_TOKEN,
+    allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
   };
 }

@@ -1,9 +1,9 @@
-import { MarginError } from '../errors.js';
 import { publishReview } from './pipeline/publish-review.js';
 import { scmReviewSource } from './pipeline/review-source.js';
 import { lifecycleOf, type ReviewSettings, runReview } from './pipeline/run-review.js';
 import { resultView } from './result-view.js';
 import type { ReviewEngineV1 } from './review-engine-v1.js';
+import { everyChunkFailed } from './review-failure.js';
 
 export interface ReviewEngineOptions {
   settings?: Partial<ReviewSettings> | undefined;
@@ -43,13 +43,7 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
           reason: run.reason,
         };
       }
-      if (run.allFailed) {
-        const reasons = [...new Set(run.coverage.files.filter((f) => f.state === 'reviewFailed').map((f) => f.reason))];
-        throw MarginError.provider(
-          'invalidResponse',
-          `No part of the pull request could be reviewed (${reasons.join('; ')}); nothing was posted. The protocol shows each attempt.`,
-        );
-      }
+      if (run.allFailed) throw everyChunkFailed(run.coverage);
       const published = await publishReview(run, {
         jobId: job.id,
         findings: ctx.memory.findings,

@@ -33,6 +33,7 @@ export {
   type RunReviewInput,
   runReview,
 } from './pipeline/run-review.js';
+export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
   ReviewContext,
@@ -42,3 +43,5 @@ export type {
   ReviewOutcome,
   ReviewScm,
 } from './review-engine-v1.js';
+export { everyChunkFailed } from './review-failure.js';
+export * from './standalone/index.js';

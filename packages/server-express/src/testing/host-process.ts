@@ -99,3 +99,38 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
   });
   return { url, child, output: () => out, exited };
 }
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI (bundled from the current sources, as `startHostProcess` does) as a child process
+ * to its end: `margin review ...`, `margin eval ...`. The environment is exactly `env` plus PATH
+ * and HOME, so nothing of the test runner's own environment leaks into what is tested.
+ */
+export async function runCliProcess(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  const cli = await bundleCli();
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: options.cwd ?? packageRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}

@@ -5,7 +5,6 @@
  */
 import type { AiModelV1 } from '../../ai/ai-model-v1.js';
 import type { Ids } from '../../platform/ids.js';
-import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
 import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
 import type {
   ChangedFile,
@@ -15,7 +14,9 @@ import type {
   ReviewThread,
 } from '../../scm/scm-provider-v1.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+import type { ReviewModels } from '../review-engine-v1.js';
+import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';
+import { type ReviewModelTraits, reviewModelsOf } from '../standalone/review-models.js';
 
 export interface MemoryFile extends ChangedFile {
   /** The file's unified diff, as `git diff` prints it (without `diff --git`). */
@@ -157,74 +158,23 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
 }
 
 /** One model for every purpose, with the traits a test wants. */
-export function singleModel(model: AiModelV1, traits: Partial<Omit<ReviewModel, 'model'>> = {}): ReviewModels {
-  return {
-    async forPurpose(purpose) {
-      return {
-        purpose,
-        resolvedPurpose: 'reviewDefault',
-        connectionId: 'connection-1',
-        model,
-        supportsStructuredOutput: false,
-        supportsToolUse: false,
-        maxContextTokens: 128_000,
-        prices: { inputCostPer1MUsd: 2, outputCostPer1MUsd: 8 },
-        reasoningEffort: 'none',
-        ...traits,
-      };
-    },
-  };
+export function singleModel(model: AiModelV1, traits: ReviewModelTraits = {}): ReviewModels {
+  return reviewModelsOf(model, {
+    connectionId: 'connection-1',
+    maxContextTokens: 128_000,
+    prices: { inputCostPer1MUsd: 2, outputCostPer1MUsd: 8 },
+    ...traits,
+  });
 }
 
-/** A protocol kept in memory, for reading what a run recorded. */
-export function memoryProtocol(): ProtocolWriter & { passes: ProtocolPassRecord[]; events: ProtocolEventRecord[] } {
-  const passes: ProtocolPassRecord[] = [];
-  const events: ProtocolEventRecord[] = [];
+/** A protocol kept in memory, for reading what a run recorded (fixed times, counting ids). */
+export function memoryProtocol(): ProtocolWriter & ReviewProtocol {
   let n = 0;
-  return {
-    passes,
-    events,
-    async pass(stage, label, filePath) {
-      const id = `pass-${++n}`;
-      const record: ProtocolPassRecord = {
-        id,
-        jobId: 'job',
-        attempt: 1,
-        stage,
-        label,
-        filePath: filePath ?? null,
-        startedAt: '2026-01-01T00:00:00.000Z',
-        completedAt: null,
-        outcome: 'running',
-        inputTokens: 0,
-        cachedInputTokens: 0,
-        outputTokens: 0,
-      };
-      passes.push(record);
-      return {
-        id,
-        event(e) {
-          events.push({
-            id: `e-${events.length + 1}`,
-            passId: id,
-            jobId: 'job',
-            sequence: events.length + 1,
-            kind: e.kind,
-            name: e.name,
-            eventCategory: e.eventCategory,
-            occurredAt: '2026-01-01T00:00:00.000Z',
-            durationMs: e.durationMs ?? null,
-            inputTokens: e.inputTokens ?? null,
-            outputTokens: e.outputTokens ?? null,
-            body: e.body ?? null,
-          });
-        },
-        async complete(outcome, tokens = {}) {
-          Object.assign(record, { outcome, completedAt: '2026-01-01T00:00:01.000Z', ...tokens });
-        },
-      };
-    },
-  };
+  return createMemoryProtocol({
+    jobId: 'job',
+    clock: { now: () => new Date('2026-01-01T00:00:00.000Z') },
+    newId: () => `id-${++n}`,
+  });
 }
 
 /** Counting ids, so runs are deterministic. */

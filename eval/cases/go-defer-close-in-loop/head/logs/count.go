@@ -1,0 +1,38 @@
+package logs
+
+import (
+	"bufio"
+	"os"
+)
+
+// Lines counts the lines of one file.
+func Lines(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	n := 0
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		n++
+	}
+	return n, s.Err()
+}
+
+// TotalLines counts the lines of every file.
+func TotalLines(paths []string) (int, error) {
+	total := 0
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		s := bufio.NewScanner(f)
+		for s.Scan() {
+			total++
+		}
+	}
+	return total, nil
+}

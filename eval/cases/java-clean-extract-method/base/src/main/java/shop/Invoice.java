@@ -1,0 +1,19 @@
+package shop;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+public final class Invoice {
+    private final BigDecimal net;
+    private final BigDecimal taxRate;
+
+    public Invoice(BigDecimal net, BigDecimal taxRate) {
+        this.net = net;
+        this.taxRate = taxRate;
+    }
+
+    public BigDecimal total() {
+        BigDecimal tax = net.multiply(taxRate).setScale(2, RoundingMode.HALF_UP);
+        return net.add(tax);
+    }
+}

@@ -1,0 +1,25 @@
+package shop;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+public final class Cart {
+    private final List<Coupon> coupons = new ArrayList<>();
+
+    public void add(Coupon coupon) {
+        coupons.add(coupon);
+    }
+
+    public List<Coupon> coupons() {
+        return List.copyOf(coupons);
+    }
+
+    public void dropExpired(Instant now) {
+        for (Coupon coupon : coupons) {
+            if (coupon.expiresAt().isBefore(now)) {
+                coupons.remove(coupon);
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+from app.slug import slugify
+
+
+def post_url(title):
+    return "/posts/" + slugify(title)

@@ -1,0 +1,12 @@
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Article:
+    title: str
+    tags: list[str] = field(default_factory=list)
+
+
+def new_article(title, tags=[]):
+    tags.append("draft")
+    return Article(title=title, tags=tags)

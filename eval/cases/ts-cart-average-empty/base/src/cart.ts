@@ -1,0 +1,11 @@
+export interface CartItem {
+  sku: string;
+  price: number;
+  quantity: number;
+}
+
+export function cartTotal(items: CartItem[]): number {
+  let total = 0;
+  for (const item of items) total += item.price * item.quantity;
+  return total;
+}

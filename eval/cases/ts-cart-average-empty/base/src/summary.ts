@@ -1,0 +1,5 @@
+import { type CartItem, cartTotal } from './cart.js';
+
+export function summary(items: CartItem[]): string {
+  return `Total: ${cartTotal(items).toFixed(2)}`;
+}

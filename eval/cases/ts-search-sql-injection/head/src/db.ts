@@ -1,0 +1,3 @@
+export interface Db {
+  query(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+}

@@ -1,0 +1,3 @@
+export interface Store {
+  save(id: string, value: { name: string }): Promise<void>;
+}

@@ -1,0 +1,14 @@
+import { MarginError } from '../errors.js';
+import type { CoverageManifest } from './coverage.js';
+
+/**
+ * The error of a review whose every chunk failed: it produced nothing it can stand behind, so it is
+ * a failure, never an empty review. One wording for the service's jobs and reviews without it.
+ */
+export function everyChunkFailed(coverage: CoverageManifest): MarginError {
+  const reasons = [...new Set(coverage.files.filter((f) => f.state === 'reviewFailed').map((f) => f.reason))];
+  return MarginError.provider(
+    'invalidResponse',
+    `No part of the pull request could be reviewed (${reasons.join('; ')}); nothing was posted. The protocol shows each attempt.`,
+  );
+}

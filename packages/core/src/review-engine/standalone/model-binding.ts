@@ -1,0 +1,105 @@
+import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/ai-model-v1.js';
+import { KNOWN_MODELS } from '../../ai/known-models.js';
+import { checkProfile, narrowAutoMode } from '../../ai/profile-rules.js';
+import { MarginError } from '../../errors.js';
+import { randomIds } from '../../platform/ids.js';
+import type { ReviewModels } from '../review-engine-v1.js';
+import { type ReviewModelTraits, reviewModelsOf } from './review-models.js';
+
+export interface ModelBindingInput {
+  /** The installation's AI provider kinds (`createProviderRegistry(...).ai`). */
+  kinds: readonly AiProviderKindV1[];
+  providerKind: AiProviderKind;
+  /** Empty for kinds with a public default endpoint. */
+  baseUrl: string;
+  remoteModelId: string;
+  /** Absent: no key (only `kindCompatible` servers may be called so). */
+  apiKey?: string | undefined;
+  /** Provider settings, as a connection's `defaultQueryParams` (`region`, `project`, `location`). */
+  settings?: Readonly<Record<string, string>> | undefined;
+  /** `MARGIN_ALLOW_PRIVATE_EGRESS`: must match the one the kinds were created with. */
+  allowPrivateEgress: boolean;
+}
+
+export interface ModelBinding {
+  model: AiModelV1;
+  traits: ReviewModelTraits;
+  models: ReviewModels;
+}
+
+/**
+ * A review model named by settings instead of a stored connection, checked and built exactly as
+ * the service checks and builds a connection's model: the same endpoint, key and egress rules
+ * (`checkProfile`), the same protocol choice, the kind's own `createModel`. A model of the built-in
+ * catalog brings its context window, prices and structured-output support; any other is asked in
+ * text mode with the default window. Refusals are `validation_failed` with `details` naming the field.
+ */
+export function bindReviewModel(input: ModelBindingInput): ModelBinding {
+  const kind = input.kinds.find((k) => k.kind === input.providerKind);
+  const known = KNOWN_MODELS.find(
+    (m) =>
+      m.providerKinds.includes(input.providerKind) &&
+      m.operationKinds.includes('chat') &&
+      m.remoteModelId.toLowerCase() === input.remoteModelId.toLowerCase(),
+  );
+  const checked = checkProfile(
+    {
+      providerKind: input.providerKind,
+      baseUrl: input.baseUrl,
+      authMode: 'apiKey',
+      apiKey: { kind: 'new', value: input.apiKey ?? '' },
+      discoveryMode: 'manualOnly',
+      configuredModels: [
+        {
+          remoteModelId: input.remoteModelId,
+          operationKinds: ['chat'],
+          supportsStructuredOutput: known?.supportsStructuredOutput ?? false,
+          supportsToolUse: known?.supportsToolUse ?? false,
+          maxContextTokens: known?.maxContextTokens ?? null,
+          inputCostPer1MUsd: known?.inputCostPer1MUsd ?? null,
+          outputCostPer1MUsd: known?.outputCostPer1MUsd ?? null,
+          cachedInputCostPer1MUsd: known?.cachedInputCostPer1MUsd ?? null,
+        },
+      ],
+      purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: input.remoteModelId }],
+    },
+    { kind, ids: randomIds, allowPrivateEgress: input.allowPrivateEgress, existingModels: [] },
+  );
+  if (!('profile' in checked) || !kind) {
+    const issues = checked.issues;
+    throw MarginError.validation(
+      `The AI model settings are not usable: ${issues.map((i) => i.message).join(' ')}`,
+      issues,
+    );
+  }
+  const configured = checked.profile.configuredModels[0];
+  if (!configured) throw MarginError.internal('The model was not configured.');
+  const model = kind.createModel(
+    {
+      providerKind: input.providerKind,
+      baseUrl: input.baseUrl,
+      auth: { mode: 'apiKey', apiKey: input.apiKey ?? '' },
+      defaultHeaders: {},
+      defaultQueryParams: { ...input.settings },
+    },
+    {
+      remoteModelId: configured.remoteModelId,
+      protocolMode: narrowAutoMode('auto', configured, 'chat'),
+      operationKinds: configured.operationKinds,
+      supportsStructuredOutput: configured.supportsStructuredOutput,
+      supportsToolUse: configured.supportsToolUse,
+    },
+  );
+  const traits: ReviewModelTraits = {
+    connectionId: `${input.providerKind}:${configured.remoteModelId}`,
+    supportsStructuredOutput: configured.supportsStructuredOutput,
+    supportsToolUse: configured.supportsToolUse,
+    maxContextTokens: configured.maxContextTokens,
+    prices: {
+      inputCostPer1MUsd: configured.inputCostPer1MUsd ?? undefined,
+      outputCostPer1MUsd: configured.outputCostPer1MUsd ?? undefined,
+      cachedInputCostPer1MUsd: configured.cachedInputCostPer1MUsd ?? undefined,
+    },
+  };
+  return { model, traits, models: reviewModelsOf(model, traits) };
+}

@@ -1,0 +1,369 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AiModelV1, AiProviderKindV1 } from '../../ai/ai-model-v1.js';
+import { MarginError } from '../../errors.js';
+import { parseDiff } from '../diff/parse-diff.js';
+import { countingIds, memoryPullRequest } from '../testing/memory-review.js';
+import { scriptedModel } from '../testing/scripted-model.js';
+import { bindReviewModel } from './model-binding.js';
+import { parsePullRequestUrl } from './pull-request-url.js';
+import { reviewDiff, reviewPullRequest } from './review-pull-request.js';
+import { splitUnifiedDiff } from './unified-diff-files.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** `git diff` of a base and a head commit made from file trees (`null` deletes). */
+function gitDiff(
+  base: Record<string, string | Buffer>,
+  head: Record<string, string | Buffer | null>,
+  mv?: [string, string],
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'margin-split-'));
+  dirs.push(dir);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'core.autocrlf=false', '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+  const write = (path: string, content: string | Buffer) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  };
+  git('init', '-q');
+  for (const [p, c] of Object.entries(base)) write(p, c);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  if (mv) git('mv', mv[0], mv[1]);
+  for (const [p, c] of Object.entries(head))
+    if (c === null) unlinkSync(join(dir, p));
+    else write(p, c);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'head');
+  return git('diff', '-M', '--no-color', 'HEAD~1', 'HEAD');
+}
+
+const numbered = (n: number, f: (i: number) => string) =>
+  `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
+
+describe('splitUnifiedDiff', () => {
+  it('reads every kind of change git prints: modified, added, deleted, renamed with and without edits, binary, CRLF', () => {
+    const text = gitDiff(
+      {
+        'src/a.ts': numbered(20, (i) => `line ${i}`),
+        'src/gone.ts': 'export const gone = 1;\n',
+        'src/old name.ts': numbered(12, (i) => `moved ${i}`),
+        'src/edited.ts': numbered(12, (i) => `keep ${i}`),
+        'img/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+        'win.txt': 'one\r\ntwo\r\nthree\r\n',
+      },
+      {
+        'src/a.ts': numbered(20, (i) => (i === 4 ? '--- looks like a header' : i === 15 ? 'changed 15' : `line ${i}`)),
+        'src/new.ts': 'export const fresh = 2;\n',
+        'src/gone.ts': null,
+        'src/new name.ts': numbered(12, (i) => `moved ${i}`),
+        'src/old name.ts': null,
+        'src/edited.ts': null,
+        'src/edited2.ts': numbered(12, (i) => (i === 6 ? 'kept but edited' : `keep ${i}`)),
+        'img/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 9, 9]),
+        'win.txt': 'one\r\n2\r\nthree\r\n',
+      },
+    );
+    const files = splitUnifiedDiff(text);
+    expect(files.map((f) => [f.path, f.previousPath, f.changeType, f.isBinary])).toEqual([
+      ['img/logo.png', undefined, 'modified', true],
+      ['src/a.ts', undefined, 'modified', false],
+      ['src/edited2.ts', 'src/edited.ts', 'renamed', false],
+      ['src/gone.ts', undefined, 'deleted', false],
+      ['src/new name.ts', 'src/old name.ts', 'renamed', false],
+      ['src/new.ts', undefined, 'added', false],
+      ['win.txt', undefined, 'modified', false],
+    ]);
+    const byPath = Object.fromEntries(files.map((f) => [f.path, f]));
+    expect(byPath['img/logo.png']?.diff).toBe('Binary files a/img/logo.png and b/img/logo.png differ\n');
+    expect(byPath['src/new name.ts']?.diff).toBe('--- a/src/old name.ts\n+++ b/src/new name.ts\n');
+    const a = parseDiff(byPath['src/a.ts']?.diff ?? '');
+    expect(a.hunks).toHaveLength(2);
+    expect(a.hunks[0]?.lines.find((l) => l.kind === 'added')?.text).toBe('--- looks like a header');
+    expect([byPath['src/a.ts']?.additions, byPath['src/a.ts']?.deletions]).toEqual([2, 2]);
+    expect(parseDiff(byPath['win.txt']?.diff ?? '').crlf).toBe(true);
+    expect(byPath['src/gone.ts']?.diff).toContain('+++ /dev/null');
+  });
+
+  it('reads a diff without `diff --git` headers (diff -u, a patch file)', () => {
+    const text = [
+      '--- a/src/x.py\t2026-01-01 00:00:00',
+      '+++ b/src/x.py\t2026-01-02 00:00:00',
+      '@@ -1,2 +1,2 @@',
+      ' def f():',
+      '-    return 1',
+      '+    return 2',
+      '--- /dev/null',
+      '+++ b/src/y.py',
+      '@@ -0,0 +1 @@',
+      '+print("y")',
+    ].join('\n');
+    expect(splitUnifiedDiff(text).map((f) => [f.path, f.changeType, f.additions])).toEqual([
+      ['src/x.py', 'modified', 1],
+      ['src/y.py', 'added', 1],
+    ]);
+  });
+});
+
+const finding = (path: string, quote: string, line: number, over: Record<string, unknown> = {}) => ({
+  path,
+  quote,
+  startLine: line,
+  endLine: line,
+  category: 'bug',
+  title: `Defect at ${quote}`,
+  evidence: 'A concrete input breaks it.',
+  claim: { kind: 'none', symbol: null, path: null },
+  severity: 'error',
+  confidence: 90,
+  message: `The value computed by \`${quote}\` is wrong for an empty order.`,
+  suggestion: null,
+  ruleId: null,
+  ...over,
+});
+const answer = (...findings: unknown[]) => ({ text: JSON.stringify({ findings, fileNotes: null }) });
+
+describe('reviewDiff', () => {
+  const diff = gitDiff(
+    { 'src/total.ts': numbered(10, (i) => `step(${i});`), 'docs/readme.md': 'Hello\n' },
+    {
+      'src/total.ts': numbered(10, (i) => (i === 5 ? 'const avg = total / count;' : `step(${i});`)),
+      'docs/readme.md': 'Hello there\n',
+    },
+  );
+
+  it('reviews diff text with the engine and answers in the job-result shapes, with the protocol', async () => {
+    const model = scriptedModel(() => answer(finding('src/total.ts', 'const avg = total / count;', 5)));
+    const result = await reviewDiff({
+      diff,
+      title: 'Averages',
+      model,
+      modelTraits: { prices: { inputCostPer1MUsd: 1, outputCostPer1MUsd: 4 } },
+      settings: { verify: false },
+      ids: countingIds(),
+    });
+    expect(result.status).toBe('reviewed');
+    expect(result.allFailed).toBe(false);
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        filePath: 'src/total.ts',
+        startLine: 5,
+        severity: 'error',
+        category: 'bug',
+        publication: 'published',
+        anchorMethod: 'quote',
+        fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+      }),
+    ]);
+    expect(result.coverage.counts.reviewed).toBe(2);
+    expect(result.summary).toContain('### Margin review');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.estimatedCostUsd).toBeGreaterThan(0);
+    expect(result.protocol.passes.map((p) => p.stage)).toEqual(
+      expect.arrayContaining(['resolve', 'collect', 'plan', 'review', 'filter', 'summarize']),
+    );
+    expect(result.protocol.events.some((e) => e.name === 'answer.read')).toBe(true);
+    expect(model.requests[0]?.messages[0]?.content).toContain('Averages');
+  });
+
+  it('applies a configuration given instead of the repository’s', async () => {
+    const model = scriptedModel(() => answer());
+    const result = await reviewDiff({
+      diff,
+      model,
+      config: 'exclude: ["docs/**"]\n',
+      settings: { verify: false },
+    });
+    expect(result.coverage.files.find((f) => f.path === 'docs/readme.md')).toMatchObject({
+      state: 'skipped',
+      reason: 'excludedByConfig',
+    });
+  });
+
+  it('says when every chunk failed instead of reporting silence', async () => {
+    const model = scriptedModel(() => MarginError.provider('unavailable', 'The AI provider is unreachable.'));
+    const result = await reviewDiff({ diff, model, settings: { verify: false } });
+    expect(result.allFailed).toBe(true);
+    expect(result.partial).toBe(true);
+  });
+});
+
+describe('reviewPullRequest with publish', () => {
+  it('posts once: a second run finds its markers on the provider and posts nothing new', async () => {
+    const diffs = splitUnifiedDiff(
+      gitDiff(
+        { 'src/a.ts': numbered(8, (i) => `a${i}`) },
+        { 'src/a.ts': numbered(8, (i) => (i === 3 ? 'boom()' : `a${i}`)) },
+      ),
+    );
+    const pr = memoryPullRequest(diffs.map((f) => ({ path: f.path, changeType: f.changeType, diff: f.diff })));
+    const model = scriptedModel(() => answer(finding('src/a.ts', 'boom()', 3)));
+    const run = () => reviewPullRequest({ source: pr, model, settings: { verify: false }, publish: { publisher: pr } });
+    const first = await run();
+    expect(first.published).toEqual({ posted: 2, failed: 0 });
+    expect(pr.created).toHaveLength(2);
+    const second = await run();
+    expect(pr.created).toHaveLength(2);
+    expect(second.findings[0]).toMatchObject({ publication: 'suppressed', reason: 'alreadyReported' });
+    expect(pr.edits).toHaveLength(1); // the summary, edited in place
+  });
+});
+
+describe('parsePullRequestUrl', () => {
+  it.each([
+    [
+      'https://github.com/acme/app/pull/7',
+      {
+        family: 'gitHostA',
+        hostBaseUrl: 'https://github.com',
+        scopePath: 'https://github.com/acme',
+        projectKey: 'acme',
+        repositoryName: 'app',
+        pullRequestId: 7,
+      },
+    ],
+    [
+      'http://127.0.0.1:4321/acme/uploader/pull/901/files',
+      {
+        family: 'gitHostA',
+        hostBaseUrl: 'http://127.0.0.1:4321',
+        projectKey: 'acme',
+        repositoryName: 'uploader',
+        pullRequestId: 901,
+      },
+    ],
+    [
+      'https://gitlab.example.com/acme/platform/api/-/merge_requests/12/diffs',
+      {
+        family: 'gitHostB',
+        hostBaseUrl: 'https://gitlab.example.com',
+        scopePath: 'https://gitlab.example.com/acme/platform',
+        projectKey: 'acme/platform',
+        repositoryName: 'api',
+        repositoryPath: 'acme/platform/api',
+        pullRequestId: 12,
+      },
+    ],
+    [
+      'https://dev.azure.com/contoso/Web%20Shop/_git/shop-api/pullrequest/55',
+      {
+        family: 'suiteDevOps',
+        hostBaseUrl: 'https://dev.azure.com/contoso',
+        projectKey: 'Web Shop',
+        repositoryName: 'shop-api',
+        pullRequestId: 55,
+      },
+    ],
+    [
+      'https://contoso.visualstudio.com/Shop/_git/api/pullrequest/3',
+      {
+        family: 'suiteDevOps',
+        hostBaseUrl: 'https://contoso.visualstudio.com',
+        projectKey: 'Shop',
+        repositoryName: 'api',
+        pullRequestId: 3,
+      },
+    ],
+    [
+      'https://tfs.acme.example/tfs/DefaultCollection/Shop/_git/api/pullrequest/9',
+      {
+        family: 'suiteDevOps',
+        hostBaseUrl: 'https://tfs.acme.example/tfs/DefaultCollection',
+        projectKey: 'Shop',
+        pullRequestId: 9,
+      },
+    ],
+    [
+      'https://dev.azure.com/contoso/_git/solo/pullrequest/4',
+      {
+        family: 'suiteDevOps',
+        hostBaseUrl: 'https://dev.azure.com/contoso',
+        projectKey: 'solo',
+        repositoryName: 'solo',
+      },
+    ],
+    [
+      'https://bitbucket.org/acme/site/pull-requests/21',
+      {
+        family: 'gitHostC',
+        hostBaseUrl: 'https://bitbucket.org',
+        scopePath: 'https://bitbucket.org/acme',
+        projectKey: 'acme',
+        repositoryName: 'site',
+        pullRequestId: 21,
+      },
+    ],
+  ])('reads %s', (url, expected) => {
+    expect(parsePullRequestUrl(url)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['not a url', 'is not a URL'],
+    ['https://github.com/acme/app/issues/7', 'is not a pull request or merge request address'],
+    ['https://github.com/acme/app/pull/x', 'does not end in a pull request number'],
+    ['https://me:secret@github.com/acme/app/pull/1', 'must not carry credentials'],
+    ['https://bitbucket.acme.example/acme/site/pull-requests/2', 'Bitbucket Server'],
+  ])('refuses %s', (url, message) => {
+    expect(() => parsePullRequestUrl(url)).toThrow(message);
+  });
+});
+
+describe('bindReviewModel', () => {
+  const created: unknown[] = [];
+  const kind: AiProviderKindV1 = {
+    specificationVersion: 'v1',
+    kind: 'kindCompatible',
+    protocolModes: ['auto', 'chatCompletions'],
+    supportsDiscovery: true,
+    probe: async () => ({ status: 'succeeded', summary: '', warnings: [] }),
+    discoverModels: async () => ({ discoveryStatus: 'succeeded', manualEntryAllowed: true, warnings: [], models: [] }),
+    createModel(connection, spec) {
+      created.push({ connection, spec });
+      return {
+        specificationVersion: 'v1',
+        providerKind: 'kindCompatible',
+        remoteModelId: spec.remoteModelId,
+      } as AiModelV1;
+    },
+  };
+
+  it('builds the model through the kind, as the service does', async () => {
+    const bound = bindReviewModel({
+      kinds: [kind],
+      providerKind: 'kindCompatible',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      remoteModelId: 'qwen2.5-coder',
+      allowPrivateEgress: true,
+    });
+    expect(created.at(-1)).toMatchObject({
+      connection: { baseUrl: 'http://127.0.0.1:11434/v1', auth: { mode: 'apiKey', apiKey: '' } },
+      spec: { remoteModelId: 'qwen2.5-coder', protocolMode: 'chatCompletions', supportsStructuredOutput: false },
+    });
+    expect(await bound.models.forPurpose('reviewVerification')).toMatchObject({ maxContextTokens: null });
+  });
+
+  it('applies the service’s endpoint, key and egress rules', () => {
+    const bind = (over: Partial<Parameters<typeof bindReviewModel>[0]>) => () =>
+      bindReviewModel({
+        kinds: [kind],
+        providerKind: 'kindCompatible',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        remoteModelId: 'm',
+        allowPrivateEgress: false,
+        ...over,
+      });
+    expect(bind({})).toThrow(/baseUrl/);
+    expect(bind({ baseUrl: '' })).toThrow('baseUrl is required for kindCompatible.');
+    expect(bind({ providerKind: 'kindDirect', baseUrl: '' })).toThrow(/not available in this installation/);
+  });
+});

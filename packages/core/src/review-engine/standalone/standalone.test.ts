@@ -210,7 +210,7 @@ describe('reviewPullRequest with publish', () => {
     const model = scriptedModel(() => answer(finding('src/a.ts', 'boom()', 3)));
     const run = () => reviewPullRequest({ source: pr, model, settings: { verify: false }, publish: { publisher: pr } });
     const first = await run();
-    expect(first.published).toEqual({ posted: 2, failed: 0 });
+    expect(first.published).toEqual({ posted: 2, failed: 0, resolved: 0 });
     expect(pr.created).toHaveLength(2);
     const second = await run();
     expect(pr.created).toHaveLength(2);

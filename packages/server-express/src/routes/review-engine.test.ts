@@ -66,6 +66,7 @@ const NATIVE: Record<
       expect(w.body).toMatchObject({
         commit_id: headSha,
         event: 'COMMENT',
+        body: `1 comment on ${headSha.slice(0, 7)}.`,
         comments: [{ path: 'src/billing.ts', line: 42, side: 'RIGHT' }],
       });
     },

@@ -79,6 +79,7 @@ describe('GitHub: publishing a review run', () => {
     expect(fake.writes[0]?.body).toEqual({
       commit_id: A,
       event: 'COMMENT',
+      body: `3 comments on ${A.slice(0, 7)}.`,
       comments: [
         { path: 'src/invoice.ts', line: 3, side: 'RIGHT', body: 'One line.\n\n<!-- margin-marker:margin:1 -->' },
         {

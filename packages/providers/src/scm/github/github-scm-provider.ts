@@ -311,7 +311,13 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
       const { data } = await client.rest<GhReview>({
         method: 'POST',
         path: `${pull(ref)}/reviews`,
-        json: { commit_id: revision.headSha, event: 'COMMENT', comments: threads.map(reviewCommentBody) },
+        json: {
+          commit_id: revision.headSha,
+          event: 'COMMENT',
+          // GitHub documents a body as required for a COMMENT review; a short one, the summary is elsewhere.
+          body: `${threads.length === 1 ? '1 comment' : `${threads.length} comments`} on ${revision.headSha.slice(0, 7)}.`,
+          comments: threads.map(reviewCommentBody),
+        },
         signal,
       });
       review = data;

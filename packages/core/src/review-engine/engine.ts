@@ -43,7 +43,15 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
           reason: run.reason,
         };
       }
-      if (run.allFailed) throw everyChunkFailed(run.coverage);
+      if (run.allFailed) {
+        // Nothing is posted, but what was tried and what it cost stay on the job.
+        return {
+          status: 'failed',
+          result: { summary: null, findings: [], coverage: run.coverage },
+          usage: run.usage,
+          reason: everyChunkFailed(run.coverage).message,
+        };
+      }
       const published = await publishReview(run, {
         jobId: job.id,
         findings: ctx.memory.findings,

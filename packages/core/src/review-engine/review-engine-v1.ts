@@ -65,12 +65,14 @@ export interface ReviewContext {
 export interface ReviewOutcome {
   /**
    * `cancelled`: the pull request was closed, merged or blocked, so nothing was reviewed;
-   * `superseded`: the pull request moved on past the job's revision, which its own job reviews.
+   * `superseded`: the pull request moved on past the job's revision, which its own job reviews;
+   * `failed`: the review ran but produced nothing it can stand behind (every chunk failed) — the
+   * result's coverage and the usage still say what was tried and what it cost.
    */
-  status: 'completed' | 'cancelled' | 'superseded';
+  status: 'completed' | 'cancelled' | 'superseded' | 'failed';
   result: { summary: string | null; findings: unknown[]; coverage: unknown; [extra: string]: unknown };
   usage: JobUsage | null;
-  /** Why a job was cancelled or superseded, shown as the job's error text. */
+  /** Why a job was cancelled, superseded or failed, shown as the job's error text. */
   reason?: string | undefined;
 }
 

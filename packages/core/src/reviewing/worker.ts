@@ -120,7 +120,11 @@ export async function executeJob(
     });
     deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };
-    deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId });
+    if (outcome.status === 'failed') {
+      deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: outcome.reason ?? '' });
+    } else {
+      deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId });
+    }
     return { status: outcome.status };
   } catch (error) {
     if (run.signal.aborted) return { status: 'abandoned' };

@@ -252,3 +252,29 @@ describe('a review started by a webhook', () => {
     NATIVE.github.check(inline[0] as RecordedWrite, scenario.headSha);
   });
 });
+
+describe('a review whose every chunk fails', () => {
+  it('fails the job saying so, posts nothing, and still reports the coverage and what the attempts cost', async () => {
+    const number = 730;
+    await fakes.github.loadPullRequest(billingScenario(number, 'e'));
+    const client = await reviewingClient(admin, fakes, 'github', model, 'Unreadable answers');
+    // Prose with no JSON in it, on every call including the repair.
+    model.respondWith(() => ({ content: 'I looked at the change and it seems fine to me overall.' }));
+    const before = fakes.github.writes.length;
+    const submitted = await admin.post(
+      `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
+      client.coordinates(number),
+    );
+    const job = await eventually(async () => {
+      const res = await admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`);
+      return ['completed', 'failed'].includes(res.body.status) ? res.body : undefined;
+    }, 20_000);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/^No part of the pull request could be reviewed \(.+\); nothing was posted\./);
+    expect(job.result.findings).toEqual([]);
+    expect(job.result.coverage.counts).toMatchObject({ reviewFailed: 2, skipped: 3 });
+    expect(job.usage.inputTokens).toBeGreaterThan(0);
+    expect(job.usage.estimatedCostUsd).toBeGreaterThan(0);
+    expect(fakes.github.writes.slice(before).filter((w) => w.method !== 'GET')).toEqual([]);
+  });
+});

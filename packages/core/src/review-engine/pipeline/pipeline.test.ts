@@ -302,6 +302,10 @@ describe('publishing through the outbox', () => {
       ['suppressed', 'alreadyReported'],
     ]);
     expect(state.threads.filter((t) => t.marker === 'margin:summary')).toHaveLength(1);
+    // A third identical review has nothing new to say: the summary is not even edited.
+    const third = await review(state, model(), { jobId: 'job-3', ledger: shared });
+    expect(state.edits).toHaveLength(1);
+    expect(third.protocol.events.some((e) => e.name === 'summary.unchanged')).toBe(true);
   });
 
   it('after a crash between posting and recording, the retry of the job finds its posts by marker', async () => {

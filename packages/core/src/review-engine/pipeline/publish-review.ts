@@ -165,7 +165,14 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
   const threadId = existing?.threadId ?? known?.providerThreadId ?? undefined;
   const commentId = existing?.comments[0]?.commentId ?? known?.providerCommentId ?? undefined;
   let summaryDone = false;
-  if (threadId && commentId) {
+  if (threadId && commentId && existing?.comments[0]?.body.trim() === summaryBody.trim()) {
+    // The same words again (the same revision reviewed twice): no edit, no notification.
+    await input.ledger.reserve([{ marker: SUMMARY_MARKER, kind: 'summary', fingerprint: null }]);
+    await input.ledger.markPosted(SUMMARY_MARKER, { threadId, commentId });
+    pass.event({ kind: 'decision', name: 'summary.unchanged', eventCategory: 'publication', body: { threadId } });
+    summaryDone = true;
+    postCount++;
+  } else if (threadId && commentId) {
     try {
       await input.publisher.editComment(
         { threadId, commentId, body: summaryBody, marker: SUMMARY_MARKER },

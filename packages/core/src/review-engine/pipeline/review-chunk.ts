@@ -305,6 +305,10 @@ async function verifyFindings(
     `Verify ${findings.length} finding${findings.length === 1 ? '' : 's'}`,
   );
   const ids = new Map(findings.map((f, i) => [`F${i + 1}`, f]));
+  // Only the files the findings are about: the rest of a packed chunk is tokens the check does not need.
+  const about = new Set(findings.map((f) => (f.anchor?.path ?? f.path ?? '').toLowerCase()));
+  const relevant = rendered.filter((_, i) => about.has(shown[i]?.planned.file.path.toLowerCase() ?? ''));
+  const diffs = relevant.length > 0 ? relevant : rendered;
   const listing = [...ids].map(([id, f]) =>
     [
       `${id}. ${f.anchor ? `${f.anchor.path} lines ${f.anchor.startLine}–${f.anchor.endLine}${f.anchor.side === 'old' ? ' (removed lines)' : ''}` : (f.path ?? 'the pull request')} [${f.category}, ${f.severity}]`,
@@ -324,7 +328,7 @@ async function verifyFindings(
           'Findings to check:',
           fence('findings', env.nonce, listing.join('\n\n')),
           'The diff they are about:',
-          fence('diff', env.nonce, rendered.join('\n\n')),
+          fence('diff', env.nonce, diffs.join('\n\n')),
         ].join('\n'),
       },
     ],

@@ -26,7 +26,12 @@ export interface ReviewModel {
 
 /** Finds the model for a purpose; unmapped purposes fall back to `reviewDefault`, which must resolve. */
 export interface ReviewModels {
-  forPurpose(purpose: AiPurpose): Promise<ReviewModel>;
+  forPurpose(purpose: Exclude<AiPurpose, 'embeddingDefault'>): Promise<ReviewModel>;
+  /**
+   * The `embeddingDefault` model, for telling findings apart by meaning; `undefined` when the purpose
+   * is not mapped (identity then compares identifiers and words only).
+   */
+  embeddings?(): Promise<ReviewModel | undefined>;
 }
 
 /** Where the job's pull request lives and who reviews it there. */

@@ -1,5 +1,5 @@
 import type { AiPurpose } from '../ai/purposes.js';
-import { resolvePurpose } from '../ai/resolve-purpose.js';
+import { type ResolvedPurpose, resolvePurpose } from '../ai/resolve-purpose.js';
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { CoverageFile } from '../review-engine/coverage.js';
@@ -29,6 +29,7 @@ export function createReviewContext(
   run: { signal: AbortSignal; protocol: ProtocolWriter; onProgress(progress: ReviewJobRecord['progress']): void },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
+  let embeddings: Promise<ReviewModel | undefined> | undefined;
   let scm: Promise<ReviewScm> | undefined;
   return {
     signal: run.signal,
@@ -42,22 +43,16 @@ export function createReviewContext(
       forPurpose(purpose) {
         let found = models.get(purpose);
         if (!found) {
-          found = resolvePurpose(deps, job.clientId, purpose as Exclude<AiPurpose, 'embeddingDefault'>).then(
-            (r): ReviewModel => ({
-              purpose,
-              resolvedPurpose: r.resolvedPurpose,
-              connectionId: r.connectionId,
-              model: r.model,
-              supportsStructuredOutput: r.configuredModel.supportsStructuredOutput,
-              supportsToolUse: r.configuredModel.supportsToolUse,
-              maxContextTokens: r.configuredModel.maxContextTokens,
-              prices: r.prices,
-              reasoningEffort: r.reasoningEffort,
-            }),
-          );
+          found = resolvePurpose(deps, job.clientId, purpose).then((r) => reviewModelOf(purpose, r));
           models.set(purpose, found);
         }
         return found;
+      },
+      embeddings() {
+        embeddings ??= resolvePurpose(deps, job.clientId, 'embeddingDefault').then((r) =>
+          r ? reviewModelOf('embeddingDefault', r) : undefined,
+        );
+        return embeddings;
       },
     },
     memory: reviewMemory(deps, job),
@@ -72,6 +67,20 @@ export function createReviewContext(
           job.codeReview.number,
         )
       )?.reason,
+  };
+}
+
+function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
+  return {
+    purpose,
+    resolvedPurpose: r.resolvedPurpose,
+    connectionId: r.connectionId,
+    model: r.model,
+    supportsStructuredOutput: r.configuredModel.supportsStructuredOutput,
+    supportsToolUse: r.configuredModel.supportsToolUse,
+    maxContextTokens: r.configuredModel.maxContextTokens,
+    prices: r.prices,
+    reasoningEffort: r.reasoningEffort,
   };
 }
 

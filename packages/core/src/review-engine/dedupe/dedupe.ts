@@ -1,12 +1,13 @@
 import type { ReviewThread } from '../../scm/scm-provider-v1.js';
 import { demote, type EngineFinding, isCandidate, SEVERITY_RANK } from '../engine-finding.js';
-import { combinedFingerprint, jaccard, sameFinding, wordsOf } from '../identity/finding-keys.js';
+import { combinedFingerprint, cosine, jaccard, sameFinding, wordsOf } from '../identity/finding-keys.js';
 import {
   type DismissedFinding,
   findingMarker,
   type KnownFinding,
   type PublicationEntry,
 } from '../memory/review-memory.js';
+import type { IdentityVectors } from '../pipeline/embed-findings.js';
 
 export interface PriorState {
   jobId: string;
@@ -15,6 +16,8 @@ export interface PriorState {
   dismissals: readonly DismissedFinding[];
   /** Findings earlier reviews posted on this pull request. */
   known: readonly KnownFinding[];
+  /** Embeddings by meaning, when the client has an embedding model. */
+  vectors?: IdentityVectors | undefined;
 }
 
 /**
@@ -33,6 +36,7 @@ export interface DedupeOutcome {
 const NEARBY_LINES = 3;
 const THREAD_TEXT_SIMILARITY = 0.4;
 const DISMISSAL_TEXT_SIMILARITY = 0.5;
+const DISMISSAL_MEANING_SIMILARITY = 0.85;
 const CONSOLIDATE_FILES = 3;
 const CONSOLIDATE_TITLE_SIMILARITY = 0.6;
 
@@ -57,7 +61,13 @@ export function dedupeFindings(
   // The same finding twice in this run (overlapping chunks, a model repeating itself).
   const kept: EngineFinding[] = [];
   for (const f of candidates) {
-    const twin = kept.find((k) => sameFinding(comparable(k), comparable(f)));
+    const twin = kept.find((k) =>
+      sameFinding(
+        comparable(k),
+        comparable(f),
+        prior.vectors && cosine(prior.vectors.findings.get(k), prior.vectors.findings.get(f)),
+      ),
+    );
     if (twin && demote(f, 'suppressed', 'duplicateInRun')) decided(f, { sameAs: twin.id });
     else kept.push(f);
   }
@@ -72,7 +82,9 @@ export function dedupeFindings(
   const ledgerMarkers = new Set(prior.ledger.filter((e) => e.jobId === prior.jobId).map((e) => e.marker));
   for (const f of [...kept, ...created]) {
     if (!isCandidate(f) || !f.keys) continue;
-    const known = prior.known.find((k) => matchesKnown(k, f));
+    const known = prior.known.find((k) =>
+      matchesKnown(k, f, prior.vectors && cosine(prior.vectors.known.get(k.id), prior.vectors.findings.get(f))),
+    );
     if (known) {
       // A resolved finding comes back only when the very code it pointed at is back (the bug was
       // reintroduced); found near its fixed code instead, it is the model repeating itself.
@@ -110,14 +122,16 @@ export function dedupeFindings(
       }
       continue;
     }
-    const dismissal = prior.dismissals.find((d) => dismisses(d, f));
+    const dismissal = prior.dismissals.find((d) =>
+      dismisses(d, f, prior.vectors && cosine(prior.vectors.dismissals.get(d.id), prior.vectors.findings.get(f))),
+    );
     if (dismissal && demote(f, 'suppressed', 'dismissed')) decided(f, { dismissalId: dismissal.id });
   }
   return { created, matches };
 }
 
 /** The same finding as one posted before? Compared in the file where it was first seen (renames kept). */
-function matchesKnown(known: KnownFinding, f: EngineFinding): boolean {
+function matchesKnown(known: KnownFinding, f: EngineFinding, similarity: number | undefined): boolean {
   const path = f.anchor?.path ?? f.path ?? '';
   const samePlace =
     path.toLowerCase() === known.path.toLowerCase() ||
@@ -136,6 +150,7 @@ function matchesKnown(known: KnownFinding, f: EngineFinding): boolean {
         words: known.words,
       },
     },
+    similarity,
   );
 }
 
@@ -174,10 +189,13 @@ function echoes(thread: ReviewThread, f: EngineFinding): boolean {
   return jaccard(wordsOf(said), f.keys?.words ?? wordsOf(`${f.title} ${f.message}`)) >= THREAD_TEXT_SIMILARITY;
 }
 
-function dismisses(d: DismissedFinding, f: EngineFinding): boolean {
+function dismisses(d: DismissedFinding, f: EngineFinding, similarity: number | undefined): boolean {
   const path = f.anchor?.path ?? f.path;
   if (d.filePath && (!path || d.filePath.replace(/^\/+/, '').toLowerCase() !== path.toLowerCase())) return false;
-  return jaccard(wordsOf(d.findingMessage), wordsOf(`${f.title} ${f.message}`)) >= DISMISSAL_TEXT_SIMILARITY;
+  return (
+    jaccard(wordsOf(d.findingMessage), wordsOf(`${f.title} ${f.message}`)) >= DISMISSAL_TEXT_SIMILARITY ||
+    (similarity ?? 0) >= DISMISSAL_MEANING_SIMILARITY
+  );
 }
 
 /** The same category and a similar title in three or more files: one finding listing the places. */

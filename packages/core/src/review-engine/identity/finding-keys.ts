@@ -103,22 +103,47 @@ export interface ComparableFinding {
   keys: FindingKeys;
 }
 
+/** Meaning-level similarity of the two (cosine of their embeddings), when embeddings are available. */
+export type Similarity = number | undefined;
+
 /**
  * The same underlying finding? In one file: (a) equal fingerprints; (b) equal location keys and the
- * same category or similar identifiers (Jaccard ≥ 0.5) or similar text (≥ 0.4); (c) anchors within
- * 6 lines, the same category, and similar identifiers — an issue that survives an edit of its line.
+ * same category or similar identifiers (Jaccard ≥ 0.5) or similar text (≥ 0.4, or cosine ≥ 0.85 by
+ * embeddings); (c) anchors within 6 lines, the same category, and similar identifiers (or cosine ≥
+ * 0.88) — an issue that survives an edit of its line.
  */
-export function sameFinding(a: ComparableFinding, b: ComparableFinding): boolean {
+export function sameFinding(a: ComparableFinding, b: ComparableFinding, similarity: Similarity = undefined): boolean {
   if (a.path.toLowerCase() !== b.path.toLowerCase()) return false;
   if (a.keys.fingerprint === b.keys.fingerprint) return true;
   const ids = jaccard(a.keys.identifiers, b.keys.identifiers);
+  const meaning = similarity ?? 0;
   if (
     a.keys.locKey === b.keys.locKey &&
-    (a.category === b.category || ids >= 0.5 || jaccard(a.keys.words, b.keys.words) >= 0.4)
+    (a.category === b.category || ids >= 0.5 || jaccard(a.keys.words, b.keys.words) >= 0.4 || meaning >= 0.85)
   ) {
     return true;
   }
   return (
-    a.line !== null && b.line !== null && Math.abs(a.line - b.line) <= 6 && a.category === b.category && ids >= 0.5
+    a.line !== null &&
+    b.line !== null &&
+    Math.abs(a.line - b.line) <= 6 &&
+    a.category === b.category &&
+    (ids >= 0.5 || meaning >= 0.88)
   );
+}
+
+/** Cosine similarity; 0 when either vector is missing. */
+export function cosine(a: readonly number[] | undefined, b: readonly number[] | undefined): number {
+  if (!a || !b || a.length === 0 || a.length !== b.length) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

@@ -397,3 +397,127 @@ describe('incremental review', () => {
     expect(run.coverage.incremental).toEqual({ sinceHeadSha: 'p'.repeat(40), relation: 'ahead', focused: true });
   });
 });
+
+describe('repository configuration', () => {
+  const changes = () =>
+    files({
+      'src/a.ts': { before: lines(5, (i) => `old${i}`), after: lines(5, (i) => `new${i}`) },
+      'docs/guide.md': { before: 'old\n', after: 'new\n' },
+    });
+
+  it('reads .margin/config.yml from the target branch: excludes, instructions, minimum severity and comment limit', async () => {
+    const pr = memoryPullRequest(changes());
+    pr.branchFiles['.margin/config.yml'] = [
+      'exclude: ["docs/**"]',
+      'instructions:',
+      '  - path: "src/**"',
+      '    text: "Every value must be validated with zod."',
+      'minimumSeverity: error',
+      'maxComments: 1',
+    ].join('\n');
+    const model = scriptedModel(() =>
+      answer(
+        finding('src/a.ts', 'new1', 1, { title: 'First defect here', message: 'The `new1` value is wrong.' }),
+        finding('src/a.ts', 'new2', 2, { title: 'Second defect there', message: 'The `new2` value is wrong.' }),
+        finding('src/a.ts', 'new3', 3, {
+          severity: 'warning',
+          title: 'A warning only',
+          message: 'The `new3` value may be wrong.',
+        }),
+      ),
+    );
+    const { run, protocol } = await review(pr, model);
+    expect(run.coverage.files.find((f) => f.path === 'docs/guide.md')).toMatchObject({
+      state: 'skipped',
+      reason: 'excludedByConfig',
+    });
+    expect(model.requests[0]?.system).toContain('Every value must be validated with zod. (applies to src/**)');
+    expect(run.findings.map((f) => [f.title, f.publication, f.reason ?? null])).toEqual([
+      ['First defect here', 'published', null],
+      ['Second defect there', 'summaryOnly', 'pullRequestBudget'],
+      ['A warning only', 'summaryOnly', 'belowMinimumSeverity'],
+    ]);
+    expect(protocol.events.find((e) => e.name === 'config.read')?.body).toMatchObject({
+      branch: 'main',
+      exclude: 1,
+      instructions: 1,
+    });
+  });
+
+  it('treats an invalid configuration as a warning and reviews with the defaults', async () => {
+    const pr = memoryPullRequest(changes());
+    pr.branchFiles['.margin/config.yml'] = 'exclude: [unclosed\nminimumSeverity: 7';
+    const { run, protocol } = await review(
+      pr,
+      scriptedModel(() => answer()),
+    );
+    expect(run.status).toBe('reviewed');
+    expect(run.coverage.counts.reviewed).toBe(2);
+    expect(protocol.events.filter((e) => e.name === 'config.invalid')).toHaveLength(1);
+  });
+});
+
+describe('identity by meaning', () => {
+  // Two concepts: texts about a missing order point one way, everything else the other.
+  const embedder = () => {
+    const batches: string[][] = [];
+    const model = scriptedModel([]);
+    model.embed = async (texts) => {
+      batches.push(texts);
+      return {
+        vectors: texts.map((t) => (/empty order|missing order/i.test(t) ? [1, 0.05] : [0.05, 1])),
+        usage: {
+          inputTokens: texts.length * 10,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 0,
+          reasoningTokens: 0,
+        },
+      };
+    };
+    return { model, batches };
+  };
+
+  async function reviewWithDismissal(withEmbeddings: boolean) {
+    const pr = memoryPullRequest(files({ 'src/a.ts': { before: 'a\n', after: 'a\nconst total = sum(order);\n' } }));
+    const model = scriptedModel(() => answer(finding('src/a.ts', 'const total = sum(order);', 2)));
+    const { model: embedModel, batches } = embedder();
+    const models = singleModel(model);
+    if (withEmbeddings) {
+      models.embeddings = async () => ({ ...(await models.forPurpose('reviewDefault')), model: embedModel });
+    }
+    const run = await runReview({
+      jobId: 'job-1',
+      source: pr,
+      models,
+      memory: {
+        publications: createMemoryLedger('job-1'),
+        // Worded with no word in common with the finding, and a dismissal about another file.
+        dismissals: async () => [
+          { id: 'd1', findingMessage: 'Guard a missing order before totalling it', filePath: 'src/a.ts' },
+          { id: 'd2', findingMessage: 'Unrelated note', filePath: 'src/other.ts' },
+        ],
+      },
+      protocol: memoryProtocol(),
+      clock: systemClock,
+      ids: countingIds(),
+      signal: new AbortController().signal,
+      reportProgress: () => undefined,
+      revision: null,
+      settings: { verify: false },
+    });
+    return { run, batches };
+  }
+
+  it('suppresses a reworded dismissed finding only when an embedding model tells their meaning apart', async () => {
+    const plain = await reviewWithDismissal(false);
+    expect(plain.run.findings.map((f) => [f.publication, f.reason ?? null])).toEqual([['published', null]]);
+
+    const embedded = await reviewWithDismissal(true);
+    expect(embedded.run.findings.map((f) => [f.publication, f.reason ?? null])).toEqual([['suppressed', 'dismissed']]);
+    // One batch: the candidate and the dismissal on its file, not the one about another file.
+    expect(embedded.batches).toHaveLength(1);
+    expect(embedded.batches[0]).toHaveLength(2);
+    expect(embedded.run.usage.byModel.map((m) => m.purpose)).toContain('embeddingDefault');
+  });
+});

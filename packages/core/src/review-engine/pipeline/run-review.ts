@@ -26,6 +26,7 @@ import { estimateTokens, packChunks } from '../plan/pack-chunks.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
+import { embedForIdentity } from './embed-findings.js';
 import { anchorsGone, applyThreadClosures, type Settled, settleKnown } from './finding-lifecycle.js';
 import { type Focus, focusSince, nearFocus } from './focus-ranges.js';
 import { forEachPooled } from './pool.js';
@@ -469,9 +470,19 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       });
     }
   }
+  const vectors = await embedForIdentity({
+    models: input.models,
+    findings,
+    known,
+    dismissals,
+    ledger,
+    pass: filter,
+    clock: input.clock,
+    signal,
+  });
   const { created, matches } = dedupeFindings(
     findings,
-    { jobId: input.jobId, threads, ledger: publications, dismissals, known },
+    { jobId: input.jobId, threads, ledger: publications, dismissals, known, vectors },
     () => input.ids.uuid(),
     (f, detail) =>
       filter.event({

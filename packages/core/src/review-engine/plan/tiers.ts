@@ -22,7 +22,7 @@ export function maxTier(a: Tier, b: Tier): Tier {
 }
 
 /** Each tier asks its own purpose; unmapped ones fall back to `reviewDefault`. */
-export const TIER_PURPOSE: Record<Tier, AiPurpose> = {
+export const TIER_PURPOSE: Record<Tier, Exclude<AiPurpose, 'embeddingDefault'>> = {
   low: 'reviewLowEffort',
   medium: 'reviewMediumEffort',
   high: 'reviewHighEffort',

@@ -1,0 +1,83 @@
+import { MarginError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ProtocolPass } from '../../reviewing/protocol-writer.js';
+import { type EngineFinding, isCandidate } from '../engine-finding.js';
+import type { DismissedFinding, KnownFinding } from '../memory/review-memory.js';
+import type { ReviewModels } from '../review-engine-v1.js';
+import type { UsageLedger } from './usage-ledger.js';
+
+/** Vectors by meaning, for the identity checks; absent when no embedding model serves the client. */
+export interface IdentityVectors {
+  findings: Map<EngineFinding, number[]>;
+  known: Map<string, number[]>;
+  dismissals: Map<string, number[]>;
+}
+
+const BATCH = 96;
+
+/**
+ * Embeds `path`, title and message of this run's candidate findings, of the findings earlier reviews
+ * posted and of the client's dismissals, so identity can also match what is worded differently. One
+ * model, batched calls, counted under `embeddingDefault`. Without the purpose mapped, or when the call
+ * fails, identity falls back to identifiers and words (recorded, never fatal).
+ */
+export async function embedForIdentity(input: {
+  models: ReviewModels;
+  findings: readonly EngineFinding[];
+  known: readonly KnownFinding[];
+  dismissals: readonly DismissedFinding[];
+  ledger: UsageLedger;
+  pass: ProtocolPass;
+  clock: Clock;
+  signal: AbortSignal;
+}): Promise<IdentityVectors | undefined> {
+  const candidates = input.findings.filter((f) => isCandidate(f) && f.source === 'model');
+  if (candidates.length === 0) return undefined;
+  // Only what a candidate could match: identity never crosses files, so the rest costs tokens for nothing.
+  const paths = new Set<string>();
+  for (const f of candidates) {
+    for (const p of [f.anchor?.path ?? f.path, f.anchor?.previousPath]) if (p) paths.add(p.toLowerCase());
+  }
+  const known = input.known.filter((k) => paths.has(k.path.toLowerCase()));
+  const dismissals = input.dismissals.filter(
+    (d) => !d.filePath || paths.has(d.filePath.replace(/^\/+/, '').toLowerCase()),
+  );
+  const started = input.clock.now().getTime();
+  const texts = [
+    ...candidates.map((f) => `${f.anchor?.path ?? f.path ?? ''}\n${f.title}\n${f.message}`),
+    ...known.map((k) => `${k.path}\n${k.title}\n${k.message}`),
+    ...dismissals.map((d) => `${d.filePath ?? ''}\n${d.findingMessage}`),
+  ];
+  try {
+    const model = await input.models.embeddings?.();
+    if (!model) return undefined;
+    const vectors: number[][] = [];
+    for (let i = 0; i < texts.length; i += BATCH) {
+      const result = await model.model.embed(texts.slice(i, i + BATCH), { signal: input.signal });
+      input.ledger.add(model, 'embeddingDefault', result.usage);
+      vectors.push(...result.vectors);
+    }
+    input.pass.event({
+      kind: 'call',
+      name: 'embed',
+      eventCategory: 'ai-call',
+      durationMs: input.clock.now().getTime() - started,
+      body: { purpose: 'embeddingDefault', model: model.model.remoteModelId, texts: texts.length },
+    });
+    const at = (i: number) => vectors[i] ?? [];
+    return {
+      findings: new Map(candidates.map((f, i) => [f, at(i)])),
+      known: new Map(known.map((k, i) => [k.id, at(candidates.length + i)])),
+      dismissals: new Map(dismissals.map((d, i) => [d.id, at(candidates.length + known.length + i)])),
+    };
+  } catch (error) {
+    if (input.signal.aborted) throw error;
+    input.pass.event({
+      kind: 'warning',
+      name: 'embed.failed',
+      eventCategory: 'ai-call',
+      body: { message: MarginError.isInstance(error) ? error.message : 'The embedding call failed.' },
+    });
+    return undefined;
+  }
+}

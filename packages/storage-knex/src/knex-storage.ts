@@ -1,33 +1,9 @@
-import type { Repositories, SecretBox, StorageV1 } from '@margin/core';
+import type { SecretBox, StorageV1 } from '@margin/core';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
-import { knexAiConnections, knexAiLogicalModels, knexAiModelCatalog } from './repositories/ai.js';
-import {
-  knexMemberships,
-  knexPersonalAccessTokens,
-  knexRefreshTokens,
-  knexSignInFailures,
-} from './repositories/identity.js';
-import {
-  knexBlockedPullRequests,
-  knexDismissals,
-  knexProtocol,
-  knexReviewFindings,
-  knexReviewJobs,
-  knexReviewPublications,
-} from './repositories/reviewing.js';
-import { knexProviderConnections, knexProviderScopes, knexReviewerIdentities } from './repositories/scm.js';
-import { knexSettings } from './repositories/settings.js';
-import { knexClients, knexTenants } from './repositories/tenancy.js';
-import {
-  knexCrawlConfigurations,
-  knexKnowledgeSources,
-  knexWebhookConfigurations,
-  knexWebhookDeliveries,
-} from './repositories/triggers.js';
-import { knexUsers } from './repositories/users.js';
+import { repositoriesOn } from './repositories/index.js';
 
 export interface KnexStorageOptions {
   /**
@@ -52,35 +28,6 @@ export interface KnexStorage extends StorageV1 {
 
 // Serializable transactions retried on conflict give the same guarantee as SQLite's single writer.
 const MAX_TRANSACTION_ATTEMPTS = 8;
-
-function repositoriesOn(db: Knex | Knex.Transaction, dialect: Dialect): Repositories {
-  return {
-    users: knexUsers(db),
-    refreshTokens: knexRefreshTokens(db),
-    personalAccessTokens: knexPersonalAccessTokens(db),
-    signInFailures: knexSignInFailures(db),
-    memberships: knexMemberships(db),
-    tenants: knexTenants(db),
-    clients: knexClients(db),
-    settings: knexSettings(db, dialect),
-    reviewJobs: knexReviewJobs(db, dialect),
-    blockedPullRequests: knexBlockedPullRequests(db),
-    dismissals: knexDismissals(db),
-    reviewPublications: knexReviewPublications(db),
-    reviewFindings: knexReviewFindings(db, dialect),
-    protocol: knexProtocol(db, dialect),
-    providerConnections: knexProviderConnections(db),
-    providerScopes: knexProviderScopes(db),
-    reviewerIdentities: knexReviewerIdentities(db),
-    aiConnections: knexAiConnections(db, dialect),
-    aiLogicalModels: knexAiLogicalModels(db),
-    aiModelCatalog: knexAiModelCatalog(db, dialect),
-    knowledgeSources: knexKnowledgeSources(db, dialect),
-    webhookConfigurations: knexWebhookConfigurations(db, dialect),
-    webhookDeliveries: knexWebhookDeliveries(db, dialect),
-    crawlConfigurations: knexCrawlConfigurations(db, dialect),
-  };
-}
 
 export async function openKnexStorage(options: KnexStorageOptions): Promise<KnexStorage> {
   const knex = knexFactory(knexConfig(parseDatabaseUrl(options.url), options));

@@ -1,8 +1,8 @@
 import type { SettingsRepository } from '@margin/core';
-import type { Knex } from 'knex';
 import { type Dialect, readJson, writeJson } from '../dialect.js';
+import type { Db } from '../rows.js';
 
-export function knexSettings(db: Knex | Knex.Transaction, dialect: Dialect): SettingsRepository {
+export function knexSettings(db: Db, dialect: Dialect): SettingsRepository {
   return {
     async get(key) {
       const row = await db('settings').where({ key }).first('value');

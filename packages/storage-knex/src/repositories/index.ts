@@ -1,0 +1,57 @@
+import type { Repositories } from '@margin/core';
+import type { Dialect } from '../dialect.js';
+import type { Db } from '../rows.js';
+import { knexAiConnections } from './ai-connections.js';
+import { knexAiLogicalModels } from './ai-logical-models.js';
+import { knexAiModelCatalog } from './ai-model-catalog.js';
+import { knexBlockedPullRequests } from './blocked-pull-requests.js';
+import { knexClients } from './clients.js';
+import { knexCrawlConfigurations } from './crawl-configurations.js';
+import { knexDismissals } from './dismissals.js';
+import { knexKnowledgeSources } from './knowledge-sources.js';
+import { knexMemberships } from './memberships.js';
+import { knexPersonalAccessTokens } from './personal-access-tokens.js';
+import { knexProtocol } from './protocol.js';
+import { knexProviderConnections } from './provider-connections.js';
+import { knexProviderScopes } from './provider-scopes.js';
+import { knexRefreshTokens } from './refresh-tokens.js';
+import { knexReviewFindings } from './review-findings.js';
+import { knexReviewJobs } from './review-jobs.js';
+import { knexReviewPublications } from './review-publications.js';
+import { knexReviewerIdentities } from './reviewer-identities.js';
+import { knexSettings } from './settings.js';
+import { knexSignInFailures } from './sign-in-failures.js';
+import { knexTenants } from './tenants.js';
+import { knexUsers } from './users.js';
+import { knexWebhookConfigurations } from './webhook-configurations.js';
+import { knexWebhookDeliveries } from './webhook-deliveries.js';
+
+/** Every repository of the Storage port, on the storage's connection or on one transaction. */
+export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
+  return {
+    users: knexUsers(db),
+    refreshTokens: knexRefreshTokens(db),
+    personalAccessTokens: knexPersonalAccessTokens(db),
+    signInFailures: knexSignInFailures(db),
+    memberships: knexMemberships(db),
+    tenants: knexTenants(db),
+    clients: knexClients(db),
+    settings: knexSettings(db, dialect),
+    reviewJobs: knexReviewJobs(db, dialect),
+    blockedPullRequests: knexBlockedPullRequests(db),
+    dismissals: knexDismissals(db),
+    reviewPublications: knexReviewPublications(db),
+    reviewFindings: knexReviewFindings(db, dialect),
+    protocol: knexProtocol(db, dialect),
+    providerConnections: knexProviderConnections(db),
+    providerScopes: knexProviderScopes(db),
+    reviewerIdentities: knexReviewerIdentities(db),
+    aiConnections: knexAiConnections(db, dialect),
+    aiLogicalModels: knexAiLogicalModels(db),
+    aiModelCatalog: knexAiModelCatalog(db, dialect),
+    knowledgeSources: knexKnowledgeSources(db, dialect),
+    webhookConfigurations: knexWebhookConfigurations(db, dialect),
+    webhookDeliveries: knexWebhookDeliveries(db, dialect),
+    crawlConfigurations: knexCrawlConfigurations(db, dialect),
+  };
+}

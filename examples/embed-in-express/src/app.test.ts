@@ -3,10 +3,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  type FakeChatModel,
+  GH_OWNER,
+  GH_REPOSITORY_ID,
+  type GitHubFake,
+  startFakeChatModel,
+  startGitHubFake,
+} from '@margin/providers/testing';
+import { createLogger } from '@margin/server-express';
+import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '@margin/server-express/test-kits';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningApp, startApp } from './app.js';
 
 const ADMIN = { username: 'admin', password: 'example-admin-password' };
+const PAT = 'ghp_embedExampleToken0123456789abcdefAB';
+const NUMBER = 7;
 
 /** Listening servers and open sockets of this process: what a clean shutdown must give back. */
 const tcpHandles = () =>
@@ -15,43 +27,60 @@ const tcpHandles = () =>
 describe('Margin embedded in an existing Express app under /review-api', () => {
   let dir: string;
   let app: RunningApp;
+  let github: GitHubFake;
+  let model: FakeChatModel;
   let logs = '';
   let handlesBefore: number;
 
   beforeAll(async () => {
     handlesBefore = tcpHandles();
+    // A GitHub Enterprise fake serving one pull request, and an OpenAI-compatible model fake, on loopback.
+    github = await startGitHubFake({ pat: PAT });
+    model = await startFakeChatModel();
     dir = await mkdtemp(join(tmpdir(), 'margin-embed-'));
     app = await startApp({
       databaseUrl: `sqlite:${join(dir, 'app.db')}`,
       jwtSecret: randomBytes(48).toString('base64url'),
       secretsKey: randomBytes(32),
       bootstrapAdmin: ADMIN,
+      // The model fake listens on loopback over plain http.
+      allowPrivateEgress: true,
       port: 0,
-      logDestination: new Writable({
-        write(chunk, _encoding, done) {
-          logs += chunk.toString();
-          done();
-        },
+      logger: createLogger({
+        level: 'info',
+        destination: new Writable({
+          write(chunk, _encoding, done) {
+            logs += chunk.toString();
+            done();
+          },
+        }),
       }),
     });
   });
   afterAll(async () => {
     await app.close();
+    await Promise.all([github.close(), model.close()]);
     await rm(dir, { recursive: true, force: true });
   });
 
-  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
+  const call = (path: string, init: Omit<RequestInit, 'body'> & { token?: string; json?: unknown } = {}) =>
     fetch(app.url + path, {
       ...init,
+      ...(init.json === undefined ? {} : { method: init.method ?? 'POST', body: JSON.stringify(init.json) }),
       headers: {
-        ...(init.body ? { 'content-type': 'application/json' } : {}),
+        ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
       },
     });
   const signIn = async () => {
-    const res = await call('/review-api/auth/login', { method: 'POST', body: JSON.stringify(ADMIN) });
+    const res = await call('/review-api/auth/login', { json: ADMIN });
     expect(res.status).toBe(200);
     return { res, token: ((await res.json()) as { accessToken: string }).accessToken };
+  };
+  const created = async (res: Response) => {
+    const body = (await res.json()) as { id: string };
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    return body.id;
   };
 
   it('keeps serving the app’s own route', async () => {
@@ -60,12 +89,17 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
     expect(await res.json()).toEqual({ app: 'team-portal', message: 'Hello from the app’s own route.' });
   });
 
-  it('serves Margin only under the prefix', async () => {
+  it('serves Margin only under the prefix, with the service’s health', async () => {
     const health = await call('/review-api/healthz');
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({
+    expect(await health.json()).toEqual({
       status: 'ok',
-      checks: { database: { status: 'ok' }, worker: { status: 'ok' }, webhookDeliveries: { status: 'ok' } },
+      checks: {
+        database: { status: 'ok' },
+        worker: { status: 'ok' },
+        webhookDeliveries: { status: 'ok' },
+        crawler: { status: 'ok' },
+      },
     });
     // Outside the prefix the app answers, not Margin: Express's own 404, not Margin's JSON error body.
     const outside = await call('/clients');
@@ -85,54 +119,102 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
     const anonymous = await call('/review-api/clients');
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ code: 'unauthenticated', requestId: expect.any(String) });
-
-    const tenants = (await (await call('/review-api/admin/tenants', { token })).json()) as { items: { id: string }[] };
-    const created = await call('/review-api/clients', {
-      method: 'POST',
-      token,
-      body: JSON.stringify({ displayName: 'Payments team', tenantId: tenants.items[0]?.id }),
-    });
-    expect(created.status).toBe(201);
-    const client = (await created.json()) as { id: string };
-    const list = (await (await call('/review-api/clients', { token })).json()) as { items: { id: string }[] };
-    expect(list.items.map((c) => c.id)).toEqual([client.id]);
-    // One request log line per call, with the path as the app received it.
+    // One request log line per call through the logger the app handed over, with the path as the app received it.
     expect(logs).toContain('"path":"/review-api/clients"');
     expect(logs).not.toContain(ADMIN.password);
   });
 
-  it('runs submitted reviews in this process (the review engine is not built yet: the job fails saying so)', async () => {
+  it('reviews a pull request in this process and posts the findings to the provider', async () => {
+    const scenario = billingScenario(NUMBER);
+    await github.loadPullRequest(scenario);
+    model.respondWith((request) => {
+      if (isVerifying(request)) return confirmAll(request);
+      if (!userOf(request).includes('## File: src/billing.ts')) return findingsAnswer();
+      return findingsAnswer({
+        path: 'src/billing.ts',
+        quote: 'return total / count;',
+        startLine: 50,
+        endLine: 50,
+        category: 'bug',
+        title: 'Division by zero for an empty order',
+        severity: 'error',
+        message: 'An order without lines has `count` 0, so `total / count` is NaN and the invoice shows NaN.',
+      });
+    });
+
     const { token } = await signIn();
-    const clientId = ((await (await call('/review-api/clients', { token })).json()) as { items: { id: string }[] })
-      .items[0]?.id;
-    const submitted = await call(`/review-api/clients/${clientId}/reviewing/jobs`, {
-      method: 'POST',
-      token,
-      body: JSON.stringify({
-        provider: 'gitHostA',
-        hostBaseUrl: 'https://github.com',
-        repository: { externalRepositoryId: '1', ownerOrNamespace: 'acme', projectPath: 'acme/app' },
-        codeReview: { platform: 'pullRequest', externalReviewId: '7', number: 7 },
+    const tenants = (await (await call('/review-api/admin/tenants', { token })).json()) as { items: { id: string }[] };
+    const clientId = await created(
+      await call('/review-api/clients', {
+        token,
+        json: { displayName: 'Payments team', tenantId: tenants.items[0]?.id },
       }),
+    );
+    await created(
+      await call(`/review-api/clients/${clientId}/provider-connections`, {
+        token,
+        json: {
+          providerFamily: 'gitHostA',
+          authenticationKind: 'personalAccessToken',
+          hostBaseUrl: github.hostUrl,
+          displayName: 'GitHub Enterprise',
+          secret: PAT,
+        },
+      }),
+    );
+    const aiConnection = `/review-api/clients/${clientId}/ai-connections`;
+    const aiId = await created(
+      await call(aiConnection, { token, json: model.profile({ model: { maxContextTokens: 32_768 } }) }),
+    );
+    expect((await call(`${aiConnection}/${aiId}/verify`, { token, method: 'POST' })).status).toBe(200);
+    expect((await call(`${aiConnection}/${aiId}/activate`, { token, method: 'POST' })).status).toBe(200);
+
+    const submitted = await call(`/review-api/clients/${clientId}/reviewing/jobs`, {
+      token,
+      json: {
+        provider: 'gitHostA',
+        hostBaseUrl: github.hostUrl,
+        repository: {
+          externalRepositoryId: GH_REPOSITORY_ID,
+          ownerOrNamespace: GH_OWNER,
+          projectPath: 'acme/uploader',
+        },
+        codeReview: { platform: 'pullRequest', externalReviewId: String(NUMBER), number: NUMBER },
+        reviewRevision: { headSha: scenario.headSha, baseSha: scenario.baseSha },
+      },
     });
     expect(submitted.status).toBe(202);
     const { jobId } = (await submitted.json()) as { jobId: string };
-    // The worker is woken by the submission itself, so this settles well within the default wait.
-    await vi.waitFor(
+
+    // The worker is woken by the submission itself; the review is a handful of model calls.
+    const job = await vi.waitFor(
       async () => {
         const status = (await (await call(`/review-api/reviewing/jobs/${jobId}/status`, { token })).json()) as {
           status: string;
           error: string | null;
+          result: { findings: Array<{ filePath: string; startLine: number; publication: string }> } | null;
         };
-        expect(status).toMatchObject({ status: 'failed', error: expect.stringContaining('No review engine') });
+        expect(['completed', 'failed']).toContain(status.status);
+        return status;
       },
-      { timeout: 5000, interval: 50 },
+      { timeout: 20_000, interval: 50 },
     );
-  });
+    expect(job.error).toBeNull();
+    expect(job.status).toBe('completed');
+    expect(job.result?.findings).toEqual([
+      expect.objectContaining({ filePath: 'src/billing.ts', startLine: 50, publication: 'published' }),
+    ]);
+    // On the provider: one review with the inline comment, and the summary on the pull request.
+    const posted = (pattern: RegExp) => github.writes.filter((w) => w.method === 'POST' && pattern.test(w.path));
+    expect(posted(/\/pulls\/\d+\/reviews$/)).toHaveLength(1);
+    expect(posted(/\/issues\/\d+\/comments$/)).toHaveLength(1);
+  }, 30_000);
 
   it('shuts down cleanly: no listener, no open sockets, database closed', async () => {
     await app.close();
     await expect(fetch(`${app.url}/hello`)).rejects.toThrow();
+    await github.close();
+    await model.close();
     // The client side of keep-alive sockets closes once the server's side has gone.
     await vi.waitFor(() => expect(tcpHandles()).toBe(handlesBefore));
     expect(await app.margin.core.system.checkDatabase()).toMatchObject({ status: 'unhealthy' });

@@ -1,12 +1,47 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configureExpressApp } from '@margin/server-express';
+import { createAesGcmSecretBox, createMarginService, type MarginLogger, type MarginService } from '@margin/core';
+import { createProviderRegistry } from '@margin/providers';
+import { createMarginRouter } from '@margin/server-express';
+import { openKnexStorage } from '@margin/storage-knex';
 import express, { type Express } from 'express';
-import { createEmbeddedMargin, type EmbeddedMargin, type EmbeddedMarginOptions } from './embedded-margin.js';
 
-export interface AppOptions extends EmbeddedMarginOptions {
+/** Everything Margin needs, handed over in code by the app rather than read from the environment. */
+export interface MarginSettings {
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. Migrations run while opening. */
+  databaseUrl: string;
+  /** Signs Margin's access tokens; at least 32 characters. Take it from your secret store. */
+  jwtSecret: string;
+  /** 32 bytes that seal stored credentials (SCM tokens, AI keys). A backup is useless without it. */
+  secretsKey: Uint8Array;
+  /** The platform administrator created while none exists: the app's first way in. */
+  bootstrapAdmin: { username: string; password: string };
   /** Where Margin's API lives inside the app. Default `/review-api`. */
   mountPath?: string | undefined;
+  /** The public URL of the mount point, for webhook listener URLs (`https://portal.example.com/review-api`). */
+  publicBaseUrl?: string | undefined;
+  /** Lets AI connections reach loopback/private hosts over plain http (local models). Default false. */
+  allowPrivateEgress?: boolean | undefined;
+  /** A pino logger (Margin's `createLogger`) also gets the request lines; default: warnings to the console. */
+  logger?: MarginLogger | undefined;
+}
+
+/** Margin inside an existing app: the service (reviews, webhooks, crawling) and its API under the mount path. */
+export async function mountMargin(app: Express, settings: MarginSettings): Promise<MarginService> {
+  const secrets = createAesGcmSecretBox(settings.secretsKey);
+  const margin = await createMarginService({
+    storage: await openKnexStorage({ url: settings.databaseUrl, secrets }),
+    secrets,
+    auth: { jwtSecret: settings.jwtSecret },
+    providers: createProviderRegistry({ allowPrivateEgress: settings.allowPrivateEgress }),
+    bootstrapAdmin: settings.bootstrapAdmin,
+    logger: settings.logger,
+  });
+  app.use(settings.mountPath ?? '/review-api', createMarginRouter(margin, { publicBaseUrl: settings.publicBaseUrl }));
+  return margin;
+}
+
+export interface AppOptions extends MarginSettings {
   /** Default 3000; 0 lets the OS pick (tests). */
   port?: number | undefined;
   /** Default 127.0.0.1. */
@@ -16,30 +51,24 @@ export interface AppOptions extends EmbeddedMarginOptions {
 export interface RunningApp {
   /** e.g. `http://127.0.0.1:3000` */
   url: string;
-  mountPath: string;
-  margin: EmbeddedMargin;
-  /** Stops taking connections, lets requests in flight finish, then closes Margin's database. */
+  margin: MarginService;
+  /** Stops taking connections, lets requests in flight finish, then closes Margin. */
   close(): Promise<void>;
 }
 
-/** The team's own app: its routes, with Margin's API mounted under `mountPath`. */
-export function createApp(margin: EmbeddedMargin, mountPath: string): Express {
-  // Margin's shared settings: no `x-powered-by`, no etags, and no proxy trusted for client addresses
-  // (Margin rate-limits sign-in per IP): pass `{ trustProxy: [...] }` naming the app's own proxies.
-  const app = configureExpressApp(express());
+/** The team's own app, with its own route, and Margin mounted in it. */
+export async function startApp(options: AppOptions): Promise<RunningApp> {
+  const app = express();
   app.get('/hello', (_req, res) => {
     res.json({ app: 'team-portal', message: 'Hello from the app’s own route.' });
   });
-  app.use(mountPath, margin.router);
-  return app;
-}
+  const margin = await mountMargin(app, options);
 
-export async function startApp(options: AppOptions): Promise<RunningApp> {
-  const mountPath = options.mountPath ?? '/review-api';
-  const margin = await createEmbeddedMargin(options);
-  const server = createServer(createApp(margin, mountPath));
+  const server = createServer(app);
   try {
-    await listen(server, options.port ?? 3000, options.host ?? '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject).listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve);
+    });
   } catch (error) {
     await margin.close();
     throw error;
@@ -48,33 +77,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   let closing: Promise<void> | undefined;
   return {
     url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
-    mountPath,
     margin,
     close: () => {
-      closing ??= closeServer(server).then(() => margin.close());
+      // `close` ends idle keep-alive connections at once and waits for requests in flight.
+      closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => margin.close());
       return closing;
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    // A client that never finishes its request must not hold shutdown forever.
-    const cut = setTimeout(() => server.closeAllConnections(), 10_000);
-    server.close(() => {
-      clearTimeout(cut);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -19,10 +19,9 @@ const app = await startApp({
   secretsKey: randomBytes(32),
   bootstrapAdmin: { username: 'admin', password },
   port: 3000,
-  logLevel: 'warn',
 });
 console.log(`App:    ${app.url}/hello`);
-console.log(`Margin: ${app.url}${app.mountPath} (sign in: POST ${app.mountPath}/auth/login as "admin")`);
+console.log(`Margin: ${app.url}/review-api (sign in: POST /review-api/auth/login as "admin")`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -58,7 +58,10 @@ export interface MarginCoreOptions {
   reviewEngine?: ReviewEngineV1;
   /** How long another host's job change may take to show in a status read here. Default 1000; 0 disables. */
   jobStatusCacheMs?: number;
-  /** AI connection settings the host decides. */
+  /**
+   * AI connection settings the host decides. `allowPrivateEgress` defaults to what the provider
+   * registry declares (it enforces the same at connect time); set it here only to override.
+   */
   ai?: { allowPrivateEgress?: boolean | undefined } | undefined;
   /** How long the webhook receiver may serve a configuration from memory. Default 2000; 0 disables. */
   webhookConfigurationCacheMs?: number | undefined;
@@ -88,9 +91,10 @@ export function createMarginCore(options: MarginCoreOptions) {
     jobStatusCache: new JobStatusCache(() => options.storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000),
     signInThrottle: new SignInThrottle({ storage: options.storage, clock, auth }),
   };
-  // The save-time egress guard must agree with the adapters' connect-time one, so the host passes
-  // the same MARGIN_ALLOW_PRIVATE_EGRESS value to both.
-  const aiDeps: AiDeps = { ...deps, ai: { allowPrivateEgress: options.ai?.allowPrivateEgress === true } };
+  // The save-time egress guard must agree with the adapters' connect-time one: it follows the
+  // registry's declaration unless the host says otherwise.
+  const allowPrivateEgress = options.ai?.allowPrivateEgress ?? options.providers?.allowPrivateEgress ?? false;
+  const aiDeps: AiDeps = { ...deps, ai: { allowPrivateEgress } };
   const triggers = createTriggerUseCases(deps, { configurationCacheMs: options.webhookConfigurationCacheMs });
   return {
     events: deps.events,

@@ -11,6 +11,7 @@ export * from './platform/index.js';
 export * from './providers.js';
 export * from './review-engine/index.js';
 export * from './reviewing/index.js';
+export * from './runtime/index.js';
 export * from './scm/index.js';
 export * from './storage/index.js';
 export * from './system/index.js';

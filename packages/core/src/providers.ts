@@ -6,6 +6,11 @@ import type { ProviderFamily, ScmProviderFamilyV1 } from './scm/scm-provider-v1.
 export interface ProviderRegistry {
   scm: readonly ScmProviderFamilyV1[];
   ai: readonly AiProviderKindV1[];
+  /**
+   * Whether the AI adapters reach loopback/private hosts over plain http (`MARGIN_ALLOW_PRIVATE_EGRESS`).
+   * The adapters enforce it at connect time; core's save-time checks follow it, so it is set once, here.
+   */
+  readonly allowPrivateEgress?: boolean | undefined;
 }
 
 export function scmFamily(registry: ProviderRegistry, family: ProviderFamily): ScmProviderFamilyV1 {

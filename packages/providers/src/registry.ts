@@ -50,5 +50,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
       lookup: options.ai?.lookup ?? options.lookup,
       allowPrivateEgress: options.allowPrivateEgress,
     }),
+    // Core's save-time checks follow what the adapters enforce.
+    allowPrivateEgress: options.allowPrivateEgress === true,
   };
 }

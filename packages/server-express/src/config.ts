@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { AI_PROVIDER_KINDS, type AiProviderKind, MarginError } from '@margin/core';
+import {
+  AI_PROVIDER_KINDS,
+  type AiProviderKind,
+  type BackgroundSettings,
+  DEFAULT_BACKGROUND_SETTINGS,
+  MarginError,
+} from '@margin/core';
 import { z } from 'zod';
 
 const flag = z
@@ -26,6 +32,12 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+/** The per-IP limit on credential endpoints when `MARGIN_AUTH_RATELIMIT_*` are unset; embedders get it too. */
+export const DEFAULT_AUTH_RATE_LIMIT = Object.freeze({ permits: 20, windowSeconds: 60 });
+
+// The background work's defaults are the runtime's own (`@margin/core`), so embedders get the same.
+const { worker, deliveries, crawler } = DEFAULT_BACKGROUND_SETTINGS;
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -85,9 +97,9 @@ const EnvSchema = z.object({
     ),
   MARGIN_PUBLIC_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
-  WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, 4),
-  WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
-  WORKER_LEASE_SECONDS: int(1, 3600, 120),
+  WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, worker.maxConcurrentJobs),
+  WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, worker.pollIntervalMs),
+  WORKER_LEASE_SECONDS: int(1, 3600, worker.leaseMs / 1000),
   MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: int(1, 32, 4),
   WORKER_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
@@ -97,18 +109,18 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
-  WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, 2000),
-  WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, 120),
-  WEBHOOK_DELIVERY_RETENTION_DAYS: int(1, 3650, 30),
-  CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, 5000),
-  CRAWL_LEASE_SECONDS: int(1, 3600, 300),
+  WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, deliveries.pollIntervalMs),
+  WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, deliveries.leaseMs / 1000),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: int(1, 3650, deliveries.retentionDays),
+  CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, crawler.pollIntervalMs),
+  CRAWL_LEASE_SECONDS: int(1, 3600, crawler.leaseMs / 1000),
   MARGIN_TRUST_PROXY: trustProxy,
   MARGIN_METRICS_TOKEN: z
     .string()
     .optional()
     .refine((v) => v === undefined || v === '' || v.length >= 16, 'must be at least 16 characters'),
-  MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, 20),
-  MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, 60),
+  MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, DEFAULT_AUTH_RATE_LIMIT.permits),
+  MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, DEFAULT_AUTH_RATE_LIMIT.windowSeconds),
   MARGIN_CONSOLE_DIR: optionalText,
   NODE_ENV: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
@@ -149,6 +161,21 @@ export interface HostConfig {
   metricsToken: string | undefined;
   development: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/** The runtime's background settings from the host's configuration (`WORKER_*`, `WEBHOOK_*`, `CRAWL_*`). */
+export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'triggers'>): BackgroundSettings {
+  const t = config.triggers;
+  return {
+    worker: { ...config.worker },
+    deliveries: {
+      enabled: t.processDeliveries,
+      pollIntervalMs: t.deliveryPollIntervalMs,
+      leaseMs: t.deliveryLeaseMs,
+      retentionDays: t.deliveryRetentionDays,
+    },
+    crawler: { enabled: true, pollIntervalMs: t.crawlPollIntervalMs, leaseMs: t.crawlLeaseMs },
+  };
 }
 
 /** Reads and checks the environment. Errors name the variable and never echo its value. */

@@ -1,20 +1,7 @@
-export { type HostConfig, loadConfig } from './config.js';
-export {
-  type BackgroundWork,
-  type BackgroundWorkSettings,
-  createBackgroundWork,
-} from './host/background-work.js';
-export { createHealth, type HealthContributor, type HealthReport } from './host/health.js';
+export { backgroundSettingsOf, DEFAULT_AUTH_RATE_LIMIT, type HostConfig, loadConfig } from './config.js';
 export type { HostContext, HttpSettings } from './host/host-context.js';
-export { Poller, type PollerOptions } from './host/poller.js';
-export { ReviewWorker, type ReviewWorkerOptions } from './host/review-worker.js';
+export { createHostContext, createMarginRouter, type MarginRouterOptions } from './host/margin-router.js';
 export { type MarginHost, type MarginHostOptions, startMarginHost } from './host/start-host.js';
-export {
-  CrawlScheduler,
-  type CrawlSchedulerOptions,
-  type DeliveryProcessorOptions,
-  WebhookDeliveryProcessor,
-} from './host/trigger-workers.js';
 export { type ApiAppOptions, configureExpressApp, createApiApp, createApiRouter } from './http/api-app.js';
 export { createGateway } from './http/gateway.js';
 export {

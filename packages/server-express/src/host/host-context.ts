@@ -1,6 +1,6 @@
+import type { HealthReport } from '@margin/core';
 import type { HostConfig } from '../config.js';
 import type { Logger } from '../observability/logger.js';
-import type { HealthReport } from './health.js';
 
 /**
  * The settings the HTTP layer reads; an embedding host gives just these. `trustProxy` applies to the

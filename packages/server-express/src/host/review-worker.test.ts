@@ -52,7 +52,8 @@ describe('a host that dies mid-review', () => {
       await second.close();
       await first.close();
     }
-  });
+    // Two host starts and a lease running out: more than the default 5 s on a loaded machine.
+  }, 30_000);
 
   it('gives running jobs back to the queue on a graceful stop, so the next host starts them at once', async () => {
     const env = { WORKER_POLL_INTERVAL_MILLISECONDS: '20', WORKER_LEASE_SECONDS: '60' };
@@ -77,7 +78,7 @@ describe('a host that dies mid-review', () => {
       await second.close();
       await first.close();
     }
-  });
+  }, 30_000);
 });
 
 describe.runIf(testDialects().includes('postgres'))('several hosts on one PostgreSQL database', () => {

@@ -3,29 +3,30 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import {
+  type BootstrapAdminResult,
   type Clock,
+  type CrawlScheduler,
   createAesGcmSecretBox,
-  createMarginCore,
+  createMarginService,
   createReviewEngine,
   type Ids,
   type MarginCore,
+  type MarginService,
   type ProviderRegistry,
   type ReviewEngineV1,
+  type ReviewWorker,
+  type WebhookDeliveryProcessor,
 } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';
-import type { HostConfig } from '../config.js';
+import { backgroundSettingsOf, type HostConfig } from '../config.js';
 import { createApiRouter } from '../http/api-app.js';
 import { createGateway } from '../http/gateway.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
-import { createBackgroundWork } from './background-work.js';
-import { createHealth } from './health.js';
-import type { HostContext } from './host-context.js';
 import { loadHostSecrets } from './host-secrets.js';
-import type { ReviewWorker } from './review-worker.js';
-import type { CrawlScheduler, WebhookDeliveryProcessor } from './trigger-workers.js';
+import { createHostContext } from './margin-router.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -43,6 +44,8 @@ export interface MarginHostOptions {
 export interface MarginHost {
   /** Base URL of the gateway, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** The framework-free runtime the gateway is mounted on. */
+  service: MarginService;
   core: MarginCore;
   storage: KnexStorage;
   logger: Logger;
@@ -55,7 +58,10 @@ export interface MarginHost {
   kill(): Promise<void>;
 }
 
-/** The reference host: database, core, gateway and background workers, listening on HOST:PORT. */
+/**
+ * The reference host: the environment's configuration, keys kept in the data dir, the database, the
+ * runtime (`createMarginService`) and the gateway on it, listening on HOST:PORT.
+ */
 export async function startMarginHost(options: MarginHostOptions): Promise<MarginHost> {
   const { config } = options;
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
@@ -67,25 +73,30 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   const secretBox = createAesGcmSecretBox(secrets.secretsKey);
   // Migrations that re-seal stored credentials need the key.
   const storage = await openKnexStorage({ url: config.databaseUrl, secrets: secretBox });
-  const cleanup: Array<() => Promise<void>> = [() => storage.close()];
+  // Key check and bootstrap admin; on failure the service closes the storage.
+  const service = await createMarginService({
+    storage,
+    secrets: secretBox,
+    auth: { jwtSecret: secrets.jwtSecret },
+    providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
+    // The environment decides, whichever registry was given.
+    ai: { allowPrivateEgress: config.allowPrivateEgress },
+    reviewEngine:
+      options.reviewEngine ??
+      createReviewEngine({ settings: { maxConcurrentModelCalls: config.review.maxConcurrentModelCalls } }),
+    clock: options.clock,
+    ids: options.ids,
+    logger,
+    bootstrapAdmin: config.bootstrapAdmin,
+    onBootstrapAdmin: announceGeneratedPassword(options.announce ?? ((m) => process.stdout.write(`${m}\n`))),
+    background: backgroundSettingsOf(config),
+    // The gateway listens first; a port already taken must not leave reviews claimed.
+    startBackground: false,
+  });
+  const { core, background } = service;
+  const cleanup: Array<() => Promise<void>> = [() => service.close()];
   try {
-    const core = createMarginCore({
-      storage,
-      secrets: secretBox,
-      auth: { jwtSecret: secrets.jwtSecret },
-      providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
-      clock: options.clock,
-      reviewEngine:
-        options.reviewEngine ??
-        createReviewEngine({ settings: { maxConcurrentModelCalls: config.review.maxConcurrentModelCalls } }),
-      ids: options.ids,
-      ai: { allowPrivateEgress: config.allowPrivateEgress },
-    });
-    await core.system.verifySecretsKey();
-    await bootstrapAdmin(core, config, options.announce ?? ((m) => process.stdout.write(`${m}\n`)), logger);
-
-    const background = createBackgroundWork(core, logger, config);
-    const host: HostContext = { config, logger, health: createHealth(core, background.contributors) };
+    const host = createHostContext(service, config, logger);
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const server = createServer(createGateway(api, host, { consoleDir: config.consoleDir }));
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
@@ -107,6 +118,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     let closing: Promise<void> | undefined;
     return {
       url,
+      service,
       core,
       storage,
       logger,
@@ -122,7 +134,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
           () => background.halt(),
           async () => server.closeAllConnections(),
           () => closeServer(server),
-          () => storage.close(),
+          () => service.kill(),
         ]);
         return closing;
       },
@@ -133,22 +145,21 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   }
 }
 
-async function bootstrapAdmin(core: MarginCore, config: HostConfig, announce: (m: string) => void, logger: Logger) {
-  const result = await core.identity.ensureBootstrapAdmin(config.bootstrapAdmin);
-  if (result.status === 'exists') return;
-  logger.info({ username: result.username, status: result.status }, 'bootstrap platform admin seeded');
-  if (result.generatedPassword) {
+/** Prints a generated bootstrap password once, outside the log. */
+function announceGeneratedPassword(announce: (message: string) => void) {
+  return (seeded: BootstrapAdminResult) => {
+    if (!seeded.generatedPassword) return;
     announce(
       [
         '',
         '  Margin created the platform administrator.',
-        `    username: ${result.username}`,
-        `    password: ${result.generatedPassword}`,
+        `    username: ${seeded.username}`,
+        `    password: ${seeded.generatedPassword}`,
         '  This password is shown only now. Sign in and change it (POST /api/users/me/password).',
         '',
       ].join('\n'),
     );
-  }
+  };
 }
 
 function closeServer(server: ReturnType<typeof createServer>): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { WebhookDeliveryProcessor } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookDeliveryProcessor } from '../host/trigger-workers.js';
 import { type ApiResponse, eventually, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import {

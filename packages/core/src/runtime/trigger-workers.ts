@@ -1,15 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { HealthCheck, MarginCore } from '@margin/core';
-import type { Logger } from '../observability/logger.js';
+import type { MarginCore } from '../core.js';
+import type { HealthCheck } from '../system/index.js';
 import type { HealthContributor } from './health.js';
+import type { MarginLogger } from './logger.js';
+import { leaseOwnerId } from './owner-id.js';
 import { Poller } from './poller.js';
-
-const ownerId = () => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export interface DeliveryProcessorOptions {
   core: MarginCore;
-  logger: Logger;
+  logger: MarginLogger;
+  /** False on intake-only processes: `start()` does nothing and health says so. Default true. */
+  enabled?: boolean | undefined;
   pollIntervalMs: number;
   /** How long a claimed delivery is this host's; a crashed host's deliveries go to another after it. */
   leaseMs: number;
@@ -28,9 +28,9 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  */
 export class WebhookDeliveryProcessor implements HealthContributor {
   readonly name = 'webhookDeliveries';
-  readonly owner = ownerId();
+  readonly owner = leaseOwnerId();
   private readonly poller: Poller;
-  private started = false;
+  private readonly enabled: boolean;
   private lastPruneAt = 0;
 
   constructor(private readonly options: DeliveryProcessorOptions) {
@@ -40,11 +40,11 @@ export class WebhookDeliveryProcessor implements HealthContributor {
       logger: options.logger,
       tick: (signal) => this.tick(signal),
     });
+    this.enabled = options.enabled !== false;
   }
 
   start(): void {
-    this.started = true;
-    this.poller.start();
+    if (this.enabled) this.poller.start();
   }
 
   wake(): void {
@@ -56,7 +56,7 @@ export class WebhookDeliveryProcessor implements HealthContributor {
   }
 
   check(): HealthCheck {
-    return this.started ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
+    return this.enabled ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
   }
 
   private async tick(signal: AbortSignal): Promise<void> {
@@ -77,7 +77,9 @@ export class WebhookDeliveryProcessor implements HealthContributor {
 
 export interface CrawlSchedulerOptions {
   core: MarginCore;
-  logger: Logger;
+  logger: MarginLogger;
+  /** False: this process never crawls (others sharing the database may). Default true. */
+  enabled?: boolean | undefined;
   /** How often due configurations are looked for (each has its own `crawlIntervalSeconds`). */
   pollIntervalMs: number;
   /** How long a crawl holds its configuration; another host takes it only after this. */
@@ -90,8 +92,9 @@ export interface CrawlSchedulerOptions {
  */
 export class CrawlScheduler implements HealthContributor {
   readonly name = 'crawler';
-  readonly owner = ownerId();
+  readonly owner = leaseOwnerId();
   private readonly poller: Poller;
+  private readonly enabled: boolean;
   private idle = false;
 
   constructor(private readonly options: CrawlSchedulerOptions) {
@@ -101,10 +104,11 @@ export class CrawlScheduler implements HealthContributor {
       logger: options.logger,
       tick: (signal) => this.tick(signal),
     });
+    this.enabled = options.enabled !== false;
   }
 
   start(): void {
-    this.poller.start();
+    if (this.enabled) this.poller.start();
   }
 
   wake(): void {
@@ -116,7 +120,7 @@ export class CrawlScheduler implements HealthContributor {
   }
 
   check(): HealthCheck {
-    return this.poller.check();
+    return this.enabled ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
   }
 
   /** Whether the last round found `crawl-configs` unavailable (configurations kept, nothing crawled). */

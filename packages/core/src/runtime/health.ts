@@ -1,5 +1,7 @@
-import { type CheckStatus, type HealthCheck, type MarginCore, overallStatus } from '@margin/core';
+import type { MarginCore } from '../core.js';
+import { type CheckStatus, type HealthCheck, overallStatus } from '../system/index.js';
 
+/** What `/healthz` answers: the worst check decides `status`. */
 export interface HealthReport {
   status: CheckStatus;
   checks: Record<string, HealthCheck>;
@@ -11,8 +13,9 @@ export interface HealthContributor {
   check(): HealthCheck;
 }
 
+/** The database (one trivial query) and each contributor's own view; nothing slower. */
 export function createHealth(
-  core: MarginCore,
+  core: Pick<MarginCore, 'system'>,
   contributors: readonly HealthContributor[],
 ): () => Promise<HealthReport> {
   return async () => {

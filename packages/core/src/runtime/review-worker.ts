@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { HealthCheck, MarginCore, ReviewJobRecord } from '@margin/core';
 import PQueue from 'p-queue';
-import type { Logger } from '../observability/logger.js';
+import type { MarginCore } from '../core.js';
+import type { ReviewJobRecord } from '../reviewing/index.js';
+import type { HealthCheck } from '../system/index.js';
 import type { HealthContributor } from './health.js';
+import type { MarginLogger } from './logger.js';
+import { leaseOwnerId } from './owner-id.js';
 import { Poller } from './poller.js';
 
 export interface ReviewWorkerOptions {
   core: MarginCore;
-  logger: Logger;
+  logger: MarginLogger;
   /** False on API-only hosts (`WORKER_ENABLED=false`): jobs are queued here and run elsewhere. */
   enabled: boolean;
   /** `WORKER_MAX_CONCURRENT_REVIEW_JOBS`; one without `parallel-review-execution`. */
@@ -32,7 +33,7 @@ interface Running {
 export class ReviewWorker implements HealthContributor {
   readonly name = 'worker';
   /** Unique per host instance, so several hosts (or several in one test process) never share leases. */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  readonly owner = leaseOwnerId();
   private readonly queue: PQueue;
   private readonly running = new Map<string, Running>();
   private readonly poller: Poller;

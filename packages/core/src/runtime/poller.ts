@@ -1,11 +1,11 @@
-import type { HealthCheck } from '@margin/core';
-import type { Logger } from '../observability/logger.js';
+import type { HealthCheck } from '../system/index.js';
 import type { HealthContributor } from './health.js';
+import type { MarginLogger } from './logger.js';
 
 export interface PollerOptions {
   name: string;
   intervalMs: number;
-  logger: Logger;
+  logger: MarginLogger;
   /** One round of work. Errors are logged and the next round runs as scheduled. */
   tick(signal: AbortSignal): Promise<void>;
 }

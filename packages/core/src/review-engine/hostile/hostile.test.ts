@@ -31,6 +31,34 @@ describe('secret redaction', () => {
     expect(r.text).toContain(`⟦REDACTED:${type}#1⟧`);
   });
 
+  it.each([
+    ['"Server=db.internal;Database=app;User Id=sa;Password=hunter2;"', 'hunter2'],
+    ["'Data Source=db;Initial Catalog=x;Pwd=S3cr3t!x'", 'S3cr3t!x'],
+    [
+      'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net',
+      'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==',
+    ],
+    ['"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=app;SharedAccessKey=abc123def456"', 'abc123def456'],
+  ])('redacts the secret of a connection string: %s', (line, secret) => {
+    const r = new SecretRedactor().redactLine(line);
+    expect(r.hits.map((h) => h.type)).toContain('connection-string');
+    expect(r.text).not.toContain(secret);
+    expect(r.text).toContain('⟦REDACTED:connection-string#1⟧');
+  });
+
+  it('keeps placeholders and code that only names a password in a connection string', () => {
+    const r = new SecretRedactor();
+    for (const line of [
+      '`Server=${host};Password=${process.env.DB_PASSWORD};`',
+      '"Server=db;Password=%DB_PASSWORD%;"',
+      '"Server=db;Password=<password>;"',
+      'const password = req.body.password;',
+      'options.password = settings.pwd;',
+    ]) {
+      expect(r.redactLine(line).text).toBe(line);
+    }
+  });
+
   it('redacts a whole PEM block, line by line', () => {
     const r = new SecretRedactor();
     const text = [

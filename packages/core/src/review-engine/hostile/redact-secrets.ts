@@ -34,6 +34,16 @@ const PATTERNS: Pattern[] = [
   { type: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, group: 0 },
   { type: 'url-password', regex: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"]+:([^\s@/'"]{3,})@/gi, group: 1 },
   {
+    // `Key=Value;` connection strings (ADO.NET, Azure Storage, Service Bus, ODBC): the value is
+    // unquoted and may be short, so the key must open a segment (after `;`, a quote or the line start).
+    type: 'connection-string',
+    regex:
+      /(?:^|[;"'`])\s*(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|client_?secret)\s*=\s*([^;"'`\s]{3,})/gim,
+    group: 1,
+    // A placeholder (`${DB_PASSWORD}`, `%PASSWORD%`, `<password>`) is not a secret.
+    accept: (v) => !/^[$%<{]/.test(v),
+  },
+  {
     type: 'auth-header',
     regex: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
     group: 1,

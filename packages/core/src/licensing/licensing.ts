@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
-import { type CapabilityKey, isCapabilityKey } from './capabilities.js';
+import { isCapabilityKey, REQUIRES_COMMERCIAL } from './capabilities.js';
 import { allCapabilityStates, type LicensingRecord, readLicensing, writeLicensing } from './licensing-state.js';
 import { PatchLicensingInput } from './schemas.js';
 
@@ -19,7 +19,8 @@ export async function getLicensing(deps: CoreDeps, actor: Actor) {
 /**
  * Sets the edition and capability overrides. Dropping to Community deletes nothing and is never
  * refused: configurations and overrides stay stored, and idle or without effect, until their
- * capability is available again. A commercial capability cannot be newly enabled while Community.
+ * capability is available again. A commercial capability cannot be newly enabled while Community; an
+ * override already stored as enabled, sent back unchanged, is accepted and kept.
  */
 export async function patchLicensing(deps: CoreDeps, actor: Actor, input: unknown) {
   deps.authz.requirePlatform(actor, 'licensing.manage');
@@ -32,15 +33,21 @@ export async function patchLicensing(deps: CoreDeps, actor: Actor, input: unknow
       throw MarginError.validation(`Unknown capability '${key}'.`, [
         { path: 'capabilityOverrides', message: `Unknown capability '${key}'.` },
       ]);
-    // Only enabling one now is refused: overrides kept from Commercial stay stored, without effect.
-    if (entry.overrideState === 'enabled' && req.edition === 'Community') {
+    // Only newly enabling one is refused. An override already stored as enabled may come back in the
+    // same request (the console sends every override with the edition): it is kept, without effect.
+    if (
+      entry.overrideState === 'enabled' &&
+      req.edition === 'Community' &&
+      REQUIRES_COMMERCIAL[key] &&
+      current.overrides[key] !== 'enabled'
+    ) {
       throw MarginError.licenseRequired(
         key,
         `Enabling ${key} needs the Commercial edition; the installation is Community.`,
       );
     }
-    if (entry.overrideState === 'default') delete overrides[key as CapabilityKey];
-    else overrides[key as CapabilityKey] = entry.overrideState;
+    if (entry.overrideState === 'default') delete overrides[key];
+    else overrides[key] = entry.overrideState;
   }
   const now = deps.clock.now().toISOString();
   const record: LicensingRecord = {

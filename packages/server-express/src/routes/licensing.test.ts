@@ -101,6 +101,60 @@ describe('licensing', () => {
     });
   });
 
+  it("accepts the console's drop to Community (every current override sent back) and refuses only newly enabling one", async () => {
+    const admin = await (await start()).admin();
+    const commercial = await admin.patch('/admin/licensing', {
+      edition: 'Commercial',
+      capabilityOverrides: [
+        { capability: 'crawl-configs', overrideState: 'enabled' },
+        { capability: 'budgeting', overrideState: 'disabled' },
+      ],
+    });
+    expect(commercial.status).toBe(200);
+    type State = { capability: string; overrideState: string; isAvailable: boolean; message: string };
+    // What packages/console/src/pages/licensing.tsx sends: the edition and every capability's override as shown.
+    const consoleSave = (capabilities: State[], edition: string, changes: Record<string, string> = {}) =>
+      admin.patch('/admin/licensing', {
+        edition,
+        capabilityOverrides: capabilities.map((c) => ({
+          capability: c.capability,
+          overrideState: changes[c.capability] ?? c.overrideState,
+        })),
+      });
+    const shown = (await admin.get('/admin/licensing')).body.capabilities as State[];
+    expect(shown.find((c) => c.capability === 'crawl-configs')).toMatchObject({ overrideState: 'enabled' });
+
+    const dropped = await consoleSave(shown, 'Community');
+    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
+    expect(dropped.body.edition).toBe('Community');
+    const after = (await admin.get('/admin/licensing')).body;
+    const state = (key: string) => after.capabilities.find((c: State) => c.capability === key) as State;
+    expect(after.edition).toBe('Community');
+    // Kept, and of no effect while Community.
+    expect(state('crawl-configs')).toMatchObject({ overrideState: 'enabled', isAvailable: false });
+    expect(state('crawl-configs').message).toContain('needs a Commercial license');
+    expect(state('budgeting')).toMatchObject({ overrideState: 'disabled', isAvailable: false });
+    expect(after.capabilities.every((c: State) => !c.isAvailable)).toBe(true);
+
+    // Saving the same page again in Community changes nothing and is accepted too.
+    expect((await consoleSave(after.capabilities, 'Community')).status).toBe(200);
+
+    // Newly enabling one while Community is refused, from default or from disabled, and nothing is written.
+    for (const capability of ['sso-authentication', 'budgeting']) {
+      const enable = await consoleSave(after.capabilities, 'Community', { [capability]: 'enabled' });
+      expect(enable.status, capability).toBe(409);
+      expect(enable.body).toMatchObject({ code: 'license_required', capability });
+    }
+    expect((await admin.get('/admin/licensing')).body).toEqual(after);
+
+    // Back to Commercial, the kept override takes effect again.
+    const back = await consoleSave(after.capabilities, 'Commercial');
+    expect(back.body.capabilities.find((c: State) => c.capability === 'crawl-configs')).toMatchObject({
+      overrideState: 'enabled',
+      isAvailable: true,
+    });
+  });
+
   it('is never taken from the environment', async () => {
     const host = await start({ env: { MARGIN_EDITION: 'Commercial', EDITION: 'Commercial' } });
     expect((await (await host.admin()).get('/admin/licensing')).body.edition).toBe('Community');

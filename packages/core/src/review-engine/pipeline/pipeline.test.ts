@@ -338,6 +338,21 @@ describe('publishing through the outbox', () => {
       reason: 'publishFailed',
     });
     expect(run.summary).toContain('the provider refused the comment');
+
+    // Every comment and the summary refused: the review fails rather than pretending it was posted.
+    const refusing = memoryPullRequest(
+      files({ 'src/a.ts': { before: 'a\n', after: 'A\n' }, 'src/b.ts': { before: 'b\n', after: 'B\n' } }),
+    );
+    for (const path of ['src/a.ts', 'src/b.ts', '']) refusing.refuse.add(path);
+    const failing = review(
+      refusing,
+      scriptedModel(() => answer(finding('src/a.ts', 'A', 1), finding('src/b.ts', 'B', 1))),
+    );
+    await expect(failing).rejects.toMatchObject({
+      code: 'provider_unavailable',
+      message: expect.stringMatching(/^The provider refused every comment of this review \(3\)/),
+    });
+    expect(refusing.created).toEqual([]);
   });
 });
 

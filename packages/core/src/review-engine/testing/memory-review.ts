@@ -31,7 +31,7 @@ export interface MemoryPullRequest extends ReviewSource, ReviewPublisher {
   created: Array<Omit<CreateThreadInput, 'revision'>>;
   edits: EditCommentInput[];
   branchFiles: Record<string, string>;
-  /** Paths whose threads the "provider" refuses. */
+  /** Paths whose threads the "provider" refuses; `''` refuses pull-request-level threads (the summary). */
   refuse: Set<string>;
   diffReads: number;
   /** How the head relates to any earlier head asked about; `ahead` by default. */
@@ -117,9 +117,10 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
       );
     },
     async createThread(input) {
-      if (input.anchor && state.refuse.has(input.anchor.filePath)) {
+      if (state.refuse.has(input.anchor?.filePath ?? '')) {
         const { MarginError } = await import('../../errors.js');
-        throw MarginError.provider('rejected', `The line is not part of the diff of ${input.anchor.filePath}.`, {
+        const where = input.anchor ? `the diff of ${input.anchor.filePath}` : 'this pull request';
+        throw MarginError.provider('rejected', `The comment is not accepted on ${where}.`, {
           providerStatus: 422,
         });
       }

@@ -14,7 +14,8 @@ export type MarginEvents = {
   'client.updated': { clientId: string; isActive: boolean };
   'job.queued': { jobId: string; clientId: string; trigger: string };
   'job.started': { jobId: string; clientId: string; attempt: number };
-  'job.completed': { jobId: string; clientId: string };
+  /** A job ended without failing: reviewed, or cancelled/superseded at resolve (nothing reviewed). */
+  'job.completed': { jobId: string; clientId: string; status: 'completed' | 'cancelled' | 'superseded' };
   'job.failed': { jobId: string; clientId: string; reason: string };
   'job.stopped': { jobId: string; clientId: string };
   'finding.published': { jobId: string; findingId: string; providerThreadId: string };

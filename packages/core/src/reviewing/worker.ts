@@ -123,7 +123,7 @@ export async function executeJob(
     if (outcome.status === 'failed') {
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: outcome.reason ?? '' });
     } else {
-      deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId });
+      deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: outcome.status });
     }
     return { status: outcome.status };
   } catch (error) {

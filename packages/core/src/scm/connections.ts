@@ -11,8 +11,18 @@ import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './s
 import type { ProviderFamily } from './scm-provider-v1.js';
 import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
 
-const SECRET_REQUIRED_AGAIN =
-  'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.';
+/**
+ * A stored secret is only ever used for what it was given for: the host, and for Entra client
+ * credentials or a GitHub App the tenant, application and installation. Changing any of these needs
+ * the secret again, so whoever may edit a connection cannot point its stored credential elsewhere.
+ */
+function secretRequiredAgain(changed: readonly string[]): string {
+  if (changed.length === 1 && changed[0] === 'hostBaseUrl')
+    return 'is required again when hostBaseUrl changes: a stored secret is only sent to the host it was given for.';
+  const what =
+    changed.length === 1 ? `${changed[0]} changes` : `${changed.slice(0, -1).join(', ')} or ${changed.at(-1)} change`;
+  return `is required again when ${what}: a stored secret is only used for the host, tenant, application and installation it was given for.`;
+}
 
 /** The wire view: everything but the secret. */
 export const providerConnectionView = (c: ProviderConnectionRecord) => ({
@@ -111,8 +121,8 @@ export async function getProviderConnection(deps: CoreDeps, actor: Actor, client
 
 /**
  * Changes a connection. A new secret, host or kind-specific credential field resets verification; a
- * blank or absent secret keeps the stored one, except that a new host needs the secret again. The
- * authentication kind itself cannot change.
+ * blank or absent secret keeps the stored one, except that a new host, tenant, client id, App id or
+ * installation id needs the secret again. The authentication kind itself cannot change.
  */
 export async function patchProviderConnection(
   deps: CoreDeps,
@@ -143,25 +153,29 @@ export async function patchProviderConnection(
     patch.sealedSecret = deps.secrets.seal(req.secret.trim(), connectionSecretContext(connectionId));
     credentialsChanged = true;
   }
+  // What the stored secret is used for: the host, and the tenant, application or installation.
+  const rebound: string[] = [];
   if (req.hostBaseUrl !== undefined) {
     const hostBaseUrl = canonicalUrl(req.hostBaseUrl);
     if (hostBaseUrl !== current.hostBaseUrl) {
-      // The stored secret was given for the old host; only the caller who knows it may send it elsewhere.
-      if (patch.sealedSecret === undefined) {
-        throw MarginError.validation(`Invalid request: secret: ${SECRET_REQUIRED_AGAIN}`, [
-          { path: 'secret', message: SECRET_REQUIRED_AGAIN },
-        ]);
-      }
       Object.assign(patch, { hostBaseUrl, hostKey: urlKey(hostBaseUrl) });
-      credentialsChanged = true;
+      rebound.push('hostBaseUrl');
     }
   }
   for (const field of ALL_KIND_FIELDS) {
     const value = req[field];
     if (value !== undefined && value !== current[field]) {
       Object.assign(patch, { [field]: value });
-      credentialsChanged = true;
+      rebound.push(field);
     }
+  }
+  if (rebound.length > 0) {
+    // The stored secret was given for the old ones; only the caller who knows it may use it for new ones.
+    if (patch.sealedSecret === undefined) {
+      const message = secretRequiredAgain(rebound);
+      throw MarginError.validation(`Invalid request: secret: ${message}`, [{ path: 'secret', message }]);
+    }
+    credentialsChanged = true;
   }
   if (credentialsChanged) Object.assign(patch, NEVER_VERIFIED);
 

@@ -2,7 +2,7 @@ import { SYSTEM_TENANT_ID } from '@margin/core';
 import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
+import { GITHUB_APP, type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
 
 /** Every answer the tests receive, searched for secrets at the end. */
 class RecordingApi extends TestApi {
@@ -410,6 +410,71 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       }
     });
 
+    it('uses a stored secret only for the tenant, app and installation it was given for: changing one needs the secret again (400 naming it)', async () => {
+      const cases: Array<{ body: Record<string, unknown>; secret: string; changes: Array<Record<string, unknown>> }> = [
+        {
+          body: fakes.bodies.adoEntra(),
+          secret: SECRETS.adoClientSecret,
+          changes: [
+            { oAuthTenantId: 'attacker-tenant' },
+            { oAuthClientId: 'attacker-app' },
+            { oAuthTenantId: 'attacker-tenant', secret: '  ' },
+          ],
+        },
+        {
+          body: fakes.bodies.githubApp(),
+          secret: fakes.githubAppKey,
+          changes: [
+            { hostedAppId: GITHUB_APP.id + 1 },
+            { hostedAppInstallationId: GITHUB_APP.installationId + 1 },
+            { hostedAppInstallationId: GITHUB_APP.installationId + 1, secret: null },
+          ],
+        },
+      ];
+      for (const { body, secret, changes } of cases) {
+        const clientId = await newClient();
+        const { id } = await create(clientId, body);
+        const path = `${connections(clientId)}/${id}`;
+        expect((await admin.post(`${path}/verify`)).body.verificationStatus).toBe('verified');
+        const before = (await admin.get(path)).body;
+        for (const patch of changes) {
+          const res = await admin.patch(path, patch);
+          const field = Object.keys(patch).find((k) => k !== 'secret');
+          expect(res.status, JSON.stringify(patch)).toBe(400);
+          expect(res.body).toMatchObject({
+            code: 'validation_failed',
+            details: [
+              {
+                path: 'secret',
+                message: `is required again when ${field} changes: a stored secret is only used for the host, tenant, application and installation it was given for.`,
+              },
+            ],
+          });
+        }
+        // Nothing changed; the same values again need no secret.
+        expect((await admin.get(path)).body).toEqual(before);
+        const same = await admin.patch(path, {
+          oAuthTenantId: body.oAuthTenantId ?? undefined,
+          oAuthClientId: body.oAuthClientId ?? undefined,
+          hostedAppId: body.hostedAppId ?? undefined,
+          hostedAppInstallationId: body.hostedAppInstallationId ?? undefined,
+        });
+        expect(same.status, JSON.stringify(same.body)).toBe(200);
+        expect(same.body.verificationStatus).toBe('verified');
+        // Given again, the change is made and resets verification.
+        const withSecret = await admin.patch(path, { ...changes[0], secret });
+        expect(withSecret.status, JSON.stringify(withSecret.body)).toBe(200);
+        expect(withSecret.body).toMatchObject({ ...changes[0], verificationStatus: 'neverVerified' });
+      }
+      // The refused changes never reached a provider with the stored secret.
+      expect(fakes.ado.server.requests.some((r) => r.path.startsWith('/attacker-tenant/'))).toBe(false);
+      expect(
+        fakes.github.server.requests.some((r) =>
+          r.path.includes(`/app/installations/${GITHUB_APP.installationId + 1}/`),
+        ),
+      ).toBe(false);
+    });
+
     it('binds each sealed secret to its row: a secret copied into another connection’s row never opens there', async () => {
       const elsewhere = await startFakeHttpServer();
       try {
@@ -453,7 +518,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       ]);
       const entraPath = `${connections(clientId)}/${entra.id}`;
       expect((await admin.post(`${entraPath}/verify`)).body.verificationStatus).toBe('verified');
-      const rotated = await admin.patch(entraPath, { oAuthClientId: 'margin-app-2' });
+      const rotated = await admin.patch(entraPath, { oAuthClientId: 'margin-app-2', secret: SECRETS.adoClientSecret });
       expect(rotated.status).toBe(200);
       expect(rotated.body).toMatchObject({ oAuthClientId: 'margin-app-2', verificationStatus: 'neverVerified' });
       const unchanged = await admin.patch(entraPath, { oAuthTenantId: 'contoso-tenant' });

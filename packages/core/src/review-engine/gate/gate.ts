@@ -72,7 +72,8 @@ export function gateFindings(
         f.source === 'model' &&
         demote(f, 'summaryOnly', 'categoryPolicy')) ||
       (f.severity !== 'error' && HEDGES.test(f.message) && demote(f, 'summaryOnly', 'hedged')) ||
-      (!f.anchor && demote(f, 'summaryOnly', 'outsideDiff')) ||
+      // A root cause consolidated across files is a pull-request-level finding by design.
+      (!f.anchor && !f.places && demote(f, 'summaryOnly', 'outsideDiff')) ||
       (SEVERITY_RANK[f.severity] < SEVERITY_RANK[policy.minimumSeverity] &&
         demote(f, 'summaryOnly', 'belowMinimumSeverity'));
     if (moved) decided(f, f.reason ?? '');

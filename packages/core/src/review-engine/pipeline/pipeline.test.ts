@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/ai-model-v1.js';
 import { MarginError } from '../../errors.js';
 import { systemClock } from '../../platform/clock.js';
-import { createMemoryLedger, type PublicationEntry } from '../memory/review-memory.js';
+import { createMemoryFindingStore, createMemoryLedger, type PublicationEntry } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { gitDiffOf } from '../testing/git-diff.js';
 import {
@@ -536,3 +536,114 @@ describe('identity by meaning', () => {
     expect(embedded.run.usage.byModel.map((m) => m.purpose)).toContain('embeddingDefault');
   });
 });
+
+describe('findings across files and people', () => {
+  it('makes one pull-request-level finding of the same root cause in three files, listing the places', async () => {
+    const pr = memoryPullRequest(
+      files({
+        'src/a.ts': { before: 'a\n', after: 'db.query(`SELECT * FROM a WHERE id = ${id}`);\n' },
+        'src/b.ts': { before: 'b\n', after: 'db.query(`SELECT * FROM b WHERE id = ${id}`);\n' },
+        'src/c.ts': { before: 'c\n', after: 'db.query(`SELECT * FROM c WHERE id = ${id}`);\n' },
+      }),
+    );
+    const sqlIn = (path: string, table: string) =>
+      finding(path, `db.query(\`SELECT * FROM ${table} WHERE id = \${id}\`);`, 1, {
+        category: 'security',
+        title: 'SQL built from unescaped input',
+        message: `The \`id\` is interpolated into the query on ${table}, so a crafted id injects SQL.`,
+      });
+    const model = scriptedModel(() => answer(sqlIn('src/a.ts', 'a'), sqlIn('src/b.ts', 'b'), sqlIn('src/c.ts', 'c')));
+    const { run } = await review(pr, model);
+    const perFile = run.findings.filter((f) => f.anchor);
+    expect(perFile.map((f) => [f.anchor?.path, f.publication, f.reason])).toEqual([
+      ['src/a.ts', 'suppressed', 'consolidated'],
+      ['src/b.ts', 'suppressed', 'consolidated'],
+      ['src/c.ts', 'suppressed', 'consolidated'],
+    ]);
+    const merged = run.findings.filter((f) => !f.anchor);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]?.places?.map((p) => p.path).sort()).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
+    expect(merged[0]).toMatchObject({ publication: 'published', providerThreadId: expect.any(String) });
+    // One pull-request-level thread names the places; nothing is posted inline.
+    const threads = pr.created.filter((c) => c.marker !== 'margin:summary');
+    expect(threads).toHaveLength(1);
+    expect(threads[0]?.anchor).toBeUndefined();
+    expect(threads[0]?.body).toContain('SQL built from unescaped input');
+    expect(threads[0]?.body).toContain('The same in 3 places:\n- `src/a.ts:1`\n- `src/b.ts:1`\n- `src/c.ts:1`');
+    expect(run.summary).toContain('**Posted**');
+
+    // Reviewed again at the same revision: the consolidated thread is not posted twice.
+    const again = await review(
+      pr,
+      scriptedModel(() => answer(sqlIn('src/a.ts', 'a'), sqlIn('src/b.ts', 'b'), sqlIn('src/c.ts', 'c'))),
+      {
+        jobId: 'job-2',
+        ledger: undefined,
+      },
+    );
+    expect(again.run.findings.filter((f) => !f.anchor).map((f) => [f.publication, f.reason])).toEqual([
+      ['suppressed', 'alreadyReported'],
+    ]);
+    expect(pr.created.filter((c) => c.marker !== 'margin:summary')).toHaveLength(1);
+  });
+
+  it('never raises again a finding whose thread a person closed as won’t fix, and leaves other threads alone', async () => {
+    const pr = memoryPullRequest(
+      files({ 'src/a.ts': { before: 'a\n', after: 'const total = sum(order);\nconst tax = total * rate;\n' } }),
+    );
+    const first = scriptedModel(() =>
+      answer(
+        finding('src/a.ts', 'const total = sum(order);', 1),
+        finding('src/a.ts', 'const tax = total * rate;', 2, {
+          title: 'Tax rate is never rounded',
+          message: 'The `tax` keeps every decimal of `rate`, so invoices show fractions of a cent.',
+        }),
+      ),
+    );
+    const findings = createMemoryFindingStore();
+    const ledger = new Map<string, PublicationEntry>();
+    const run1 = await reviewWithMemory(pr, first, findings, ledger, 'job-1');
+    expect(run1.findings.map((f) => f.publication)).toEqual(['published', 'published']);
+    // A person closes the first thread as won't fix; the second stays active.
+    const [closed] = pr.threads.filter((t) => t.marker?.startsWith('margin:fp='));
+    if (closed) closed.closedAs = 'wontFix';
+
+    const run2 = await reviewWithMemory(pr, first, findings, ledger, 'job-2');
+    expect(run2.findings.map((f) => [f.title, f.publication, f.reason ?? null])).toEqual([
+      ['Defect at const total = sum(order);', 'suppressed', 'dismissed'],
+      ['Tax rate is never rounded', 'suppressed', 'alreadyReported'],
+    ]);
+    expect([...findings.all.values()].map((k) => [k.title, k.state])).toEqual([
+      ['Defect at const total = sum(order);', 'dismissed'],
+      ['Tax rate is never rounded', 'open'],
+    ]);
+    expect(pr.created.filter((c) => c.anchor)).toHaveLength(2);
+  });
+});
+
+async function reviewWithMemory(
+  pr: ReturnType<typeof memoryPullRequest>,
+  model: ReturnType<typeof scriptedModel>,
+  findings: ReturnType<typeof createMemoryFindingStore>,
+  entries: Map<string, PublicationEntry>,
+  jobId: string,
+) {
+  const protocol = memoryProtocol();
+  const ledger = createMemoryLedger(jobId, entries);
+  const memory = { publications: ledger, dismissals: async () => [], findings };
+  const run = await runReview({
+    jobId,
+    source: pr,
+    models: singleModel(model),
+    memory,
+    protocol,
+    clock: systemClock,
+    ids: countingIds(),
+    signal: new AbortController().signal,
+    reportProgress: () => undefined,
+    revision: null,
+    settings: { verify: false },
+  });
+  await publishReview(run, { jobId, publisher: pr, ledger, findings, protocol, signal: new AbortController().signal });
+  return run;
+}

@@ -1,6 +1,6 @@
 import { MarginError } from '../../errors.js';
 import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
-import type { ReviewThread } from '../../scm/scm-provider-v1.js';
+import type { CreateThreadOutcome, ReviewThread } from '../../scm/scm-provider-v1.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { sanitizeOutbound } from '../hostile/outbound.js';
 import {
@@ -55,7 +55,8 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
   const toPost: Array<{ finding: EngineFinding; marker: string }> = [];
   const posted = new Map<EngineFinding, { threadId: string; marker: string }>();
   for (const finding of run.findings) {
-    if (finding.publication !== 'published' || !finding.anchor || !finding.keys) continue;
+    // Inline findings, and root causes consolidated across files (one pull-request-level thread each).
+    if (finding.publication !== 'published' || !(finding.anchor || finding.places) || !finding.keys) continue;
     const reopening = run.identity.matches.get(finding);
     const marker = findingMarker(
       finding.keys.fingerprint,
@@ -92,25 +93,43 @@ export async function publishReview(run: ReviewRun, input: PublishInput): Promis
         fingerprint: p.finding.keys?.fingerprint ?? null,
       })),
     );
-    const outcomes = await input.publisher.createThreads(
-      {
-        revision,
-        threads: toPost.map(({ finding, marker }) => ({
-          body: inlineBody(finding, input.hostBaseUrl),
-          anchor: {
-            filePath: finding.anchor?.path ?? '',
-            previousPath: finding.anchor?.previousPath,
-            startLine: finding.anchor?.startLine ?? 1,
-            endLine: finding.anchor?.endLine ?? 1,
-            side: finding.anchor?.side ?? 'new',
-          },
-          marker,
-        })),
-      },
-      { signal: input.signal },
-    );
+    const inline = toPost.filter((p) => p.finding.anchor);
+    const pullRequestLevel = toPost.filter((p) => !p.finding.anchor);
+    const outcomes: CreateThreadOutcome[] =
+      inline.length === 0
+        ? []
+        : await input.publisher.createThreads(
+            {
+              revision,
+              threads: inline.map(({ finding, marker }) => ({
+                body: inlineBody(finding, input.hostBaseUrl),
+                anchor: {
+                  filePath: finding.anchor?.path ?? '',
+                  previousPath: finding.anchor?.previousPath,
+                  startLine: finding.anchor?.startLine ?? 1,
+                  endLine: finding.anchor?.endLine ?? 1,
+                  side: finding.anchor?.side ?? 'new',
+                },
+                marker,
+              })),
+            },
+            { signal: input.signal },
+          );
+    for (const { finding, marker } of pullRequestLevel) {
+      try {
+        const thread = await input.publisher.createThread(
+          { body: inlineBody(finding, input.hostBaseUrl), revision, marker },
+          { signal: input.signal },
+        );
+        outcomes.push({ ok: true, thread });
+      } catch (error) {
+        if (input.signal.aborted || !MarginError.isInstance(error)) throw error;
+        outcomes.push({ ok: false, error });
+      }
+    }
+    const sent = [...inline, ...pullRequestLevel];
     for (const [i, outcome] of outcomes.entries()) {
-      const { finding, marker } = toPost[i] as (typeof toPost)[number];
+      const { finding, marker } = sent[i] as (typeof sent)[number];
       if (outcome.ok) {
         postCount++;
         finding.providerThreadId = outcome.thread.threadId;
@@ -285,9 +304,16 @@ async function resolveFixed(
   return resolved;
 }
 
-/** A finding as a thread's first comment: severity and title, the message, and a replacement when there is one. */
+/**
+ * A finding as a thread's first comment: severity and title, the message, the places of a root cause
+ * found in several files, and a replacement when there is one.
+ */
 export function inlineBody(f: EngineFinding, hostBaseUrl?: string): string {
   const parts = [`**${f.severity}** · ${f.category} — **${f.title}**`, '', f.message];
+  if (f.places) {
+    parts.push('', `The same in ${f.places.length} places:`);
+    for (const p of f.places) parts.push(`- \`${p.path}${p.line ? `:${p.line}` : ''}\``);
+  }
   if (f.suggestion) {
     const longestRun = Math.max(2, ...[...f.suggestion.matchAll(/`+/g)].map((m) => m[0].length));
     const fenceMark = '`'.repeat(longestRun + 1);

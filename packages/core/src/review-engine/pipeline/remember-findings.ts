@@ -36,7 +36,9 @@ export async function rememberFindings(
         startLine: f.anchor?.startLine ?? null,
         endLine: f.anchor?.endLine ?? null,
       });
-    } else if (!match && (thread || (f.reason === 'alreadyReported' && f.providerThreadId))) {
+    } else if (!f.places && !match && (thread || (f.reason === 'alreadyReported' && f.providerThreadId))) {
+      // A root cause consolidated across files is not one file's finding: its marker alone keeps it
+      // from being posted twice.
       inserted.push(known(f, head, thread?.threadId ?? f.providerThreadId ?? null, thread?.marker ?? null));
     }
   }

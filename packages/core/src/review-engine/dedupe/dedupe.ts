@@ -79,6 +79,10 @@ export function dedupeFindings(
     if (entry.kind === 'finding' && entry.jobId !== prior.jobId && entry.state !== 'failed')
       postedBefore.set(entry.marker, entry);
   }
+  const dismissalOf = (f: EngineFinding) =>
+    prior.dismissals.find((d) =>
+      dismisses(d, f, prior.vectors && cosine(prior.vectors.dismissals.get(d.id), prior.vectors.findings.get(f))),
+    );
   const ledgerMarkers = new Set(prior.ledger.filter((e) => e.jobId === prior.jobId).map((e) => e.marker));
   for (const f of [...kept, ...created]) {
     if (!isCandidate(f) || !f.keys) continue;
@@ -92,13 +96,17 @@ export function dedupeFindings(
       if (!reopening) {
         f.providerThreadId = known.providerThreadId ?? undefined;
         matches.set(f, { known, outcome: 'seen' });
+        // Dismissed by the client after it was posted: say so, rather than "already reported".
+        const dismissal = known.state === 'dismissed' ? undefined : dismissalOf(f);
         const reason =
-          known.state === 'dismissed'
+          known.state === 'dismissed' || dismissal
             ? 'dismissed'
             : known.state === 'open' || known.state === 'reopened'
               ? 'alreadyReported'
               : 'resolvedBefore';
-        if (demote(f, 'suppressed', reason)) decided(f, { knownFindingId: known.id, knownState: known.state });
+        if (demote(f, 'suppressed', reason)) {
+          decided(f, { knownFindingId: known.id, knownState: known.state, dismissalId: dismissal?.id });
+        }
         continue;
       }
       matches.set(f, { known, outcome: 'reopen' });
@@ -122,9 +130,7 @@ export function dedupeFindings(
       }
       continue;
     }
-    const dismissal = prior.dismissals.find((d) =>
-      dismisses(d, f, prior.vectors && cosine(prior.vectors.dismissals.get(d.id), prior.vectors.findings.get(f))),
-    );
+    const dismissal = dismissalOf(f);
     if (dismissal && demote(f, 'suppressed', 'dismissed')) decided(f, { dismissalId: dismissal.id });
   }
   return { created, matches };

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/ai-model-v1.js';
 import { MarginError } from '../../errors.js';
 import { systemClock } from '../../platform/clock.js';
-import { createMemoryFindingStore, createMemoryLedger, type PublicationEntry } from '../memory/review-memory.js';
+import {
+  createMemoryFindingStore,
+  createMemoryLedger,
+  type DismissedFinding,
+  type PublicationEntry,
+} from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { gitDiffOf } from '../testing/git-diff.js';
 import {
@@ -619,6 +624,26 @@ describe('findings across files and people', () => {
     ]);
     expect(pr.created.filter((c) => c.anchor)).toHaveLength(2);
   });
+
+  it('says a posted finding the client dismissed afterwards is dismissed, until the dismissal is deleted', async () => {
+    const pr = memoryPullRequest(files({ 'src/a.ts': { before: 'a\n', after: 'const total = sum(order);\n' } }));
+    const model = scriptedModel(() => answer(finding('src/a.ts', 'const total = sum(order);', 1)));
+    const findings = createMemoryFindingStore();
+    const ledger = new Map<string, PublicationEntry>();
+    await reviewWithMemory(pr, model, findings, ledger, 'job-1');
+    const dismissal = {
+      id: 'd1',
+      findingMessage: 'The value computed by `const total = sum(order);` is wrong',
+      filePath: 'src/a.ts',
+    };
+
+    const dismissed = await reviewWithMemory(pr, model, findings, ledger, 'job-2', [dismissal]);
+    expect(dismissed.findings.map((f) => [f.publication, f.reason])).toEqual([['suppressed', 'dismissed']]);
+
+    const lifted = await reviewWithMemory(pr, model, findings, ledger, 'job-3');
+    expect(lifted.findings.map((f) => [f.publication, f.reason])).toEqual([['suppressed', 'alreadyReported']]);
+    expect(pr.created.filter((c) => c.anchor)).toHaveLength(1);
+  });
 });
 
 async function reviewWithMemory(
@@ -627,10 +652,11 @@ async function reviewWithMemory(
   findings: ReturnType<typeof createMemoryFindingStore>,
   entries: Map<string, PublicationEntry>,
   jobId: string,
+  dismissals: DismissedFinding[] = [],
 ) {
   const protocol = memoryProtocol();
   const ledger = createMemoryLedger(jobId, entries);
-  const memory = { publications: ledger, dismissals: async () => [], findings };
+  const memory = { publications: ledger, dismissals: async () => dismissals, findings };
   const run = await runReview({
     jobId,
     source: pr,

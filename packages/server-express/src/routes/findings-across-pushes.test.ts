@@ -166,6 +166,23 @@ describe('findings across pushes', () => {
       { publication: 'suppressed', reason: 'alreadyReported', startLine: 62 },
     ]);
     expect(inlinePosts(writes.slice(mark))).toHaveLength(0);
+    const findingsIn = async (state: string) =>
+      (
+        await admin.get(
+          `/clients/${client.clientId}/reviewing/findings?repositoryId=${GH_REPOSITORY_ID}&pullRequestId=${number}&state=${state}`,
+        )
+      ).body.items;
+    // Remembered once, on the thread it was posted as, last seen at this push.
+    expect(await findingsIn('open')).toEqual([
+      expect.objectContaining({
+        fingerprint,
+        state: 'open',
+        firstSeenRevision: 'a'.repeat(40),
+        lastSeenRevision: 'c'.repeat(40),
+        providerThreadId: first.result.findings[0].providerThreadId,
+      }),
+    ]);
+    expect(await findingsIn('resolved')).toEqual([]);
 
     // Push 4 fixes it: the model finds nothing, the thread is resolved with a note, the result counts it.
     await fakes.github.loadPullRequest(
@@ -185,6 +202,7 @@ describe('findings across pushes', () => {
       `/clients/${client.clientId}/reviewing/findings?repositoryId=${GH_REPOSITORY_ID}&pullRequestId=${number}`,
     );
     expect(resolved.body.items).toMatchObject([{ fingerprint, state: 'resolved', resolvedAtRevision: 'd'.repeat(40) }]);
+    expect(await findingsIn('open')).toEqual([]);
 
     // Push 5 brings the bug back: it is reopened with exactly one new thread.
     await fakes.github.loadPullRequest(
@@ -204,6 +222,31 @@ describe('findings across pushes', () => {
       lastReview: { jobId: fifth.jobId, headSha: 'e'.repeat(40) },
       open: [{ fingerprint, state: 'reopened', reopenCount: 1, firstSeenRevision: 'a'.repeat(40) }],
     });
+  });
+
+  it('supersedes a finding whose file the pull request no longer changes, without resolving its thread', async () => {
+    const number = 805;
+    const client = await reviewingClient(admin, fakes, 'github', model, 'Superseded');
+    const coordinates = client.coordinates(number);
+    await fakes.github.loadPullRequest(
+      push(number, 'a', { 'src/billing.ts': billing(BUG), 'src/tax.ts': 'export const rate = 0.2;\n' }),
+    );
+    script({ title: 'Total ignores the discount', message: 'The total uses `price` and `qty` only.' });
+    const first = await review(client.clientId, coordinates);
+    expect(first.result.findings).toMatchObject([{ publication: 'published' }]);
+
+    // The author reverts src/billing.ts: the pull request changes only src/tax.ts now.
+    await fakes.github.loadPullRequest(push(number, 'b', { 'src/tax.ts': 'export const rate = 0.25;\n' }));
+    const mark = fakes.github.writes.length;
+    const second = await review(client.clientId, coordinates);
+    expect(second.status).toBe('completed');
+    expect(second.result.lifecycle).toMatchObject({ resolved: 0, stillOpen: 0 });
+    const superseded = await admin.get(
+      `/clients/${client.clientId}/reviewing/findings?repositoryId=${GH_REPOSITORY_ID}&pullRequestId=${number}&state=superseded`,
+    );
+    expect(superseded.body.items).toMatchObject([{ fingerprint: first.result.findings[0].fingerprint }]);
+    const writes = fakes.github.writes.slice(mark);
+    expect(writes.filter((w) => JSON.stringify(w.body).includes('Resolved in'))).toEqual([]);
   });
 
   it('does not post a dismissed finding or echo a person’s thread, and still posts an unrelated one', async () => {

@@ -25,6 +25,30 @@ export function parseCommandArgs<T extends Options>(
   }
 }
 
+/** Flag names someone might try for a credential: `--api-key`, `--key`, `--openai-api-key`, `--token`, `--pat`, ... */
+const CREDENTIAL_FLAG = /(?:^|-)(?:api-?key|key|secret|password|token|pat)$/;
+
+/**
+ * Refuses a credential given as a flag, before anything else reads the arguments: the model's key
+ * is read from `MARGIN_AI_API_KEY` and the provider's token from `MARGIN_SCM_TOKEN` only, so they
+ * never show in a process list or a shell history. The message names the flag, never its value
+ * (neither `--key=VALUE` nor the argument after it).
+ */
+export function refuseCredentialFlags(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === '--') return;
+    if (!arg.startsWith('-')) continue;
+    const name = arg.replace(/^-+/, '').split('=')[0]?.toLowerCase() ?? '';
+    if (!CREDENTIAL_FLAG.test(name)) continue;
+    const [what, variable] = /(?:token|pat)$/.test(name)
+      ? ['the provider token', 'MARGIN_SCM_TOKEN']
+      : ['the model key', 'MARGIN_AI_API_KEY'];
+    throw MarginError.validation(
+      `--${name} is not accepted: ${what} is read from ${variable} only, so it never shows in a process list or shell history.`,
+    );
+  }
+}
+
 /** A flag limited to a few values: the value, or a message naming the flag and the choices. */
 export function oneOf<const T extends readonly string[]>(
   flag: string,

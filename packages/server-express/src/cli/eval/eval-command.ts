@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MarginError, type ReviewModelTraits } from '@margin/core';
-import { parseCommandArgs } from '../cli-args.js';
+import { parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';
 import type { CliCommand } from '../cli-io.js';
 import { MODEL_FLAGS, MODEL_USAGE, modelFromOptions } from '../model-options.js';
 import { type EvalCase, loadCases } from './eval-case.js';
@@ -44,6 +44,7 @@ export const evalCommand: CliCommand = {
   summary: 'measure review quality and cost of a model on eval/cases (see --help)',
   failureStatus: 2,
   async run(argv, io) {
+    refuseCredentialFlags(argv);
     const { values } = parseCommandArgs(argv, {
       scripted: { type: 'boolean' },
       'record-scripted': { type: 'boolean' },

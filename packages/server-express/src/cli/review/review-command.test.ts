@@ -1,14 +1,24 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingsAnswer, isVerifying } from '../../routes/review-test-support.js';
-import { runCliProcess } from '../../testing/host-process.js';
+import { bundleCli, runCliProcess } from '../../testing/host-process.js';
+import { startAnthropicFake } from '../testing/anthropic-fake.js';
+import { runCliInProcess } from '../testing/in-process.js';
 import { divisionReviewer, writeFeatureRepository } from '../testing/review-fixtures.js';
 import { sarifProblems } from '../testing/sarif-schema.js';
 
 const KEY = 'sk-canary-review-key-5b8d1f3a9c7e';
+/** A key someone typed as a flag: it must not be echoed anywhere. */
+const FLAG_KEY = 'sk-canary-flag-key-0e4f2a6b8c1d';
+/** Nothing but "\rmargin review: n/m files" rewritten in place, then the line cleared (ESC [K). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line escape is what is checked.
+const PROGRESS_ONLY = /^(\rmargin review: \d+\/\d+ files)+\r\u001b\[K$/;
+const ESC = '\u001b';
+const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe('margin review of a local git repository', { timeout: 60_000 }, () => {
   let dir: string;
@@ -162,6 +172,23 @@ describe('margin review of a local git repository', { timeout: 60_000 }, () => {
         /^margin review: .*margin-review-cli-\w+ is not a git repository\.\n$/,
       ],
       [review(quiet, ['--head', 'no-such-branch']), /^margin review: --head no-such-branch is not a commit in .*\.\n$/],
+      [review(quiet, ['--base', 'no-such-base']), /^margin review: --base no-such-base is not a commit in .*\.\n$/],
+      [
+        review(quiet, ['--api-key', FLAG_KEY]),
+        /^margin review: --api-key is not accepted: the model key is read from MARGIN_AI_API_KEY only, so it never shows in a process list or shell history\.\n$/,
+      ],
+      [
+        review(quiet, [`--key=${FLAG_KEY}`]),
+        /^margin review: --key is not accepted: the model key is read from MARGIN_AI_API_KEY only/,
+      ],
+      [
+        review(quiet, ['--format', 'json', '--openai-api-key', FLAG_KEY]),
+        /^margin review: --openai-api-key is not accepted: the model key is read from MARGIN_AI_API_KEY only/,
+      ],
+      [
+        review(quiet, ['--scm-token', FLAG_KEY]),
+        /^margin review: --scm-token is not accepted: the provider token is read from MARGIN_SCM_TOKEN only/,
+      ],
       [
         runCliProcess(['review', '--repo', repo, '--model', 'm'], { env: {} }),
         /^margin review: Name the branch the change goes into with --base/,
@@ -212,6 +239,7 @@ describe('margin review of a local git repository', { timeout: 60_000 }, () => {
       });
       expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
       expect(run.stderr).not.toContain(KEY);
+      expect(run.stderr).not.toContain(FLAG_KEY);
       expect(run.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
     });
   });
@@ -229,4 +257,130 @@ describe('margin review of a local git repository', { timeout: 60_000 }, () => {
       'deleteOnly',
     ]);
   });
+
+  it('talks to the kind MARGIN_AI_PROVIDER_KIND names: kindAssistant sends the Anthropic Messages API, not Chat Completions', async () => {
+    const fake = await startAnthropicFake(divisionReviewer('error'));
+    try {
+      const run = await runCliProcess(
+        ['review', '--repo', repo, '--base', 'main', '--head', 'feature', '--format', 'json'],
+        {
+          env: {
+            MARGIN_AI_PROVIDER_KIND: 'kindAssistant',
+            MARGIN_AI_BASE_URL: fake.url,
+            MARGIN_AI_MODEL: 'claude-sonnet-4-20250514',
+            MARGIN_AI_API_KEY: KEY,
+            MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+          },
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(1);
+      const out = JSON.parse(run.stdout);
+      expect(out.model).toBe('kindAssistant/claude-sonnet-4-20250514');
+      expect(out.findings).toEqual([
+        expect.objectContaining({ filePath: 'src/billing.ts', startLine: 12, publication: 'published' }),
+      ]);
+      // A catalog model: structured output through Anthropic's own JSON-schema mode, and its prices.
+      expect(Object.keys(out.coverage.parsing)).toEqual(['nativeSchema']);
+      expect(out.coverage.parsing.nativeSchema).toMatchObject({ ok: expect.any(Number), failed: 0 });
+      expect(out.usage.estimatedCostUsd).toBeGreaterThan(0);
+
+      // The wire shape of kindAssistant: POST /v1/messages, x-api-key and anthropic-version (no
+      // bearer token), the system prompt as a top-level block, max_tokens, output_config.format.
+      expect(fake.requests.length).toBeGreaterThanOrEqual(2);
+      for (const request of fake.requests) {
+        expect([request.method, request.path]).toEqual(['POST', '/v1/messages']);
+        expect(request.headers['x-api-key']).toBe(KEY);
+        expect(request.headers['anthropic-version']).toBe('2023-06-01');
+        expect(request.headers.authorization).toBeUndefined();
+        const body = request.json as Record<string, unknown>;
+        expect(body).toMatchObject({
+          model: 'claude-sonnet-4-20250514',
+          max_tokens: expect.any(Number),
+          system: [expect.objectContaining({ type: 'text', text: expect.any(String) })],
+          output_config: { format: { type: 'json_schema', schema: expect.any(Object) } },
+        });
+        expect(body).not.toHaveProperty('response_format');
+        expect((body.messages as Array<{ role: string }>).map((m) => m.role)).not.toContain('system');
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('writes its progress line to stderr only when stderr is a terminal, and never to stdout', async () => {
+    const m = await model(divisionReviewer('warning'));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      MARGIN_AI_BASE_URL: m.apiRoot,
+      MARGIN_AI_MODEL: 'fake-chat-model',
+      MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+    };
+    const args = (format: string) => [
+      'review',
+      '--repo',
+      repo,
+      '--base',
+      'main',
+      '--head',
+      'feature',
+      '--format',
+      format,
+    ];
+    const [piped, terminal, terminalJson] = [
+      await runCliInProcess(args('text'), env),
+      await runCliInProcess(args('text'), env, { tty: { stderr: true } }),
+      await runCliInProcess(args('json'), env, { tty: { stderr: true } }),
+    ];
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(terminal.code).toBe(0);
+    // "n/m files" as files are done, rewritten in place, and the line cleared before the report.
+    expect(terminal.stderr).toMatch(PROGRESS_ONLY);
+    const counts = [...terminal.stderr.matchAll(/(\d+)\/(\d+) files/g)].map((x) => [Number(x[1]), Number(x[2])]);
+    const last = counts.at(-1) ?? [0, 0];
+    expect(last[0]).toBe(last[1]);
+    expect(last[1]).toBeGreaterThan(0);
+    // stdout is the same report with or without a terminal on stderr: nothing of the progress in it.
+    expect(terminal.stdout).toBe(piped.stdout);
+    expect(terminal.stdout).toContain('src/billing.ts:12  warning  bug');
+    expect(terminal.stdout).not.toMatch(/\d+\/\d+ files/);
+    expect([terminal.stdout.includes('\r'), terminal.stdout.includes(ESC)]).toEqual([false, false]);
+    expect(terminalJson.stderr).toMatch(PROGRESS_ONLY);
+    expect(JSON.parse(terminalJson.stdout)).toMatchObject({ failOn: 'error', failing: 0 });
+  });
+
+  it.skipIf(!HAS_SCRIPT)(
+    'on a real terminal (a pseudo-terminal from script(1)) the progress goes to the terminal and stdout stays the report',
+    async () => {
+      const m = await model(divisionReviewer('warning'));
+      const cli = await bundleCli();
+      const out = join(dir, 'pty-stdout.txt');
+      const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+      const command = [process.execPath, cli, 'review', '--repo', repo, '--base', 'main', '--head', 'feature']
+        .map(quote)
+        .join(' ');
+      const child = spawn('script', ['-qec', `${command} > ${quote(out)}`, '/dev/null'], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          TERM: 'dumb',
+          MARGIN_AI_BASE_URL: m.apiRoot,
+          MARGIN_AI_MODEL: 'fake-chat-model',
+          MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let terminal = '';
+      child.stdout.on('data', (chunk) => {
+        terminal += chunk.toString();
+      });
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code).toBe(0);
+      expect(terminal).toMatch(PROGRESS_ONLY);
+      const stdout = await readFile(out, 'utf8');
+      expect(stdout).toContain('src/billing.ts:12  warning  bug  Division by zero for an empty order');
+      expect(stdout).not.toMatch(/\d+\/\d+ files/);
+      expect([stdout.includes('\r'), stdout.includes(ESC)]).toEqual([false, false]);
+    },
+  );
 });

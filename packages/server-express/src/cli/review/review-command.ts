@@ -10,7 +10,7 @@ import {
 } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../../config.js';
-import { oneOf, parseCommandArgs } from '../cli-args.js';
+import { oneOf, parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { MODEL_FLAGS, MODEL_USAGE, modelFromOptions } from '../model-options.js';
 import { FAIL_ON, failingFindings } from './fail-on.js';
@@ -56,6 +56,7 @@ export const reviewCommand: CliCommand = {
   summary: 'review a local git change or a pull request, without a server (see --help)',
   failureStatus: 2,
   async run(argv, io) {
+    refuseCredentialFlags(argv);
     const { values } = parseCommandArgs(argv, {
       repo: { type: 'string' },
       base: { type: 'string' },

@@ -1,21 +1,30 @@
 import type { CliIo } from '../cli-io.js';
 import { runCli } from '../run-cli.js';
 
-/** Test support: runs a CLI command in this process with `env` as its whole environment. */
+/**
+ * Test support: runs a CLI command in this process with `env` as its whole environment. `tty`
+ * makes stdout or stderr claim to be a terminal (`isTTY`), as a person's shell would.
+ */
 export async function runCliInProcess(
   argv: string[],
   env: Record<string, string>,
-  options: { cwd?: string; registryOptions?: CliIo['registryOptions'] } = {},
+  options: {
+    cwd?: string;
+    registryOptions?: CliIo['registryOptions'];
+    tty?: { stdout?: boolean; stderr?: boolean };
+  } = {},
 ) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
     stdout: {
+      isTTY: options.tty?.stdout,
       write: (t) => {
         stdout += t;
       },
     },
     stderr: {
+      isTTY: options.tty?.stderr,
       write: (t) => {
         stderr += t;
       },

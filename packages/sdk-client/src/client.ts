@@ -255,6 +255,14 @@ export function createMarginClient(options: MarginClientOptions) {
       listJobs: (clientId: string, query: NonNullable<JobListQuery> = {}) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId }, query } })),
       getJobStatus: (jobId: string) => unwrap(raw.GET('/reviewing/jobs/{jobId}/status', path({ jobId }))),
+      /** Findings remembered across pushes, newest first, filtered by pull request and `state`; paged. */
+      listFindings: (clientId: string, query: NonNullable<FindingListQuery> = {}) =>
+        unwrap(raw.GET('/clients/{clientId}/reviewing/findings', { params: { path: { clientId }, query } })),
+      /** Where one pull request stands: its open findings, counts by state and the last completed review. */
+      getPullRequestFindings: (clientId: string, query: PullRequestFindingsQuery) =>
+        unwrap(
+          raw.GET('/clients/{clientId}/reviewing/pull-requests/findings', { params: { path: { clientId }, query } }),
+        ),
       restartJob: (jobId: string) => unwrap(raw.POST('/reviewing/jobs/{jobId}/restart', path({ jobId }))),
       stopJob: (jobId: string) => unwrap(raw.POST('/reviewing/jobs/{jobId}/stop', path({ jobId }))),
       getProtocol: (jobId: string, query: NonNullable<ProtocolQuery> = {}) =>
@@ -456,6 +464,9 @@ export type MarginClient = ReturnType<typeof createMarginClient>;
 
 type JobListQuery = paths['/clients/{clientId}/reviewing/jobs']['get']['parameters']['query'];
 type ProtocolQuery = paths['/jobs/{jobId}/protocol']['get']['parameters']['query'];
+type FindingListQuery = paths['/clients/{clientId}/reviewing/findings']['get']['parameters']['query'];
+type PullRequestFindingsQuery =
+  paths['/clients/{clientId}/reviewing/pull-requests/findings']['get']['parameters']['query'];
 
 export interface WaitOptions {
   intervalMs?: number;

@@ -52,6 +52,13 @@ describe('the SDK’s reviewing group against a real host', () => {
     const list = await margin.reviewing.listJobs(clientId, { status: 'completed' });
     expect(list.items.map((j) => j.jobId)).toContain(accepted.jobId);
     await expect(margin.reviewing.restartJob(accepted.jobId)).rejects.toBeInstanceOf(ConflictError);
+    // This engine remembers no findings: both views answer, empty, for the pull request.
+    const pr = { repositoryId: '42', pullRequestId: 1 };
+    expect(await margin.reviewing.listFindings(clientId, { ...pr, state: 'open' })).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+    expect(await margin.reviewing.getPullRequestFindings(clientId, pr)).toMatchObject({ open: [] });
   });
 
   it('maps the one-at-a-time refusal to LicenseRequiredError and blocks to ConflictError', async () => {

@@ -1,8 +1,11 @@
 /**
- * Test support: validates SARIF against the official SARIF 2.1.0 JSON schema, as shipped as data
- * by Microsoft's `@microsoft/jest-sarif` (pinned as a devDependency; only its schema file is used).
- * The schema is draft-04, so ajv's draft-04 class; one of its patterns is not valid as a unicode
- * regular expression, so `unicodeRegExp: false`.
+ * Test support: validates SARIF against the SARIF 2.1.0 JSON schema `sarif-2.1.0-rtm.5.json`, as
+ * shipped as data by Microsoft's `@microsoft/jest-sarif` (pinned as a devDependency; only its
+ * schema file is used). The OASIS file `sarif-schema-2.1.0.json` would be the one to prefer, but no
+ * well-kept npm package ships it: `@microsoft/sarif-multitool-linux` carries a `sarif-2.1.0.json`
+ * rewritten for JSON Schema 2020-12 inside a 43 MB Linux-only binary package, not worth a
+ * devDependency. The schema is draft-04, so ajv's draft-04 class; one of its patterns is not valid
+ * as a unicode regular expression, so `unicodeRegExp: false`.
  */
 import { createRequire } from 'node:module';
 

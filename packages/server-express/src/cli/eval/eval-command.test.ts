@@ -166,11 +166,19 @@ describe('margin eval', { timeout: 120_000 }, () => {
     }
   });
 
-  it('refuses a live run without a model, and an unknown case, in one line', async () => {
-    const [noModel, unknown] = await Promise.all([
+  it('refuses a live run without a model, an unknown case, and a key given as a flag, in one line', async () => {
+    const flagKey = 'sk-canary-eval-flag-7d3e9b1c';
+    const [noModel, unknown, keyFlag] = await Promise.all([
       runCliInProcess(['eval', '--cases', CASES, '--case', 'ts-clean-readme'], {}),
       runCliInProcess(['eval', '--scripted', '--cases', CASES, '--case', 'nope'], {}),
+      runCliInProcess(['eval', '--cases', CASES, '--model', 'm', `--api-key=${flagKey}`], {}),
     ]);
+    expect(keyFlag).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'margin eval: --api-key is not accepted: the model key is read from MARGIN_AI_API_KEY only, so it never shows in a process list or shell history.\n',
+    });
     expect(noModel).toMatchObject({
       code: 2,
       stderr: 'margin eval: Name the model with --model or MARGIN_AI_MODEL.\n',

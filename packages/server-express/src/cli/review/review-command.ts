@@ -43,7 +43,8 @@ What to review:
 ${MODEL_USAGE}
 
 Output:
-  --format FORMAT        text, json, sarif or markdown (default: text)
+  --format FORMAT        text, json, sarif or markdown (default: text, also when piped); on a
+                         terminal, a progress line goes to stderr, never to stdout
   --output FILE          write the report to FILE instead of stdout
   --fail-on SEVERITY     error, warning, suggestion or never (default: error)
 

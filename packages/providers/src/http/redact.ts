@@ -7,11 +7,39 @@ const CREDENTIAL_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/([?&](?:api-key|key|access_token|token|sig|signature|code)=)[^&\s]+/gi, '$1[redacted]'],
 ];
 
-/** Replaces every known secret value and anything shaped like a credential with `[redacted]`. */
+/** Shorter runs of a secret's characters are too common to tell apart from ordinary text. */
+const MIN_FRAGMENT = 8;
+
+/**
+ * Replaces every known secret value, any part of one of at least 8 characters in a row, the Basic-auth
+ * (base64) forms of one and their parts, and anything shaped like a credential with `[redacted]`. A
+ * provider can echo the credential it was sent in any form (split, truncated, the raw header), and
+ * whatever stays recognisable would reach an error body or a log line.
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
+  const covered = new Uint8Array(text.length);
+  const cover = (part: string) => {
+    for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) covered.fill(1, at, at + part.length);
+  };
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+    if (!secret || secret.length < 4) continue;
+    const base64 = (value: string) => Buffer.from(value, 'utf8').toString('base64');
+    for (const form of [secret, base64(secret), base64(`:${secret}`)]) {
+      cover(form);
+      for (let i = 0; i + MIN_FRAGMENT <= form.length; i++) {
+        const fragment = form.slice(i, i + MIN_FRAGMENT);
+        if (fragment.trim().length === MIN_FRAGMENT) cover(fragment);
+      }
+    }
+  }
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    if (!covered[i]) {
+      out += text[i++];
+      continue;
+    }
+    while (i < text.length && covered[i]) i++;
+    out += '[redacted]';
   }
   for (const [pattern, replacement] of CREDENTIAL_PATTERNS) out = out.replace(pattern, replacement);
   return out;

@@ -1,5 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { SYSTEM_TENANT_ID } from '@margin/core';
-import { BITBUCKET_BAD_ACCESS_TOKEN, GITLAB_PROJECT_ID, startFakeHttpServer } from '@margin/providers/testing';
+import {
+  BITBUCKET_BAD_ACCESS_TOKEN,
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  GITLAB_PROJECT_ID,
+  startFakeHttpServer,
+} from '@margin/providers/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import { GITHUB_APP, type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
@@ -29,6 +37,24 @@ const WRONG = {
   github: 'ghp_canaryWrongGitHubPat0d2f4b6a8c',
   adoClientSecret: 'canary-wrong-entra-secret-1b3d5f7a',
 };
+
+/** A random Azure DevOps-shaped PAT (52 characters of base32), unlike any other text in a test. */
+function base32Token(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  return [...randomBytes(52)].map((b) => alphabet[b % 32]).join('');
+}
+
+/**
+ * The first recognisable part of `secret` found in `text`, if any: the secret, any 10 characters of it
+ * in a row, or its Basic-auth base64 forms (whole or any 16 characters of them).
+ */
+function leakedPart(text: string, secret: string): string | undefined {
+  const windows = (value: string, size: number) =>
+    Array.from({ length: Math.max(1, value.length - size + 1) }, (_, i) => value.slice(i, i + size));
+  const base64 = [secret, `:${secret}`].map((v) => Buffer.from(v).toString('base64'));
+  const parts = [secret, ...windows(secret, 10), ...base64, ...base64.flatMap((b) => windows(b.slice(4, -4), 16))];
+  return parts.find((part) => part.length > 0 && text.includes(part));
+}
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -650,6 +676,129 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
         expect(JSON.stringify(res.body)).not.toContain('INTERNAL-BANNER');
       } finally {
         await chatty.close();
+      }
+    });
+
+    it('stores, answers and logs nothing of a credential the provider reflects, in verification or a failure answer', async () => {
+      const reflector = await startFakeHttpServer();
+      const tokens = { gitHostA: `ghp_${randomBytes(18).toString('hex')}`, suiteDevOps: base32Token() };
+      // The provider echoes what it was sent: the Authorization header, its decoded form, and the token's halves.
+      const echo = (req: FakeRequest) => {
+        const authorization = String(req.headers.authorization ?? '');
+        const basic = authorization.startsWith('Basic ')
+          ? Buffer.from(authorization.slice(6), 'base64').toString('utf8')
+          : '';
+        const token = authorization.replace(/^(Bearer|token|Basic)\s+/i, '');
+        return `REFLECTED: you sent ${authorization} (${basic}); token ${token.slice(0, 16)} / ${token.slice(16)}`;
+      };
+      const answers: Array<[string, (req: FakeRequest) => FakeReply]> = [
+        ['401', (req) => ({ status: 401, json: { message: echo(req) }, headers: { 'www-authenticate': echo(req) } })],
+        ['403', (req) => ({ status: 403, json: { message: echo(req), errors: [{ message: echo(req) }] } })],
+        ['404', (req) => ({ status: 404, json: { message: echo(req) } })],
+        ['422', (req) => ({ status: 422, json: { message: echo(req), errors: [{ message: echo(req) }] } })],
+        ['429', (req) => ({ status: 429, headers: { 'retry-after': '3600' }, json: { message: echo(req) } })],
+        ['200 not JSON', (req) => ({ status: 200, text: echo(req) })],
+        ['503', (req) => ({ status: 503, headers: { 'retry-after': '3600' }, text: echo(req) })],
+        [
+          'redirect',
+          (req) => ({
+            status: 302,
+            headers: { location: `http://127.0.0.1:1/steal?echo=${encodeURIComponent(echo(req))}` },
+          }),
+        ],
+      ];
+      let answer: (req: FakeRequest) => FakeReply = () => ({ status: 500 });
+      reflector.on('GET', '/*', (req) => answer(req));
+      reflector.on('POST', '/*', (req) => answer(req));
+      const answered: ApiResponse[] = [];
+      const logsBefore = host.rawLogs().length;
+      try {
+        const bodies = [
+          fakes.bodies.github({ hostBaseUrl: reflector.url, secret: tokens.gitHostA }),
+          fakes.bodies.adoPat({ hostBaseUrl: `${reflector.url}/contoso`, secret: tokens.suiteDevOps }),
+        ];
+        for (const body of bodies) {
+          const clientId = await newClient();
+          const { id } = await create(clientId, body);
+          for (const [what, reply] of answers) {
+            answer = reply;
+            const before = reflector.requests.length;
+            const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+            answered.push(
+              res,
+              await admin.get(`${connections(clientId)}/${id}`),
+              await admin.get(connections(clientId)),
+            );
+            expect(res.status, `${body.providerFamily} ${what}`).toBe(200);
+            expect(res.body.verificationStatus, `${body.providerFamily} ${what}`).toBe('failed');
+            // It reached the provider with the token, and the provider did reflect it.
+            expect(reflector.requests.length).toBeGreaterThan(before);
+            const reflected = echo(reflector.requests.at(-1) as FakeRequest);
+            expect(leakedPart(reflected, String(body.secret)), 'the fake reflects the token').toBeDefined();
+            const stored = await host.storage.providerConnections.findById(id);
+            expect(stored?.lastVerificationError).toEqual(res.body.lastVerificationError);
+            expect(stored?.lastVerificationError, what).not.toContain('REFLECTED');
+            for (const text of [stored?.lastVerificationError ?? '', JSON.stringify(res.body)])
+              expect(leakedPart(text, String(body.secret)), `${body.providerFamily} ${what}`).toBeUndefined();
+          }
+          // Calls that answer with the provider's failure (502) rather than store a summary.
+          answer = answers[0]?.[1] ?? answer;
+          const scope = await admin.post(`${connections(clientId)}/${id}/scopes`, {
+            scopeType: 'organization',
+            scopePath: `${body.hostBaseUrl}/acme`,
+          });
+          expect(scope.status, JSON.stringify(scope.body)).toBe(201);
+          for (const res of [
+            await admin.get(`${connections(clientId)}/${id}/reviewer-identities/resolve?search=ada`),
+            await admin.get(
+              `/admin/clients/${clientId}/devops/discovery/projects?organizationScopeId=${scope.body.id}`,
+            ),
+          ]) {
+            answered.push(res);
+            expect(res.status, JSON.stringify(res.body)).toBe(502);
+            expect(res.body).toMatchObject({ code: 'provider_unavailable', providerFailure: 'credentials' });
+            expect(leakedPart(JSON.stringify(res.body), String(body.secret)), JSON.stringify(res.body)).toBeUndefined();
+          }
+        }
+        // The real fakes reflecting the credential they were sent: GitHub's PAT, Azure DevOps' Entra client secret.
+        // Azure DevOps asks Entra for a fresh token once more after a 401, so it is refused twice.
+        const cases: Array<[Record<string, unknown>, FakeHttpServer, string, number]> = [
+          [fakes.bodies.github(), fakes.github.server, SECRETS.github, 1],
+          [fakes.bodies.adoEntra(), fakes.ado.server, SECRETS.adoClientSecret, 2],
+        ];
+        for (const [body, server, secret, refusals] of cases) {
+          const clientId = await newClient();
+          const { id } = await create(clientId, body);
+          const before = server.requests.length;
+          for (let i = 0; i < refusals; i++)
+            server.interceptNext({
+              status: 401,
+              json: { message: `REFLECTED bad credentials ${secret}`, error_description: secret },
+            });
+          const res = await admin.post(`${connections(clientId)}/${id}/verify`);
+          answered.push(res);
+          // Every refusal was used up, so nothing is left over for the fake's later callers.
+          expect(server.requests.length - before, String(body.displayName)).toBe(refusals);
+          expect(res.body, String(body.displayName)).toMatchObject({
+            verificationStatus: 'failed',
+            lastVerificationFailureCategory: 'credentials',
+          });
+          const stored = await host.storage.providerConnections.findById(id);
+          expect(leakedPart(stored?.lastVerificationError ?? '', secret)).toBeUndefined();
+          expect(leakedPart(JSON.stringify(res.body), secret)).toBeUndefined();
+        }
+        const texts = answered.map((res) => `${JSON.stringify(res.body)} ${JSON.stringify([...res.headers])}`);
+        const logs = host.rawLogs().slice(logsBefore);
+        expect(logs.length).toBeGreaterThan(0);
+        for (const secret of Object.values(tokens)) {
+          for (const text of texts) expect(leakedPart(text, secret), 'a response').toBeUndefined();
+          expect(leakedPart(logs, secret), 'the log').toBeUndefined();
+        }
+        for (const secret of [SECRETS.github, SECRETS.adoClientSecret]) {
+          for (const text of [...texts, logs]) expect(text).not.toContain(secret);
+        }
+      } finally {
+        await reflector.close();
       }
     });
 

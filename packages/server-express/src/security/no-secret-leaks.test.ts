@@ -1,5 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { SYSTEM_TENANT_ID } from '@margin/core';
+import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compatibleProfile } from '../routes/ai-test-kit.js';
 import { type ApiResponse, cookiePair, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -128,3 +131,138 @@ describe('secrets never leave through responses or logs', () => {
     }
   });
 });
+
+/**
+ * The stored credentials of source-control and AI connections, on the paths where they could be
+ * pointed elsewhere or echoed back: a moved host without the secret, a redirect to another host, and a
+ * provider that reflects the credential in its refusal.
+ */
+describe('stored provider credentials never leave through responses or logs', () => {
+  const SCM_PAT = `glpat-${randomBytes(16).toString('hex')}`;
+  const AI_KEY = `sk-${randomBytes(20).toString('hex')}`;
+  const seen: Array<{ what: string; res: ApiResponse }> = [];
+  let host: TestHost;
+  let provider: FakeHttpServer;
+  let elsewhere: FakeHttpServer;
+  /** How the provider answers every call; each step of the scenario sets it. */
+  let answer: (req: FakeRequest) => FakeReply = () => ({ status: 500 });
+  /** The provider echoes what it was sent: the credential headers and the token's halves. */
+  const echo = (req: FakeRequest) => {
+    const sent = String(req.headers['private-token'] ?? req.headers.authorization ?? '');
+    const token = sent.replace(/^Bearer\s+/i, '');
+    return `REFLECTED you sent ${sent}; token ${token.slice(0, 20)} / ${token.slice(20)}`;
+  };
+
+  beforeAll(async () => {
+    provider = await startFakeHttpServer();
+    elsewhere = await startFakeHttpServer();
+    for (const method of ['GET', 'POST']) {
+      provider.on(method, '/*', (req) => answer(req));
+      elsewhere.on(method, '/*', () => ({ status: 200, json: { id: 1, username: 'thief', data: [] } }));
+    }
+    host = await startTestHost({ env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true', LOG_LEVEL: 'trace' } });
+    const login = await host.admin();
+    const admin = new RecordingApi(login.baseUrl, seen, login.credentials);
+    const clientId = (await admin.post('/clients', { displayName: 'Canary', tenantId: SYSTEM_TENANT_ID })).body.id;
+    const refuse = (req: FakeRequest): FakeReply => ({
+      status: 401,
+      headers: { 'www-authenticate': echo(req) },
+      json: { message: echo(req), error: { message: echo(req) } },
+    });
+    const redirect = (req: FakeRequest): FakeReply => ({
+      status: 302,
+      headers: { location: `${elsewhere.url}${req.path}?echo=${encodeURIComponent(echo(req))}` },
+    });
+
+    // Source control (GitLab).
+    const scm = `/clients/${clientId}/provider-connections`;
+    const connection = await admin.post(scm, {
+      providerFamily: 'gitHostB',
+      authenticationKind: 'personalAccessToken',
+      hostBaseUrl: provider.url,
+      secret: SCM_PAT,
+    });
+    expect(connection.status).toBe(201);
+    const scmPath = `${scm}/${connection.body.id}`;
+    answer = refuse;
+    expect((await admin.post(`${scmPath}/verify`)).body.lastVerificationFailureCategory).toBe('credentials');
+    answer = redirect;
+    expect((await admin.post(`${scmPath}/verify`)).body.lastVerificationFailureCategory).toBe('egressRefused');
+    for (const moved of [{ hostBaseUrl: elsewhere.url }, { hostBaseUrl: elsewhere.url, secret: ' ' }]) {
+      const res = await admin.patch(scmPath, moved);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ path: 'secret', message: expect.any(String) }]);
+    }
+    answer = refuse;
+    await admin.post(`${scmPath}/verify`);
+    await admin.get(scmPath);
+    await admin.get(scm);
+
+    // AI (an OpenAI-compatible server).
+    const ai = `/clients/${clientId}/ai-connections`;
+    const profile = await admin.post(ai, compatibleProfile(`${provider.url}/v1`, AI_KEY));
+    expect(profile.status).toBe(201);
+    const aiPath = `${ai}/${profile.body.id}`;
+    answer = refuse;
+    expect((await admin.post(`${aiPath}/verify`)).body.status).toBe('failed');
+    answer = redirect;
+    expect((await admin.post(`${aiPath}/verify`)).body.status).toBe('failed');
+    const aiMoves = [{ baseUrl: `${elsewhere.url}/v1` }, { baseUrl: `${elsewhere.url}/v1`, auth: { mode: 'apiKey' } }];
+    for (const moved of aiMoves) {
+      const res = await admin.patch(aiPath, moved);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ path: 'auth.apiKey', message: expect.any(String) }]);
+    }
+    answer = refuse;
+    await admin.post(`${ai}/probe`, {
+      providerKind: 'kindCompatible',
+      baseUrl: `${provider.url}/v1`,
+      auth: { mode: 'apiKey', apiKey: AI_KEY },
+    });
+    await admin.post(`${ai}/discover-models`, {
+      providerKind: 'kindCompatible',
+      baseUrl: `${provider.url}/v1`,
+      auth: { mode: 'apiKey', apiKey: AI_KEY },
+    });
+    await admin.get(aiPath);
+    await admin.get(ai);
+  });
+  afterAll(async () => {
+    await host?.close();
+    await provider?.close();
+    await elsewhere?.close();
+  });
+
+  it('sent each credential only to its own host, which reflected it', () => {
+    expect(elsewhere.requests).toEqual([]);
+    const reflected = provider.requests.map(echo).join('\n');
+    expect(reflected).toContain(SCM_PAT);
+    expect(reflected).toContain(AI_KEY);
+  });
+
+  it('no response, stored verification error or log line carries a credential or a recognisable part of it', async () => {
+    expect(seen.length).toBeGreaterThan(15);
+    const stored = await host.storage.knex('provider_connections').select('last_verification_error');
+    const texts: Array<[string, string]> = [
+      ...seen.map(({ what, res }): [string, string] => [
+        what,
+        `${JSON.stringify(res.body)}\n${[...res.headers].map(([n, v]) => `${n}: ${v}`).join('\n')}`,
+      ]),
+      ['stored verification errors', JSON.stringify(stored)],
+      ['logs', host.rawLogs()],
+    ];
+    for (const secret of [SCM_PAT, AI_KEY]) {
+      for (const [what, text] of texts) expect(recognisablePart(text, secret), `${what} leaked`).toBeUndefined();
+    }
+  });
+});
+
+/** The secret, any 10 characters of it in a row, or its Basic-auth (base64) forms, when `text` has one. */
+function recognisablePart(text: string, secret: string): string | undefined {
+  const windows = (value: string, size: number) =>
+    Array.from({ length: Math.max(1, value.length - size + 1) }, (_, i) => value.slice(i, i + size));
+  const base64 = [secret, `:${secret}`].map((v) => Buffer.from(v).toString('base64'));
+  return [secret, ...windows(secret, 10), ...base64, ...base64.flatMap((b) => windows(b.slice(4, -4), 16))].find(
+    (part) => text.includes(part),
+  );
+}

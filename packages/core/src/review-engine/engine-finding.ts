@@ -34,7 +34,7 @@ export interface EngineFinding {
   publication: Publication;
   reason?: string | undefined;
   providerThreadId?: string | undefined;
-  /** For a finding standing for the same root cause in several files. */
+  /** For a finding standing for the same root cause in several files; `line` is on the new file (null on removed code). */
   places?: Array<{ path: string; line: number | null }> | undefined;
 }
 

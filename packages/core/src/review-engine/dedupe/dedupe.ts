@@ -231,7 +231,11 @@ function consolidate(
       id: newId(),
       anchor: undefined,
       path: null,
-      places: group.map((f) => ({ path: f.anchor?.path ?? f.path ?? '', line: f.anchor?.startLine ?? null })),
+      // Lines of the new file only: a place on removed code names its file alone.
+      places: group.map((f) => ({
+        path: f.anchor?.path ?? f.path ?? '',
+        line: f.anchor?.side === 'new' ? f.anchor.startLine : null,
+      })),
       keys: best.keys && {
         ...best.keys,
         fingerprint: combinedFingerprint(group.map((f) => f.keys?.fingerprint ?? f.id)),

@@ -546,16 +546,16 @@ describe('findings across files and people', () => {
   it('makes one pull-request-level finding of the same root cause in three files, listing the places', async () => {
     const pr = memoryPullRequest(
       files({
-        'src/a.ts': { before: 'a\n', after: 'db.query(`SELECT * FROM a WHERE id = ${id}`);\n' },
-        'src/b.ts': { before: 'b\n', after: 'db.query(`SELECT * FROM b WHERE id = ${id}`);\n' },
-        'src/c.ts': { before: 'c\n', after: 'db.query(`SELECT * FROM c WHERE id = ${id}`);\n' },
+        'src/a.ts': { before: 'a\n', after: 'db.query("SELECT * FROM a WHERE id = " + id);\n' },
+        'src/b.ts': { before: 'b\n', after: 'db.query("SELECT * FROM b WHERE id = " + id);\n' },
+        'src/c.ts': { before: 'c\n', after: 'db.query("SELECT * FROM c WHERE id = " + id);\n' },
       }),
     );
     const sqlIn = (path: string, table: string) =>
-      finding(path, `db.query(\`SELECT * FROM ${table} WHERE id = \${id}\`);`, 1, {
+      finding(path, `db.query("SELECT * FROM ${table} WHERE id = " + id);`, 1, {
         category: 'security',
         title: 'SQL built from unescaped input',
-        message: `The \`id\` is interpolated into the query on ${table}, so a crafted id injects SQL.`,
+        message: `The \`id\` is concatenated into the query on ${table}, so a crafted id injects SQL.`,
       });
     const model = scriptedModel(() => answer(sqlIn('src/a.ts', 'a'), sqlIn('src/b.ts', 'b'), sqlIn('src/c.ts', 'c')));
     const { run } = await review(pr, model);

@@ -126,11 +126,21 @@ export const PatchProviderConnectionInput = z
     secret: secretText.nullish().meta({
       description: 'A new secret; absent, null or blank keeps the stored one. A new one resets verification.',
     }),
-    hostBaseUrl: hostBaseUrl.optional().meta({ description: 'A different host resets verification.' }),
-    oAuthTenantId: kindText.meta({ description: 'oauthClientCredentials only; a change resets verification.' }),
-    oAuthClientId: kindText.meta({ description: 'oauthClientCredentials only; a change resets verification.' }),
-    hostedAppId: kindInteger.meta({ description: 'appInstallation only; a change resets verification.' }),
-    hostedAppInstallationId: kindInteger.meta({ description: 'appInstallation only; a change resets verification.' }),
+    hostBaseUrl: hostBaseUrl
+      .optional()
+      .meta({ description: 'A different host needs `secret` in the same request, and resets verification.' }),
+    oAuthTenantId: kindText.meta({
+      description: 'oauthClientCredentials only; a change needs `secret` again, and resets verification.',
+    }),
+    oAuthClientId: kindText.meta({
+      description: 'oauthClientCredentials only; a change needs `secret` again, and resets verification.',
+    }),
+    hostedAppId: kindInteger.meta({
+      description: 'appInstallation only; a change needs `secret` again, and resets verification.',
+    }),
+    hostedAppInstallationId: kindInteger.meta({
+      description: 'appInstallation only; a change needs `secret` again, and resets verification.',
+    }),
   })
   .meta({ id: 'PatchProviderConnectionInput' });
 

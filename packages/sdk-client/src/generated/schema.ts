@@ -1971,16 +1971,16 @@ export interface components {
             secret?: string | null;
             /**
              * Format: uri
-             * @description A different host resets verification.
+             * @description A different host needs `secret` in the same request, and resets verification.
              */
             hostBaseUrl?: string;
-            /** @description oauthClientCredentials only; a change resets verification. */
+            /** @description oauthClientCredentials only; a change needs `secret` again, and resets verification. */
             oAuthTenantId?: string | null;
-            /** @description oauthClientCredentials only; a change resets verification. */
+            /** @description oauthClientCredentials only; a change needs `secret` again, and resets verification. */
             oAuthClientId?: string | null;
-            /** @description appInstallation only; a change resets verification. */
+            /** @description appInstallation only; a change needs `secret` again, and resets verification. */
             hostedAppId?: number | null;
-            /** @description appInstallation only; a change resets verification. */
+            /** @description appInstallation only; a change needs `secret` again, and resets verification. */
             hostedAppInstallationId?: number | null;
         };
         /** @description Where on a connection’s host reviews happen. */

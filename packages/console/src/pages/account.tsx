@@ -5,8 +5,7 @@ import { api } from '../api/session.js';
 import { ConfirmButton, Empty, Loaded, ShownOnce, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useLocalPage } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
+import { useCursorList } from '../ui/paging.js';
 
 /** Change the password; create, list and revoke personal access tokens. */
 export function AccountPage() {
@@ -70,8 +69,7 @@ function ChangePassword() {
 }
 
 function PersonalAccessTokens() {
-  const tokens = useResource(() => api.personalAccessTokens.list(), []);
-  const page = useLocalPage('tokens', tokens.data?.items);
+  const tokens = useCursorList('tokens', (q) => api.personalAccessTokens.list(q), []);
   const [label, setLabel] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [created, setCreated] = useState<Schemas['PatCreated'] | undefined>();
@@ -128,7 +126,7 @@ function PersonalAccessTokens() {
                   </tr>
                 </thead>
                 <tbody>
-                  {page.items.map((t) => (
+                  {data.items.map((t) => (
                     <tr key={t.id}>
                       <td>{t.label}</td>
                       <td>
@@ -149,7 +147,7 @@ function PersonalAccessTokens() {
                   ))}
                 </tbody>
               </table>
-              {page.pager('Tokens')}
+              {tokens.pager('Tokens')}
             </>
           )
         }

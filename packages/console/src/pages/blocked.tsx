@@ -5,14 +5,12 @@ import { useClient } from '../app/client-layout.js';
 import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useLocalPage } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
+import { useCursorList } from '../ui/paging.js';
 
 /** Pull requests no review may start for, and a form to block one. */
 export function BlockedPage() {
   const { client, canAdminister } = useClient();
-  const blocks = useResource(() => api.reviewing.blocks.list(client.id), [client.id]);
-  const page = useLocalPage('blocks', blocks.data?.items);
+  const blocks = useCursorList('blocks', (q) => api.reviewing.blocks.list(client.id, q), [client.id]);
   const unblock = useAction(async (b: Schemas['BlockedPullRequest']) => {
     await api.reviewing.blocks.unblock(client.id, {
       providerScopePath: b.providerScopePath,
@@ -46,7 +44,7 @@ export function BlockedPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {page.items.map((b) => (
+                    {data.items.map((b) => (
                       <tr key={b.id}>
                         <td>
                           #{b.pullRequestId} <span className="muted">{b.providerProjectKey}</span>
@@ -70,7 +68,7 @@ export function BlockedPage() {
                     ))}
                   </tbody>
                 </table>
-                {page.pager('Blocks')}
+                {blocks.pager('Blocks')}
               </>
             )
           }

@@ -5,7 +5,7 @@ import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useCursorList, useLocalPage } from '../ui/paging.js';
+import { useCursorList } from '../ui/paging.js';
 import { useResource } from '../ui/use-resource.js';
 import { JobTable } from './job-table.js';
 
@@ -39,8 +39,7 @@ export function ClientPage() {
 
 function Members() {
   const { client, canAdminister } = useClient();
-  const members = useResource(() => api.clients.members.list(client.id), [client.id]);
-  const page = useLocalPage('members', members.data?.items);
+  const members = useCursorList('members', (q) => api.clients.members.list(client.id, q), [client.id]);
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState('ClientUser');
   const put = useAction(async () => {
@@ -74,7 +73,7 @@ function Members() {
                   </tr>
                 </thead>
                 <tbody>
-                  {page.items.map((m) => (
+                  {data.items.map((m) => (
                     <tr key={m.userId}>
                       <td>
                         {m.displayName} <span className="muted">{m.username}</span>
@@ -96,7 +95,7 @@ function Members() {
                   ))}
                 </tbody>
               </table>
-              {page.pager('Members')}
+              {members.pager('Members')}
             </>
           )
         }
@@ -113,9 +112,13 @@ function AddMember(props: {
   setRole(v: string): void;
   put: ReturnType<typeof useAction<[], void>>;
 }) {
-  // Platform admins can pick from the user list; others paste the user id they were given.
-  const users = useCursorList('memberPick', (q) => api.users.list({ ...q, limit: 200 }), []);
-  const choices = users.data?.items.map((u) => ({ value: u.id, label: `${u.displayName} (${u.username})` }));
+  // Platform admins pick from the user list when it fits one page of the API; others (and
+  // installations with more users than that) paste the user id they were given.
+  const users = useResource(() => api.users.list({ limit: 200 }), []);
+  const choices =
+    users.data?.nextCursor === null
+      ? users.data.items.map((u) => ({ value: u.id, label: `${u.displayName} (${u.username})` }))
+      : undefined;
   return (
     <Form action={props.put} submitLabel="Give role" pendingLabel="Saving…" label="Give a user a role on this client">
       <div className="row">
@@ -130,7 +133,14 @@ function AddMember(props: {
             required
           />
         ) : (
-          <TextField label="User id" name="userId" value={props.userId} onChange={props.setUserId} required />
+          <TextField
+            label="User id"
+            name="userId"
+            value={props.userId}
+            onChange={props.setUserId}
+            required
+            hint={users.data?.nextCursor ? 'Too many users to list here: paste the id from the Users page.' : undefined}
+          />
         )}
         <SelectField label="Role" name="role" value={props.role} onChange={props.setRole} options={ROLES} />
       </div>

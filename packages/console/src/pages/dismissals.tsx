@@ -3,14 +3,12 @@ import { useClient } from '../app/client-layout.js';
 import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useLocalPage } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
+import { useCursorList } from '../ui/paging.js';
 
 /** Findings the client dismissed; later reviews suppress similar ones. Dismiss from a job's page. */
 export function DismissalsPage() {
   const { client, canAdminister } = useClient();
-  const dismissals = useResource(() => api.reviewing.dismissals.list(client.id), [client.id]);
-  const page = useLocalPage('dismissals', dismissals.data?.items);
+  const dismissals = useCursorList('dismissals', (q) => api.reviewing.dismissals.list(client.id, q), [client.id]);
   const forget = useAction(async (id: string) => {
     await api.reviewing.dismissals.remove(client.id, id);
     dismissals.reload();
@@ -42,7 +40,7 @@ export function DismissalsPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {page.items.map((d) => (
+                    {data.items.map((d) => (
                       <tr key={d.id}>
                         <td>{d.findingMessage}</td>
                         <td className="mono small">{d.filePath ?? 'any'}</td>
@@ -63,7 +61,7 @@ export function DismissalsPage() {
                     ))}
                   </tbody>
                 </table>
-                {page.pager('Dismissals')}
+                {dismissals.pager('Dismissals')}
               </>
             )
           }

@@ -13,14 +13,36 @@ import { Reason } from './job-coverage.js';
 type Finding = Schemas['Finding'];
 const PR_LEVEL = 'Pull request';
 
+const dismissalKey = (message: string, filePath: string | null) => JSON.stringify([message, filePath]);
+
+/**
+ * The findings (by `dismissalKey`) the client has dismissals for. The API lists dismissals only by
+ * client, page by page: read on until every finding of the job is accounted for or the list ends,
+ * so a dismissal past the first page still counts.
+ */
+async function dismissedAmong(clientId: string, findings: readonly Finding[]): Promise<Set<string>> {
+  const wanted = new Set(findings.map((f) => dismissalKey(f.message, f.filePath)));
+  const found = new Set<string>();
+  let cursor: string | undefined;
+  while (found.size < wanted.size) {
+    const page = await api.reviewing.dismissals.list(clientId, cursor ? { limit: 200, cursor } : { limit: 200 });
+    for (const d of page.items) {
+      const key = dismissalKey(d.findingMessage, d.filePath ?? null);
+      if (wanted.has(key)) found.add(key);
+    }
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return found;
+}
+
 /** Findings grouped by file, each with its publication state and, when held back, why. */
 export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   const findings = job.result?.findings ?? [];
   const { client } = useClient();
   // Which findings the client already dismissed, so the page says so after a reload too.
-  const dismissals = useResource(() => api.reviewing.dismissals.list(client.id), [client.id]);
-  const isDismissed = (f: Finding) =>
-    dismissals.data?.items.some((d) => d.findingMessage === f.message && (d.filePath ?? null) === f.filePath) ?? false;
+  const dismissed = useResource(() => dismissedAmong(client.id, findings), [client.id, job.jobId, findings.length]);
+  const isDismissed = (f: Finding) => dismissed.data?.has(dismissalKey(f.message, f.filePath)) ?? false;
   const [params, setParams] = useSearchParams();
   const shown = params.get('publication') ?? '';
   const visible = shown ? findings.filter((f) => f.publication === shown) : findings;

@@ -2,11 +2,14 @@ import type { Schemas } from '@margin/sdk-client';
 import { Badge, Empty, formatCount, Time } from '../ui/display.js';
 import { Value } from './job-coverage.js';
 
-/** Passes in order with their events; bodies fold away so a long protocol stays scannable. */
-export function Protocol({ passes }: { passes: Schemas['Protocol'] }) {
+/**
+ * Passes in order with their events, numbered on from `start` on later pages; bodies fold away so a
+ * long protocol stays scannable.
+ */
+export function Protocol({ passes, start = 1 }: { passes: Schemas['Protocol']; start?: number }) {
   if (passes.length === 0) return <Empty>No protocol entries for this filter.</Empty>;
   return (
-    <ol className="protocol">
+    <ol className="protocol" start={start}>
       {passes.map((pass) => (
         <li key={pass.id} className="pass">
           <div className="pass-head">

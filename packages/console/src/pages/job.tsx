@@ -6,6 +6,7 @@ import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, formatCount, formatUsd, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
+import { PAGE_SIZE, useCursorList } from '../ui/paging.js';
 import { useResource } from '../ui/use-resource.js';
 import { PROVIDER_FAMILIES } from '../words.js';
 import { Coverage } from './job-coverage.js';
@@ -208,12 +209,17 @@ function ProtocolSection({ job }: { job: Job }) {
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? '';
   const [withBodies, setWithBodies] = useState(true);
-  const protocol = useResource(
-    () =>
-      api.reviewing.getProtocol(job.jobId, {
+  // Passes come a page at a time (the next page's cursor is the API's X-Next-Cursor), the page in the URL.
+  const protocol = useCursorList(
+    'protocol',
+    async (q) => {
+      const { passes, nextCursor } = await api.reviewing.getProtocolPage(job.jobId, {
+        ...q,
         ...(category ? { eventCategory: category as 'ai-call' } : {}),
         ...(withBodies ? {} : { includeEvents: 'false' as const }),
-      }),
+      });
+      return { items: passes, nextCursor };
+    },
     [job.jobId, category, withBodies, job.status, job.progress.filesDone],
   );
   return (
@@ -228,6 +234,9 @@ function ProtocolSection({ job }: { job: Job }) {
               const copy = new URLSearchParams(p);
               if (v) copy.set('category', v);
               else copy.delete('category');
+              // A cursor belongs to the filter it was read with: another category starts at its first page.
+              copy.delete('protocolCursor');
+              copy.delete('protocolPage');
               return copy;
             })
           }
@@ -254,7 +263,14 @@ function ProtocolSection({ job }: { job: Job }) {
           <label htmlFor="with-bodies">Include event bodies (decisions, call details)</label>
         </div>
       </div>
-      <Loaded resource={protocol}>{(passes) => <Protocol passes={passes} />}</Loaded>
+      <Loaded resource={protocol}>
+        {(data) => (
+          <>
+            <Protocol passes={data.items} start={(protocol.page - 1) * PAGE_SIZE + 1} />
+            {protocol.pager('Protocol')}
+          </>
+        )}
+      </Loaded>
     </Section>
   );
 }

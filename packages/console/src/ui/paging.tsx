@@ -46,7 +46,11 @@ export function useCursorList<T>(
   load: (query: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor: string | null }>,
   deps: readonly unknown[],
   options: { pollMs?: number } = {},
-): Resource<{ items: T[]; nextCursor: string | null }> & { pager: (label: string) => React.ReactNode } {
+): Resource<{ items: T[]; nextCursor: string | null }> & {
+  pager: (label: string) => React.ReactNode;
+  /** How many pages in (1 for the first), for numbering that runs on across pages. */
+  page: number;
+} {
   const [params, setParams] = useSearchParams();
   const cursor = params.get(`${name}Cursor`) ?? undefined;
   const page = Number(params.get(`${name}Page`) ?? '1') || 1;
@@ -70,6 +74,7 @@ export function useCursorList<T>(
   const nextCursor = resource.data?.nextCursor ?? null;
   return {
     ...resource,
+    page,
     pager: (label: string) => (
       <Pager
         label={label}

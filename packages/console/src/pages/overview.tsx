@@ -9,27 +9,44 @@ import { useResource } from '../ui/use-resource.js';
 import { CAPABILITIES, JOB_STATUSES } from '../words.js';
 import { JobTable } from './job-table.js';
 
-// The API lists jobs per client; the overview looks at this many clients' recent and queued jobs.
+// The API lists jobs per client and has no installation-wide count: the overview looks at this many
+// clients, and counts at most one page of each status per client.
 const CLIENTS_LOOKED_AT = 20;
+const COUNTED_PER_CLIENT = 200;
+
+/** Jobs in a status over the clients looked at; `atLeast` when some client has more than one page. */
+interface Count {
+  jobs: number;
+  atLeast: boolean;
+}
 
 interface Activity {
   jobs: Schemas['JobSummary'][];
-  queued: number;
-  running: number;
+  queued: Count;
+  running: Count;
   clients: Schemas['Client'][];
   moreClients: boolean;
 }
 
+const sum = (counts: Count[]): Count => ({
+  jobs: counts.reduce((n, c) => n + c.jobs, 0),
+  atLeast: counts.some((c) => c.atLeast),
+});
+
 async function loadActivity(): Promise<Activity> {
   const clients = await api.clients.list({ limit: CLIENTS_LOOKED_AT });
+  const count = async (clientId: string, status: 'queued' | 'running'): Promise<Count> => {
+    const page = await api.reviewing.listJobs(clientId, { status, limit: COUNTED_PER_CLIENT });
+    return { jobs: page.items.length, atLeast: page.nextCursor !== null };
+  };
   const perClient = await Promise.all(
     clients.items.map(async (c) => {
       const [recent, queued, running] = await Promise.all([
         api.reviewing.listJobs(c.id, { limit: 10 }),
-        api.reviewing.listJobs(c.id, { status: 'queued', limit: 200 }),
-        api.reviewing.listJobs(c.id, { status: 'running', limit: 200 }),
+        count(c.id, 'queued'),
+        count(c.id, 'running'),
       ]);
-      return { recent: recent.items, queued: queued.items.length, running: running.items.length };
+      return { recent: recent.items, queued, running };
     }),
   );
   return {
@@ -37,11 +54,25 @@ async function loadActivity(): Promise<Activity> {
       .flatMap((p) => p.recent)
       .sort((a, b) => b.submittedAt.localeCompare(a.submittedAt))
       .slice(0, 15),
-    queued: perClient.reduce((n, p) => n + p.queued, 0),
-    running: perClient.reduce((n, p) => n + p.running, 0),
+    queued: sum(perClient.map((p) => p.queued)),
+    running: sum(perClient.map((p) => p.running)),
     clients: clients.items,
     moreClients: clients.nextCursor !== null,
   };
+}
+
+/** A count as what it is: "200+" when a client had more than the overview reads. */
+const shown = (c: Count) => `${c.jobs}${c.atLeast ? '+' : ''}`;
+
+/** What the queue card counted, said plainly. */
+function countedOver(a: Activity): string {
+  const clients = a.moreClients
+    ? `the first ${a.clients.length} clients only; reviews of the others are not counted`
+    : a.clients.length === 1
+      ? 'the one client'
+      : `all ${a.clients.length} clients`;
+  const capped = a.queued.atLeast || a.running.atLeast ? ` At most ${COUNTED_PER_CLIENT} per client and status.` : '';
+  return `Counted over ${clients}.${capped}`;
 }
 
 /** Edition and capabilities, health, queue depth and the latest reviews, refreshed every few seconds. */
@@ -91,17 +122,19 @@ export function OverviewPage() {
           <h2 id="queue-h">Queue</h2>
           <Loaded resource={activity}>
             {(a) => (
-              <dl className="pairs">
-                <div>
-                  <dt>Queued</dt>
-                  <dd className="big">{a.queued}</dd>
-                </div>
-                <div>
-                  <dt>Running</dt>
-                  <dd className="big">{a.running}</dd>
-                </div>
-                {a.moreClients && <p className="hint">Counted over the first {CLIENTS_LOOKED_AT} clients.</p>}
-              </dl>
+              <>
+                <dl className="pairs">
+                  <div>
+                    <dt>Queued</dt>
+                    <dd className="big">{shown(a.queued)}</dd>
+                  </div>
+                  <div>
+                    <dt>Running</dt>
+                    <dd className="big">{shown(a.running)}</dd>
+                  </div>
+                </dl>
+                {a.clients.length > 0 && <p className="hint">{countedOver(a)}</p>}
+              </>
             )}
           </Loaded>
         </section>
@@ -119,7 +152,14 @@ export function OverviewPage() {
                 )}
               </Empty>
             ) : (
-              <JobTable jobs={a.jobs} clients={a.clients} />
+              <>
+                <JobTable jobs={a.jobs} clients={a.clients} />
+                {a.moreClients && (
+                  <p className="hint">
+                    From the first {a.clients.length} clients only; each client's page lists all of its reviews.
+                  </p>
+                )}
+              </>
             )
           }
         </Loaded>

@@ -1,13 +1,46 @@
 import type { Schemas } from '@margin/sdk-client';
-import { Link, useNavigate, useParams } from 'react-router';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/session.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, formatUsd, Loaded, Time } from '../ui/display.js';
-import { ProblemSummary, useAction } from '../ui/form.js';
+import { Form, ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useResource } from '../ui/use-resource.js';
-import { AI_KINDS, PURPOSES } from '../words.js';
-import { CheckResult } from './new-ai-connection.js';
+import { AI_KINDS, PURPOSES, type Purpose } from '../words.js';
+import {
+  AddModel,
+  type Bindings as BindingChoices,
+  boundPurposes,
+  CheckResult,
+  keepBound,
+  ModelList,
+  PurposeTable,
+} from './new-ai-connection.js';
+
+type Connection = Schemas['AiConnection'];
+type ModelInput = Schemas['ConfiguredModelInput'];
+interface SavedNote {
+  text: string;
+  /** The save took verification (and the activation) away. */
+  reset: boolean;
+}
+
+/** What saving did to the connection, in words: a change resets verification and deactivates it. */
+function savedNote(before: Connection, after: Connection): SavedNote {
+  const deactivated = before.isActive && !after.isActive;
+  const reset = before.verification.status !== 'neverVerified' && after.verification.status === 'neverVerified';
+  if (deactivated) {
+    return {
+      reset: true,
+      text: 'Saved. The change reset verification and deactivated the connection: reviews do not use it until you verify it and activate it again.',
+    };
+  }
+  if (reset) {
+    return { reset: true, text: 'Saved. The change reset verification: verify the connection before activating it.' };
+  }
+  return { reset: false, text: 'Saved.' };
+}
 
 /** One AI connection: verify (the failure in words), activate or deactivate, its models and bindings. */
 export function AiConnectionPage() {
@@ -15,7 +48,26 @@ export function AiConnectionPage() {
   const { connectionId = '' } = useParams();
   const navigate = useNavigate();
   const connection = useResource(() => api.ai.connections.get(client.id, connectionId), [client.id, connectionId]);
+  // Editing the models is in the URL (`?edit=models`) like every other state a page can be in.
+  const [params, setParams] = useSearchParams();
+  const editing = canAdminister && params.get('edit') === 'models';
+  const setEditing = (on: boolean) =>
+    setParams((p) => {
+      const copy = new URLSearchParams(p);
+      if (on) copy.set('edit', 'models');
+      else copy.delete('edit');
+      return copy;
+    });
+  const [saved, setSaved] = useState<SavedNote>();
+  // Keyboard users keep their place: the form's heading when it opens, the edit button when it closes.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(editing);
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
   const verify = useAction(async () => {
+    setSaved(undefined);
     await api.ai.connections.verify(client.id, connectionId);
     connection.reload();
   });
@@ -64,6 +116,11 @@ export function AiConnectionPage() {
                 </dd>
               </div>
             </dl>
+            {saved && (
+              <p role="status" className={saved.reset ? 'warn-text' : 'ok-text'}>
+                {saved.text}
+              </p>
+            )}
             {c.verification.status === 'neverVerified' ? (
               <p className="muted">Not verified since its last change. Verify before activating.</p>
             ) : (
@@ -102,8 +159,31 @@ export function AiConnectionPage() {
             )}
             <ProblemSummary problem={verify.problem ?? setActive.problem ?? remove.problem} />
           </Section>
-          <Models models={c.configuredModels} />
-          <Bindings bindings={c.purposeBindings} models={c.configuredModels} />
+          {editing ? (
+            <EditModels
+              connection={c}
+              onCancel={() => setEditing(false)}
+              onSaved={(updated) => {
+                setSaved(savedNote(c, updated));
+                setEditing(false);
+                connection.reload();
+              }}
+            />
+          ) : (
+            <>
+              <Models
+                models={c.configuredModels}
+                actions={
+                  canAdminister && (
+                    <button type="button" ref={editButton} onClick={() => setEditing(true)}>
+                      Edit models and purposes
+                    </button>
+                  )
+                }
+              />
+              <Bindings bindings={c.purposeBindings} models={c.configuredModels} />
+            </>
+          )}
           <p>
             <Link to={`/clients/${client.id}/models`}>Logical models and the purpose map</Link> decide which model each
             purpose uses.
@@ -114,9 +194,9 @@ export function AiConnectionPage() {
   );
 }
 
-function Models({ models }: { models: Schemas['ConfiguredModel'][] }) {
+function Models({ models, actions }: { models: Schemas['ConfiguredModel'][]; actions?: ReactNode }) {
   return (
-    <Section title="Configured models">
+    <Section title="Configured models" actions={actions}>
       <table>
         <caption className="sr-only">Configured models</caption>
         <thead>
@@ -194,5 +274,74 @@ function Bindings({
         </tbody>
       </table>
     </Section>
+  );
+}
+
+/**
+ * The configured models and purpose bindings, changed in place and saved with one PATCH. Models keep
+ * their id (and prices, protocols, traits); a binding kept on the same model keeps its protocol and state.
+ */
+function EditModels({
+  connection,
+  onSaved,
+  onCancel,
+}: {
+  connection: Connection;
+  onSaved(updated: Connection): void;
+  onCancel(): void;
+}) {
+  const { client } = useClient();
+  const [models, setModels] = useState<ModelInput[]>(() => connection.configuredModels.map((m) => ({ ...m })));
+  const [bindings, setBindings] = useState<BindingChoices>(() =>
+    Object.fromEntries(connection.purposeBindings.map((b) => [b.purpose, b.remoteModelId])),
+  );
+  const changeModels = (list: ModelInput[]) => {
+    setModels(list);
+    setBindings((b) => keepBound(b, list));
+  };
+  const start = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const heading = start.current?.querySelector('h2');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+  }, []);
+  const save = useAction(async () => {
+    const updated = await api.ai.connections.update(client.id, connection.id, {
+      configuredModels: models,
+      purposeBindings: boundPurposes(bindings).map((purpose: Purpose) => {
+        const remoteModelId = bindings[purpose] ?? '';
+        const before = connection.purposeBindings.find((b) => b.purpose === purpose);
+        return before && before.remoteModelId.toLowerCase() === remoteModelId.toLowerCase()
+          ? { purpose, remoteModelId, protocolMode: before.protocolMode, isEnabled: before.isEnabled }
+          : { purpose, remoteModelId };
+      }),
+    });
+    onSaved(updated);
+  });
+  return (
+    <div ref={start}>
+      <Form
+        action={save}
+        submitLabel="Save models and purposes"
+        pendingLabel="Saving…"
+        label="Edit models and purposes"
+        extraButtons={
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        }
+      >
+        <Section title="Configured models">
+          <p className="hint">
+            Saving a change resets verification and deactivates the connection until it is verified and activated again.
+          </p>
+          <ModelList models={models} onChange={changeModels} />
+          <AddModel onAdd={(m) => changeModels([...models, m])} />
+        </Section>
+        <Section title="Purpose bindings">
+          <PurposeTable models={models} bindings={bindings} onChange={setBindings} />
+        </Section>
+      </Form>
+    </div>
   );
 }

@@ -9,6 +9,13 @@ import { Page, Section } from '../ui/page.js';
 import { AI_FAILURES, AI_KINDS, type AiKind, label, PURPOSES, type Purpose } from '../words.js';
 
 type ModelInput = Schemas['ConfiguredModelInput'];
+/** Which model (by remote id) serves each bound purpose. */
+export type Bindings = Partial<Record<Purpose, string>>;
+
+/** The bound purposes in the order the API's `purposeBindings` gets them (field messages name the index). */
+export const boundPurposes = (bindings: Bindings) => (Object.keys(PURPOSES) as Purpose[]).filter((p) => bindings[p]);
+const isChat = (m: ModelInput) => !m.operationKinds || m.operationKinds.includes('chat');
+const isEmbedding = (m: ModelInput) => m.operationKinds?.includes('embedding') ?? false;
 
 const REGION_PARAM: Partial<Record<AiKind, string>> = { kindCloudB: 'region', kindCloudC: 'project' };
 
@@ -27,7 +34,7 @@ export function NewAiConnectionPage() {
   const [apiKey, setApiKey] = useState('');
   const [param, setParam] = useState('');
   const [models, setModels] = useState<ModelInput[]>([]);
-  const [bindings, setBindings] = useState<Partial<Record<Purpose, string>>>({});
+  const [bindings, setBindings] = useState<Bindings>({});
   const [probeResult, setProbeResult] = useState<Schemas['AiProbeResult']>();
   const [discovered, setDiscovered] = useState<Schemas['AiDiscoveryResult']>();
 
@@ -42,24 +49,28 @@ export function NewAiConnectionPage() {
   };
   const probe = useAction(async () => setProbeResult(await api.ai.probe(client.id, endpoint())));
   const discover = useAction(async () => setDiscovered(await api.ai.discoverModels(client.id, endpoint())));
-  const boundPurposes = (Object.keys(PURPOSES) as Purpose[]).filter((p) => bindings[p]);
   const create = useAction(async () => {
     const created = await api.ai.connections.create(client.id, {
       displayName,
       ...endpoint(),
       configuredModels: models,
-      purposeBindings: boundPurposes.map((purpose) => ({ purpose, remoteModelId: bindings[purpose] ?? '' })),
+      purposeBindings: boundPurposes(bindings).map((purpose) => ({ purpose, remoteModelId: bindings[purpose] ?? '' })),
     });
     setApiKey(''); // write-only: forgotten once the API has it
     navigate(`/clients/${client.id}/ai/${created.id}`);
   });
 
+  // A purpose bound to a model that is taken off the list is unbound with it.
+  const changeModels = (list: ModelInput[]) => {
+    setModels(list);
+    setBindings((b) => keepBound(b, list));
+  };
   const toggleModel = (model: Schemas['DiscoveredModel'], on: boolean) =>
-    setModels((list) =>
-      on ? [...list, model] : list.filter((m) => m.remoteModelId.toLowerCase() !== model.remoteModelId.toLowerCase()),
+    changeModels(
+      on
+        ? [...models, model]
+        : models.filter((m) => m.remoteModelId.toLowerCase() !== model.remoteModelId.toLowerCase()),
     );
-  const isChat = (m: ModelInput) => !m.operationKinds || m.operationKinds.includes('chat');
-  const isEmbedding = (m: ModelInput) => m.operationKinds?.includes('embedding') ?? false;
 
   return (
     <Page title="New AI connection">
@@ -172,7 +183,7 @@ export function NewAiConnectionPage() {
               </ul>
             </fieldset>
           )}
-          <ModelList models={models} onChange={setModels} />
+          <ModelList models={models} onChange={changeModels} />
           <AddModel onAdd={(m) => setModels((list) => [...list, m])} />
         </Section>
 
@@ -181,43 +192,7 @@ export function NewAiConnectionPage() {
             Which model serves each purpose on this connection. Logical models (under Models and purposes) are the
             primary way to choose; these bindings are the fallback. At least one is required.
           </p>
-          {models.length === 0 ? (
-            <Empty>Add a model first.</Empty>
-          ) : (
-            <table>
-              <caption className="sr-only">Purpose bindings</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Purpose</th>
-                  <th scope="col">Model</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(Object.keys(PURPOSES) as Purpose[]).map((purpose) => {
-                  const fits = models.filter((m) => (purpose === 'embeddingDefault' ? isEmbedding(m) : isChat(m)));
-                  const index = boundPurposes.indexOf(purpose);
-                  return (
-                    <tr key={purpose}>
-                      <th scope="row">
-                        <span className="mono">{purpose}</span>
-                        <div className="muted small">{PURPOSES[purpose]}</div>
-                      </th>
-                      <td>
-                        <SelectField
-                          label={`Model for ${purpose}`}
-                          name={`purposeBindings[${index < 0 ? boundPurposes.length : index}].remoteModelId`}
-                          value={bindings[purpose] ?? ''}
-                          onChange={(v) => setBindings((b) => ({ ...b, [purpose]: v || undefined }))}
-                          placeholder="Not bound"
-                          options={fits.map((m) => m.remoteModelId)}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
+          <PurposeTable models={models} bindings={bindings} onChange={setBindings} />
         </Section>
       </Form>
     </Page>
@@ -251,7 +226,8 @@ export function CheckResult({
   );
 }
 
-function ModelList({ models, onChange }: { models: ModelInput[]; onChange(models: ModelInput[]): void }) {
+/** Models as a table with a remove button each. */
+export function ModelList({ models, onChange }: { models: ModelInput[]; onChange(models: ModelInput[]): void }) {
   if (models.length === 0) return <Empty>No models yet: discover them or add one by hand.</Empty>;
   return (
     <table>
@@ -287,7 +263,7 @@ function ModelList({ models, onChange }: { models: ModelInput[]; onChange(models
 }
 
 /** A model typed in by hand; embedding models need their tokenizer, input limit and dimensions. */
-function AddModel({ onAdd }: { onAdd(model: ModelInput): void }) {
+export function AddModel({ onAdd }: { onAdd(model: ModelInput): void }) {
   const [remoteModelId, setId] = useState('');
   const [kind, setKind] = useState<'chat' | 'embedding'>('chat');
   const [tokenizerName, setTokenizer] = useState('');
@@ -371,4 +347,59 @@ function AddModel({ onAdd }: { onAdd(model: ModelInput): void }) {
       </button>
     </fieldset>
   );
+}
+
+/** Which model serves each purpose on the connection: chat models for review purposes, embedding models for embeddings. */
+export function PurposeTable({
+  models,
+  bindings,
+  onChange,
+}: {
+  models: ModelInput[];
+  bindings: Bindings;
+  onChange(bindings: Bindings): void;
+}) {
+  if (models.length === 0) return <Empty>Add a model first.</Empty>;
+  const bound = boundPurposes(bindings);
+  return (
+    <table>
+      <caption className="sr-only">Purpose bindings</caption>
+      <thead>
+        <tr>
+          <th scope="col">Purpose</th>
+          <th scope="col">Model</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(Object.keys(PURPOSES) as Purpose[]).map((purpose) => {
+          const fits = models.filter((m) => (purpose === 'embeddingDefault' ? isEmbedding(m) : isChat(m)));
+          const index = bound.indexOf(purpose);
+          return (
+            <tr key={purpose}>
+              <th scope="row">
+                <span className="mono">{purpose}</span>
+                <div className="muted small">{PURPOSES[purpose]}</div>
+              </th>
+              <td>
+                <SelectField
+                  label={`Model for ${purpose}`}
+                  name={`purposeBindings[${index < 0 ? bound.length : index}].remoteModelId`}
+                  value={bindings[purpose] ?? ''}
+                  onChange={(v) => onChange({ ...bindings, [purpose]: v || undefined })}
+                  placeholder="Not bound"
+                  options={fits.map((m) => m.remoteModelId)}
+                />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Bindings without the purposes whose model is no longer configured. */
+export function keepBound(bindings: Bindings, models: ModelInput[]): Bindings {
+  const ids = new Set(models.map((m) => m.remoteModelId.toLowerCase()));
+  return Object.fromEntries(Object.entries(bindings).filter(([, id]) => id && ids.has(id.toLowerCase()))) as Bindings;
 }

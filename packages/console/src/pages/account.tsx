@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
+import { api, signIn } from '../api/session.js';
 import { ConfirmButton, Empty, Loaded, ShownOnce, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
@@ -23,15 +23,23 @@ export function AccountPage() {
 }
 
 function ChangePassword() {
+  const { me } = useMe();
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<string>();
   const action = useAction(async () => {
-    setDone(false);
+    setDone(undefined);
     await api.auth.changeMyPassword({ currentPassword, newPassword });
     setCurrent('');
     setNew('');
-    setDone(true);
+    // The API ends every session of the user, this one too (its refresh token is revoked, so the next
+    // reload would ask to sign in): sign this tab in again with the new password, so only the others end.
+    try {
+      await signIn(me.username, newPassword);
+      setDone('Password changed.');
+    } catch {
+      setDone('Password changed. Sign in again with the new password when this page asks for it.');
+    }
   });
   return (
     <Section title="Change password">
@@ -61,7 +69,7 @@ function ChangePassword() {
       </Form>
       {done && (
         <p role="status" className="ok-text">
-          Password changed.
+          {done}
         </p>
       )}
     </Section>

@@ -1,0 +1,163 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type PullRequestStatus,
+  type ScmWebhookV1,
+  type WebhookEventKind,
+  type WebhookHeaders,
+} from '@margin/core';
+
+/**
+ * Forgejo signs each delivery with the webhook's secret: `X-Forgejo-Signature` (and the same value
+ * as `X-Gitea-Signature`, which Gitea itself sends) is the hex HMAC-SHA256 of the payload.
+ * `X-Forgejo-Event` / `X-Gitea-Event` names the event (`pull_request` also for a push to the pull
+ * request, with `action: synchronized`), `X-Forgejo-Delivery` / `X-Gitea-Delivery` is the delivery's
+ * UUID and so the idempotency key.
+ *
+ * A webhook set to the form content type (`payload=<json>`) is signed over the JSON payload, not
+ * over the form body; both are accepted.
+ */
+export const forgejoWebhook: ScmWebhookV1 = {
+  authenticate(headers: WebhookHeaders, rawBody: Uint8Array, secret: string): boolean {
+    const signature = headers['x-forgejo-signature'] ?? headers['x-gitea-signature'];
+    if (!signature || !secret || !/^[0-9a-f]{64}$/i.test(signature.trim())) return false;
+    const expected = createHmac('sha256', secret).update(signedPayload(headers, rawBody)).digest();
+    const given = Buffer.from(signature.trim(), 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  },
+
+  parse(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent {
+    const event = headers['x-forgejo-event'] ?? headers['x-gitea-event'];
+    if (!event) throw MarginError.validation('The Forgejo delivery has no X-Forgejo-Event or X-Gitea-Event header.');
+    const idempotencyKey = headers['x-forgejo-delivery'] ?? headers['x-gitea-delivery'];
+    if (!idempotencyKey) {
+      throw MarginError.validation('The Forgejo delivery has no X-Forgejo-Delivery or X-Gitea-Delivery header.');
+    }
+    const payload = payloadOf(body);
+    const action = text(payload.action);
+    const eventType = action ? `${event}.${action}` : event;
+    const unclassified: NormalizedWebhookEvent = { kind: 'unclassified', eventType, idempotencyKey };
+
+    if (event === 'pull_request') {
+      const kind = PULL_REQUEST_ACTIONS[action ?? ''];
+      return kind ? fromPullRequest(kind, eventType, idempotencyKey, payload) : unclassified;
+    }
+    // A review comment arrives as `pull_request_comment` with the pull request in the payload.
+    if (event === 'pull_request_comment') {
+      return fromPullRequest('pullRequestCommented', eventType, idempotencyKey, payload);
+    }
+    if (event === 'issue_comment') {
+      // Comments on plain issues come on the same hook; `is_pull` tells them apart.
+      if (payload.is_pull !== true || action !== 'created') return unclassified;
+      return fromIssueComment(eventType, idempotencyKey, payload);
+    }
+    return unclassified;
+  },
+};
+
+/** Pull request actions that can call for a review; assignments, labels and milestones cannot. */
+const PULL_REQUEST_ACTIONS: Record<string, WebhookEventKind> = {
+  opened: 'pullRequestCreated',
+  synchronized: 'pullRequestUpdated',
+  reopened: 'pullRequestUpdated',
+  edited: 'pullRequestUpdated',
+  closed: 'pullRequestUpdated',
+};
+
+type Json = Record<string, unknown>;
+
+function signedPayload(headers: WebhookHeaders, rawBody: Uint8Array): Uint8Array {
+  if (!(headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return rawBody;
+  const payload = new URLSearchParams(Buffer.from(rawBody).toString('utf8')).get('payload');
+  return payload === null ? rawBody : Buffer.from(payload, 'utf8');
+}
+
+function payloadOf(body: unknown): Json {
+  let value = body;
+  // A form-encoded delivery parsed as a form carries its JSON in `payload`.
+  if (isObject(value) && typeof value.payload === 'string' && Object.keys(value).length === 1) {
+    try {
+      value = JSON.parse(value.payload);
+    } catch {
+      throw MarginError.validation('The Forgejo delivery carries a payload that is not JSON.');
+    }
+  }
+  if (!isObject(value)) throw MarginError.validation('A Forgejo webhook body must be a JSON object.');
+  return value;
+}
+
+function repository(payload: Json, eventType: string) {
+  const repo = isObject(payload.repository) ? payload.repository : undefined;
+  const id = typeof repo?.id === 'number' ? repo.id : undefined;
+  if (id === undefined) throw MarginError.validation(`The Forgejo ${eventType} delivery has no repository id.`);
+  const owner = isObject(repo?.owner) ? text(repo.owner.login) : undefined;
+  return { repositoryId: String(id), repositoryName: text(repo?.name), projectKey: owner };
+}
+
+function fromPullRequest(
+  kind: WebhookEventKind,
+  eventType: string,
+  idempotencyKey: string,
+  payload: Json,
+): NormalizedWebhookEvent {
+  const pr = isObject(payload.pull_request) ? payload.pull_request : undefined;
+  const number =
+    typeof pr?.number === 'number' ? pr.number : typeof payload.number === 'number' ? payload.number : undefined;
+  const head = isObject(pr?.head) ? pr.head : undefined;
+  const base = isObject(pr?.base) ? pr.base : undefined;
+  const sourceBranch = text(head?.ref);
+  const targetBranch = text(base?.ref);
+  const state = text(pr?.state);
+  if (number === undefined || !sourceBranch || !targetBranch || !state) {
+    throw MarginError.validation(`The Forgejo ${eventType} delivery lacks the pull request (number, branches, state).`);
+  }
+  return {
+    kind,
+    eventType,
+    ...repository(payload, eventType),
+    pullRequestId: number,
+    sourceBranch,
+    targetBranch,
+    status: statusOf(state, pr?.merged === true || Boolean(text(pr?.merged_at))),
+    headSha: text(head?.sha),
+    idempotencyKey,
+  };
+}
+
+/**
+ * An `issue_comment` on a pull request carries the issue, not the pull request: no branches and no
+ * head SHA. They are left empty; the receiver reads the pull request by number before acting.
+ */
+function fromIssueComment(eventType: string, idempotencyKey: string, payload: Json): NormalizedWebhookEvent {
+  const issue = isObject(payload.issue) ? payload.issue : undefined;
+  const number = typeof issue?.number === 'number' ? issue.number : undefined;
+  const state = text(issue?.state);
+  if (number === undefined || !state) {
+    throw MarginError.validation(`The Forgejo ${eventType} delivery lacks the issue number or state.`);
+  }
+  const meta = isObject(issue?.pull_request) ? issue.pull_request : undefined;
+  return {
+    kind: 'pullRequestCommented',
+    eventType,
+    ...repository(payload, eventType),
+    pullRequestId: number,
+    sourceBranch: '',
+    targetBranch: '',
+    status: statusOf(state, meta?.merged === true || Boolean(text(meta?.merged_at))),
+    idempotencyKey,
+  };
+}
+
+function statusOf(state: string, merged: boolean): PullRequestStatus {
+  if (state === 'open') return 'open';
+  return merged ? 'merged' : 'closed';
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

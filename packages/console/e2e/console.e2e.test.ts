@@ -2,13 +2,15 @@
  * The console in a real browser against a real host: an operator signs in, sets up a client (source
  * control on a fake GitHub, an AI connection on a fake model server, the purpose map, a webhook),
  * a delivery starts a review by Margin's own engine, the job page shows it to the end, a finding is
- * dismissed, the edition is switched and the same pull request is reviewed again. Every main page is
- * checked with axe-core and photographed.
+ * dismissed, the edition is switched and the same pull request is reviewed again; then another pull
+ * request is stopped, fails and is restarted, and the rest of the console is used once (filters,
+ * crawls, knowledge, members, password, blocks, editing an AI connection, lists longer than one API
+ * page). Every main page is checked with axe-core and photographed.
  */
 
-import { delivery, FACTS, postDelivery } from '@margin/server-express/test-kits';
-import { ADMIN_PASSWORD, ADMIN_USERNAME } from '@margin/server-express/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { billingScenario, delivery, FACTS, postDelivery } from '@margin/server-express/test-kits';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, TEST_USER_PASSWORD } from '@margin/server-express/testing';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, chromiumAvailable, launchChromium, screenshot } from './browser.js';
 import { type ConsoleHost, startConsoleHost } from './console-host.js';
@@ -28,6 +30,7 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   let webhookSecret: string;
   let listenerUrl: string;
   let jobPath: string;
+  let aiConnectionPath: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -56,6 +59,9 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   });
 
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+  const clientId = () => clientPath.split('/')[2] ?? '';
+  /** The job table's rows as their text. */
+  const jobRows = () => page.getByRole('table', { name: 'Review jobs' }).locator('tbody tr').allTextContents();
 
   it('signs in with the keyboard only, explaining a wrong password first', async () => {
     await page.goto('/clients');
@@ -189,6 +195,7 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await checkPage(page, '05-new-ai-connection');
     await page.getByRole('button', { name: 'Create connection' }).click();
     await heading('Local models').waitFor();
+    aiConnectionPath = new URL(page.url()).pathname;
     expect(await page.content()).not.toContain('sk-local-test-key');
 
     // The form has no price fields (a self-hosted model usually costs nothing per token): prices set
@@ -386,6 +393,52 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     expect(await page.locator('.events .mono').allTextContents()).toEqual(['chat', 'answer.read', 'chat']);
   });
 
+  it('pages the protocol with the API’s cursor, the page and the category in the URL', async () => {
+    // Three passes a page instead of the API's default, so this short review spans several pages.
+    const threeAPage = (route: Route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '3');
+      return route.continue({ url: url.toString() });
+    };
+    await page.route('**/api/jobs/*/protocol*', threeAPage);
+    try {
+      await page.goto(jobPath);
+      const pager = page.getByRole('navigation', { name: 'Protocol pages' });
+      const stages = new Set<string>();
+      for (let n = 1; ; n++) {
+        await pager.getByText(`Page ${n}`, { exact: true }).waitFor();
+        const shown = await page.locator('.pass-head .mono').allTextContents();
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown.length).toBeLessThanOrEqual(3);
+        for (const stage of shown) stages.add(stage);
+        const next = pager.getByRole('button', { name: 'Next page' });
+        if (await next.isDisabled()) break;
+        await next.click();
+        expect(n).toBeLessThan(10);
+      }
+      expect(stages).toEqual(
+        new Set(['resolve', 'collect', 'plan', 'review', 'verify', 'filter', 'summarize', 'publish']),
+      );
+      await checkPage(page, '11b-job-protocol-last-page');
+
+      // Another category starts at its first page; its pages keep the category.
+      await page.getByLabel('Event category', { exact: true }).selectOption('ai-call');
+      await pager.getByText('Page 1', { exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.get('protocolCursor')).toBeNull();
+      await pager.getByRole('button', { name: 'Next page' }).click();
+      await pager.getByText('Page 2', { exact: true }).waitFor();
+      const url = new URL(page.url());
+      expect(url.searchParams.get('category')).toBe('ai-call');
+      expect(url.searchParams.get('protocolCursor')).toBeTruthy();
+      // The URL alone brings the same page back.
+      await page.reload();
+      await pager.getByText('Page 2', { exact: true }).waitFor();
+      expect(await page.getByLabel('Event category', { exact: true }).inputValue()).toBe('ai-call');
+    } finally {
+      await page.unroute('**/api/jobs/*/protocol*', threeAPage);
+    }
+  });
+
   it('dismisses a finding from the job page and lists it', async () => {
     await page.goto(jobPath);
     await page.getByRole('button', { name: `Dismiss finding: ${PROPOSED.style.message}` }).click();
@@ -397,6 +450,41 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.goto(`${clientPath}/dismissals`);
     await page.getByRole('cell', { name: PROPOSED.style.message }).waitFor();
     await checkPage(page, '12-dismissals');
+  });
+
+  it('reads dismissals past the API’s first page, on the job page and in the list', async () => {
+    // 55 newer dismissals push the one made above past the first API page (newest first, 50 a page).
+    const admin = await env.host.admin();
+    for (let i = 1; i <= 55; i++) {
+      const made = await admin.post(`/clients/${clientId()}/reviewing/dismiss-finding`, {
+        findingMessage: `Bulk dismissal ${String(i).padStart(2, '0')}, about nothing in this change.`,
+        filePath: `docs/bulk-${i}.md`,
+        label: 'bulk',
+      });
+      expect(made.status).toBeLessThan(300);
+    }
+    await page.goto(jobPath);
+    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
+    await findingIn(PROPOSED.style.path, PROPOSED.style.message)
+      .getByText('Dismissed: later reviews suppress similar findings.')
+      .waitFor();
+
+    await page.goto(`${clientPath}/dismissals`);
+    const pager = page.getByRole('navigation', { name: 'Dismissals pages' });
+    const rows = page.getByRole('table', { name: 'Dismissed findings' }).locator('tbody tr');
+    await pager.getByText('Page 1', { exact: true }).waitFor();
+    expect(await rows.count()).toBe(25);
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 2', { exact: true }).waitFor();
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await pager.getByText('Page 3', { exact: true }).waitFor();
+    await page.getByRole('cell', { name: PROPOSED.style.message }).waitFor();
+    expect(await rows.count()).toBe(6);
+    expect(await pager.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    expect(new URL(page.url()).searchParams.get('dismissalsPage')).toBe('3');
+    await page.reload();
+    await page.getByRole('cell', { name: PROPOSED.style.message }).waitFor();
+    await checkPage(page, '12b-dismissals-page-3');
   });
 
   it('switches the edition to Commercial, showing what each capability does', async () => {
@@ -435,6 +523,100 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByText(/1 still open from earlier reviews/).waitFor();
   });
 
+  it('stops a running review, and restarts one that failed', async () => {
+    await env.github.loadPullRequest(billingScenario(43, 'f'));
+    const admin = await env.host.admin();
+    const submit = async () => {
+      const submitted = await admin.post(`/clients/${clientId()}/reviewing/jobs/by-coordinates`, {
+        providerScopePath: `${env.github.hostUrl}/acme`,
+        providerProjectKey: 'acme',
+        repositoryId: env.githubRepositoryId,
+        pullRequestId: 43,
+      });
+      expect(submitted.body).toMatchObject({ outcome: 'submitted' });
+      return `${clientPath}/reviews/${submitted.body.jobId}`;
+    };
+    const status = page.locator('.pairs dd .badge').first();
+
+    // The model's answer is held: the review runs until it is stopped.
+    env.review.hold();
+    await page.goto(await submit());
+    await page.getByText('Reviewed 3 of 5 files…').waitFor();
+    await page.getByRole('button', { name: 'Stop review' }).click();
+    await page.getByRole('button', { name: 'Stop now' }).click();
+    await expect.poll(() => status.textContent()).toBe('stopped');
+    expect(await page.getByRole('button', { name: /Stop review|Restart review/ }).count()).toBe(0);
+    env.review.release();
+
+    // The model refuses the key: the review fails and may be restarted once the model answers again.
+    env.models.failWith({ status: 401, json: { error: { message: 'bad key' } } });
+    await page.goto(await submit());
+    const restart = page.getByRole('button', { name: 'Restart review' });
+    await restart.waitFor({ timeout: 30_000 });
+    env.models.failWith(undefined);
+    expect(await status.textContent()).toBe('failed');
+    await restart.click();
+    await page.getByText('restart, attempt 2').waitFor();
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('completed');
+    await page.getByRole('heading', { name: 'Findings (6)' }).waitFor();
+    await checkPage(page, '13b-job-restarted');
+  });
+
+  it('filters the job list by status, repository and pull request, the filters in the URL', async () => {
+    await page.goto(`${clientPath}/reviews`);
+    await expect.poll(async () => (await jobRows()).length).toBe(4);
+
+    await page.getByLabel('Status', { exact: true }).selectOption('stopped');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?status=stopped');
+    await expect.poll(jobRows).toEqual([expect.stringContaining('#43')]);
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByLabel('Repository id', { exact: true }).fill(env.githubRepositoryId);
+    await page.getByLabel('Pull request', { exact: true }).fill('42');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('pullRequestId')).toBe('42');
+    await expect.poll(async () => (await jobRows()).length).toBe(2);
+    expect((await jobRows()).every((row) => row.includes('#42'))).toBe(true);
+
+    // The URL alone filters: a reload (or a link) shows the same list with the form filled in.
+    await page.reload();
+    await expect.poll(async () => (await jobRows()).length).toBe(2);
+    expect(await page.getByLabel('Pull request', { exact: true }).inputValue()).toBe('42');
+    expect(await page.getByLabel('Repository id', { exact: true }).inputValue()).toBe(env.githubRepositoryId);
+    await checkPage(page, '13c-reviews-filtered');
+  });
+
+  it('creates a crawl configuration (Commercial) and a code-knowledge source', async () => {
+    await page.goto(`${clientPath}/crawls`);
+    const crawl = page.getByRole('form', { name: 'Add a crawl' });
+    await crawl
+      .getByLabel('Scope', { exact: true })
+      .selectOption({ label: `${env.github.hostUrl}/acme (GitHub, GitHub Enterprise)` });
+    await crawl.getByLabel('Project', { exact: true }).selectOption('acme');
+    await crawl.getByRole('checkbox', { name: /uploader/ }).check();
+    // Only release branches: the crawler finds the open pull requests (they target main) out of scope.
+    await crawl.getByLabel('Target branches', { exact: true }).fill('release/*');
+    await crawl.getByLabel('Interval (seconds)', { exact: true }).fill('600');
+    await crawl.getByRole('button', { name: 'Create crawl' }).click();
+    const configs = page.getByRole('table', { name: 'Crawl configurations' });
+    await configs.getByRole('cell', { name: '600 s' }).waitFor();
+    expect(await configs.locator('tbody tr').first().textContent()).toContain('acme');
+    await checkPage(page, '13d-crawl-created');
+
+    await page.goto(`${clientPath}/knowledge`);
+    const source = page.getByRole('form', { name: 'Add a knowledge source' });
+    await source.getByLabel('Name', { exact: true }).fill('Uploader code');
+    await source
+      .getByLabel('Scope', { exact: true })
+      .selectOption({ label: `${env.github.hostUrl}/acme (GitHub, GitHub Enterprise)` });
+    await source.getByLabel('Project', { exact: true }).selectOption('acme');
+    await source.getByLabel('Repository', { exact: true }).selectOption(env.githubRepositoryId);
+    await source.getByRole('button', { name: 'Add source' }).click();
+    await page.getByRole('table', { name: 'Knowledge sources' }).getByRole('cell', { name: 'Uploader code' }).waitFor();
+    await checkPage(page, '13e-knowledge-source-created');
+  });
+
   it('creates a personal access token shown once', async () => {
     await page.goto('/account');
     await page.getByLabel('Label', { exact: true }).fill('ci');
@@ -444,6 +626,133 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await checkPage(page, '14-account');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.content()).not.toContain(token);
+  });
+
+  it('gives a user a role on the client and takes it away again', async () => {
+    const dana = await env.host.createUser('dana');
+    await page.goto(clientPath);
+    await page.getByText(/^No members with an explicit role/).waitFor();
+    await page.getByLabel('User', { exact: true }).selectOption(dana.id);
+    await page.getByLabel('Role', { exact: true }).selectOption('ClientUser');
+    await page.getByRole('button', { name: 'Give role' }).click();
+    const row = page.getByRole('table', { name: 'Members of Acme' }).getByRole('row', { name: /dana/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('ClientUser');
+    await checkPage(page, '14b-members');
+    await page.getByRole('button', { name: 'Remove dana' }).click();
+    await page.getByRole('button', { name: 'Remove now' }).click();
+    await page.getByText(/^No members with an explicit role/).waitFor();
+  });
+
+  it('changes a password: a wrong current one is named at its field, then the new one signs in', async () => {
+    await env.host.createUser('erin');
+    const other = await browser.newContext({ viewport: { width: 1360, height: 900 }, baseURL: base });
+    try {
+      const tab = await other.newPage();
+      tab.setDefaultTimeout(15_000);
+      await tab.goto('/account');
+      await tab.getByLabel('Username', { exact: true }).fill('erin');
+      await tab.getByLabel('Password', { exact: true }).fill(TEST_USER_PASSWORD);
+      await tab.keyboard.press('Enter');
+      await tab.getByRole('heading', { level: 1, name: 'Password and tokens' }).waitFor();
+
+      const current = tab.getByLabel('Current password', { exact: true });
+      await current.fill('not-my-password');
+      await tab.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+      await tab.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => current.getAttribute('aria-invalid')).toBe('true');
+      await tab.getByText('Not the current password.').waitFor();
+
+      await current.fill(TEST_USER_PASSWORD);
+      await tab.getByRole('button', { name: 'Change password' }).click();
+      await tab.getByText('Password changed.', { exact: true }).waitFor();
+      expect(await current.inputValue()).toBe('');
+      await checkPage(tab, '14c-password-changed');
+      // The change ends every session the API knows of; this tab signed in again, so a reload keeps it.
+      await tab.reload();
+      await tab.getByRole('heading', { level: 1, name: 'Password and tokens' }).waitFor();
+    } finally {
+      await other.close();
+    }
+    const signIn = (password: string) => env.host.api.post('/auth/login', { username: 'erin', password });
+    expect((await signIn('a brand new passphrase')).status).toBe(200);
+    expect((await signIn(TEST_USER_PASSWORD)).status).toBe(401);
+  });
+
+  it('blocks a pull request, which refuses its reviews, and unblocks it', async () => {
+    await page.goto(`${clientPath}/blocked`);
+    await page.getByText('No pull request is blocked.').waitFor();
+    const form = page.getByRole('form', { name: 'Block a pull request' });
+    await form.getByLabel('Scope URL', { exact: true }).fill(`${env.github.hostUrl}/acme`);
+    await form.getByLabel('Project', { exact: true }).fill('acme');
+    await form.getByLabel('Repository id', { exact: true }).fill(env.githubRepositoryId);
+    await form.getByLabel('Pull request number', { exact: true }).fill('43');
+    await form.getByLabel('Reason', { exact: true }).fill('Release freeze');
+    await form.getByRole('button', { name: 'Block', exact: true }).click();
+    await page
+      .getByRole('table', { name: 'Blocked pull requests' })
+      .getByRole('cell', { name: 'Release freeze' })
+      .waitFor();
+    await checkPage(page, '14d-pull-request-blocked');
+
+    const admin = await env.host.admin();
+    const refused = await admin.post(`/clients/${clientId()}/reviewing/jobs/by-coordinates`, {
+      providerScopePath: `${env.github.hostUrl}/acme`,
+      providerProjectKey: 'acme',
+      repositoryId: env.githubRepositoryId,
+      pullRequestId: 43,
+    });
+    expect(refused.body).toMatchObject({ outcome: 'notSubmittable' });
+
+    await page.getByRole('button', { name: 'Unblock #43' }).click();
+    await page.getByRole('button', { name: 'Unblock now' }).click();
+    await page.getByText('No pull request is blocked.').waitFor();
+  });
+
+  it('edits an AI connection’s models and purpose bindings, saying that verification was reset', async () => {
+    await page.goto(aiConnectionPath);
+    await page.getByRole('button', { name: 'Deactivate' }).waitFor();
+    await page.getByRole('button', { name: 'Edit models and purposes' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('edit')).toBe('models');
+    await page.getByLabel('Model id', { exact: true }).fill('gpt-4.1');
+    await page.getByRole('button', { name: 'Add model' }).click();
+    await page.getByLabel('Model for reviewTriage', { exact: true }).selectOption('gpt-4.1');
+    await checkPage(page, '14e-ai-connection-edit');
+    await page.getByRole('button', { name: 'Save models and purposes' }).click();
+
+    await page
+      .getByText(
+        'Saved. The change reset verification and deactivated the connection: reviews do not use it until you verify it and activate it again.',
+      )
+      .waitFor();
+    expect(new URL(page.url()).searchParams.get('edit')).toBeNull();
+    await page.getByRole('table', { name: 'Configured models' }).getByRole('cell', { name: 'gpt-4.1' }).waitFor();
+    const triage = page.getByRole('table', { name: 'Purpose bindings' }).getByRole('row', { name: /reviewTriage/ });
+    expect(await triage.textContent()).toContain('gpt-4.1');
+    // The model that was there keeps its prices.
+    await page.getByRole('cell', { name: '$1.00 / $4.00' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Activate' }).isDisabled()).toBe(true);
+    await checkPage(page, '14f-ai-connection-saved');
+
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('.result-ok').waitFor();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('button', { name: 'Deactivate' }).waitFor();
+  });
+
+  it('says over which clients the overview counts the queue, in valid markup', async () => {
+    const admin = await env.host.admin();
+    const { tenantId } = (await admin.get(`/clients/${clientId()}`)).body as { tenantId: string };
+    for (let i = 1; i <= 20; i++) {
+      expect((await admin.post('/clients', { displayName: `Client ${i}`, tenantId })).status).toBe(201);
+    }
+    await page.goto('/');
+    const queue = page.getByRole('region', { name: 'Queue' });
+    await queue.getByText(/^Counted over the first 20 clients/).waitFor();
+    // axe's definition-list rule: the note sits beside the list of counts, not inside it.
+    await checkPage(page, '14g-overview-many-clients');
+    await queue.getByText('Counted over the first 20 clients only; reviews of the others are not counted.').waitFor();
+    expect(await queue.locator('dd').allTextContents()).toEqual(['0', '0']);
   });
 
   it('checks the remaining pages', async () => {

@@ -101,6 +101,8 @@ function verdicts(request: FakeChatRequest): FakeChatAnswer {
 export interface ScriptedReview {
   /** Lets the reviewing model answer; until then the review waits on it. Safe to call again. */
   release(): void;
+  /** Holds the reviewing model's next answers again, until the next `release()`. */
+  hold(): void;
 }
 
 /**
@@ -109,14 +111,18 @@ export interface ScriptedReview {
  */
 export function scriptReview(model: FakeChatModel): ScriptedReview {
   let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  let released = Promise.resolve();
+  const hold = () => {
+    released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  };
+  hold();
   model.respondWith(async (request) => {
     if (isVerifying(request)) return verdicts(request);
     if (!userOf(request).includes('## File: src/billing.ts')) return { content: 'OK' };
     await released;
     return findingsAnswer(...Object.values(PROPOSED));
   });
-  return { release: () => release() };
+  return { release: () => release(), hold };
 }

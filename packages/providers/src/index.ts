@@ -5,7 +5,7 @@ export {
   type EgressGuardOptions,
 } from './http/egress-guard.js';
 export * from './http/index.js';
-export { createProviderRegistry, type ProviderRegistryOptions } from './registry.js';
+export { createProviderRegistry, type ProviderPlugin, type ProviderRegistryOptions } from './registry.js';
 export * from './scm/azure-devops/index.js';
 export * from './scm/bitbucket/index.js';
 export * from './scm/github/index.js';

@@ -1,6 +1,7 @@
 import type { lookup as dnsLookup } from 'node:dns';
-import type { ProviderRegistry } from '@margin/core';
-import { type AiProviderKindsOptions, createAiProviderKinds } from './ai/index.js';
+import { type AiProviderKindV1, MarginError, type ProviderRegistry, type ScmProviderFamilyV1 } from '@margin/core';
+import { type AiProviderKindsOptions, builtInAiKinds } from './ai/index.js';
+import { type AiRuntime, createAiRuntime } from './ai/shared/ai-runtime.js';
 import { createEgressGuardedFetch } from './http/egress-guard.js';
 import { azureDevOpsFamily } from './scm/azure-devops/index.js';
 import { bitbucketFamily } from './scm/bitbucket/index.js';
@@ -23,6 +24,24 @@ export interface ProviderRegistryOptions {
   bitbucketApiBaseUrl?: string | undefined;
   /** Tuning of the AI kinds (timeouts, retries, the managed-identity endpoint). */
   ai?: Omit<AiProviderKindsOptions, 'allowPrivateEgress'> | undefined;
+  /**
+   * Adapters that do not ship with Margin. Each gets the network the built-ins use, so what it
+   * sends passes the same egress guard; a family or kind of the same id as a built-in replaces it.
+   */
+  plugins?: readonly ProviderPlugin[] | undefined;
+}
+
+/**
+ * A package of adapters for families or kinds Margin does not ship (`docs/plugins.md`). The
+ * registry calls each part once, with the host's guarded network.
+ */
+export interface ProviderPlugin {
+  /** For messages: `@acme/margin-forgejo`. */
+  readonly name: string;
+  /** Source-control families, on the source-control network (checked at connect time, no cross-host redirects). */
+  scm?(network: { fetch: typeof fetch }): readonly ScmProviderFamilyV1[];
+  /** AI provider kinds, on the AI runtime (its egress guard, timeouts, retries honouring `Retry-After`, redaction). */
+  ai?(runtime: AiRuntime): readonly AiProviderKindV1[];
 }
 
 /** Every built-in adapter, ready to hand to `createMarginCore`. */
@@ -38,19 +57,56 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     fetch: options.fetch,
     lookup: options.lookup,
   });
+  const runtime = createAiRuntime({
+    ...options.ai,
+    lookup: options.ai?.lookup ?? options.lookup,
+    allowPrivateEgress: options.allowPrivateEgress,
+  });
+  const plugins = options.plugins ?? [];
   return {
-    scm: [
-      azureDevOpsFamily({ fetch, entraAuthorityUrl: options.entraAuthorityUrl }),
-      gitHubFamily({ fetch }),
-      gitLabFamily({ fetch }),
-      bitbucketFamily({ fetch, apiBaseUrl: options.bitbucketApiBaseUrl }),
-    ],
-    ai: createAiProviderKinds({
-      ...options.ai,
-      lookup: options.ai?.lookup ?? options.lookup,
-      allowPrivateEgress: options.allowPrivateEgress,
-    }),
+    scm: withPlugins(
+      'provider family',
+      (f) => f.family,
+      [
+        azureDevOpsFamily({ fetch, entraAuthorityUrl: options.entraAuthorityUrl }),
+        gitHubFamily({ fetch }),
+        gitLabFamily({ fetch }),
+        bitbucketFamily({ fetch, apiBaseUrl: options.bitbucketApiBaseUrl }),
+      ],
+      plugins.map((p) => ({ name: p.name, adapters: p.scm?.({ fetch }) ?? [] })),
+    ),
+    ai: withPlugins(
+      'AI provider kind',
+      (k) => k.kind,
+      builtInAiKinds(runtime, options.ai?.azureManagedIdentity),
+      plugins.map((p) => ({ name: p.name, adapters: p.ai?.(runtime) ?? [] })),
+    ),
     // Core's save-time checks follow what the adapters enforce.
     allowPrivateEgress: options.allowPrivateEgress === true,
   };
+}
+
+/** The built-ins, each replaced by a plugin's adapter of the same id, then the plugins' new ones. */
+function withPlugins<T>(
+  what: string,
+  idOf: (adapter: T) => string,
+  builtIn: readonly T[],
+  plugins: ReadonlyArray<{ name: string; adapters: readonly T[] }>,
+): T[] {
+  const fromPlugins = new Map<string, { plugin: string; adapter: T }>();
+  for (const { name, adapters } of plugins) {
+    for (const adapter of adapters) {
+      const id = idOf(adapter);
+      const earlier = fromPlugins.get(id);
+      if (earlier) {
+        throw MarginError.validation(`Plugins ${earlier.plugin} and ${name} both register the ${what} '${id}'.`);
+      }
+      fromPlugins.set(id, { plugin: name, adapter });
+    }
+  }
+  const builtInIds = new Set(builtIn.map(idOf));
+  return [
+    ...builtIn.map((a) => fromPlugins.get(idOf(a))?.adapter ?? a),
+    ...[...fromPlugins.entries()].filter(([id]) => !builtInIds.has(id)).map(([, p]) => p.adapter),
+  ];
 }

@@ -12,7 +12,7 @@ import {
   createOpenAiCompatibleKind,
   createOpenAiKind,
 } from './openai-wire/index.js';
-import { type AiRuntimeOptions, createAiRuntime } from './shared/ai-runtime.js';
+import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './shared/ai-runtime.js';
 import { createVertexKind } from './vertex/index.js';
 
 export interface AiProviderKindsOptions extends AiRuntimeOptions {
@@ -22,9 +22,16 @@ export interface AiProviderKindsOptions extends AiRuntimeOptions {
 
 /** All seven kinds, in the spec's order: kindCloudA, kindDirect, kindProxy, kindCompatible, kindAssistant, kindCloudB, kindCloudC. */
 export function createAiProviderKinds(options: AiProviderKindsOptions = {}): AiProviderKindV1[] {
-  const runtime = createAiRuntime(options);
+  return builtInAiKinds(createAiRuntime(options), options.azureManagedIdentity);
+}
+
+/** The seven built-in kinds on a runtime the caller made (the registry shares it with plugins). */
+export function builtInAiKinds(
+  runtime: AiRuntime,
+  azureManagedIdentity?: AzureManagedIdentityOptions | undefined,
+): AiProviderKindV1[] {
   return [
-    createAzureOpenAiKind(runtime, options.azureManagedIdentity),
+    createAzureOpenAiKind(runtime, azureManagedIdentity),
     createOpenAiKind(runtime),
     createLiteLlmProxyKind(runtime),
     createOpenAiCompatibleKind(runtime),

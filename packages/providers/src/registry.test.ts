@@ -1,0 +1,72 @@
+import type { AiProviderKindV1, ScmProviderFamilyV1 } from '@margin/core';
+import { marginErrorOf } from '@margin/core/testing';
+import { describe, expect, it } from 'vitest';
+import { createProviderRegistry, type ProviderPlugin } from './registry.js';
+
+const family = (id: string) =>
+  ({
+    specificationVersion: 'v1',
+    family: id,
+    displayName: id,
+    authenticationKinds: ['personalAccessToken'],
+    receiverSegment: id,
+    codeReviewPlatform: 'pullRequest',
+    capabilities: { repositoriesById: false, wikiSources: false },
+    connect: () => {
+      throw new Error('not used');
+    },
+    webhook: { authenticate: () => false, parse: () => ({ kind: 'ignored', eventType: 'x', reason: 'x' }) },
+  }) as unknown as ScmProviderFamilyV1;
+
+const kind = (id: string) =>
+  ({
+    kind: id,
+    displayName: id,
+    protocols: [{ mode: 'acmeGenerate', operation: 'chat' }],
+  }) as unknown as AiProviderKindV1;
+
+describe('the provider registry with plugins', () => {
+  it('adds a plugin’s families and kinds after the built-ins, and lets one replace a built-in of its id', () => {
+    const plugin: ProviderPlugin = {
+      name: '@acme/margin-plugins',
+      scm: () => [family('forgejo'), family('gitHostC')],
+      ai: () => [kind('kindAcme')],
+    };
+    const registry = createProviderRegistry({ plugins: [plugin] });
+    expect(registry.scm.map((f) => f.family)).toEqual(['suiteDevOps', 'gitHostA', 'gitHostB', 'gitHostC', 'forgejo']);
+    expect(registry.scm.find((f) => f.family === 'gitHostC')?.displayName).toBe('gitHostC');
+    expect(registry.ai.map((k) => k.kind).at(-1)).toBe('kindAcme');
+    expect(registry.ai).toHaveLength(8);
+  });
+
+  it('refuses two plugins registering the same id', async () => {
+    const twice = (name: string): ProviderPlugin => ({ name, scm: () => [family('forgejo')] });
+    const error = await marginErrorOf(
+      Promise.resolve().then(() => createProviderRegistry({ plugins: [twice('one'), twice('two')] })),
+    );
+    expect(error.message).toBe("Plugins one and two both register the provider family 'forgejo'.");
+  });
+
+  it('hands plugins the guarded network the built-ins use: a metadata address is refused before any request', async () => {
+    let network: typeof fetch | undefined;
+    let runtimeFetch: typeof fetch | undefined;
+    createProviderRegistry({
+      plugins: [
+        {
+          name: 'probe',
+          scm: ({ fetch }) => {
+            network = fetch;
+            return [];
+          },
+          ai: (runtime) => {
+            runtimeFetch = runtime.fetch;
+            return [];
+          },
+        },
+      ],
+    });
+    for (const f of [network, runtimeFetch]) {
+      await expect((f as typeof fetch)('https://169.254.169.254/latest/meta-data/')).rejects.toThrow(/metadata|refus/i);
+    }
+  });
+});

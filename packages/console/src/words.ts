@@ -8,6 +8,10 @@ export const PROVIDER_FAMILIES = {
 } as const;
 export type ProviderFamily = keyof typeof PROVIDER_FAMILIES;
 
+/** A family in words; one a plugin registers is shown by its id. */
+export const familyName = (family: string): string =>
+  (PROVIDER_FAMILIES as Readonly<Record<string, string>>)[family] ?? family;
+
 /** Which authentication kinds each family accepts (decisions.md, provider connections). */
 export const AUTH_KINDS: Record<ProviderFamily, ReadonlyArray<{ value: string; label: string }>> = {
   suiteDevOps: [
@@ -32,6 +36,9 @@ export const AI_KINDS = {
   kindCloudC: 'Google Vertex AI',
 } as const;
 export type AiKind = keyof typeof AI_KINDS;
+
+/** An AI provider kind in words; one a plugin registers is shown by its id. */
+export const aiKindName = (kind: string): string => (AI_KINDS as Readonly<Record<string, string>>)[kind] ?? kind;
 
 export const PURPOSES = {
   reviewDefault: 'Reviews files; the fallback for every other review purpose. Unmapped, reviews fail.',

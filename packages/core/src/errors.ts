@@ -69,6 +69,15 @@ export class MarginError extends Error {
     return new MarginError('validation_failed', message, issues.length > 0 ? { details: issues } : {});
   }
 
+  /** A validation failure named by its issues, worded as zod's are: `Invalid request: <path>: <message>`. */
+  static invalid(issues: ValidationIssue[]): MarginError {
+    const first = issues[0];
+    const message = first
+      ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}`
+      : 'Invalid request.';
+    return MarginError.validation(message, issues);
+  }
+
   static unauthenticated(message = 'Valid credentials required.'): MarginError {
     return new MarginError('unauthenticated', message);
   }
@@ -122,12 +131,7 @@ export function toMarginError(error: unknown): MarginError {
 }
 
 export function fromZodError(error: ZodError): MarginError {
-  const issues = error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
-  const first = issues[0];
-  const message = first
-    ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}`
-    : 'Invalid request.';
-  return MarginError.validation(message, issues);
+  return MarginError.invalid(error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })));
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {

@@ -2,7 +2,11 @@ import type { AiProviderKind, AiProviderKindV1 } from './ai/ai-model-v1.js';
 import { MarginError } from './errors.js';
 import type { ProviderFamily, ScmProviderFamilyV1 } from './scm/scm-provider-v1.js';
 
-/** The adapters a host plugs in. A family or kind missing here is simply not available. */
+/**
+ * The adapters a host plugs in: the built-in ones and any a plugin adds. A family or kind missing
+ * here is simply not available; every fact core needs about one (its credentials, receiver path,
+ * protocol modes, endpoints) comes from what it declares.
+ */
 export interface ProviderRegistry {
   scm: readonly ScmProviderFamilyV1[];
   ai: readonly AiProviderKindV1[];
@@ -13,15 +17,55 @@ export interface ProviderRegistry {
   readonly allowPrivateEgress?: boolean | undefined;
 }
 
+/**
+ * The family of something stored (a connection, a configuration, a job). Stored under a family no
+ * longer registered here (its plugin was removed): 409, since the request itself is fine.
+ */
 export function scmFamily(registry: ProviderRegistry, family: ProviderFamily): ScmProviderFamilyV1 {
   const found = registry.scm.find((p) => p.family === family);
-  if (!found)
-    throw MarginError.validation(`Source-control provider '${family}' is not available in this installation.`);
+  if (!found) {
+    throw MarginError.conflict(
+      `Source-control provider '${family}' is not registered in this installation; register its plugin to use what was saved for it.`,
+    );
+  }
   return found;
 }
 
+/** The family a request names; one this installation does not register is a 400 naming the field. */
+export function requestedScmFamily(registry: ProviderRegistry, family: ProviderFamily, field: string) {
+  const found = registry.scm.find((p) => p.family === family);
+  if (!found) {
+    throw MarginError.invalid([
+      { path: field, message: `must be one of ${registry.scm.map((f) => f.family).join(', ')}` },
+    ]);
+  }
+  return found;
+}
+
+/** The family whose webhook receiver segment this is (matched ignoring case), if any. */
+export function familyOfSegment(registry: ProviderRegistry, segment: string): ScmProviderFamilyV1 | undefined {
+  const wanted = segment.toLowerCase();
+  return registry.scm.find((f) => f.receiverSegment.toLowerCase() === wanted);
+}
+
+/** The kind a request names; one this installation does not register is a 400 naming the field. */
+export function requestedAiKind(registry: ProviderRegistry, kind: AiProviderKind, field: string): AiProviderKindV1 {
+  const found = registry.ai.find((p) => p.kind === kind);
+  if (!found) {
+    throw MarginError.invalid([
+      { path: field, message: `must be one of ${registry.ai.map((k) => k.kind).join(', ')}` },
+    ]);
+  }
+  return found;
+}
+
+/** The kind of something stored (a profile); one no longer registered here is a 409. */
 export function aiKind(registry: ProviderRegistry, kind: AiProviderKind): AiProviderKindV1 {
   const found = registry.ai.find((p) => p.kind === kind);
-  if (!found) throw MarginError.validation(`AI provider kind '${kind}' is not available in this installation.`);
+  if (!found) {
+    throw MarginError.conflict(
+      `AI provider kind '${kind}' is not registered in this installation; register its plugin to use what was saved for it.`,
+    );
+  }
   return found;
 }

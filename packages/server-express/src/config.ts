@@ -1,12 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import {
-  AI_PROVIDER_KINDS,
-  type AiProviderKind,
-  type BackgroundSettings,
-  DEFAULT_BACKGROUND_SETTINGS,
-  MarginError,
-} from '@margin/core';
+import { type AiProviderKind, type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
 import { z } from 'zod';
 
 const flag = z
@@ -227,7 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
 
 /** The `margin review` and `margin eval` part of the environment (docs/cli.md). */
 const CliEnvSchema = z.object({
-  MARGIN_AI_PROVIDER_KIND: optionalText.pipe(z.enum(AI_PROVIDER_KINDS).optional()),
+  // Checked against the registered kinds when the model is bound.
+  MARGIN_AI_PROVIDER_KIND: optionalText,
   MARGIN_AI_BASE_URL: optionalText,
   MARGIN_AI_MODEL: optionalText,
   MARGIN_AI_API_KEY: optionalText,
@@ -251,13 +246,7 @@ export interface CliEnvironment {
 export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
   const parsed = CliEnvSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) =>
-        i.path[0] === 'MARGIN_AI_PROVIDER_KIND'
-          ? `MARGIN_AI_PROVIDER_KIND must be one of ${AI_PROVIDER_KINDS.join(', ')}`
-          : `${String(i.path[0])} ${i.message}`,
-      )
-      .join('; ');
+    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('; ');
     throw MarginError.validation(`Invalid configuration: ${problems}.`);
   }
   const e = parsed.data;

@@ -7,7 +7,7 @@ import { Badge, ConfirmButton, formatUsd, Loaded, Time } from '../ui/display.js'
 import { Form, ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useResource } from '../ui/use-resource.js';
-import { AI_KINDS, PURPOSES, type Purpose } from '../words.js';
+import { aiKindName, PURPOSES, type Purpose } from '../words.js';
 import {
   AddModel,
   type Bindings as BindingChoices,
@@ -87,7 +87,7 @@ export function AiConnectionPage() {
             <dl className="pairs">
               <div>
                 <dt>Kind</dt>
-                <dd>{AI_KINDS[c.providerKind]}</dd>
+                <dd>{aiKindName(c.providerKind)}</dd>
               </div>
               <div>
                 <dt>Base URL</dt>

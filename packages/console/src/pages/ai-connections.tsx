@@ -4,7 +4,7 @@ import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded } from '../ui/display.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { AI_KINDS } from '../words.js';
+import { aiKindName } from '../words.js';
 
 /** The client's AI connections with their verification and activation state. */
 export function AiConnectionsPage() {
@@ -45,7 +45,7 @@ export function AiConnectionsPage() {
                         <td>
                           <Link to={c.id}>{c.displayName}</Link>
                         </td>
-                        <td>{AI_KINDS[c.providerKind]}</td>
+                        <td>{aiKindName(c.providerKind)}</td>
                         <td>{c.configuredModels.map((m) => m.remoteModelId).join(', ')}</td>
                         <td>
                           <Badge value={c.verification.status} />

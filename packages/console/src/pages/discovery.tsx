@@ -4,7 +4,7 @@ import { api } from '../api/session.js';
 import { Empty, Loaded } from '../ui/display.js';
 import { SelectField } from '../ui/form.js';
 import { useResource } from '../ui/use-resource.js';
-import { PROVIDER_FAMILIES } from '../words.js';
+import { familyName } from '../words.js';
 
 export interface ScopeChoice {
   scope: Schemas['ProviderScope'];
@@ -49,7 +49,7 @@ export function ScopeField({
       placeholder="Choose a scope…"
       options={scopes.map(({ scope, connection }) => ({
         value: scope.id,
-        label: `${scope.displayName || scope.scopePath} (${PROVIDER_FAMILIES[connection.providerFamily]}, ${connection.displayName})`,
+        label: `${scope.displayName || scope.scopePath} (${familyName(connection.providerFamily)}, ${connection.displayName})`,
       }))}
       hint={scopes.length === 0 ? 'Add a scope to a source-control connection first.' : undefined}
     />

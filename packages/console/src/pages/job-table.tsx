@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { Link } from 'react-router';
 import { Badge, Time } from '../ui/display.js';
-import { PROVIDER_FAMILIES } from '../words.js';
+import { familyName } from '../words.js';
 
 /** Jobs as rows: one table for the overview and the client's review list. */
 export function JobTable({ jobs, clients }: { jobs: Schemas['JobSummary'][]; clients?: Schemas['Client'][] }) {
@@ -26,7 +26,7 @@ export function JobTable({ jobs, clients }: { jobs: Schemas['JobSummary'][]; cli
               <Link to={`/clients/${j.clientId}/reviews/${j.jobId}`}>
                 {j.repository.projectPath} #{j.codeReview.number}
               </Link>{' '}
-              <span className="muted">{PROVIDER_FAMILIES[j.provider]}</span>
+              <span className="muted">{familyName(j.provider)}</span>
             </td>
             {clients && <td>{clients.find((c) => c.id === j.clientId)?.displayName ?? j.clientId}</td>}
             <td>

@@ -8,7 +8,7 @@ import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { PAGE_SIZE, useCursorList } from '../ui/paging.js';
 import { useResource } from '../ui/use-resource.js';
-import { PROVIDER_FAMILIES } from '../words.js';
+import { familyName } from '../words.js';
 import { Coverage } from './job-coverage.js';
 import { Findings } from './job-findings.js';
 import { Protocol } from './job-protocol.js';
@@ -67,7 +67,7 @@ function Header({ job }: { job: Job }) {
         </div>
         <div>
           <dt>Provider</dt>
-          <dd>{PROVIDER_FAMILIES[job.provider]}</dd>
+          <dd>{familyName(job.provider)}</dd>
         </div>
         <div>
           <dt>Revision</dt>

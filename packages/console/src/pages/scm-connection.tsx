@@ -9,7 +9,7 @@ import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
 import { unlessMissing } from '../ui/problem.js';
 import { useResource } from '../ui/use-resource.js';
-import { label, PROVIDER_FAMILIES, SCM_FAILURES } from '../words.js';
+import { familyName, label, SCM_FAILURES } from '../words.js';
 import { DiscoveryBrowser } from './discovery.js';
 
 type Connection = Schemas['ProviderConnection'];
@@ -52,7 +52,7 @@ function Details({ connection: c, onChanged }: { connection: Connection; onChang
       <dl className="pairs">
         <div>
           <dt>Provider</dt>
-          <dd>{PROVIDER_FAMILIES[c.providerFamily]}</dd>
+          <dd>{familyName(c.providerFamily)}</dd>
         </div>
         <div>
           <dt>Host</dt>

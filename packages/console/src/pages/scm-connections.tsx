@@ -6,7 +6,7 @@ import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextAreaField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { AUTH_KINDS, PROVIDER_FAMILIES, type ProviderFamily } from '../words.js';
+import { AUTH_KINDS, familyName, PROVIDER_FAMILIES, type ProviderFamily } from '../words.js';
 
 /** The client's source-control connections and a form to add one. */
 export function ScmConnectionsPage() {
@@ -38,7 +38,7 @@ export function ScmConnectionsPage() {
                         <td>
                           <Link to={c.id}>{c.displayName}</Link>
                         </td>
-                        <td>{PROVIDER_FAMILIES[c.providerFamily]}</td>
+                        <td>{familyName(c.providerFamily)}</td>
                         <td className="mono small">{c.hostBaseUrl}</td>
                         <td>
                           <Badge value={c.verificationStatus} /> <Time at={c.lastVerifiedAt} />

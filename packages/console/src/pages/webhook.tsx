@@ -6,7 +6,7 @@ import { ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useLocalPage } from '../ui/paging.js';
 import { useResource } from '../ui/use-resource.js';
-import { PROVIDER_FAMILIES, WEBHOOK_EVENTS } from '../words.js';
+import { familyName, WEBHOOK_EVENTS } from '../words.js';
 
 /** One webhook configuration and its delivery history: every delivery with outcome and reason. */
 export function WebhookPage() {
@@ -41,7 +41,7 @@ export function WebhookPage() {
               </div>
               <div>
                 <dt>Provider</dt>
-                <dd>{PROVIDER_FAMILIES[w.provider]}</dd>
+                <dd>{familyName(w.provider)}</dd>
               </div>
               <div>
                 <dt>Scope</dt>

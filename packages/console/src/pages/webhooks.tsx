@@ -7,7 +7,7 @@ import { Badge, Empty, Loaded, ShownOnce } from '../ui/display.js';
 import { Form, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { PROVIDER_FAMILIES, WEBHOOK_EVENTS } from '../words.js';
+import { familyName, WEBHOOK_EVENTS } from '../words.js';
 import { useClientScopes } from './discovery.js';
 import { TriggerFields, useTriggerFields } from './trigger-fields.js';
 
@@ -57,7 +57,7 @@ export function WebhooksPage() {
                           <Link to={w.id}>{w.providerProjectKey}</Link>
                           <div className="muted small mono">{w.providerScopePath}</div>
                         </td>
-                        <td>{PROVIDER_FAMILIES[w.provider]}</td>
+                        <td>{familyName(w.provider)}</td>
                         <td>
                           {w.repoFilters.length
                             ? w.repoFilters.map((f) => f.displayName ?? f.repositoryName).join(', ')

@@ -7,7 +7,8 @@
  * (`credentials`, `rateLimited`, `quotaExceeded`, ...). Messages never carry credentials.
  */
 
-export const AI_PROVIDER_KINDS = [
+/** The kinds Margin ships (the spec's wire values); plugins register others. */
+export const BUILT_IN_AI_PROVIDER_KINDS = [
   'kindCloudA',
   'kindDirect',
   'kindProxy',
@@ -16,9 +17,12 @@ export const AI_PROVIDER_KINDS = [
   'kindCloudB',
   'kindCloudC',
 ] as const;
-export type AiProviderKind = (typeof AI_PROVIDER_KINDS)[number];
+export type BuiltInAiProviderKind = (typeof BUILT_IN_AI_PROVIDER_KINDS)[number];
+/** An AI provider kind id: a built-in one, or one a registered `AiProviderKindV1` declares. */
+export type AiProviderKind = BuiltInAiProviderKind | (string & {});
 
-export const PROTOCOL_MODES = [
+/** `auto` and the wire protocols of the built-in kinds; a plugin's kind may declare its own. */
+export const BUILT_IN_PROTOCOL_MODES = [
   'auto',
   'responses',
   'chatCompletions',
@@ -27,7 +31,8 @@ export const PROTOCOL_MODES = [
   'converseApi',
   'generateContentApi',
 ] as const;
-export type ProtocolMode = (typeof PROTOCOL_MODES)[number];
+export type BuiltInProtocolMode = (typeof BUILT_IN_PROTOCOL_MODES)[number];
+export type ProtocolMode = BuiltInProtocolMode | (string & {});
 /** A mode after `auto` has been resolved for a concrete call. */
 export type WireProtocolMode = Exclude<ProtocolMode, 'auto'>;
 
@@ -194,13 +199,53 @@ export interface AiDiscoveryResult {
   models: DiscoveredModel[];
 }
 
+/** One wire protocol a kind speaks, and what it is for. */
+export interface AiProtocolV1 {
+  readonly mode: WireProtocolMode;
+  readonly operation: 'chat' | 'embedding';
+}
+
+/** A well-known model of a kind, with list prices (USD per million tokens), for the model catalog. */
+export interface KnownModelV1 {
+  remoteModelId: string;
+  displayName: string;
+  operationKinds: ReadonlyArray<'chat' | 'embedding'>;
+  maxContextTokens?: number;
+  tokenizerName?: string;
+  maxInputTokens?: number;
+  embeddingDimensions?: number;
+  supportsStructuredOutput: boolean;
+  supportsToolUse: boolean;
+  inputCostPer1MUsd?: number;
+  outputCostPer1MUsd?: number;
+  cachedInputCostPer1MUsd?: number;
+}
+
+/**
+ * An AI provider kind as an adapter registers it: its facts (core checks profiles, endpoints and
+ * keys against them) and its behaviour.
+ */
 export interface AiProviderKindV1 {
   readonly specificationVersion: 'v1';
+  /** The wire value (`kindDirect`); for a plugin, its own id (`kindAcme`), matching `REGISTERED_ID_PATTERN`. */
   readonly kind: AiProviderKind;
-  /** Modes a profile of this kind may declare, `auto` included. */
-  readonly protocolModes: readonly ProtocolMode[];
+  /** How people call it, for messages and the console (`OpenAI`). */
+  readonly displayName: string;
+  /** The wire protocols it speaks; a profile may declare these and `auto`. */
+  readonly protocols: readonly AiProtocolV1[];
   /** Whether this kind can list models at all; otherwise discovery is `manualOnly`. */
   readonly supportsDiscovery: boolean;
+  /** Where a profile that leaves `baseUrl` empty goes (the vendor's public endpoint, as text); without one `baseUrl` is required. */
+  readonly defaultEndpoint?: string | undefined;
+  /** False only for servers that may run without a key (a local OpenAI-compatible server). */
+  readonly requiresApiKey: boolean;
+  /**
+   * Offered when the kind can authenticate with the host's managed identity (`auth.mode:
+   * azureIdentity`): the hosts the identity's token may be sent to, and how to say so.
+   */
+  readonly managedIdentity?: { readonly hosts: RegExp; readonly hostsDescription: string } | undefined;
+  /** Models the catalog lists for this kind out of the box. */
+  readonly knownModels?: readonly KnownModelV1[] | undefined;
   probe(connection: AiConnectionConfig): Promise<AiProbeResult>;
   discoverModels(connection: AiConnectionConfig): Promise<AiDiscoveryResult>;
   /** Resolves `auto` to a wire mode for this kind and model. */

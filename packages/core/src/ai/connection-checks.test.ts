@@ -14,7 +14,14 @@ function gatedKind() {
   const kind: AiProviderKindV1 = {
     specificationVersion: 'v1',
     kind: 'kindDirect',
-    protocolModes: ['auto', 'responses', 'chatCompletions', 'embeddings'],
+    displayName: 'OpenAI',
+    protocols: [
+      { mode: 'responses', operation: 'chat' },
+      { mode: 'chatCompletions', operation: 'chat' },
+      { mode: 'embeddings', operation: 'embedding' },
+    ],
+    defaultEndpoint: 'https://api.openai.com/v1',
+    requiresApiKey: true,
     supportsDiscovery: true,
     probe: () =>
       new Promise<AiProbeResult>((resolve) => {

@@ -23,8 +23,9 @@ import {
   endpointIssues,
   inferOperationKinds,
   inferProtocolModes,
-  isChatMode,
+  modesOf,
   narrowAutoMode,
+  operationOf,
 } from './profile-rules.js';
 import { capabilityForPurpose, type OperationKind } from './purposes.js';
 import { AiProbeInput } from './schemas.js';
@@ -39,7 +40,7 @@ export async function permittedProviders(deps: AiDeps, actor: Actor, clientId: s
     providers: deps.providers.ai.map((k) => ({
       providerKind: k.kind,
       isPermitted: true,
-      protocolModes: [...k.protocolModes],
+      protocolModes: modesOf(k),
     })),
     isRestricted: false,
   };
@@ -128,7 +129,7 @@ function discoveredView(
     remoteModelId: d.remoteModelId,
     displayName: d.displayName ?? entry?.displayName ?? d.remoteModelId,
     operationKinds,
-    supportedProtocolModes: inferProtocolModes(operationKinds, kind.protocolModes),
+    supportedProtocolModes: inferProtocolModes(operationKinds, kind),
     tokenizerName,
     maxInputTokens: d.maxInputTokens ?? entry?.maxInputTokens ?? null,
     embeddingDimensions,
@@ -215,18 +216,23 @@ const specOf = (model: ConfiguredModelRecord, protocolMode: ProtocolMode): AiMod
 });
 
 /** The mode a live check uses: the one a binding of this capability uses, else auto, else the first fitting. */
-function checkMode(model: ConfiguredModelRecord, capability: OperationKind, profile: AiConnectionRecord): ProtocolMode {
+function checkMode(
+  kind: AiProviderKindV1,
+  model: ConfiguredModelRecord,
+  capability: OperationKind,
+  profile: AiConnectionRecord,
+): ProtocolMode {
   const bound = profile.purposeBindings.find(
     (b) => b.configuredModelId === model.id && capabilityForPurpose(b.purpose) === capability,
   );
-  const fits = (m: ProtocolMode) => m === 'auto' || (capability === 'chat' ? isChatMode(m) : m === 'embeddings');
+  const fits = (m: ProtocolMode) => m === 'auto' || operationOf(kind, m) === capability;
   const mode =
     bound?.protocolMode ??
     model.supportedProtocolModes.find((m) => m === 'auto') ??
     model.supportedProtocolModes.find(fits) ??
     'auto';
   // The same narrowing resolvePurpose applies, so verify calls what reviews will call.
-  return narrowAutoMode(mode, model, capability);
+  return narrowAutoMode(mode, model, capability, kind);
 }
 
 async function checkModel(
@@ -244,7 +250,7 @@ async function checkModel(
     }
   }
   if (model.operationKinds.includes('chat')) {
-    const mode = checkMode(model, 'chat', profile);
+    const mode = checkMode(kind, model, 'chat', profile);
     try {
       await kind.createModel(config, specOf(model, mode)).chat({
         messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
@@ -256,7 +262,7 @@ async function checkModel(
     }
   }
   if (model.operationKinds.includes('embedding')) {
-    const mode = checkMode(model, 'embedding', profile);
+    const mode = checkMode(kind, model, 'embedding', profile);
     try {
       const result = await kind
         .createModel(config, specOf(model, mode))

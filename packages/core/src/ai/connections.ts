@@ -13,7 +13,13 @@ import type {
 } from './ai-records.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
 import { clientCatalog } from './model-catalog.js';
-import { checkProfile, type DraftKey, type NormalizedProfile, type ProfileDraft } from './profile-rules.js';
+import {
+  checkProfile,
+  type DraftKey,
+  modesOfKind,
+  type NormalizedProfile,
+  type ProfileDraft,
+} from './profile-rules.js';
 import {
   AttachCatalogModelInput,
   type ConfiguredModelInputBody,
@@ -87,13 +93,7 @@ export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnect
   };
 }
 
-export function invalid(issues: ValidationIssue[]): MarginError {
-  const first = issues[0];
-  return MarginError.validation(
-    first ? `Invalid request: ${first.path}: ${first.message}` : 'Invalid request.',
-    issues,
-  );
-}
+export const invalid = (issues: ValidationIssue[]): MarginError => MarginError.invalid(issues);
 
 const apiKeyContext = (connectionId: string) => sealedSecretContext('ai-connection.apiKey', connectionId);
 
@@ -302,7 +302,7 @@ export async function attachCatalogModel(
 /** Logical models pointing at this connection must still fit the changed models. */
 async function assertReferencesHold(deps: AiDeps, tx: Repositories, next: AiConnectionRecord): Promise<void> {
   const references = await tx.aiLogicalModels.listByConnection(next.id);
-  const kindModes = findKind(deps, next.providerKind)?.protocolModes;
+  const kindModes = modesOfKind(findKind(deps, next.providerKind));
   const broken = references.filter((lm) => logicalTargetProblem(lm, next, kindModes) !== undefined);
   if (broken.length > 0) {
     const names = broken.map((lm) => `${lm.name} (${lm.ownerKind})`).join(', ');

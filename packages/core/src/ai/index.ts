@@ -25,8 +25,7 @@ export {
 export { estimateCostUsd, type ModelPrices } from './cost.js';
 export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
 export { toVendorJsonSchema } from './json-schema.js';
-export { KNOWN_MODELS, type KnownModel } from './known-models.js';
-export { inferOperationKinds, inferProtocolModes } from './profile-rules.js';
+export { inferOperationKinds, inferProtocolModes, modesOf, operationOf } from './profile-rules.js';
 export {
   AI_PURPOSES,
   type AiPurpose,

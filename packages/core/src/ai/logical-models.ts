@@ -8,6 +8,7 @@ import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } 
 import { findKind, invalid } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
 import { assertTenantCatalogWritable, tenantCatalogInUse } from './model-catalog.js';
+import { modesOfKind } from './profile-rules.js';
 import { AI_PURPOSES, type AiPurpose, capabilityForPurpose } from './purposes.js';
 import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput } from './schemas.js';
 
@@ -67,7 +68,7 @@ async function assertTarget(
       },
     ]);
   }
-  const problem = logicalTargetProblem(target, connection, findKind(deps, connection.providerKind)?.protocolModes);
+  const problem = logicalTargetProblem(target, connection, modesOfKind(findKind(deps, connection.providerKind)));
   if (problem) throw invalid([problem]);
 }
 

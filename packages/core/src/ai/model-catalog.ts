@@ -2,12 +2,12 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
+import { requestedAiKind } from '../providers.js';
 import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/tenancy-records.js';
-import type { AiProviderKind } from './ai-model-v1.js';
+import type { AiProviderKind, AiProviderKindV1 } from './ai-model-v1.js';
 import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
 import type { ModelPrices } from './cost.js';
-import { KNOWN_MODELS } from './known-models.js';
-import { inferOperationKinds } from './profile-rules.js';
+import { inferOperationKinds, modesOf } from './profile-rules.js';
 import { CatalogModelInput, CatalogModelQuery, PriceOverrideInput } from './schemas.js';
 
 export interface CatalogEntry extends ModelTraits {
@@ -19,26 +19,29 @@ export interface CatalogEntry extends ModelTraits {
 
 const catalogKey = (kind: string, remoteModelId: string) => `${kind}\u0000${remoteModelId.toLowerCase()}`;
 
-const BUILT_IN: CatalogEntry[] = KNOWN_MODELS.flatMap((m) =>
-  m.providerKinds.map((providerKind) => ({
-    id: `builtin:${providerKind}:${m.remoteModelId}`,
-    providerKind,
-    remoteModelId: m.remoteModelId,
-    displayName: m.displayName,
-    operationKinds: [...m.operationKinds],
-    tokenizerName: m.tokenizerName ?? null,
-    maxInputTokens: m.maxInputTokens ?? null,
-    embeddingDimensions: m.embeddingDimensions ?? null,
-    supportsStructuredOutput: m.supportsStructuredOutput,
-    supportsToolUse: m.supportsToolUse,
-    maxContextTokens: m.maxContextTokens ?? null,
-    inputCostPer1MUsd: m.inputCostPer1MUsd ?? null,
-    outputCostPer1MUsd: m.outputCostPer1MUsd ?? null,
-    cachedInputCostPer1MUsd: m.cachedInputCostPer1MUsd ?? null,
-    isBuiltIn: true,
-    priceOverridden: false,
-  })),
-);
+/** The models each registered kind lists out of the box; a plugin's kind brings its own. */
+function builtInCatalog(kinds: readonly AiProviderKindV1[]): CatalogEntry[] {
+  return kinds.flatMap((kind) =>
+    (kind.knownModels ?? []).map((m) => ({
+      id: `builtin:${kind.kind}:${m.remoteModelId}`,
+      providerKind: kind.kind,
+      remoteModelId: m.remoteModelId,
+      displayName: m.displayName,
+      operationKinds: [...m.operationKinds],
+      tokenizerName: m.tokenizerName ?? null,
+      maxInputTokens: m.maxInputTokens ?? null,
+      embeddingDimensions: m.embeddingDimensions ?? null,
+      supportsStructuredOutput: m.supportsStructuredOutput,
+      supportsToolUse: m.supportsToolUse,
+      maxContextTokens: m.maxContextTokens ?? null,
+      inputCostPer1MUsd: m.inputCostPer1MUsd ?? null,
+      outputCostPer1MUsd: m.outputCostPer1MUsd ?? null,
+      cachedInputCostPer1MUsd: m.cachedInputCostPer1MUsd ?? null,
+      isBuiltIn: true,
+      priceOverridden: false,
+    })),
+  );
+}
 
 const fromRecord = (r: CatalogModelRecord): CatalogEntry => ({
   id: r.id,
@@ -76,17 +79,18 @@ function withOverride(entry: CatalogEntry, override: PriceOverrideRecord | undef
  * and stop being exercised in Community).
  */
 export async function effectiveCatalog(
-  deps: Pick<CoreDeps, 'storage'>,
+  deps: Pick<CoreDeps, 'storage' | 'providers'>,
   tenantId: string,
   withTenantParts = true,
 ): Promise<CatalogEntry[]> {
-  if (!withTenantParts) return BUILT_IN.map((e) => ({ ...e }));
+  const builtIn = builtInCatalog(deps.providers.ai);
+  if (!withTenantParts) return builtIn;
   const [own, overrides] = await Promise.all([
     deps.storage.aiModelCatalog.listModels(tenantId),
     deps.storage.aiModelCatalog.listPriceOverrides(tenantId),
   ]);
   const byKey = new Map(overrides.map((o) => [catalogKey(o.providerKind, o.remoteModelId), o]));
-  return [...BUILT_IN, ...own.map(fromRecord)].map((e) =>
+  return [...builtIn, ...own.map(fromRecord)].map((e) =>
     withOverride(e, byKey.get(catalogKey(e.providerKind, e.remoteModelId))),
   );
 }
@@ -108,7 +112,7 @@ export async function tenantCatalogInUse(deps: Pick<CoreDeps, 'storage'>, tenant
 
 /** Prices for cost: the configured model's own, else the tenant catalog's, else the built-in list. */
 export async function catalogPrices(
-  deps: Pick<CoreDeps, 'storage'>,
+  deps: Pick<CoreDeps, 'storage' | 'providers'>,
   tenantId: string,
   providerKind: AiProviderKind,
   remoteModelId: string,
@@ -144,12 +148,16 @@ function catalogListing(catalog: CatalogEntry[], providerKind: AiProviderKind | 
 
 export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
   const { providerKind } = CatalogModelQuery.parse(query);
+  if (providerKind) requestedAiKind(deps.providers, providerKind, 'providerKind');
   await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
   return catalogListing(await effectiveCatalog(deps, tenantId), providerKind);
 }
 
 /** The catalog a client's connections draw on: its tenant's, with the tenant parts only where in use. */
-export async function clientCatalog(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<CatalogEntry[]> {
+export async function clientCatalog(
+  deps: Pick<CoreDeps, 'storage' | 'providers'>,
+  tenantId: string,
+): Promise<CatalogEntry[]> {
   return effectiveCatalog(deps, tenantId, await tenantCatalogInUse(deps, tenantId));
 }
 
@@ -159,6 +167,7 @@ export async function clientCatalog(deps: Pick<CoreDeps, 'storage'>, tenantId: s
  */
 export async function listClientCatalogModels(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
   const { providerKind } = CatalogModelQuery.parse(query);
+  if (providerKind) requestedAiKind(deps.providers, providerKind, 'providerKind');
   const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   return catalogListing(await clientCatalog(deps, client.tenantId), providerKind);
 }
@@ -166,6 +175,7 @@ export async function listClientCatalogModels(deps: CoreDeps, actor: Actor, clie
 /** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
 export async function createCatalogModel(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = CatalogModelInput.parse(input);
+  requestedAiKind(deps.providers, req.providerKind, 'providerKind');
   const operationKinds = req.operationKinds ? [...new Set(req.operationKinds)] : inferOperationKinds(req);
   if (operationKinds.includes('embedding')) {
     const missing = (['tokenizerName', 'maxInputTokens', 'embeddingDimensions'] as const).filter((f) => req[f] == null);
@@ -178,7 +188,7 @@ export async function createCatalogModel(deps: CoreDeps, actor: Actor, tenantId:
   }
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
-  if (findCatalogEntry(BUILT_IN, req.providerKind, req.remoteModelId)) {
+  if (findCatalogEntry(builtInCatalog(deps.providers.ai), req.providerKind, req.remoteModelId)) {
     throw MarginError.conflict(
       `${req.remoteModelId} is already in the built-in catalog for ${req.providerKind}; override its prices instead.`,
     );
@@ -222,7 +232,7 @@ export async function listCatalogProviders(deps: CoreDeps, actor: Actor, tenantI
   return {
     items: deps.providers.ai.map((k) => ({
       providerKind: k.kind,
-      protocolModes: [...k.protocolModes],
+      protocolModes: modesOf(k),
       supportsDiscovery: k.supportsDiscovery,
       catalogModelCount: catalog.filter((e) => e.providerKind === k.kind).length,
     })),
@@ -247,6 +257,7 @@ export async function listPriceOverrides(deps: CoreDeps, actor: Actor, tenantId:
 /** Sets the tenant's prices for a catalog model; 201 when new, 200 when it replaced one. */
 export async function putPriceOverride(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = PriceOverrideInput.parse(input);
+  requestedAiKind(deps.providers, req.providerKind, 'providerKind');
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
   const entry = findCatalogEntry(await effectiveCatalog(deps, tenantId), req.providerKind, req.remoteModelId);

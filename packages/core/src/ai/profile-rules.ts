@@ -12,34 +12,28 @@ import type {
 import { type AiPurpose, capabilityForPurpose, type OperationKind } from './purposes.js';
 import type { ConfiguredModelInputBody, PurposeBindingInputBody } from './schemas.js';
 
-/** Kinds whose adapters fall back to the vendor's public endpoint when `baseUrl` is empty. */
-const DEFAULT_ENDPOINT_KINDS: ReadonlySet<AiProviderKind> = new Set([
-  'kindDirect',
-  'kindAssistant',
-  'kindCloudB',
-  'kindCloudC',
-]);
+/** The modes a profile of this kind may declare: `auto` and each wire protocol the kind speaks. */
+export function modesOf(kind: Pick<AiProviderKindV1, 'protocols'>): ProtocolMode[] {
+  return ['auto', ...kind.protocols.map((p) => p.mode)];
+}
 
-/**
- * Where the host's managed-identity token may go: Azure OpenAI and Azure AI endpoints (public and
- * sovereign clouds). The token is the installation's own credential, so a profile must not point
- * it at any other host.
- */
-const AZURE_IDENTITY_HOST =
-  /\.(openai\.azure\.(com|us|cn)|cognitiveservices\.azure\.(com|us|cn)|services\.ai\.azure\.(com|us|cn))$/i;
+/** `modesOf` for a kind that may not be registered here. */
+export const modesOfKind = (kind: AiProviderKindV1 | undefined) => kind && modesOf(kind);
 
-/** Only local OpenAI-compatible servers are called without a key (no Authorization header). */
-const KEYLESS_KINDS: ReadonlySet<AiProviderKind> = new Set(['kindCompatible']);
+/** What the built-in wire protocols are for, for profiles whose kind is not registered here. */
+const BUILT_IN_OPERATIONS: Readonly<Record<string, OperationKind>> = {
+  responses: 'chat',
+  chatCompletions: 'chat',
+  messagesApi: 'chat',
+  converseApi: 'chat',
+  generateContentApi: 'chat',
+  embeddings: 'embedding',
+};
 
-const CHAT_MODES: ReadonlySet<ProtocolMode> = new Set([
-  'responses',
-  'chatCompletions',
-  'messagesApi',
-  'converseApi',
-  'generateContentApi',
-]);
-
-export const isChatMode = (mode: ProtocolMode) => CHAT_MODES.has(mode);
+/** What a wire protocol is for, as the kind declares it; `undefined` for `auto` or a mode it does not speak. */
+export function operationOf(kind: AiProviderKindV1 | undefined, mode: ProtocolMode): OperationKind | undefined {
+  return kind ? kind.protocols.find((p) => p.mode === mode)?.operation : BUILT_IN_OPERATIONS[mode];
+}
 
 /** Spec: `embedding` when the id contains "embedding" or embedding fields are given, else `chat`. */
 export function inferOperationKinds(model: {
@@ -54,21 +48,23 @@ export function inferOperationKinds(model: {
 
 /**
  * Spec: `auto, embeddings` for an embedding-only model, else `auto, responses, chatCompletions`.
- * Those chat modes are OpenAI's; a kind that speaks neither gets its own chat protocol instead
- * (messagesApi, converseApi, generateContentApi). The result keeps only modes the kind permits, so
- * an inferred list is never refused.
+ * Those chat modes are OpenAI's; a kind that speaks neither gets its own chat protocols instead
+ * (messagesApi, converseApi, generateContentApi, or a plugin's), and a kind without `embeddings`
+ * its own embedding protocols. The result keeps only modes the kind speaks, so an inferred list is
+ * never refused.
  */
 export function inferProtocolModes(
   operationKinds: readonly OperationKind[],
-  kindModes: readonly ProtocolMode[] | undefined,
+  kind: AiProviderKindV1 | undefined,
 ): ProtocolMode[] {
   const embeddingOnly = operationKinds.length === 1 && operationKinds[0] === 'embedding';
-  let modes: ProtocolMode[] = embeddingOnly ? ['auto', 'embeddings'] : ['auto', 'responses', 'chatCompletions'];
-  if (!kindModes) return modes;
-  if (!embeddingOnly && !kindModes.includes('responses') && !kindModes.includes('chatCompletions')) {
-    modes = ['auto', ...kindModes.filter(isChatMode)];
-  }
-  return modes.filter((m) => kindModes.includes(m));
+  const spec: ProtocolMode[] = embeddingOnly ? ['auto', 'embeddings'] : ['auto', 'responses', 'chatCompletions'];
+  if (!kind) return spec;
+  const modes = modesOf(kind);
+  const fitting = spec.filter((m) => modes.includes(m));
+  if (fitting.length > 1) return fitting;
+  const operation: OperationKind = embeddingOnly ? 'embedding' : 'chat';
+  return ['auto', ...kind.protocols.filter((p) => p.operation === operation).map((p) => p.mode)];
 }
 
 /**
@@ -80,11 +76,10 @@ export function narrowAutoMode(
   mode: ProtocolMode,
   model: { supportedProtocolModes: readonly ProtocolMode[] },
   capability: OperationKind,
+  kind: AiProviderKindV1 | undefined,
 ): ProtocolMode {
   if (mode !== 'auto') return mode;
-  const fitting = model.supportedProtocolModes.filter((m) =>
-    capability === 'chat' ? isChatMode(m) : m === 'embeddings',
-  );
+  const fitting = model.supportedProtocolModes.filter((m) => operationOf(kind, m) === capability);
   return fitting.length === 1 ? (fitting[0] as ProtocolMode) : mode;
 }
 
@@ -130,7 +125,7 @@ export function endpointIssues(
     });
   }
   if (draft.baseUrl === '') {
-    if (!DEFAULT_ENDPOINT_KINDS.has(draft.providerKind)) {
+    if (kind && !kind.defaultEndpoint) {
       issues.push({ path: 'baseUrl', message: `baseUrl is required for ${draft.providerKind}.` });
     }
   } else {
@@ -142,28 +137,28 @@ export function endpointIssues(
     }
   }
   if (draft.authMode === 'azureIdentity') {
-    if (draft.providerKind !== 'kindCloudA') {
+    const identity = kind?.managedIdentity;
+    if (kind && !identity) {
       issues.push({
         path: 'auth.mode',
-        message: 'azureIdentity is accepted only for kindCloudA (Azure OpenAI); use apiKey.',
+        message: `azureIdentity is not accepted for ${draft.providerKind}; use apiKey.`,
       });
     }
     const host = parseHttpUrl(draft.baseUrl)?.hostname;
-    if (host !== undefined && !AZURE_IDENTITY_HOST.test(host)) {
+    if (identity && host !== undefined && !identity.hosts.test(host)) {
       issues.push({
         path: 'baseUrl',
-        message:
-          'with azureIdentity must be an Azure OpenAI or Azure AI host (*.openai.azure.com, *.cognitiveservices.azure.com, *.services.ai.azure.com): the installation’s identity token is sent only there. Use apiKey for other hosts.',
+        message: `with azureIdentity must be ${identity.hostsDescription}: the installation’s identity token is sent only there. Use apiKey for other hosts.`,
       });
     }
   } else {
     const key = draft.apiKey;
     if (key.kind === 'missing') issues.push({ path: 'auth.apiKey', message: 'apiKey is required with mode apiKey.' });
     const empty = (key.kind === 'new' && key.value.trim() === '') || (key.kind === 'stored' && !key.present);
-    if (empty && !KEYLESS_KINDS.has(draft.providerKind)) {
+    if (empty && kind?.requiresApiKey !== false) {
       issues.push({
         path: 'auth.apiKey',
-        message: `apiKey must not be empty for ${draft.providerKind}; only kindCompatible servers may be called without a key.`,
+        message: `apiKey must not be empty for ${draft.providerKind}; only servers that run without a key (kindCompatible) may be called without one.`,
       });
     }
   }
@@ -191,7 +186,7 @@ export function checkProfile(
 ): { issues: ValidationIssue[] } | { issues: []; profile: NormalizedProfile } {
   const { kind } = context;
   const issues = endpointIssues(draft, kind, context.allowPrivateEgress);
-  const kindModes = kind?.protocolModes;
+  const kindModes = kind && modesOf(kind);
 
   let discoveryMode: DiscoveryMode =
     draft.discoveryMode ?? (kind?.supportsDiscovery ? 'providerCatalog' : 'manualOnly');
@@ -204,7 +199,7 @@ export function checkProfile(
   }
 
   const models = normalizeModels(draft.configuredModels, draft.providerKind, kindModes, context, issues);
-  const bindings = normalizeBindings(draft.purposeBindings, models, draft.providerKind, kindModes, issues);
+  const bindings = normalizeBindings(draft.purposeBindings, models, draft.providerKind, kind, issues);
   if (issues.length > 0) return { issues };
   return { issues: [], profile: { discoveryMode, configuredModels: models, purposeBindings: bindings } };
 }
@@ -260,7 +255,7 @@ function normalizeModels(
           message: 'embeddingDimensions (64 to 4096) is required for an embedding model.',
         });
       }
-      if (kindModes && !kindModes.includes('embeddings')) {
+      if (context.kind && !context.kind.protocols.some((p) => p.operation === 'embedding')) {
         issues.push({
           path: at('operationKinds'),
           message: `${providerKind} has no embeddings API, so a model of this connection cannot be an embedding model.`,
@@ -269,7 +264,7 @@ function normalizeModels(
     }
 
     const explicitModes = input.supportedProtocolModes ? unique(input.supportedProtocolModes) : undefined;
-    const modes = explicitModes ?? inferProtocolModes(operationKinds, kindModes);
+    const modes = explicitModes ?? inferProtocolModes(operationKinds, context.kind);
     (explicitModes ?? []).forEach((mode, j) => {
       const path = at(`supportedProtocolModes[${j}]`);
       if (kindModes && !kindModes.includes(mode)) {
@@ -277,9 +272,9 @@ function normalizeModels(
           path,
           message: `Protocol mode ${mode} is not available for ${providerKind}; use one of ${kindModes.join(', ')}.`,
         });
-      } else if (mode === 'embeddings' && !isEmbedding) {
-        issues.push({ path, message: 'The embeddings protocol needs a model with the embedding capability.' });
-      } else if (isChatMode(mode) && !isChat) {
+      } else if (operationOf(context.kind, mode) === 'embedding' && !isEmbedding) {
+        issues.push({ path, message: `The embeddings protocol ${mode} needs a model with the embedding capability.` });
+      } else if (operationOf(context.kind, mode) === 'chat' && !isChat) {
         issues.push({ path, message: `The chat protocol ${mode} needs a model with the chat capability.` });
       }
     });
@@ -309,9 +304,10 @@ function normalizeBindings(
   inputs: readonly PurposeBindingInputBody[],
   models: readonly ConfiguredModelRecord[],
   providerKind: AiProviderKind,
-  kindModes: readonly ProtocolMode[] | undefined,
+  kind: AiProviderKindV1 | undefined,
   issues: ValidationIssue[],
 ): PurposeBindingRecord[] {
+  const kindModes = kind && modesOf(kind);
   const seen = new Set<AiPurpose>();
   const out: PurposeBindingRecord[] = [];
   inputs.forEach((input, i) => {
@@ -363,9 +359,9 @@ function normalizeBindings(
             ? `embeddingDefault needs an embedding-capable model; ${model.remoteModelId} is not one.`
             : `${input.purpose} needs a chat-capable model; ${model.remoteModelId} is not one.`,
       });
-    } else if (needs === 'embedding' && protocolMode !== 'auto' && protocolMode !== 'embeddings') {
+    } else if (needs === 'embedding' && protocolMode !== 'auto' && operationOf(kind, protocolMode) !== 'embedding') {
       issues.push({ path: at('protocolMode'), message: 'embeddingDefault needs protocolMode auto or embeddings.' });
-    } else if (needs === 'chat' && protocolMode === 'embeddings') {
+    } else if (needs === 'chat' && operationOf(kind, protocolMode) === 'embedding') {
       issues.push({ path: at('protocolMode'), message: `${input.purpose} needs a chat protocol mode or auto.` });
     } else if (kindModes && !kindModes.includes(protocolMode)) {
       issues.push({

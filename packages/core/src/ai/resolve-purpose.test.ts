@@ -16,7 +16,27 @@ function fakeKind(): AiProviderKindV1 & { created: Array<{ config: AiConnectionC
   return {
     specificationVersion: 'v1',
     kind: 'kindDirect',
-    protocolModes: ['auto', 'responses', 'chatCompletions', 'embeddings'],
+    displayName: 'OpenAI',
+    protocols: [
+      { mode: 'responses', operation: 'chat' },
+      { mode: 'chatCompletions', operation: 'chat' },
+      { mode: 'embeddings', operation: 'embedding' },
+    ],
+    defaultEndpoint: 'https://api.openai.com/v1',
+    requiresApiKey: true,
+    // The kind's catalog: what a configured model without prices falls back to.
+    knownModels: [
+      {
+        remoteModelId: 'gpt-4.1',
+        displayName: 'GPT-4.1',
+        operationKinds: ['chat'],
+        supportsStructuredOutput: true,
+        supportsToolUse: true,
+        inputCostPer1MUsd: 2,
+        cachedInputCostPer1MUsd: 0.5,
+        outputCostPer1MUsd: 8,
+      },
+    ],
     supportsDiscovery: true,
     created,
     async probe() {
@@ -243,7 +263,7 @@ describe('resolvePurpose', () => {
     await profile({ chat: { supportedProtocolModes: ['auto', 'chatCompletions'], outputCostPer1MUsd: 9 } });
     const resolved = await core.ai.resolvePurpose(clientId, 'reviewDefault');
     expect(resolved.protocolMode).toBe('chatCompletions');
-    // gpt-4.1 is in the built-in catalog for kindDirect: 2 / 0.5 cached / 8 per million.
+    // gpt-4.1 is in the kind's own catalog: 2 / 0.5 cached / 8 per million.
     expect(resolved.prices).toEqual({ inputCostPer1MUsd: 2, outputCostPer1MUsd: 9, cachedInputCostPer1MUsd: 0.5 });
   });
 });

@@ -150,7 +150,7 @@ async function build(
     );
   }
   const capability = capabilityForPurpose(purpose);
-  const protocolMode = narrowAutoMode(requestedMode, configuredModel, capability);
+  const protocolMode = narrowAutoMode(requestedMode, configuredModel, capability, kind);
   const config = openConnectionConfig(deps, connection);
   const model = kind.createModel(config, {
     remoteModelId: configuredModel.remoteModelId,

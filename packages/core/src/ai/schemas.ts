@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AI_PROVIDER_KINDS, PROTOCOL_MODES, REASONING_EFFORTS } from './ai-model-v1.js';
+import { aiProviderKind, protocolMode } from '../schemas/registered-ids.js';
+import { REASONING_EFFORTS } from './ai-model-v1.js';
 import {
   AI_FAILURE_CATEGORIES,
   AUTH_MODES,
@@ -68,7 +69,7 @@ export const ConfiguredModelInput = z
       .max(2)
       .nullish()
       .meta({ description: 'Inferred when omitted: embedding for embedding ids or models with embedding fields.' }),
-    supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)).min(1).max(7).nullish(),
+    supportedProtocolModes: z.array(protocolMode).min(1).max(7).nullish(),
     ...modelTraitInputs,
     source: z.enum(MODEL_SOURCES).nullish(),
     lastSeenAt: z.iso.datetime({ offset: true }).nullish(),
@@ -80,14 +81,14 @@ export const PurposeBindingInput = z
     purpose: z.enum(AI_PURPOSES),
     remoteModelId: remoteModelId.nullish(),
     configuredModelId: id.nullish(),
-    protocolMode: z.enum(PROTOCOL_MODES).nullish().meta({ description: 'Default `auto`.' }),
+    protocolMode: protocolMode.nullish().meta({ description: 'Default `auto`.' }),
     isEnabled: z.boolean().nullish().meta({ description: 'Default true.' }),
   })
   .meta({ id: 'PurposeBindingInput' });
 
 const connectionFields = {
   displayName: z.string().trim().min(1, 'displayName is required').max(200, 'must be at most 200 characters'),
-  providerKind: z.enum(AI_PROVIDER_KINDS),
+  providerKind: aiProviderKind,
   baseUrl,
   auth: AiConnectionAuthInput,
   discoveryMode: z.enum(DISCOVERY_MODES),
@@ -142,7 +143,7 @@ const modelDescriptionFields = {
   remoteModelId: z.string(),
   displayName: z.string(),
   operationKinds: z.array(z.enum(OPERATION_KINDS)),
-  supportedProtocolModes: z.array(z.enum(PROTOCOL_MODES)),
+  supportedProtocolModes: z.array(protocolMode),
   tokenizerName: z.string().nullable(),
   maxInputTokens: z.number().int().nullable(),
   embeddingDimensions: z.number().int().nullable(),
@@ -168,7 +169,7 @@ export const PurposeBindingView = z
     purpose: z.enum(AI_PURPOSES),
     configuredModelId: z.string(),
     remoteModelId: z.string(),
-    protocolMode: z.enum(PROTOCOL_MODES),
+    protocolMode: protocolMode,
     isEnabled: z.boolean(),
   })
   .meta({ id: 'PurposeBinding' });
@@ -198,7 +199,7 @@ export const AiConnectionView = z
     id: z.string(),
     clientId: z.string(),
     displayName: z.string(),
-    providerKind: z.enum(AI_PROVIDER_KINDS),
+    providerKind: aiProviderKind,
     baseUrl: z.string(),
     auth: z
       .object({ mode: z.enum(AUTH_MODES), hasApiKey: z.boolean() })
@@ -223,9 +224,9 @@ export const PermittedProvidersView = z
   .object({
     providers: z.array(
       z.object({
-        providerKind: z.enum(AI_PROVIDER_KINDS),
+        providerKind: aiProviderKind,
         isPermitted: z.boolean(),
-        protocolModes: z.array(z.enum(PROTOCOL_MODES)),
+        protocolModes: z.array(protocolMode),
       }),
     ),
     isRestricted: z.boolean(),
@@ -267,7 +268,7 @@ const logicalFields = {
   connectionId: id,
   configuredModelId: id,
   reasoningEffort: z.enum(REASONING_EFFORTS).optional().meta({ description: 'Default `none` (send nothing).' }),
-  protocolMode: z.enum(PROTOCOL_MODES).optional().meta({ description: 'Default `auto`.' }),
+  protocolMode: protocolMode.optional().meta({ description: 'Default `auto`.' }),
 };
 
 export const LogicalModelInput = z.object({ name: logicalName, ...logicalFields }).meta({ id: 'LogicalModelInput' });
@@ -286,7 +287,7 @@ export const LogicalModelView = z
     connectionId: z.string(),
     configuredModelId: z.string(),
     reasoningEffort: z.enum(REASONING_EFFORTS),
-    protocolMode: z.enum(PROTOCOL_MODES),
+    protocolMode: protocolMode,
     scope: z.enum(['client', 'tenant']).meta({ description: 'A client override or a tenant-catalog entry.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -326,7 +327,7 @@ export const PutPurposeInput = z.object({ logicalModelName: logicalName }).meta(
 export const PurposeParam = z.enum(AI_PURPOSES);
 
 const catalogModelFields = {
-  providerKind: z.enum(AI_PROVIDER_KINDS),
+  providerKind: aiProviderKind,
   remoteModelId,
   displayName: z.string().trim().min(1).max(200).nullish(),
   operationKinds: z.array(z.enum(OPERATION_KINDS)).min(1).max(2).nullish(),
@@ -338,7 +339,7 @@ export const CatalogModelInput = z.object(catalogModelFields).meta({ id: 'Catalo
 export const CatalogModelView = z
   .object({
     id: z.string().meta({ description: '`builtin:<kind>:<model>` for built-in entries.' }),
-    providerKind: z.enum(AI_PROVIDER_KINDS),
+    providerKind: aiProviderKind,
     remoteModelId: z.string(),
     displayName: z.string(),
     operationKinds: z.array(z.enum(OPERATION_KINDS)),
@@ -359,7 +360,7 @@ export const CatalogModelView = z
 export const CatalogModelList = z.object({ items: z.array(CatalogModelView) }).meta({ id: 'CatalogModelList' });
 
 export const CatalogModelQuery = z.object({
-  providerKind: z.enum(AI_PROVIDER_KINDS).optional().meta({ description: 'Only this kind.' }),
+  providerKind: aiProviderKind.optional().meta({ description: 'Only this kind.' }),
 });
 
 export const AttachCatalogModelInput = z
@@ -375,8 +376,8 @@ export const CatalogProviderList = z
   .object({
     items: z.array(
       z.object({
-        providerKind: z.enum(AI_PROVIDER_KINDS),
-        protocolModes: z.array(z.enum(PROTOCOL_MODES)),
+        providerKind: aiProviderKind,
+        protocolModes: z.array(protocolMode),
         supportsDiscovery: z.boolean(),
         catalogModelCount: z.number().int(),
       }),
@@ -386,7 +387,7 @@ export const CatalogProviderList = z
 
 export const PriceOverrideInput = z
   .object({
-    providerKind: z.enum(AI_PROVIDER_KINDS),
+    providerKind: aiProviderKind,
     remoteModelId,
     inputCostPer1MUsd: price.nullish(),
     outputCostPer1MUsd: price.nullish(),
@@ -397,7 +398,7 @@ export const PriceOverrideInput = z
 export const PriceOverrideView = z
   .object({
     id: z.string(),
-    providerKind: z.enum(AI_PROVIDER_KINDS),
+    providerKind: aiProviderKind,
     remoteModelId: z.string(),
     inputCostPer1MUsd: z.number().nullable(),
     outputCostPer1MUsd: z.number().nullable(),

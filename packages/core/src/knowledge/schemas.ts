@@ -1,22 +1,7 @@
 import { z } from 'zod';
-import { PROVIDER_FAMILIES } from '../scm/scm-provider-v1.js';
+import { oneOf, required, text, timestamp } from '../schemas/building-blocks.js';
+import { providerFamily } from '../schemas/registered-ids.js';
 import { KNOWLEDGE_SOURCE_KINDS, REFRESH_TRIGGER_MODES, SYMBOL_MODES } from './knowledge-records.js';
-
-const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
-
-/** For type and enum issues only; a check's own issues keep their messages. */
-const required = (expected: string) => (issue: { code?: string; input?: unknown }) => {
-  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_value') return undefined;
-  return issue.input === undefined ? 'is required' : `must be ${expected}`;
-};
-const oneOf = (values: readonly string[]) => required(`one of ${values.join(', ')}`);
-
-const text = (max: number) =>
-  z
-    .string({ error: required('a string') })
-    .trim()
-    .min(1, 'must not be blank')
-    .max(max, `must be at most ${max} characters`);
 
 const branchName = text(300).refine((b) => !b.includes('*'), 'must be a branch name, not a pattern');
 
@@ -39,9 +24,7 @@ export const CreateKnowledgeSourceInput = z
     providerProjectKey: text(300),
     canonicalSourceRef: z.object(
       {
-        provider: z
-          .enum(PROVIDER_FAMILIES, { error: oneOf(PROVIDER_FAMILIES) })
-          .meta({ description: 'Must be the family of the scope’s connection.' }),
+        provider: providerFamily.meta({ description: 'Must be the family of the scope’s connection.' }),
         value: text(300).meta({ description: 'The repository id (for adoWiki: the wiki’s repository id).' }),
       },
       { error: required('an object') },
@@ -83,7 +66,7 @@ export const KnowledgeSourceView = z
     sourceKind: z.enum(KNOWLEDGE_SOURCE_KINDS),
     organizationScopeId: z.string(),
     providerProjectKey: z.string(),
-    canonicalSourceRef: z.object({ provider: z.enum(PROVIDER_FAMILIES), value: z.string() }),
+    canonicalSourceRef: z.object({ provider: providerFamily, value: z.string() }),
     sourceDisplayName: z.string(),
     defaultBranch: z.string(),
     rootPath: z.string(),

@@ -2,6 +2,8 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
+import { scmFamily } from '../providers.js';
+import { requireWikiSources } from '../scm/index.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
 import { CreateKnowledgeSourceInput } from './schemas.js';
 
@@ -44,11 +46,7 @@ export async function createKnowledgeSource(deps: CoreDeps, actor: Actor, client
       [{ path: 'canonicalSourceRef.provider', message: `must be ${family}` }],
     );
   }
-  if (req.sourceKind === 'adoWiki' && family !== 'suiteDevOps') {
-    throw MarginError.validation(`sourceKind 'adoWiki' is only for suiteDevOps scopes; this scope is ${family}.`, [
-      { path: 'sourceKind', message: `must be repository for ${family}` },
-    ]);
-  }
+  if (req.sourceKind === 'adoWiki') requireWikiSources(scmFamily(deps.providers, family));
   const now = deps.clock.now().toISOString();
   const source: KnowledgeSourceRecord = {
     id: deps.ids.uuid(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_FAMILIES } from '../scm/scm-provider-v1.js';
+import { providerFamily } from '../schemas/registered-ids.js';
 import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
 import { EVENT_CATEGORIES } from './protocol-record.js';
@@ -27,7 +27,7 @@ export const JobRevisionInput = z.object({ headSha: sha, baseSha: sha, providerR
 
 export const SubmitJobInput = z
   .object({
-    provider: z.enum(PROVIDER_FAMILIES),
+    provider: providerFamily,
     hostBaseUrl: z.url({ protocol: /^https?$/ }).max(1000),
     repository: JobRepositoryInput,
     codeReview: JobCodeReviewInput,
@@ -135,7 +135,7 @@ const jobFields = {
   clientId: z.string(),
   status: z.enum(JOB_STATUSES),
   trigger: z.enum(JOB_TRIGGERS),
-  provider: z.enum(PROVIDER_FAMILIES),
+  provider: providerFamily,
   hostBaseUrl: z.string(),
   repository: JobRepositoryInput,
   codeReview: JobCodeReviewInput,

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import { requestedScmFamily } from '../providers.js';
 import type { ProviderFamily } from '../scm/scm-provider-v1.js';
 import type { Repositories } from '../storage/storage-v1.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
@@ -176,6 +177,7 @@ export function refusalError(refusal: Refusal): MarginError {
 /** `POST /clients/{clientId}/reviewing/jobs`: an explicit submission (ClientAdministrator). */
 export async function submitJob(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
   const req = SubmitJobInput.parse(input);
+  requestedScmFamily(deps.providers, req.provider, 'provider');
   await deps.authz.requireClient(actor, 'reviewing.submit', clientId);
   const result = await requestReview(deps, {
     clientId,

@@ -3,13 +3,20 @@ import { MarginError, type ProviderFailure } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
 import { requireCapability } from '../licensing/licensing-state.js';
-import { scmFamily } from '../providers.js';
+import { requestedScmFamily, scmFamily } from '../providers.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
 import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
 import type { ProviderFamily } from './scm-provider-v1.js';
-import { ALL_KIND_FIELDS, canonicalUrl, KIND_FIELDS, kindOfField, urlKey } from './support-matrix.js';
+import {
+  ALL_KIND_FIELDS,
+  canonicalUrl,
+  KIND_FIELDS,
+  kindOfField,
+  requireSupportedKind,
+  urlKey,
+} from './support-matrix.js';
 
 /**
  * A stored secret is only ever used for what it was given for: the host, and for Entra client
@@ -70,6 +77,7 @@ const NEVER_VERIFIED = {
  */
 export async function createProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateProviderConnectionInput.parse(input);
+  requireSupportedKind(requestedScmFamily(deps.providers, req.providerFamily, 'providerFamily'), req);
   await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   // Read before the transaction (storage work only inside); applied there once the count is known.
   const refusal = await requireCapability(deps, 'multiple-scm-providers').then(

@@ -10,6 +10,7 @@ import {
   DiscoverSourcesQuery,
 } from './schemas.js';
 import type { ProviderFamily, ScmRepository } from './scm-provider-v1.js';
+import { requireWikiSources } from './support-matrix.js';
 
 /** Provider listings are read whole up to this many items; `truncated` says when more were left out. */
 export const DISCOVERY_LIMIT = 2000;
@@ -39,14 +40,6 @@ async function openScope(
   return scopeWithConnection(deps, clientId, scopeId);
 }
 
-function requireWikiFamily(family: ProviderFamily): void {
-  if (family !== 'suiteDevOps') {
-    throw MarginError.validation(`sourceKind 'adoWiki' is only for suiteDevOps scopes; this scope is ${family}.`, [
-      { path: 'sourceKind', message: `must be repository for ${family}` },
-    ]);
-  }
-}
-
 const sourceRef = (family: ProviderFamily, repository: ScmRepository) => ({
   provider: family,
   value: repository.repositoryId,
@@ -66,10 +59,11 @@ export async function discoverProjects(deps: CoreDeps, actor: Actor, clientId: s
 /** Repositories of a project (or, for `adoWiki`, the wikis this installation can list). */
 export async function discoverSources(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverSourcesQuery.parse(query);
-  const { scope, connection, provider } = await openScope(deps, actor, clientId, q.organizationScopeId);
+  const opened = await openScope(deps, actor, clientId, q.organizationScopeId);
+  const { scope, connection, provider } = opened;
   const family = connection.providerFamily;
   if (q.sourceKind === 'adoWiki') {
-    requireWikiFamily(family);
+    requireWikiSources(opened.family);
     return { items: [], truncated: false, warnings: [WIKI_LISTING_UNAVAILABLE] };
   }
   const { items, truncated } = await take(
@@ -90,9 +84,10 @@ export async function discoverSources(deps: CoreDeps, actor: Actor, clientId: st
 /** Branches of one repository (a wiki's branches are those of its backing repository). */
 export async function discoverBranches(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverBranchesQuery.parse(query);
-  const { scope, connection, provider } = await openScope(deps, actor, clientId, q.organizationScopeId);
+  const opened = await openScope(deps, actor, clientId, q.organizationScopeId);
+  const { scope, connection, provider } = opened;
   const family = connection.providerFamily;
-  if (q.sourceKind === 'adoWiki') requireWikiFamily(family);
+  if (q.sourceKind === 'adoWiki') requireWikiSources(opened.family);
   if (q.canonicalSourceProvider !== family) {
     throw MarginError.validation(
       `canonicalSourceProvider '${q.canonicalSourceProvider}' does not match the scope's provider family '${family}'.`,

@@ -47,4 +47,4 @@ export {
   SuggestedRepoFilterList,
 } from './schemas.js';
 export * from './scm-provider-v1.js';
-export { SUPPORT_MATRIX } from './support-matrix.js';
+export { requireWikiSources } from './support-matrix.js';

@@ -3,11 +3,13 @@ import { MarginError } from '../errors.js';
 import { sealedSecretContext } from '../platform/secret-box.js';
 import { scmFamily } from '../providers.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from './connection-records.js';
-import type { ScmConnectionConfig, ScmProviderV1 } from './scm-provider-v1.js';
+import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from './scm-provider-v1.js';
 
 /** A stored connection and an adapter connected with its credentials. */
 export interface OpenedScmConnection {
   connection: ProviderConnectionRecord;
+  /** The connection's family as registered: its declared facts. */
+  family: ScmProviderFamilyV1;
   provider: ScmProviderV1;
 }
 
@@ -46,7 +48,15 @@ export function connectScmProvider(
   deps: Pick<CoreDeps, 'providers' | 'secrets'>,
   connection: ProviderConnectionRecord,
 ): ScmProviderV1 {
-  return scmFamily(deps.providers, connection.providerFamily).connect(scmConnectionConfig(deps, connection));
+  return openConnection(deps, connection).provider;
+}
+
+function openConnection(
+  deps: Pick<CoreDeps, 'providers' | 'secrets'>,
+  connection: ProviderConnectionRecord,
+): OpenedScmConnection {
+  const family = scmFamily(deps.providers, connection.providerFamily);
+  return { connection, family, provider: family.connect(scmConnectionConfig(deps, connection)) };
 }
 
 /**
@@ -66,7 +76,7 @@ export async function openScmProvider(
   if (options.requireActive && !connection.isActive) {
     throw MarginError.validation('The provider connection is inactive; activate it to use it.');
   }
-  return { connection, provider: connectScmProvider(deps, connection) };
+  return openConnection(deps, connection);
 }
 
 /**
@@ -94,5 +104,5 @@ export async function scopeWithConnection(
       ]);
     }
   }
-  return { ...found, provider: connectScmProvider(deps, found.connection) };
+  return { ...openConnection(deps, found.connection), scope: found.scope };
 }

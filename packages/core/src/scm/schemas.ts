@@ -1,25 +1,10 @@
 import { z } from 'zod';
+import { oneOf, required, timestamp } from '../schemas/building-blocks.js';
+import { providerFamily } from '../schemas/registered-ids.js';
 import { SCOPE_TYPES, VERIFICATION_STATUSES } from './connection-records.js';
 import { PROVIDER_FAILURES } from './provider-failures.js';
-import { AUTHENTICATION_KINDS, PROVIDER_FAMILIES } from './scm-provider-v1.js';
-import {
-  ALL_KIND_FIELDS,
-  httpUrlProblem,
-  isSupported,
-  KIND_FIELDS,
-  kindOfField,
-  unsupportedKindMessage,
-} from './support-matrix.js';
-
-const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
-
-/** For type and enum issues only; a check's own issues keep their messages (or zod's). */
-const required = (expected: string) => (issue: { code?: string; input?: unknown }) => {
-  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_value') return undefined;
-  return issue.input === undefined ? 'is required' : `must be ${expected}`;
-};
-
-const oneOf = (values: readonly string[]) => required(`one of ${values.join(', ')}`);
+import { AUTHENTICATION_KINDS } from './scm-provider-v1.js';
+import { httpUrlProblem } from './support-matrix.js';
 
 const httpUrl = (max: number) =>
   z
@@ -39,9 +24,6 @@ const displayName = (max: number) =>
     .min(1, 'must not be blank')
     .max(max, `must be at most ${max} characters`);
 
-const providerFamily = z
-  .enum(PROVIDER_FAMILIES, { error: oneOf(PROVIDER_FAMILIES) })
-  .meta({ description: 'suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket).' });
 const authenticationKind = z.enum(AUTHENTICATION_KINDS, { error: oneOf(AUTHENTICATION_KINDS) });
 
 const hostBaseUrl = httpUrl(1000).meta({
@@ -88,35 +70,8 @@ export const CreateProviderConnectionInput = z
     hostedAppId: kindInteger.meta({ description: KIND_FIELD_DOCS.hostedAppId }),
     hostedAppInstallationId: kindInteger.meta({ description: KIND_FIELD_DOCS.hostedAppInstallationId }),
   })
-  .superRefine((value, ctx) => {
-    // Zod stops before this on an unknown family or kind; the guard keeps it so if that ever changes.
-    if (!PROVIDER_FAMILIES.includes(value.providerFamily)) return;
-    if (!isSupported(value.providerFamily, value.authenticationKind)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['authenticationKind'],
-        message: unsupportedKindMessage(value.providerFamily, value.authenticationKind),
-      });
-      return;
-    }
-    const needed: readonly string[] = KIND_FIELDS[value.authenticationKind];
-    for (const field of ALL_KIND_FIELDS) {
-      const given = value[field] !== undefined;
-      if (needed.includes(field) && !given) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `is required for authenticationKind '${value.authenticationKind}'`,
-        });
-      } else if (!needed.includes(field) && given) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `is only for authenticationKind '${kindOfField(field)}'`,
-        });
-      }
-    }
-  })
+  // Which kinds a family accepts, and the fields each kind needs, are checked against the registry
+  // (`requireSupportedKind`).
   .meta({ id: 'CreateProviderConnectionInput' });
 
 export const PatchProviderConnectionInput = z
@@ -148,7 +103,7 @@ export const ProviderConnectionView = z
   .object({
     id: z.string(),
     clientId: z.string(),
-    providerFamily: z.enum(PROVIDER_FAMILIES),
+    providerFamily,
     authenticationKind: z.enum(AUTHENTICATION_KINDS),
     hostBaseUrl: z.string().meta({ description: 'As stored: no trailing slash, scheme and host lower-case.' }),
     displayName: z.string(),
@@ -341,7 +296,7 @@ export const DiscoveredProjectList = z
 
 export const CanonicalSourceRef = z
   .object({
-    provider: z.enum(PROVIDER_FAMILIES),
+    provider: providerFamily,
     value: z.string().meta({
       description:
         'Repository id: ADO repository GUID, GitHub numeric id, GitLab project id, Bitbucket repository UUID.',

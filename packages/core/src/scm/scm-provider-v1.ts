@@ -9,8 +9,11 @@ import type { MarginError } from '../errors.js';
  * otherwise `provider_unavailable` with a `providerFailure` detail. Messages never carry credentials.
  */
 
-export const PROVIDER_FAMILIES = ['suiteDevOps', 'gitHostA', 'gitHostB', 'gitHostC'] as const;
-export type ProviderFamily = (typeof PROVIDER_FAMILIES)[number];
+/** The families Margin ships (the spec's wire values); plugins register others. */
+export const BUILT_IN_PROVIDER_FAMILIES = ['suiteDevOps', 'gitHostA', 'gitHostB', 'gitHostC'] as const;
+export type BuiltInProviderFamily = (typeof BUILT_IN_PROVIDER_FAMILIES)[number];
+/** A provider family id: a built-in one, or one a registered `ScmProviderFamilyV1` declares. */
+export type ProviderFamily = BuiltInProviderFamily | (string & {});
 
 export const AUTHENTICATION_KINDS = ['oauthClientCredentials', 'personalAccessToken', 'appInstallation'] as const;
 export type AuthenticationKind = (typeof AUTHENTICATION_KINDS)[number];
@@ -391,10 +394,34 @@ export interface ScmWebhookV1 {
   parse(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent;
 }
 
+/** What a code review is called on the wire of review jobs. */
+export type CodeReviewPlatform = 'pullRequest' | 'mergeRequest';
+
+/**
+ * A source-control family as an adapter registers it: its facts (core derives the support matrix,
+ * the webhook receiver's paths and the job's code-review platform from them) and its behaviour.
+ */
 export interface ScmProviderFamilyV1 {
   readonly specificationVersion: 'v1';
+  /** The wire value (`gitHostA`); for a plugin, its own id (`forgejo`), matching `REGISTERED_ID_PATTERN`. */
   readonly family: ProviderFamily;
+  /** How people call it, for messages and the console (`GitHub`). */
+  readonly displayName: string;
+  /** The credentials it accepts; core refuses a connection of any other kind. */
   readonly authenticationKinds: readonly AuthenticationKind[];
+  /** The webhook receiver's segment: `/webhooks/v1/providers/<segment>/<pathKey>`, matched ignoring case. */
+  readonly receiverSegment: string;
+  /** What the family calls a code review. */
+  readonly codeReviewPlatform: CodeReviewPlatform;
+  readonly capabilities: {
+    /**
+     * The adapter reads a repository by its id alone (`/repositories/{id}`), so the token may reach
+     * beyond a configuration's owner or group: core checks the repository's owner against it.
+     */
+    readonly repositoriesById: boolean;
+    /** Offers wiki pages as code-knowledge sources (`sourceKind: adoWiki`). */
+    readonly wikiSources: boolean;
+  };
   connect(connection: ScmConnectionConfig): ScmProviderV1;
   readonly webhook: ScmWebhookV1;
 }

@@ -1,13 +1,6 @@
 import { egressRefusalOf } from '../egress/url-policy.js';
-import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
-
-/** Which authentication kinds each provider family accepts (decisions.md, "the support matrix"). */
-export const SUPPORT_MATRIX: Readonly<Record<ProviderFamily, readonly AuthenticationKind[]>> = {
-  suiteDevOps: ['oauthClientCredentials', 'personalAccessToken'],
-  gitHostA: ['personalAccessToken', 'appInstallation'],
-  gitHostB: ['personalAccessToken'],
-  gitHostC: ['personalAccessToken'],
-};
+import { MarginError } from '../errors.js';
+import type { AuthenticationKind, ScmProviderFamilyV1 } from './scm-provider-v1.js';
 
 /** The fields an authentication kind needs besides the secret; every other kind must leave them out. */
 export const KIND_FIELDS = {
@@ -22,12 +15,42 @@ export const ALL_KIND_FIELDS: readonly KindField[] = [
   ...KIND_FIELDS.appInstallation,
 ];
 
-export function isSupported(family: ProviderFamily, kind: AuthenticationKind): boolean {
-  return SUPPORT_MATRIX[family].includes(kind);
+/**
+ * The credential a connection request names must suit its family (decisions.md, "the support
+ * matrix", derived from what each family declares), and come with the fields of its kind and no
+ * other kind's.
+ */
+export function requireSupportedKind(
+  family: ScmProviderFamilyV1,
+  req: { authenticationKind: AuthenticationKind } & Partial<Record<KindField, unknown>>,
+): void {
+  const kind = req.authenticationKind;
+  if (!family.authenticationKinds.includes(kind)) {
+    throw MarginError.invalid([
+      {
+        path: 'authenticationKind',
+        message: `${family.family} connections do not accept authenticationKind '${kind}'; accepted: ${family.authenticationKinds.join(', ')}.`,
+      },
+    ]);
+  }
+  const needed: readonly string[] = KIND_FIELDS[kind];
+  const issues = ALL_KIND_FIELDS.flatMap((field) => {
+    const given = req[field] !== undefined;
+    if (needed.includes(field) && !given)
+      return [{ path: field, message: `is required for authenticationKind '${kind}'` }];
+    if (!needed.includes(field) && given)
+      return [{ path: field, message: `is only for authenticationKind '${kindOfField(field)}'` }];
+    return [];
+  });
+  if (issues.length > 0) throw MarginError.invalid(issues);
 }
 
-export function unsupportedKindMessage(family: ProviderFamily, kind: AuthenticationKind): string {
-  return `${family} connections do not accept authenticationKind '${kind}'; accepted: ${SUPPORT_MATRIX[family].join(', ')}.`;
+/** Wiki knowledge sources (`sourceKind: adoWiki`) only on a family that offers them. */
+export function requireWikiSources(family: ScmProviderFamilyV1): void {
+  if (family.capabilities.wikiSources) return;
+  throw MarginError.validation(`sourceKind 'adoWiki' is only for suiteDevOps scopes; this scope is ${family.family}.`, [
+    { path: 'sourceKind', message: `must be repository for ${family.family}` },
+  ]);
 }
 
 /** The kind whose field this is, for "only for …" messages. */

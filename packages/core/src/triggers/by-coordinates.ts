@@ -98,7 +98,7 @@ export async function submitByCoordinates(
     const detail = MarginError.isInstance(error) ? error.message : 'the call failed';
     return answer(502, 'revisionUnresolvable', 'provider_unavailable', `The provider could not be asked: ${detail}`);
   }
-  const outside = outsideConfiguredOwner(config, pr.repositoryOwner);
+  const outside = outsideConfiguredOwner(opened.family, config, pr.repositoryOwner);
   if (outside) return answer(403, 'notAuthorized', 'forbidden', outside);
   if (pr.status !== 'open') {
     return answer(409, 'notSubmittable', 'conflict', `The pull request is ${pr.status}.`, { reason: pr.status });
@@ -110,10 +110,7 @@ export async function submitByCoordinates(
   // The provider's own form of the repository id, as webhook and crawl jobs carry it, so the same
   // revision has one key whichever trigger asks for it.
   try {
-    const result = await requestReview(
-      deps,
-      reviewRequestFor(config, opened.connection, pr, 'byCoordinates', actor.userId),
-    );
+    const result = await requestReview(deps, reviewRequestFor(config, opened, pr, 'byCoordinates', actor.userId));
     if (!('refused' in result)) {
       announceQueued(deps, result.queued);
       return { status: 202, body: { outcome: 'submitted', jobId: result.queued.id } };

@@ -3,7 +3,7 @@ import { MarginError } from '../errors.js';
 import { isCapabilityAvailable } from '../licensing/licensing-state.js';
 import { announceQueued, requestReview } from '../reviewing/submit-job.js';
 import { scopeWithConnection } from '../scm/open-scm-provider.js';
-import type { PullRequestSummary } from '../scm/scm-provider-v1.js';
+import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm/scm-provider-v1.js';
 import { addSeconds } from './crawl-configurations.js';
 import { matchRepoFilters, outsideConfiguredOwner, repositoriesToList } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
@@ -60,9 +60,9 @@ async function crawlOne(deps: CoreDeps, config: CrawlConfigurationRecord): Promi
       for await (const pr of listing) {
         if (counts.pullRequestsSeen >= MAX_PULL_REQUESTS_PER_CRAWL) break;
         counts.pullRequestsSeen++;
-        if (!inScope(config, pr)) continue;
+        if (!inScope(opened.family, config, pr)) continue;
         counts.inScope++;
-        const result = await requestReview(deps, reviewRequestFor(config, opened.connection, pr, 'crawl', null));
+        const result = await requestReview(deps, reviewRequestFor(config, opened, pr, 'crawl', null));
         if ('refused' in result) {
           counts.skipped++;
         } else {
@@ -78,8 +78,8 @@ async function crawlOne(deps: CoreDeps, config: CrawlConfigurationRecord): Promi
   }
 }
 
-function inScope(config: CrawlConfigurationRecord, pr: PullRequestSummary): boolean {
-  if (outsideConfiguredOwner(config, pr.repositoryOwner)) return false;
+function inScope(family: ScmProviderFamilyV1, config: CrawlConfigurationRecord, pr: PullRequestSummary): boolean {
+  if (outsideConfiguredOwner(family, config, pr.repositoryOwner)) return false;
   if (pr.status !== 'open') return false;
   if (!pr.revision.headSha || !pr.revision.baseSha) return false;
   return matchRepoFilters(config.repoFilters, pr.ref.repositoryId, pr.targetBranch).inScope;

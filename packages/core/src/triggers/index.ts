@@ -17,7 +17,7 @@ export { type CrawlRequest, type CrawlRoundResult, MAX_PULL_REQUESTS_PER_CRAWL }
 export { branchMatches, matchRepoFilters, sameRepositoryId } from './repo-filters.js';
 export * from './schemas.js';
 export * from './trigger-records.js';
-export { familyOfSegment, type ListenerBase, listenerUrl, RECEIVER_SEGMENTS } from './webhook-configurations.js';
+export { type ListenerBase, listenerUrl } from './webhook-configurations.js';
 export type { IncomingDelivery, ReceiverAnswer } from './webhook-intake.js';
 export { DELIVERY_RETRY_MS, MAX_DELIVERY_ATTEMPTS, type ProcessRequest } from './webhook-processing.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderFamily } from '../scm/scm-provider-v1.js';
+import type { ScmProviderFamilyV1 } from '../scm/scm-provider-v1.js';
 import type { RepoFilter, TriggerConfigurationBase } from './trigger-records.js';
 
 /**
@@ -81,22 +81,17 @@ export function withinProject(configured: string, claimed: string): boolean {
 }
 
 /**
- * Families whose adapters read a repository by its id alone (`/repositories/{id}`,
- * `/projects/{id}`): the client's token may reach far more than the configuration's owner or group,
- * so the provider's own answer about the owner decides. Azure DevOps and Bitbucket name the project
- * or workspace in every path, which bounds them already.
- */
-const OWNER_BOUND: ReadonlySet<ProviderFamily> = new Set(['gitHostA', 'gitHostB']);
-
-/**
  * Why a repository is outside the configuration's owner (GitHub) or group (GitLab, subgroups
  * included), or undefined when it is inside. Checked before any job is queued, whatever triggered it.
  */
 export function outsideConfiguredOwner(
-  config: Pick<TriggerConfigurationBase, 'provider' | 'providerProjectKey'>,
+  family: ScmProviderFamilyV1,
+  config: Pick<TriggerConfigurationBase, 'providerProjectKey'>,
   repositoryOwner: string | undefined,
 ): string | undefined {
-  if (!OWNER_BOUND.has(config.provider)) return undefined;
+  // Families that name the project or workspace in every path (Azure DevOps, Bitbucket) are bounded
+  // by it already; only those reading a repository by its id alone need the provider's word on its owner.
+  if (!family.capabilities.repositoriesById) return undefined;
   const key = config.providerProjectKey;
   if (repositoryOwner === undefined) {
     return `The provider did not say who owns the repository, so it cannot be matched to the configuration's owner or group '${key}'.`;

@@ -1,22 +1,8 @@
 import { z } from 'zod';
-import { PROVIDER_FAMILIES, WEBHOOK_EVENT_KINDS } from '../scm/scm-provider-v1.js';
+import { oneOf, required, text, timestamp } from '../schemas/building-blocks.js';
+import { providerFamily } from '../schemas/registered-ids.js';
+import { WEBHOOK_EVENT_KINDS } from '../scm/scm-provider-v1.js';
 import { CRAWL_OUTCOMES, DELIVERY_OUTCOMES, KNOWLEDGE_SCOPE_MODES } from './trigger-records.js';
-
-const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
-
-/** For type and enum issues only; a check's own issues keep their messages. */
-const required = (expected: string) => (issue: { code?: string; input?: unknown }) => {
-  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_value') return undefined;
-  return issue.input === undefined ? 'is required' : `must be ${expected}`;
-};
-const oneOf = (values: readonly string[]) => required(`one of ${values.join(', ')}`);
-
-const text = (max: number) =>
-  z
-    .string({ error: required('a string') })
-    .trim()
-    .min(1, 'must not be blank')
-    .max(max, `must be at most ${max} characters`);
 
 const optionalText = (max: number) =>
   z
@@ -25,10 +11,6 @@ const optionalText = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .nullish()
     .transform((v) => (v ? v : null));
-
-const providerFamily = z
-  .enum(PROVIDER_FAMILIES, { error: oneOf(PROVIDER_FAMILIES) })
-  .meta({ description: 'suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket).' });
 
 const branchPattern = z
   .string({ error: 'must be a string' })
@@ -174,7 +156,7 @@ const RepoFilterView = z
   .object({
     repositoryName: z.string().nullable(),
     displayName: z.string().nullable(),
-    canonicalSourceRef: z.object({ provider: z.enum(PROVIDER_FAMILIES), value: z.string() }),
+    canonicalSourceRef: z.object({ provider: providerFamily, value: z.string() }),
     targetBranchPatterns: z.array(z.string()),
   })
   .meta({ id: 'RepoFilter' });
@@ -182,7 +164,7 @@ const RepoFilterView = z
 const configurationViewFields = {
   id: z.string(),
   clientId: z.string(),
-  provider: z.enum(PROVIDER_FAMILIES),
+  provider: providerFamily,
   organizationScopeId: z.string(),
   providerScopePath: z.string().meta({ description: 'The scope’s path; by-coordinates requests match it exactly.' }),
   providerProjectKey: z.string(),

@@ -5,6 +5,7 @@ import { readLicensing } from '../licensing/licensing-state.js';
 import type { JobOptions, JobTrigger } from '../reviewing/job-record.js';
 import type { ReviewRequest } from '../reviewing/submit-job.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from '../scm/connection-records.js';
+import type { OpenedScmConnection } from '../scm/open-scm-provider.js';
 import type { ProviderFamily, PullRequestSnapshot } from '../scm/scm-provider-v1.js';
 import { SYSTEM_TENANT_ID } from '../tenancy/tenancy-records.js';
 import type { CommonConfigurationPatchInput } from './schemas.js';
@@ -144,7 +145,7 @@ export function jobOptionsOf(config: TriggerConfigurationBase): JobOptions {
 /** A review request for a pull request as the provider reported it, under a configuration. */
 export function reviewRequestFor(
   config: TriggerConfigurationBase,
-  connection: ProviderConnectionRecord,
+  { connection, family }: Pick<OpenedScmConnection, 'connection' | 'family'>,
   pr: Pick<PullRequestSnapshot, 'ref' | 'revision' | 'repositoryName'>,
   trigger: JobTrigger,
   submittedByUserId: string | null,
@@ -161,7 +162,7 @@ export function reviewRequestFor(
       projectPath: pr.repositoryName || pr.ref.repositoryId,
     },
     codeReview: {
-      platform: config.provider === 'gitHostB' ? 'mergeRequest' : 'pullRequest',
+      platform: family.codeReviewPlatform,
       externalReviewId: String(pr.ref.pullRequestId),
       number: pr.ref.pullRequestId,
     },

@@ -5,7 +5,8 @@ import { isTenantInReach } from '../licensing/licensing-state.js';
 import type { Clock } from '../platform/clock.js';
 import { sealedSecretContext } from '../platform/secret-box.js';
 import { TtlCache } from '../platform/ttl-cache.js';
-import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
+import type { ProviderRegistry } from '../providers.js';
+import type { WebhookEventKind } from '../scm/scm-provider-v1.js';
 import {
   CreateWebhookConfigurationInput,
   DeliveriesQuery,
@@ -27,24 +28,18 @@ import type {
   WebhookDeliveryRecord,
 } from './trigger-records.js';
 
-/** The receiver path segment of each family (decisions.md); matched case-insensitively. */
-export const RECEIVER_SEGMENTS: Readonly<Record<ProviderFamily, string>> = {
-  suiteDevOps: 'devopsA',
-  gitHostA: 'gitHostA',
-  gitHostB: 'gitHostB',
-  gitHostC: 'gitHostC',
-};
-
-export function familyOfSegment(segment: string): ProviderFamily | undefined {
-  const wanted = segment.toLowerCase();
-  for (const [family, s] of Object.entries(RECEIVER_SEGMENTS)) {
-    if (s.toLowerCase() === wanted) return family as ProviderFamily;
-  }
-  return undefined;
-}
-
-export function listenerUrl(baseUrl: string, config: Pick<WebhookConfigurationRecord, 'provider' | 'pathKey'>) {
-  return `${baseUrl.replace(/\/+$/, '')}/webhooks/v1/providers/${RECEIVER_SEGMENTS[config.provider]}/${config.pathKey}`;
+/**
+ * Where a configuration's deliveries go: `/webhooks/v1/providers/<segment>/<path_key>`, the segment
+ * being what its family declares (decisions.md for the built-ins).
+ */
+export function listenerUrl(
+  baseUrl: string,
+  config: Pick<WebhookConfigurationRecord, 'provider' | 'pathKey'>,
+  registry: ProviderRegistry,
+) {
+  // A family whose plugin is gone keeps a URL, though nothing answers there until it is back.
+  const segment = registry.scm.find((f) => f.family === config.provider)?.receiverSegment ?? config.provider;
+  return `${baseUrl.replace(/\/+$/, '')}/webhooks/v1/providers/${segment}/${config.pathKey}`;
 }
 
 /**
@@ -115,7 +110,11 @@ export class WebhookConfigurationCache {
 
 const configurationNotFound = () => MarginError.notFound('Webhook configuration not found.');
 
-export function webhookConfigurationView(c: WebhookConfigurationRecord, base: ListenerBase) {
+export function webhookConfigurationView(
+  c: WebhookConfigurationRecord,
+  base: ListenerBase,
+  registry: ProviderRegistry,
+) {
   return {
     id: c.id,
     clientId: c.clientId,
@@ -129,7 +128,7 @@ export function webhookConfigurationView(c: WebhookConfigurationRecord, base: Li
     knowledgeSourceScopeMode: c.knowledgeSourceScopeMode,
     knowledgeSourceIds: c.knowledgeSourceIds,
     isActive: c.isActive,
-    listenerUrl: listenerUrl(base.baseUrl, c),
+    listenerUrl: listenerUrl(base.baseUrl, c, registry),
     listenerUrlSource: base.source,
     warnings: listenerWarnings(base),
     createdAt: c.createdAt,
@@ -192,14 +191,17 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
     updatedAt: now,
   };
   await deps.storage.webhookConfigurations.insert(config);
-  return { ...webhookConfigurationView(config, base), generatedSecret };
+  return { ...webhookConfigurationView(config, base, deps.providers), generatedSecret };
 }
 
 export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, base: ListenerBase) {
   const { clientId, limit, cursor } = TriggerListQuery.parse(query);
   const filter = await listFilterFor(deps, actor, clientId);
   const page = await deps.storage.webhookConfigurations.list(filter, { limit, cursor });
-  return { items: page.items.map((c) => webhookConfigurationView(c, base)), nextCursor: page.nextCursor };
+  return {
+    items: page.items.map((c) => webhookConfigurationView(c, base, deps.providers)),
+    nextCursor: page.nextCursor,
+  };
 }
 
 async function requireConfiguration(
@@ -213,7 +215,7 @@ async function requireConfiguration(
 }
 
 export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, base: ListenerBase) {
-  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), base);
+  return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), base, deps.providers);
 }
 
 export async function patchWebhookConfiguration(
@@ -231,7 +233,7 @@ export async function patchWebhookConfiguration(
   const updated = await deps.storage.webhookConfigurations.update(id, patch);
   cache.forget(current.pathKey);
   if (!updated) throw configurationNotFound();
-  return webhookConfigurationView(updated, base);
+  return webhookConfigurationView(updated, base, deps.providers);
 }
 
 export async function deleteWebhookConfiguration(

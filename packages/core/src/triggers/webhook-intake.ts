@@ -1,11 +1,12 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
+import { familyOfSegment } from '../providers.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
 import { matchRepoFilters, withinProject } from './repo-filters.js';
 import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
-import { familyOfSegment, type WebhookConfigurationCache } from './webhook-configurations.js';
+import type { WebhookConfigurationCache } from './webhook-configurations.js';
 
 export interface IncomingDelivery {
   /** The provider segment of the path, as sent. */
@@ -54,14 +55,13 @@ export async function receiveWebhook(
       ? recordRejection(deps, batcher, rejections, delivery)
       : recordDelivery(deps, batcher, delivery);
   const ignore = (delivery: WebhookDeliveryRecord, reason: string) => ignoreDelivery(record, delivery, reason);
-  const family = familyOfSegment(incoming.segment);
+  // A family this installation has no adapter for receives nothing.
+  const family = familyOfSegment(deps.providers, incoming.segment);
   if (!family || !PATH_KEY.test(incoming.pathKey)) return notFound();
   const found = await cache.get(incoming.pathKey.toLowerCase());
-  if (!found?.config.isActive || found.config.provider !== family) return notFound();
+  if (!found?.config.isActive || found.config.provider !== family.family) return notFound();
   const { config, secret } = found;
-  // A family this installation has no adapter for receives nothing.
-  const webhook = deps.providers.scm.find((p) => p.family === family)?.webhook;
-  if (!webhook) return notFound();
+  const { webhook } = family;
 
   const now = deps.clock.now().toISOString();
   const base = baseRecord(deps, config, now);

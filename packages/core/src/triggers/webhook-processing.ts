@@ -78,7 +78,7 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
   }
 
   // The provider's answer is authoritative: the owner, scope and state are checked again on it.
-  const outside = outsideConfiguredOwner(config, pr.repositoryOwner);
+  const outside = outsideConfiguredOwner(opened.family, config, pr.repositoryOwner);
   if (outside) return done('ignored', ['skipped: outside the configured scope'], outside);
   if (pr.status !== 'open')
     return done('ignored', [`skipped: pull request ${pr.status}`], `The pull request is ${pr.status}.`);
@@ -89,7 +89,7 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
   }
 
   try {
-    const result = await requestReview(deps, reviewRequestFor(config, opened.connection, pr, 'webhook', null));
+    const result = await requestReview(deps, reviewRequestFor(config, opened, pr, 'webhook', null));
     if ('refused' in result && result.refused === 'oneAtATime') return waitForTurn(deps);
     if ('refused' in result) return done('accepted', [refusalAction(result)]);
     announceQueued(deps, result.queued);

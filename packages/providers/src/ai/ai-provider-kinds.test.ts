@@ -1,4 +1,4 @@
-import { AI_PROVIDER_KINDS } from '@margin/core';
+import { BUILT_IN_AI_PROVIDER_KINDS, modesOf } from '@margin/core';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
@@ -16,8 +16,8 @@ afterEach(async () => {
 describe('the AI provider kinds door', () => {
   it('offers all seven kinds in the spec order with the protocol modes decisions.md lists', () => {
     const kinds = createAiProviderKinds();
-    expect(kinds.map((k) => k.kind)).toEqual([...AI_PROVIDER_KINDS]);
-    expect(Object.fromEntries(kinds.map((k) => [k.kind, k.protocolModes]))).toEqual({
+    expect(kinds.map((k) => k.kind)).toEqual([...BUILT_IN_AI_PROVIDER_KINDS]);
+    expect(Object.fromEntries(kinds.map((k) => [k.kind, modesOf(k)]))).toEqual({
       kindCloudA: ['auto', 'responses', 'chatCompletions', 'embeddings'],
       kindDirect: ['auto', 'responses', 'chatCompletions', 'embeddings'],
       kindProxy: ['auto', 'responses', 'chatCompletions', 'embeddings'],
@@ -27,6 +27,14 @@ describe('the AI provider kinds door', () => {
       kindCloudC: ['auto', 'generateContentApi', 'embeddings'],
     });
     expect(kinds.filter((k) => !k.supportsDiscovery).map((k) => k.kind)).toEqual(['kindCloudA']);
+    // The facts core checks profiles against.
+    expect(kinds.filter((k) => !k.requiresApiKey).map((k) => k.kind)).toEqual(['kindCompatible']);
+    expect(kinds.filter((k) => k.managedIdentity).map((k) => k.kind)).toEqual(['kindCloudA']);
+    expect(kinds.filter((k) => !k.defaultEndpoint).map((k) => k.kind)).toEqual([
+      'kindCloudA',
+      'kindProxy',
+      'kindCompatible',
+    ]);
     for (const k of kinds) expect(k.specificationVersion).toBe('v1');
   });
 

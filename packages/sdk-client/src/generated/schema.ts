@@ -1533,8 +1533,8 @@ export interface components {
             submittedAt: string;
         };
         SubmitJobInput: {
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             /** Format: uri */
             hostBaseUrl: string;
             repository: {
@@ -1566,8 +1566,8 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
             /** @enum {string} */
             trigger: "api" | "byCoordinates" | "webhook" | "crawl" | "restart";
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             hostBaseUrl: string;
             repository: {
                 externalRepositoryId: string;
@@ -1660,8 +1660,8 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed" | "stopped" | "superseded" | "cancelled" | "budgetHeld" | "budgetExceeded";
             /** @enum {string} */
             trigger: "api" | "byCoordinates" | "webhook" | "crawl" | "restart";
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             hostBaseUrl: string;
             repository: {
                 externalRepositoryId: string;
@@ -1893,8 +1893,8 @@ export interface components {
         ProviderConnection: {
             id: string;
             clientId: string;
-            /** @enum {string} */
-            providerFamily: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            providerFamily: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             /** @enum {string} */
             authenticationKind: "oauthClientCredentials" | "personalAccessToken" | "appInstallation";
             /** @description As stored: no trailing slash, scheme and host lower-case. */
@@ -1933,11 +1933,8 @@ export interface components {
             updatedAt: string;
         };
         CreateProviderConnectionInput: {
-            /**
-             * @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket).
-             * @enum {string}
-             */
-            providerFamily: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            providerFamily: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             /** @enum {string} */
             authenticationKind: "oauthClientCredentials" | "personalAccessToken" | "appInstallation";
             /**
@@ -2106,8 +2103,8 @@ export interface components {
             warnings: string[];
         };
         CanonicalSourceRef: {
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             /** @description Repository id: ADO repository GUID, GitHub numeric id, GitLab project id, Bitbucket repository UUID. */
             value: string;
         };
@@ -2132,10 +2129,10 @@ export interface components {
         };
         PermittedAiProviders: {
             providers: {
-                /** @enum {string} */
-                providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+                /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+                providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
                 isPermitted: boolean;
-                protocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+                protocolModes: (("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string)[];
             }[];
             isRestricted: boolean;
         };
@@ -2153,8 +2150,8 @@ export interface components {
             warnings: string[];
         };
         AiProbeInput: {
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
             baseUrl?: string;
             auth: components["schemas"]["AiConnectionAuthInput"];
@@ -2183,7 +2180,7 @@ export interface components {
             remoteModelId: string;
             displayName: string;
             operationKinds: ("chat" | "embedding")[];
-            supportedProtocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+            supportedProtocolModes: (("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string)[];
             tokenizerName: string | null;
             maxInputTokens: number | null;
             embeddingDimensions: number | null;
@@ -2205,8 +2202,8 @@ export interface components {
             id: string;
             clientId: string;
             displayName: string;
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             baseUrl: string;
             /** @description The key itself is never returned. */
             auth: {
@@ -2242,7 +2239,7 @@ export interface components {
             remoteModelId: string;
             displayName: string;
             operationKinds: ("chat" | "embedding")[];
-            supportedProtocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+            supportedProtocolModes: (("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string)[];
             tokenizerName: string | null;
             maxInputTokens: number | null;
             embeddingDimensions: number | null;
@@ -2265,8 +2262,8 @@ export interface components {
             purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
             configuredModelId: string;
             remoteModelId: string;
-            /** @enum {string} */
-            protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            /** @description `auto`, a built-in wire protocol, or one a registered AI provider kind declares. */
+            protocolMode: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string;
             isEnabled: boolean;
         };
         AiVerification: {
@@ -2287,8 +2284,8 @@ export interface components {
         };
         CreateAiConnectionInput: {
             displayName: string;
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
             baseUrl?: string;
             auth: components["schemas"]["AiConnectionAuthInput"];
@@ -2313,7 +2310,7 @@ export interface components {
             displayName?: string | null;
             /** @description Inferred when omitted: embedding for embedding ids or models with embedding fields. */
             operationKinds?: ("chat" | "embedding")[] | null;
-            supportedProtocolModes?: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[] | null;
+            supportedProtocolModes?: (("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string)[] | null;
             tokenizerName?: string | null;
             maxInputTokens?: number | null;
             embeddingDimensions?: number | null;
@@ -2333,11 +2330,8 @@ export interface components {
             purpose: "reviewDefault" | "reviewTriage" | "reviewLowEffort" | "reviewMediumEffort" | "reviewHighEffort" | "reviewVerification" | "memoryReconsideration" | "embeddingDefault";
             remoteModelId?: string | null;
             configuredModelId?: string | null;
-            /**
-             * @description Default `auto`.
-             * @enum {string|null}
-             */
-            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi" | null;
+            /** @description Default `auto`. */
+            protocolMode?: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string | null;
             /** @description Default true. */
             isEnabled?: boolean | null;
         };
@@ -2347,8 +2341,8 @@ export interface components {
         };
         PatchAiConnectionInput: {
             displayName?: string;
-            /** @enum {string} */
-            providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind?: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             /** @description Absolute http(s) URL of the provider API. May be left empty for kindDirect, kindAssistant, kindCloudB and kindCloudC (their public endpoint). */
             baseUrl?: string;
             auth?: components["schemas"]["AiConnectionAuthInput"];
@@ -2379,8 +2373,8 @@ export interface components {
                 configuredModelId: string;
                 /** @enum {string} */
                 reasoningEffort: "none" | "low" | "medium" | "high";
-                /** @enum {string} */
-                protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+                /** @description `auto`, a built-in wire protocol, or one a registered AI provider kind declares. */
+                protocolMode: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string;
                 /**
                  * @description A client override or a tenant-catalog entry.
                  * @enum {string}
@@ -2415,8 +2409,8 @@ export interface components {
             configuredModelId: string;
             /** @enum {string} */
             reasoningEffort: "none" | "low" | "medium" | "high";
-            /** @enum {string} */
-            protocolMode: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            /** @description `auto`, a built-in wire protocol, or one a registered AI provider kind declares. */
+            protocolMode: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string;
             /**
              * @description A client override or a tenant-catalog entry.
              * @enum {string}
@@ -2444,11 +2438,8 @@ export interface components {
              * @enum {string}
              */
             reasoningEffort?: "none" | "low" | "medium" | "high";
-            /**
-             * @description Default `auto`.
-             * @enum {string}
-             */
-            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            /** @description Default `auto`. */
+            protocolMode?: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string;
         };
         PutLogicalModelInput: {
             /** @description When sent, must equal the name in the path. */
@@ -2462,11 +2453,8 @@ export interface components {
              * @enum {string}
              */
             reasoningEffort?: "none" | "low" | "medium" | "high";
-            /**
-             * @description Default `auto`.
-             * @enum {string}
-             */
-            protocolMode?: "auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi";
+            /** @description Default `auto`. */
+            protocolMode?: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string;
         };
         PurposeMapping: {
             /** @enum {string} */
@@ -2485,8 +2473,8 @@ export interface components {
         CatalogModel: {
             /** @description `builtin:<kind>:<model>` for built-in entries. */
             id: string;
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             remoteModelId: string;
             displayName: string;
             operationKinds: ("chat" | "embedding")[];
@@ -2503,8 +2491,8 @@ export interface components {
             priceOverridden: boolean;
         };
         CatalogModelInput: {
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             remoteModelId: string;
             displayName?: string | null;
             operationKinds?: ("chat" | "embedding")[] | null;
@@ -2520,9 +2508,9 @@ export interface components {
         };
         CatalogProviderList: {
             items: {
-                /** @enum {string} */
-                providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
-                protocolModes: ("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi")[];
+                /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+                providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
+                protocolModes: (("auto" | "responses" | "chatCompletions" | "embeddings" | "messagesApi" | "converseApi" | "generateContentApi") | string)[];
                 supportsDiscovery: boolean;
                 catalogModelCount: number;
             }[];
@@ -2532,8 +2520,8 @@ export interface components {
         };
         PriceOverride: {
             id: string;
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             remoteModelId: string;
             inputCostPer1MUsd: number | null;
             outputCostPer1MUsd: number | null;
@@ -2545,8 +2533,8 @@ export interface components {
             updatedAt: string;
         };
         PriceOverrideInput: {
-            /** @enum {string} */
-            providerKind: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+            /** @description A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers. */
+            providerKind: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             remoteModelId: string;
             inputCostPer1MUsd?: number | null;
             outputCostPer1MUsd?: number | null;
@@ -2555,8 +2543,8 @@ export interface components {
         CreatedWebhookConfiguration: {
             id: string;
             clientId: string;
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             organizationScopeId: string;
             /** @description The scope’s path; by-coordinates requests match it exactly. */
             providerScopePath: string;
@@ -2594,19 +2582,16 @@ export interface components {
             repositoryName: string | null;
             displayName: string | null;
             canonicalSourceRef: {
-                /** @enum {string} */
-                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+                provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
                 value: string;
             };
             targetBranchPatterns: string[];
         };
         CreateWebhookConfigurationInput: {
             clientId: string;
-            /**
-             * @description Must be the family of the scope’s connection.
-             * @enum {string}
-             */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description Must be the family of the scope’s connection. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             /** @description Id of one of the client’s provider scopes. */
             organizationScopeId: string;
             /** @description ADO project name, GitHub owner login, GitLab group full path or Bitbucket workspace slug. */
@@ -2631,11 +2616,8 @@ export interface components {
             repositoryName?: string | null;
             displayName?: string | null;
             canonicalSourceRef: {
-                /**
-                 * @description Must be the configuration’s provider family.
-                 * @enum {string}
-                 */
-                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description Must be the configuration’s provider family. */
+                provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
                 /** @description Repository id: ADO repository GUID, GitHub numeric id, GitLab project id, Bitbucket repository UUID. */
                 value: string;
             };
@@ -2649,8 +2631,8 @@ export interface components {
         WebhookConfiguration: {
             id: string;
             clientId: string;
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             organizationScopeId: string;
             /** @description The scope’s path; by-coordinates requests match it exactly. */
             providerScopePath: string;
@@ -2725,8 +2707,8 @@ export interface components {
         CrawlConfiguration: {
             id: string;
             clientId: string;
-            /** @enum {string} */
-            provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+            /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+            provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
             organizationScopeId: string;
             /** @description The scope’s path; by-coordinates requests match it exactly. */
             providerScopePath: string;
@@ -2836,8 +2818,8 @@ export interface components {
             organizationScopeId: string;
             providerProjectKey: string;
             canonicalSourceRef: {
-                /** @enum {string} */
-                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers. */
+                provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
                 value: string;
             };
             sourceDisplayName: string;
@@ -2873,11 +2855,8 @@ export interface components {
             organizationScopeId: string;
             providerProjectKey: string;
             canonicalSourceRef: {
-                /**
-                 * @description Must be the family of the scope’s connection.
-                 * @enum {string}
-                 */
-                provider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                /** @description Must be the family of the scope’s connection. */
+                provider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
                 /** @description The repository id (for adoWiki: the wiki’s repository id). */
                 value: string;
             };
@@ -6179,7 +6158,7 @@ export interface operations {
                 /** @description `adoWiki` only on suiteDevOps scopes. */
                 sourceKind?: "repository" | "adoWiki";
                 /** @description Must be the family of the scope’s connection. */
-                canonicalSourceProvider: "suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC";
+                canonicalSourceProvider: ("suiteDevOps" | "gitHostA" | "gitHostB" | "gitHostC") | string;
                 /** @description The repository id (`canonicalSourceRef.value` of a discovered source). */
                 canonicalSourceValue: string;
             };
@@ -7787,7 +7766,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this kind. */
-                providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+                providerKind?: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             };
             header?: never;
             path: {
@@ -7848,7 +7827,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this kind. */
-                providerKind?: "kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC";
+                providerKind?: ("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string;
             };
             header?: never;
             path: {

@@ -1,4 +1,4 @@
-import { AI_PROVIDER_KINDS, bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
+import { BUILT_IN_AI_PROVIDER_KINDS, bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
 import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../config.js';
 import type { CliIo } from './cli-io.js';
@@ -13,8 +13,8 @@ export const MODEL_FLAGS = {
 
 export const MODEL_USAGE = `Model (flags win over the environment; the key is read from the environment only):
   --provider-kind KIND   MARGIN_AI_PROVIDER_KIND; default kindCompatible; one of
-                         ${AI_PROVIDER_KINDS.slice(0, 4).join(', ')},
-                         ${AI_PROVIDER_KINDS.slice(4).join(', ')}
+                         ${BUILT_IN_AI_PROVIDER_KINDS.slice(0, 4).join(', ')},
+                         ${BUILT_IN_AI_PROVIDER_KINDS.slice(4).join(', ')}
   --base-url URL         the provider's endpoint (MARGIN_AI_BASE_URL); empty for kinds with a public one
   --model ID             the model id at the provider (MARGIN_AI_MODEL)
   --ai-setting K=V       a provider setting, repeatable: region (kindCloudB), project, location (kindCloudC)
@@ -34,11 +34,12 @@ export interface ModelFlagValues {
  */
 export function modelFromOptions(values: ModelFlagValues, io: CliIo): ModelBinding & { label: string } {
   const env = loadCliEnvironment(io.env);
-  const kindText = values['provider-kind'] ?? env.ai.providerKind ?? 'kindCompatible';
-  if (!(AI_PROVIDER_KINDS as readonly string[]).includes(kindText)) {
-    throw MarginError.validation(`--provider-kind must be one of ${AI_PROVIDER_KINDS.join(', ')} (got '${kindText}').`);
+  const providerKind = values['provider-kind'] ?? env.ai.providerKind ?? 'kindCompatible';
+  const registry = createProviderRegistry({ ...io.registryOptions, allowPrivateEgress: env.allowPrivateEgress });
+  if (!registry.ai.some((k) => k.kind === providerKind)) {
+    const kinds = registry.ai.map((k) => k.kind).join(', ');
+    throw MarginError.validation(`--provider-kind must be one of ${kinds} (got '${providerKind.slice(0, 64)}').`);
   }
-  const providerKind = kindText as (typeof AI_PROVIDER_KINDS)[number];
   const remoteModelId = values.model ?? env.ai.model;
   if (!remoteModelId) throw MarginError.validation('Name the model with --model or MARGIN_AI_MODEL.');
   const settings: Record<string, string> = {};
@@ -47,7 +48,6 @@ export function modelFromOptions(values: ModelFlagValues, io: CliIo): ModelBindi
     if (at <= 0) throw MarginError.validation(`--ai-setting takes NAME=VALUE (got '${pair}').`);
     settings[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
   }
-  const registry = createProviderRegistry({ ...io.registryOptions, allowPrivateEgress: env.allowPrivateEgress });
   try {
     const binding = bindReviewModel({
       kinds: registry.ai,

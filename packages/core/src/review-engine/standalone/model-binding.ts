@@ -1,5 +1,4 @@
 import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/ai-model-v1.js';
-import { KNOWN_MODELS } from '../../ai/known-models.js';
 import { checkProfile, narrowAutoMode } from '../../ai/profile-rules.js';
 import { MarginError } from '../../errors.js';
 import { randomIds } from '../../platform/ids.js';
@@ -36,11 +35,8 @@ export interface ModelBinding {
  */
 export function bindReviewModel(input: ModelBindingInput): ModelBinding {
   const kind = input.kinds.find((k) => k.kind === input.providerKind);
-  const known = KNOWN_MODELS.find(
-    (m) =>
-      m.providerKinds.includes(input.providerKind) &&
-      m.operationKinds.includes('chat') &&
-      m.remoteModelId.toLowerCase() === input.remoteModelId.toLowerCase(),
+  const known = kind?.knownModels?.find(
+    (m) => m.operationKinds.includes('chat') && m.remoteModelId.toLowerCase() === input.remoteModelId.toLowerCase(),
   );
   const checked = checkProfile(
     {
@@ -84,7 +80,7 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
     },
     {
       remoteModelId: configured.remoteModelId,
-      protocolMode: narrowAutoMode('auto', configured, 'chat'),
+      protocolMode: narrowAutoMode('auto', configured, 'chat', kind),
       operationKinds: configured.operationKinds,
       supportsStructuredOutput: configured.supportsStructuredOutput,
       supportsToolUse: configured.supportsToolUse,

@@ -323,7 +323,9 @@ describe('bindReviewModel', () => {
   const kind: AiProviderKindV1 = {
     specificationVersion: 'v1',
     kind: 'kindCompatible',
-    protocolModes: ['auto', 'chatCompletions'],
+    displayName: 'OpenAI-compatible',
+    protocols: [{ mode: 'chatCompletions', operation: 'chat' }],
+    requiresApiKey: false,
     supportsDiscovery: true,
     probe: async () => ({ status: 'succeeded', summary: '', warnings: [] }),
     discoverModels: async () => ({ discoveryStatus: 'succeeded', manualEntryAllowed: true, warnings: [], models: [] }),

@@ -2,10 +2,11 @@ import {
   type AiConnectionConfig,
   type AiModelSpec,
   type AiModelV1,
+  type AiProtocolV1,
   type AiProviderKindV1,
   type DiscoveredModel,
   MarginError,
-  type ProtocolMode,
+  modesOf,
 } from '@margin/core';
 import type { HttpTransport } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
@@ -18,6 +19,7 @@ import {
   queryParamsOf,
 } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
+import { ANTHROPIC_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { estimateTokens } from '../shared/token-count.js';
@@ -25,7 +27,7 @@ import { asArray, asNumber, asObject, asString } from '../shared/wire-values.js'
 import { inspectAnthropicError } from './anthropic-errors.js';
 import { buildMessagesBody, parseMessagesBody } from './anthropic-messages.js';
 
-export const ANTHROPIC_MODES: readonly ProtocolMode[] = ['auto', 'messagesApi'];
+export const ANTHROPIC_PROTOCOLS: readonly AiProtocolV1[] = [{ mode: 'messagesApi', operation: 'chat' }];
 export const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_MODEL_PAGES = 10;
 
@@ -87,8 +89,12 @@ export function createAnthropicKind(runtime: AiRuntime): AiProviderKindV1 {
   return {
     specificationVersion: 'v1',
     kind: 'kindAssistant',
-    protocolModes: ANTHROPIC_MODES,
+    displayName: 'Anthropic',
+    protocols: ANTHROPIC_PROTOCOLS,
     supportsDiscovery: true,
+    defaultEndpoint: 'https://api.anthropic.com',
+    requiresApiKey: true,
+    knownModels: ANTHROPIC_MODELS,
     async probe(connection) {
       const target = targetOf(runtime, connection);
       return probeWith(async () => {
@@ -101,7 +107,7 @@ export function createAnthropicKind(runtime: AiRuntime): AiProviderKindV1 {
       return discoverWith(async () => discoverySucceeded(await listModels(target, 1000, MAX_MODEL_PAGES)));
     },
     createModel(connection: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
-      assertModePermitted('kindAssistant', ANTHROPIC_MODES, spec);
+      assertModePermitted('kindAssistant', modesOf({ protocols: ANTHROPIC_PROTOCOLS }), spec);
       const target = targetOf(runtime, connection);
       return {
         specificationVersion: 'v1',

@@ -3,16 +3,17 @@ import type {
   AiEmbeddingResult,
   AiModelSpec,
   AiModelV1,
+  AiProtocolV1,
   AiProviderKindV1,
   AiUsage,
   DiscoveredModel,
-  ProtocolMode,
 } from '@margin/core';
-import { MarginError } from '@margin/core';
+import { MarginError, modesOf } from '@margin/core';
 import type { HttpTransport, TransportResponse } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { joinUrl } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
+import { BEDROCK_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { estimateTokens } from '../shared/token-count.js';
@@ -32,7 +33,10 @@ import {
 import { inspectBedrockError } from './bedrock-errors.js';
 import { signSigV4 } from './sigv4.js';
 
-export const BEDROCK_MODES: readonly ProtocolMode[] = ['auto', 'converseApi', 'embeddings'];
+export const BEDROCK_PROTOCOLS: readonly AiProtocolV1[] = [
+  { mode: 'converseApi', operation: 'chat' },
+  { mode: 'embeddings', operation: 'embedding' },
+];
 const MAX_PROFILE_PAGES = 10;
 
 interface BedrockCall {
@@ -123,8 +127,12 @@ export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
   return {
     specificationVersion: 'v1',
     kind: 'kindCloudB',
-    protocolModes: BEDROCK_MODES,
+    displayName: 'Amazon Bedrock',
+    protocols: BEDROCK_PROTOCOLS,
     supportsDiscovery: true,
+    defaultEndpoint: 'https://bedrock-runtime.<region>.amazonaws.com',
+    requiresApiKey: true,
+    knownModels: BEDROCK_MODELS,
     async probe(config) {
       const connection = bedrockConnectionOf(config);
       const send = bedrockClient(runtime, connection);
@@ -143,7 +151,7 @@ export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
       return discoverWith(() => discover(connection));
     },
     createModel(config: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
-      assertModePermitted('kindCloudB', BEDROCK_MODES, spec);
+      assertModePermitted('kindCloudB', modesOf({ protocols: BEDROCK_PROTOCOLS }), spec);
       const connection = bedrockConnectionOf(config);
       const send = bedrockClient(runtime, connection);
       const modelUrl = (action: 'converse' | 'invoke') =>

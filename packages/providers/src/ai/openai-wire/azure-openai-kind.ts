@@ -2,6 +2,7 @@ import type { AiConnectionConfig, AiProviderKindV1 } from '@margin/core';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { baseUrlOf, defaultHeadersOf, joinUrl, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoveryFailed } from '../shared/discovery.js';
+import { OPENAI_MODELS } from '../shared/known-models.js';
 import { createTokenCache } from '../shared/token-cache.js';
 import {
   type AzureManagedIdentityOptions,
@@ -11,7 +12,7 @@ import {
 import { OPENAI_PATHS } from './openai-direct-kind.js';
 import { inspectOpenAiError } from './openai-errors.js';
 import { listOpenAiModels } from './openai-model-listing.js';
-import { defineOpenAiWireKind, OPENAI_STYLE_MODES } from './openai-wire-kind.js';
+import { defineOpenAiWireKind, OPENAI_STYLE_PROTOCOLS } from './openai-wire-kind.js';
 import type { OpenAiOperation } from './openai-wire-target.js';
 
 const DATED_API_VERSION = /^\d{4}-\d{2}-\d{2}/;
@@ -63,8 +64,17 @@ export function createAzureOpenAiKind(
 
   return defineOpenAiWireKind({
     kind: 'kindCloudA',
-    protocolModes: OPENAI_STYLE_MODES,
+    displayName: 'Azure OpenAI',
+    protocols: OPENAI_STYLE_PROTOCOLS,
     supportsDiscovery: false,
+    requiresApiKey: true,
+    // The installation's identity token goes to Azure OpenAI and Azure AI hosts only.
+    managedIdentity: {
+      hosts: /\.(openai\.azure\.(com|us|cn)|cognitiveservices\.azure\.(com|us|cn)|services\.ai\.azure\.(com|us|cn))$/i,
+      hostsDescription:
+        'an Azure OpenAI or Azure AI host (*.openai.azure.com, *.cognitiveservices.azure.com, *.services.ai.azure.com)',
+    },
+    knownModels: OPENAI_MODELS,
     target(connection) {
       const shape = azureShape(connection);
       const auth = connection.auth;

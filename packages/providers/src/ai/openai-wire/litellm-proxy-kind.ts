@@ -9,11 +9,12 @@ import {
   queryParamsOf,
 } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
+import { OPENAI_MODELS } from '../shared/known-models.js';
 import { asArray, asNumber, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import { OPENAI_PATHS } from './openai-direct-kind.js';
 import { inspectOpenAiError } from './openai-errors.js';
 import { listOpenAiModels } from './openai-model-listing.js';
-import { defineOpenAiWireKind, OPENAI_STYLE_MODES } from './openai-wire-kind.js';
+import { defineOpenAiWireKind, OPENAI_STYLE_PROTOCOLS } from './openai-wire-kind.js';
 import type { OpenAiWireTarget } from './openai-wire-target.js';
 
 /** The proxy root (`https://litellm.example.com`) and its OpenAI root (`…/v1`), whichever was given. */
@@ -30,8 +31,11 @@ function proxyRoots(baseUrl: URL): { serverRoot: string; apiRoot: string } {
 export function createLiteLlmProxyKind(runtime: AiRuntime): AiProviderKindV1 {
   return defineOpenAiWireKind({
     kind: 'kindProxy',
-    protocolModes: OPENAI_STYLE_MODES,
+    displayName: 'LiteLLM proxy',
+    protocols: OPENAI_STYLE_PROTOCOLS,
     supportsDiscovery: true,
+    requiresApiKey: true,
+    knownModels: OPENAI_MODELS,
     target(connection) {
       const { apiRoot } = proxyRoots(baseUrlOf(connection));
       const key = apiKeyOf(connection, 'LiteLLM');

@@ -1,3 +1,4 @@
+import { modesOf } from '@margin/core';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
@@ -59,7 +60,7 @@ describe('OpenAI-compatible servers (kindCompatible)', () => {
     );
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/responses is not available for provider kind kindCompatible/);
-    expect(kind().protocolModes).toEqual(['auto', 'chatCompletions', 'embeddings']);
+    expect(modesOf(kind())).toEqual(['auto', 'chatCompletions', 'embeddings']);
   });
 
   it('embeds without sending dimensions', async () => {

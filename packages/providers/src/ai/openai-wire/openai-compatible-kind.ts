@@ -1,4 +1,4 @@
-import { type AiConnectionConfig, type AiProviderKindV1, MarginError, type ProtocolMode } from '@margin/core';
+import { type AiConnectionConfig, type AiProtocolV1, type AiProviderKindV1, MarginError } from '@margin/core';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import {
   apiKeyOf,
@@ -16,7 +16,10 @@ import { defineOpenAiWireKind } from './openai-wire-kind.js';
 import type { OpenAiWireTarget } from './openai-wire-target.js';
 
 /** decisions.md: compatible servers get no Responses API, whatever they claim. */
-export const COMPATIBLE_MODES: readonly ProtocolMode[] = ['auto', 'chatCompletions', 'embeddings'];
+export const COMPATIBLE_PROTOCOLS: readonly AiProtocolV1[] = [
+  { mode: 'chatCompletions', operation: 'chat' },
+  { mode: 'embeddings', operation: 'embedding' },
+];
 
 /** The OpenAI root of the server: the base URL as given, or `/v1` on a bare host. */
 function apiRootOf(connection: AiConnectionConfig): string {
@@ -43,8 +46,11 @@ export function createOpenAiCompatibleKind(runtime: AiRuntime): AiProviderKindV1
 
   return defineOpenAiWireKind({
     kind: 'kindCompatible',
-    protocolModes: COMPATIBLE_MODES,
+    displayName: 'OpenAI-compatible server',
+    protocols: COMPATIBLE_PROTOCOLS,
     supportsDiscovery: true,
+    // Local servers (Ollama, LM Studio, vLLM) often run without a key.
+    requiresApiKey: false,
     target(connection) {
       const root = apiRootOf(connection);
       const key = apiKeyOf(connection, 'OpenAI-compatible');

@@ -9,9 +9,10 @@ import {
   queryParamsOf,
 } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
+import { OPENAI_MODELS } from '../shared/known-models.js';
 import { inspectOpenAiError } from './openai-errors.js';
 import { listOpenAiModels } from './openai-model-listing.js';
-import { defineOpenAiWireKind, OPENAI_STYLE_MODES } from './openai-wire-kind.js';
+import { defineOpenAiWireKind, OPENAI_STYLE_PROTOCOLS } from './openai-wire-kind.js';
 import type { OpenAiOperation } from './openai-wire-target.js';
 
 export const OPENAI_PATHS: Readonly<Record<OpenAiOperation, string>> = {
@@ -28,8 +29,12 @@ export const OPENAI_PATHS: Readonly<Record<OpenAiOperation, string>> = {
 export function createOpenAiKind(runtime: AiRuntime): AiProviderKindV1 {
   return defineOpenAiWireKind({
     kind: 'kindDirect',
-    protocolModes: OPENAI_STYLE_MODES,
+    displayName: 'OpenAI',
+    protocols: OPENAI_STYLE_PROTOCOLS,
     supportsDiscovery: true,
+    defaultEndpoint: 'https://api.openai.com/v1',
+    requiresApiKey: true,
+    knownModels: OPENAI_MODELS,
     target(connection) {
       const base = baseUrlOf(connection, 'https://api.openai.com/v1');
       const root = pathOf(base) === '' ? joinUrl(base, 'v1') : joinUrl(base);

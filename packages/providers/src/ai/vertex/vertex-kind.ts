@@ -3,16 +3,18 @@ import {
   type AiEmbeddingResult,
   type AiModelSpec,
   type AiModelV1,
+  type AiProtocolV1,
   type AiProviderKindV1,
   type AiUsage,
   type DiscoveredModel,
   MarginError,
-  type ProtocolMode,
+  modesOf,
 } from '@margin/core';
 import type { HttpTransport, TransportResponse } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { joinUrl } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded, operationKindsFromId } from '../shared/discovery.js';
+import { GEMINI_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { createTokenCache } from '../shared/token-cache.js';
@@ -34,7 +36,10 @@ import {
   predictBody,
 } from './vertex-embeddings.js';
 
-export const VERTEX_MODES: readonly ProtocolMode[] = ['auto', 'generateContentApi', 'embeddings'];
+export const VERTEX_PROTOCOLS: readonly AiProtocolV1[] = [
+  { mode: 'generateContentApi', operation: 'chat' },
+  { mode: 'embeddings', operation: 'embedding' },
+];
 const MAX_MODEL_PAGES = 10;
 /** Publisher models that are not text chat or embedding models. */
 const NOT_TEXT = /(imagen|veo|image|tts|audio|live|lyria|chirp)/i;
@@ -120,8 +125,12 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
   return {
     specificationVersion: 'v1',
     kind: 'kindCloudC',
-    protocolModes: VERTEX_MODES,
+    displayName: 'Google Vertex AI / Gemini',
+    protocols: VERTEX_PROTOCOLS,
     supportsDiscovery: true,
+    defaultEndpoint: 'https://aiplatform.googleapis.com (Vertex AI) or the Gemini API',
+    requiresApiKey: true,
+    knownModels: GEMINI_MODELS,
     async probe(config) {
       const connection = vertexConnectionOf(config);
       const warnings =
@@ -143,7 +152,7 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
       return discoverWith(async () => discoverySucceeded(await listModels(connection, 100, MAX_MODEL_PAGES)));
     },
     createModel(config: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
-      assertModePermitted('kindCloudC', VERTEX_MODES, spec);
+      assertModePermitted('kindCloudC', modesOf({ protocols: VERTEX_PROTOCOLS }), spec);
       const connection = vertexConnectionOf(config);
       const send = client(connection);
       const provider = connection.flavor === 'geminiApi' ? 'Google Gemini' : 'Google Vertex AI';

@@ -11,7 +11,12 @@ export function azureDevOpsFamily(options: AzureDevOpsOptions = {}): ScmProvider
   return {
     specificationVersion: 'v1',
     family: 'suiteDevOps',
+    displayName: 'Azure DevOps',
     authenticationKinds: ['oauthClientCredentials', 'personalAccessToken'],
+    receiverSegment: 'devopsA',
+    codeReviewPlatform: 'pullRequest',
+    // Every path names the organization and project, which bound what a token reaches.
+    capabilities: { repositoriesById: false, wikiSources: true },
     connect: (connection) => createAzureDevOpsProvider(connection, options),
     webhook: azureDevOpsWebhook,
   };

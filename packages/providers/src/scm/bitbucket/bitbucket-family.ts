@@ -18,7 +18,12 @@ export function bitbucketFamily(options: BitbucketFamilyOptions = {}): ScmProvid
   return {
     specificationVersion: 'v1',
     family: 'gitHostC',
+    displayName: 'Bitbucket',
     authenticationKinds: ['personalAccessToken'],
+    receiverSegment: 'gitHostC',
+    codeReviewPlatform: 'pullRequest',
+    // Every path names the workspace, which bounds what a token reaches.
+    capabilities: { repositoriesById: false, wikiSources: false },
     connect(connection: ScmConnectionConfig) {
       if (connection.authenticationKind !== 'personalAccessToken') {
         throw MarginError.validation(

@@ -8,7 +8,12 @@ export function gitHubFamily(options: GitHubOptions = {}): ScmProviderFamilyV1 {
   return {
     specificationVersion: 'v1',
     family: 'gitHostA',
+    displayName: 'GitHub',
     authenticationKinds: ['personalAccessToken', 'appInstallation'],
+    receiverSegment: 'gitHostA',
+    codeReviewPlatform: 'pullRequest',
+    // Repositories are read as `/repositories/{id}`: their owner must be checked against a configuration's.
+    capabilities: { repositoriesById: true, wikiSources: false },
     connect: (connection) => createGitHubProvider(connection, options),
     webhook: gitHubWebhook,
   };

@@ -17,7 +17,12 @@ export function gitLabFamily(options: GitLabFamilyOptions = {}): ScmProviderFami
   return {
     specificationVersion: 'v1',
     family: 'gitHostB',
+    displayName: 'GitLab',
     authenticationKinds: ['personalAccessToken'],
+    receiverSegment: 'gitHostB',
+    codeReviewPlatform: 'mergeRequest',
+    // Projects are read as `/projects/{id}`: their namespace must be checked against a configuration's group.
+    capabilities: { repositoriesById: true, wikiSources: false },
     connect(connection: ScmConnectionConfig) {
       if (connection.authenticationKind !== 'personalAccessToken') {
         throw MarginError.validation(

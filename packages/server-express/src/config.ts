@@ -116,6 +116,7 @@ const EnvSchema = z.object({
   MARGIN_AUTH_RATELIMIT_PERMITS: int(1, 10_000, DEFAULT_AUTH_RATE_LIMIT.permits),
   MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS: int(1, 3600, DEFAULT_AUTH_RATE_LIMIT.windowSeconds),
   MARGIN_CONSOLE_DIR: optionalText,
+  MARGIN_PLUGINS: optionalText,
   NODE_ENV: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
@@ -147,6 +148,8 @@ export interface HostConfig {
     crawlLeaseMs: number;
   };
   authRateLimit: { permits: number; windowSeconds: number };
+  /** Modules of provider plugins to register (`MARGIN_PLUGINS`, comma-separated package names or paths). */
+  plugins: string[];
   /** The management console's build, served by the gateway at `/`; unset: no console. */
   consoleDir: string | undefined;
   /** Proxies whose forwarded headers count (Express `trust proxy`); false: none, the gateway is the edge. */
@@ -210,6 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
+    plugins: (e.MARGIN_PLUGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
     consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
     trustProxy: e.MARGIN_TRUST_PROXY,
     metricsToken: e.MARGIN_METRICS_TOKEN || undefined,

@@ -26,6 +26,7 @@ import { createGateway } from '../http/gateway.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
 import { loadHostSecrets } from './host-secrets.js';
+import { loadPlugins } from './load-plugins.js';
 import { createHostContext } from './margin-router.js';
 
 export interface MarginHostOptions {
@@ -65,6 +66,11 @@ export interface MarginHost {
 export async function startMarginHost(options: MarginHostOptions): Promise<MarginHost> {
   const { config } = options;
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
+  // Plugins first: one that cannot be loaded stops the start before anything is opened.
+  const plugins = await loadPlugins(config.plugins);
+  const providers =
+    options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress, plugins });
+  for (const plugin of plugins) logger.info({ plugin: plugin.name }, 'provider plugin registered');
   const secrets = await loadHostSecrets(config);
   const target = parseDatabaseUrl(config.databaseUrl);
   if (target.dialect === 'sqlite' && target.filename !== ':memory:') {
@@ -78,7 +84,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     storage,
     secrets: secretBox,
     auth: { jwtSecret: secrets.jwtSecret },
-    providers: options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress }),
+    providers,
     // The environment decides, whichever registry was given.
     ai: { allowPrivateEgress: config.allowPrivateEgress },
     reviewEngine:

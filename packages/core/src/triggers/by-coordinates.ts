@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { type ErrorCode, MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/submit-job.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/open-scm-provider.js';
@@ -9,27 +9,29 @@ import { type ByCoordinatesOutcome, SubmitByCoordinatesInput } from './schemas.j
 import { reviewRequestFor } from './trigger-config.js';
 import type { TriggerConfigurationBase } from './trigger-records.js';
 
-export interface ByCoordinatesAnswer {
-  status: 202 | 403 | 404 | 409 | 500 | 502;
-  body: {
-    outcome: ByCoordinatesOutcome;
-    jobId?: string;
-    reason?: string;
-    error?: string;
-    code?: string;
-    capability?: string;
-  };
+/**
+ * The outcome of a by-coordinates request, as data: `submitted` with its job, or a refusal with the
+ * error code that says how the host answers it (`ERROR_STATUS`, as for thrown errors).
+ */
+export type ByCoordinatesAnswer = { outcome: 'submitted'; jobId: string } | ByCoordinatesRefusal;
+
+export interface ByCoordinatesRefusal {
+  outcome: Exclude<ByCoordinatesOutcome, 'submitted'>;
+  code: ErrorCode;
+  error: string;
+  jobId?: string;
+  reason?: string;
+  capability?: string;
   /** For the host's log on `submissionFailed`; never sent. */
   cause?: unknown;
 }
 
 const answer = (
-  status: ByCoordinatesAnswer['status'],
-  outcome: ByCoordinatesOutcome,
-  code: string,
+  outcome: Exclude<ByCoordinatesOutcome, 'submitted'>,
+  code: ErrorCode,
   error: string,
-  extra: Partial<ByCoordinatesAnswer['body']> = {},
-): ByCoordinatesAnswer => ({ status, body: { outcome, ...extra, error, code } });
+  extra: { jobId?: string; reason?: string; capability?: string } = {},
+): ByCoordinatesRefusal => ({ outcome, ...extra, error, code });
 
 const NOT_COVERED =
   'No crawl or webhook configuration of this client covers these coordinates (scope path, project key and repository).';
@@ -51,34 +53,28 @@ export async function submitByCoordinates(
     await deps.authz.requireClient(actor, 'reviewing.submitByCoordinates', clientId);
   } catch (error) {
     if (MarginError.isInstance(error) && error.code === 'forbidden') {
-      return answer(403, 'notAuthorized', 'forbidden', error.message);
+      return answer('notAuthorized', 'forbidden', error.message);
     }
     if (MarginError.isInstance(error) && error.details.reason === 'clientDeactivated') {
-      return answer(409, 'notSubmittable', 'conflict', error.message, { reason: 'clientDeactivated' });
+      return answer('notSubmittable', 'conflict', error.message, { reason: 'clientDeactivated' });
     }
     throw error;
   }
 
   const config = await coveringConfiguration(deps, clientId, req);
-  if (!config) return answer(403, 'notAuthorized', 'forbidden', NOT_COVERED);
+  if (!config) return answer('notAuthorized', 'forbidden', NOT_COVERED);
 
   let opened: OpenedScmScope;
   try {
     opened = await scopeWithConnection(deps, clientId, config.organizationScopeId);
   } catch (error) {
     if (!MarginError.isInstance(error)) throw error;
-    return answer(
-      409,
-      'notSubmittable',
-      'conflict',
-      `The configured source scope no longer resolves: ${error.message}`,
-      {
-        reason: 'scopeUnresolvable',
-      },
-    );
+    return answer('notSubmittable', 'conflict', `The configured source scope no longer resolves: ${error.message}`, {
+      reason: 'scopeUnresolvable',
+    });
   }
   if (opened.scope.scopePath !== config.providerScopePath) {
-    return answer(409, 'notSubmittable', 'conflict', 'The configured source scope has moved to another path.', {
+    return answer('notSubmittable', 'conflict', 'The configured source scope has moved to another path.', {
       reason: 'scopeUnresolvable',
     });
   }
@@ -93,18 +89,18 @@ export async function submitByCoordinates(
     });
   } catch (error) {
     if (MarginError.isInstance(error) && error.code === 'not_found') {
-      return answer(404, 'pullRequestNotFound', 'not_found', 'The provider reports no such pull request.');
+      return answer('pullRequestNotFound', 'not_found', 'The provider reports no such pull request.');
     }
     const detail = MarginError.isInstance(error) ? error.message : 'the call failed';
-    return answer(502, 'revisionUnresolvable', 'provider_unavailable', `The provider could not be asked: ${detail}`);
+    return answer('revisionUnresolvable', 'provider_unavailable', `The provider could not be asked: ${detail}`);
   }
   const outside = outsideConfiguredOwner(opened.family, config, pr.repositoryOwner);
-  if (outside) return answer(403, 'notAuthorized', 'forbidden', outside);
+  if (outside) return answer('notAuthorized', 'forbidden', outside);
   if (pr.status !== 'open') {
-    return answer(409, 'notSubmittable', 'conflict', `The pull request is ${pr.status}.`, { reason: pr.status });
+    return answer('notSubmittable', 'conflict', `The pull request is ${pr.status}.`, { reason: pr.status });
   }
   if (!pr.revision.headSha || !pr.revision.baseSha) {
-    return answer(502, 'revisionUnresolvable', 'provider_unavailable', 'The provider answered without commits.');
+    return answer('revisionUnresolvable', 'provider_unavailable', 'The provider answered without commits.');
   }
 
   // The provider's own form of the repository id, as webhook and crawl jobs carry it, so the same
@@ -113,36 +109,30 @@ export async function submitByCoordinates(
     const result = await requestReview(deps, reviewRequestFor(config, opened, pr, 'byCoordinates', actor.userId));
     if (!('refused' in result)) {
       announceQueued(deps, result.queued);
-      return { status: 202, body: { outcome: 'submitted', jobId: result.queued.id } };
+      return { outcome: 'submitted', jobId: result.queued.id };
     }
     switch (result.refused) {
       case 'duplicateActiveJob':
-        return answer(
-          409,
-          'duplicateActiveJob',
-          'conflict',
-          'A review of this revision is already queued or running.',
-          {
-            jobId: result.jobId,
-          },
-        );
+        return answer('duplicateActiveJob', 'conflict', 'A review of this revision is already queued or running.', {
+          jobId: result.jobId,
+        });
       case 'blocked':
-        return answer(409, 'notSubmittable', 'conflict', `This pull request is blocked: ${result.reason}`, {
+        return answer('notSubmittable', 'conflict', `This pull request is blocked: ${result.reason}`, {
           reason: 'blocked',
         });
       case 'oneAtATime':
-        return answer(409, 'notSubmittable', 'license_required', ONE_AT_A_TIME, {
+        return answer('notSubmittable', 'license_required', ONE_AT_A_TIME, {
           reason: 'oneAtATime',
           capability: 'parallel-review-execution',
         });
       case 'alreadyReviewed':
         // Explicit requests may review a revision again; kept for completeness of the refusals.
-        return answer(409, 'notSubmittable', 'conflict', 'This revision was already reviewed.', {
+        return answer('notSubmittable', 'conflict', 'This revision was already reviewed.', {
           reason: 'alreadyReviewed',
         });
     }
   } catch (error) {
-    return { ...answer(500, 'submissionFailed', 'internal', 'Queueing the review failed internally.'), cause: error };
+    return { ...answer('submissionFailed', 'internal', 'Queueing the review failed internally.'), cause: error };
   }
 }
 

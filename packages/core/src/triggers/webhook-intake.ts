@@ -18,9 +18,13 @@ export interface IncomingDelivery {
   rawBody: Uint8Array;
 }
 
+/**
+ * What the receiver says to the provider, as data: the delivery `accepted` or `ignored`, or refused
+ * with the error code that says how the host answers it (`ERROR_STATUS`, as for thrown errors).
+ */
 export type ReceiverAnswer =
-  | { status: 200; body: { status: 'accepted' | 'ignored' } }
-  | { status: 400 | 401 | 404; body: { error: string; code: string } };
+  | { acknowledged: 'accepted' | 'ignored' }
+  | { code: 'validation_failed' | 'unauthenticated' | 'not_found'; error: string };
 
 const PATH_KEY = /^[0-9a-f]{32}$/i;
 /** Pull request numbers are stored as 32-bit integers; no provider comes near this. */
@@ -28,8 +32,8 @@ const MAX_PR_NUMBER = 2_147_483_647;
 const MAX_TEXT = 300;
 
 const notFound = (): ReceiverAnswer => ({
-  status: 404,
-  body: { error: 'No webhook configuration listens at this address.', code: 'not_found' },
+  code: 'not_found',
+  error: 'No webhook configuration listens at this address.',
 });
 
 /** Provider-controlled text is cut to the column sizes; it is a summary, not a copy. */
@@ -68,7 +72,7 @@ export async function receiveWebhook(
 
   if (!webhook.authenticate(incoming.headers, incoming.rawBody, secret)) {
     await record({ ...base, outcome: 'rejected', httpStatus: 401, failureReason: AUTH_FAILED });
-    return { status: 401, body: { error: AUTH_FAILED, code: 'unauthenticated' } };
+    return { code: 'unauthenticated', error: AUTH_FAILED };
   }
 
   let event: NormalizedWebhookEvent;
@@ -77,7 +81,7 @@ export async function receiveWebhook(
   } catch (error) {
     if (!MarginError.isInstance(error) || error.code !== 'validation_failed') throw error;
     await record({ ...base, outcome: 'rejected', httpStatus: 400, failureReason: error.message });
-    return { status: 400, body: { error: error.message, code: 'validation_failed' } };
+    return { code: 'validation_failed', error: error.message };
   }
 
   const summary: WebhookDeliveryRecord = {
@@ -91,7 +95,7 @@ export async function receiveWebhook(
   if (!Number.isSafeInteger(event.pullRequestId) || event.pullRequestId < 1 || event.pullRequestId > MAX_PR_NUMBER) {
     const reason = 'The delivery names no valid pull request number.';
     await record({ ...summary, outcome: 'rejected', httpStatus: 400, failureReason: reason });
-    return { status: 400, body: { error: reason, code: 'validation_failed' } };
+    return { code: 'validation_failed', error: reason };
   }
   const described: WebhookDeliveryRecord = {
     ...summary,
@@ -116,8 +120,8 @@ export async function receiveWebhook(
     processingState: 'pending',
     processAfter: now,
   };
-  if ((await record(accepted)) === 'duplicate') return { status: 200, body: { status: 'ignored' } };
-  return { status: 200, body: { status: 'accepted' } };
+  if ((await record(accepted)) === 'duplicate') return { acknowledged: 'ignored' };
+  return { acknowledged: 'accepted' };
 }
 
 function baseRecord(deps: CoreDeps, config: WebhookConfigurationRecord, now: string): WebhookDeliveryRecord {
@@ -166,7 +170,7 @@ async function ignoreDelivery(
   reason: string,
 ): Promise<ReceiverAnswer> {
   await record({ ...delivery, outcome: 'ignored', httpStatus: 200, failureReason: reason });
-  return { status: 200, body: { status: 'ignored' } };
+  return { acknowledged: 'ignored' };
 }
 
 /** A rejection is stored within the configuration's budget; past it, only counted. */

@@ -1,4 +1,4 @@
-import { MarginError, toMarginError } from '@margin/core';
+import { ERROR_STATUS, type ErrorCode, MarginError, toMarginError } from '@margin/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.js';
 
@@ -25,6 +25,12 @@ function fromExpressError(error: unknown): MarginError | undefined {
       return undefined;
   }
 }
+
+/**
+ * Outcomes core returns as data instead of throwing (by-coordinates, the webhook receiver) carry an
+ * error code when they refuse; they answer with the status that code has when thrown.
+ */
+export const statusOfRefusal = (code: ErrorCode): number => ERROR_STATUS[code];
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10}mb`;
 

@@ -23,6 +23,7 @@ import {
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { HostContext } from '../host/host-context.js';
+import { statusOfRefusal } from '../http/errors.js';
 import { publicRoute, type RouteSpec, route } from '../http/route.js';
 import { ErrorBody, errors } from '../openapi/error-body.js';
 import { ClientParams, PageQuery } from './params.js';
@@ -255,10 +256,10 @@ export const triggersRoutes: RouteSpec[] = [
     },
     handler: async ({ core, host, actor, params, body, req }) => {
       const answer = await core.reviewing.submitByCoordinates(actor, params.clientId, body);
-      if (answer.cause !== undefined) {
-        host.logger.error({ err: answer.cause, reqId: req.id }, 'by-coordinates submission failed');
-      }
-      return { status: answer.status, body: answer.body };
+      if (answer.outcome === 'submitted') return { status: 202, body: answer };
+      const { cause, ...refusal } = answer;
+      if (cause !== undefined) host.logger.error({ err: cause, reqId: req.id }, 'by-coordinates submission failed');
+      return { status: statusOfRefusal(refusal.code), body: refusal };
     },
   }),
   route({
@@ -324,7 +325,9 @@ export const triggersRoutes: RouteSpec[] = [
         headers: webhookHeaders(req),
         rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
       });
-      return answer;
+      return 'acknowledged' in answer
+        ? { status: 200, body: { status: answer.acknowledged } }
+        : { status: statusOfRefusal(answer.code), body: answer };
     },
   }),
 ];

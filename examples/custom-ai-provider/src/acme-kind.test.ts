@@ -8,13 +8,13 @@ import { ACME_CHAT_MODEL, type AcmeFake, REVIEW_ANSWER, startAcmeFake } from './
 // Obviously fake, and distinctive so a leak into an answer is easy to spot.
 const ACME_KEY = 'acme-test-key-not-real-4f1c9e';
 
-describe('Acme Models plugged into a real host as kindCompatible', () => {
+describe('Acme Models registered by a plugin as a kind of its own, kindAcme', () => {
   let acme: AcmeFake;
   let host: TestHost;
   let margin: MarginClient;
   let clientId: string;
   const connection = (apiKey = ACME_KEY): Schemas['AiProbeInput'] => ({
-    providerKind: 'kindCompatible',
+    providerKind: 'kindAcme',
     baseUrl: acme.apiRoot,
     auth: { mode: 'apiKey', apiKey },
   });
@@ -38,7 +38,7 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
     await acme.close();
   });
 
-  it('replaces the built-in adapter: the host offers kindCompatible with the modes Acme speaks', async () => {
+  it('offers the seven built-in kinds and then kindAcme with the modes it declares', async () => {
     const { providers } = await margin.ai.permittedProviders(clientId);
     expect(providers.map((p) => p.providerKind)).toEqual([
       'kindCloudA',
@@ -48,15 +48,52 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
       'kindAssistant',
       'kindCloudB',
       'kindCloudC',
+      'kindAcme',
     ]);
-    // The built-in OpenAI-compatible adapter would also offer `embeddings`.
+    // `auto` plus each protocol the kind declares: core derives the list, the plugin names no mode twice.
+    expect(providers.find((p) => p.providerKind === 'kindAcme')?.protocolModes).toEqual(['auto', 'acmeGenerate']);
+  });
+
+  it('leaves kindCompatible to the built-in OpenAI-compatible adapter', async () => {
+    const { providers } = await margin.ai.permittedProviders(clientId);
     expect(providers.find((p) => p.providerKind === 'kindCompatible')?.protocolModes).toEqual([
       'auto',
       'chatCompletions',
+      'embeddings',
     ]);
+    // The built-in adapter speaks OpenAI's wire (a bearer token), not Acme's, so the fake refuses it.
+    acme.requests.length = 0;
+    const probe = await margin.ai.probe(clientId, { ...connection(), providerKind: 'kindCompatible' });
+    expect(probe).toMatchObject({ status: 'failed', failureCategory: 'credentials' });
+    expect(acme.requests[0]?.headers.authorization).toBe(`Bearer ${ACME_KEY}`);
+    expect(acme.requests[0]?.headers['x-acme-key']).toBeUndefined();
   });
 
-  it('probes and discovers through the API against Acme’s model list', async () => {
+  it('lists the known models kindAcme declares, with their prices, in the model catalog', async () => {
+    const { items } = await margin.ai.catalog.models.list(SYSTEM_TENANT_ID, { providerKind: 'kindAcme' });
+    expect(items).toEqual([
+      expect.objectContaining({
+        providerKind: 'kindAcme',
+        remoteModelId: ACME_CHAT_MODEL,
+        displayName: 'Acme Coder 1',
+        operationKinds: ['chat'],
+        maxContextTokens: 64_000,
+        inputCostPer1MUsd: 1.2,
+        outputCostPer1MUsd: 4.8,
+        isBuiltIn: true,
+      }),
+      expect.objectContaining({ remoteModelId: 'acme-mini', inputCostPer1MUsd: 0.15, outputCostPer1MUsd: 0.6 }),
+    ]);
+    const providers = (await margin.ai.catalog.providers(SYSTEM_TENANT_ID)).items;
+    expect(providers.find((p) => p.providerKind === 'kindAcme')).toEqual({
+      providerKind: 'kindAcme',
+      protocolModes: ['auto', 'acmeGenerate'],
+      supportsDiscovery: true,
+      catalogModelCount: 2,
+    });
+  });
+
+  it('probes and discovers through the API against Acme’s model list, with catalog prices filled in', async () => {
     acme.requests.length = 0;
     expect(await margin.ai.probe(clientId, connection())).toMatchObject({
       status: 'succeeded',
@@ -71,11 +108,15 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
         remoteModelId: ACME_CHAT_MODEL,
         displayName: 'Acme Coder 1',
         operationKinds: ['chat'],
-        supportedProtocolModes: ['auto', 'chatCompletions'],
+        // Inferred from the kind's declared chat protocol.
+        supportedProtocolModes: ['auto', 'acmeGenerate'],
         maxContextTokens: 64_000,
+        inputCostPer1MUsd: 1.2,
+        outputCostPer1MUsd: 4.8,
         source: 'discovered',
       }),
-      expect.objectContaining({ remoteModelId: 'acme-mini', maxContextTokens: 8_000 }),
+      // Acme lists no display name for it; the catalog's is used.
+      expect.objectContaining({ remoteModelId: 'acme-mini', displayName: 'Acme Mini', maxContextTokens: 8_000 }),
     ]);
     expect(seen()).toEqual(['GET /v1/models', 'GET /v1/models']);
   });
@@ -116,7 +157,7 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
     // What the review loop does: ask core for the model behind a purpose, then call it.
     const resolved = await host.core.ai.resolvePurpose(clientId, 'reviewDefault');
     // `auto` narrows to the one chat protocol the model declares.
-    expect(resolved).toMatchObject({ via: 'binding', protocolMode: 'chatCompletions' });
+    expect(resolved).toMatchObject({ via: 'binding', protocolMode: 'acmeGenerate' });
     const answer = await resolved.model.chat({
       system: 'You review pull requests.',
       messages: [{ role: 'user', content: 'Review: while (items.length) { process(items[0]); }' }],
@@ -127,7 +168,7 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
       toolCalls: [],
       finishReason: 'stop',
       usage: { inputTokens: 37, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 11, reasoningTokens: 0 },
-      protocolMode: 'chatCompletions',
+      protocolMode: 'acmeGenerate',
     });
     expect(acme.requests.at(-1)?.json).toEqual({
       model: ACME_CHAT_MODEL,
@@ -137,7 +178,7 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
     });
   });
 
-  it('refuses an embedding model at save time, since Acme has no embeddings', async () => {
+  it('refuses an embedding model at save time, since kindAcme declares no embedding protocol', async () => {
     const refused = margin.ai.connections.create(clientId, {
       ...connection(),
       displayName: 'Acme embeddings',
@@ -148,9 +189,69 @@ describe('Acme Models plugged into a real host as kindCompatible', () => {
     });
     await expect(refused).rejects.toBeInstanceOf(ValidationError);
     await expect(refused).rejects.toMatchObject({
+      status: 400,
       body: {
-        details: expect.arrayContaining([expect.objectContaining({ path: 'configuredModels[0].operationKinds' })]),
+        code: 'validation_failed',
+        details: expect.arrayContaining([
+          {
+            path: 'configuredModels[0].operationKinds',
+            message: 'kindAcme has no embeddings API, so a model of this connection cannot be an embedding model.',
+          },
+        ]),
       },
     });
+  });
+
+  it('saves a purpose binding in acmeGenerate and refuses a mode kindAcme does not speak', async () => {
+    const profile = (protocolMode: string): Schemas['CreateAiConnectionInput'] => ({
+      ...connection(),
+      displayName: `Acme ${protocolMode}`,
+      configuredModels: [{ remoteModelId: 'acme-mini', supportedProtocolModes: ['auto', 'acmeGenerate'] }],
+      purposeBindings: [{ purpose: 'reviewTriage', remoteModelId: 'acme-mini', protocolMode }],
+    });
+    const saved = await margin.ai.connections.create(clientId, profile('acmeGenerate'));
+    expect(saved.purposeBindings).toEqual([
+      expect.objectContaining({ purpose: 'reviewTriage', protocolMode: 'acmeGenerate' }),
+    ]);
+
+    const refused = margin.ai.connections.create(clientId, profile('chatCompletions'));
+    await expect(refused).rejects.toBeInstanceOf(ValidationError);
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      body: {
+        details: [
+          {
+            path: 'purposeBindings[0].protocolMode',
+            message: 'Protocol mode chatCompletions is not available for kindAcme; use one of auto, acmeGenerate.',
+          },
+        ],
+      },
+    });
+  });
+
+  it('answers 400 naming providerKind for a kind no plugin registers', async () => {
+    const unknown = { ...connection(), providerKind: 'kindNope' };
+    for (const send of [
+      () => margin.ai.probe(clientId, unknown),
+      () =>
+        margin.ai.connections.create(clientId, {
+          ...unknown,
+          displayName: 'Nope',
+          configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],
+          purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: ACME_CHAT_MODEL }],
+        }),
+    ]) {
+      const call = send();
+      await expect(call).rejects.toBeInstanceOf(ValidationError);
+      await expect(call).rejects.toMatchObject({
+        status: 400,
+        body: {
+          code: 'validation_failed',
+          details: [
+            { path: 'providerKind', message: 'AI provider kind kindNope is not available in this installation.' },
+          ],
+        },
+      });
+    }
   });
 });

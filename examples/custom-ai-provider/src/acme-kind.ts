@@ -5,24 +5,54 @@ import {
   type AiProviderKindV1,
   failureCategoryOf,
   failureSummaryOf,
+  type KnownModelV1,
   MarginError,
 } from '@margin/core';
 import type { AiRuntime } from '@margin/providers';
 import { ACME, createAcmeClient } from './acme-client.js';
-import { ACME_PROTOCOL_MODES, createAcmeModel } from './acme-model.js';
+import { ACME_KIND, ACME_PROTOCOLS, createAcmeModel } from './acme-model.js';
 
 /**
- * Acme Models as the `AiProviderKindV1` port. Provider kinds are a fixed list in core
- * (`AI_PROVIDER_KINDS`), so a plugin cannot add `kindAcme`; it serves an existing kind instead.
- * `kindCompatible` ("a server Margin has no dedicated adapter for") fits: its profiles need a base
- * URL, as Acme does. Register it in place of the built-in OpenAI-compatible adapter (see registry.ts).
+ * Acme's models with their list prices (USD per million tokens). Core lists them in the model
+ * catalog under `kindAcme`, and fills a discovered model's prices and limits in from here.
+ */
+export const ACME_KNOWN_MODELS: readonly KnownModelV1[] = [
+  {
+    remoteModelId: 'acme-coder-1',
+    displayName: 'Acme Coder 1',
+    operationKinds: ['chat'],
+    maxContextTokens: 64_000,
+    supportsStructuredOutput: false,
+    supportsToolUse: false,
+    inputCostPer1MUsd: 1.2,
+    outputCostPer1MUsd: 4.8,
+  },
+  {
+    remoteModelId: 'acme-mini',
+    displayName: 'Acme Mini',
+    operationKinds: ['chat'],
+    maxContextTokens: 8_000,
+    supportsStructuredOutput: false,
+    supportsToolUse: false,
+    inputCostPer1MUsd: 0.15,
+    outputCostPer1MUsd: 0.6,
+  },
+];
+
+/**
+ * Acme Models as an `AiProviderKindV1` of its own, `kindAcme`. The facts it declares are all core
+ * needs to check its profiles: no default endpoint (so `baseUrl` is required), a key is always
+ * needed, no managed identity (so `azureIdentity` is refused), one chat protocol and no embeddings.
  */
 export function createAcmeModelsKind(runtime: AiRuntime): AiProviderKindV1 {
   return {
     specificationVersion: 'v1',
-    kind: 'kindCompatible',
-    protocolModes: ACME_PROTOCOL_MODES,
+    kind: ACME_KIND,
+    displayName: ACME,
+    protocols: ACME_PROTOCOLS,
     supportsDiscovery: true,
+    requiresApiKey: true,
+    knownModels: ACME_KNOWN_MODELS,
 
     async probe(connection: AiConnectionConfig): Promise<AiProbeResult> {
       try {

@@ -3,29 +3,37 @@ import {
   type AiChatResult,
   type AiModelSpec,
   type AiModelV1,
+  type AiProtocolV1,
   MarginError,
-  type ProtocolMode,
 } from '@margin/core';
 import { ACME, type AcmeClient } from './acme-client.js';
 
+/** The kind's id: Acme's own, registered by the plugin next to the built-in kinds. */
+export const ACME_KIND = 'kindAcme';
+
+/** Acme's one wire protocol, `POST /generate`, under a mode of its own. */
+export const ACME_GENERATE = 'acmeGenerate';
+
 /**
- * Protocol modes are a fixed list in core. Acme has one chat protocol and no embeddings, so the kind
- * declares `chatCompletions` as the label for "Acme's /generate" and leaves `embeddings` out, which
- * makes core refuse embedding models on these profiles at save time.
+ * What the kind speaks: one chat protocol and no embeddings. Core derives the rest from it: the
+ * modes a profile may declare (`auto`, `acmeGenerate`), the modes a discovered model gets, and the
+ * refusal of embedding models on these profiles.
  */
-export const ACME_PROTOCOL_MODES: readonly ProtocolMode[] = ['auto', 'chatCompletions'];
+export const ACME_PROTOCOLS: readonly AiProtocolV1[] = [{ mode: ACME_GENERATE, operation: 'chat' }];
 
 /** One Acme model as the `AiModelV1` port: chat through `/generate`, no embeddings. */
 export function createAcmeModel(client: AcmeClient, spec: AiModelSpec): AiModelV1 {
-  // Verification creates a model for every declared mode first: refuse what Acme cannot serve.
-  if (!ACME_PROTOCOL_MODES.includes(spec.protocolMode)) {
-    throw MarginError.validation(`${ACME} speaks ${ACME_PROTOCOL_MODES.join(', ')}, not ${spec.protocolMode}.`, [
-      { path: 'protocolMode', message: 'Use auto or chatCompletions.' },
+  // `auto` has one thing to resolve to. Core only lets a profile declare modes the kind lists, so
+  // anything else is a caller skipping those checks; verification also creates a model for every
+  // declared mode first, and reports this refusal as a capability mismatch.
+  if (spec.protocolMode !== 'auto' && spec.protocolMode !== ACME_GENERATE) {
+    throw MarginError.validation(`${ACME} speaks ${ACME_GENERATE} (or auto), not ${spec.protocolMode}.`, [
+      { path: 'protocolMode', message: `Use auto or ${ACME_GENERATE}.` },
     ]);
   }
   return {
     specificationVersion: 'v1',
-    providerKind: 'kindCompatible',
+    providerKind: ACME_KIND,
     remoteModelId: spec.remoteModelId,
     async chat(request: AiChatRequest): Promise<AiChatResult> {
       // Callers send tools and native JSON schemas only to models configured with those abilities;
@@ -53,7 +61,7 @@ export function createAcmeModel(client: AcmeClient, spec: AiModelSpec): AiModelV
           outputTokens: answer.outputTokens,
           reasoningTokens: 0,
         },
-        protocolMode: 'chatCompletions',
+        protocolMode: ACME_GENERATE,
       };
     },
     async embed() {

@@ -1,23 +1,14 @@
 import type { ProviderRegistry } from '@margin/core';
-import { type AiRuntimeOptions, createAiRuntime, createProviderRegistry } from '@margin/providers';
-import { createAcmeModelsKind } from './acme-kind.js';
+import { createProviderRegistry, type ProviderRegistryOptions } from '@margin/providers';
+import { acmeModelsPlugin } from './acme-plugin.js';
 
-export interface AcmeRegistryOptions {
-  /** `MARGIN_ALLOW_PRIVATE_EGRESS`: must be the value core gets, or save-time and connect-time checks disagree. */
-  allowPrivateEgress?: boolean | undefined;
-  /** Timeouts and retries of Acme's calls. */
-  runtime?: Omit<AiRuntimeOptions, 'allowPrivateEgress'> | undefined;
-}
+export type AcmeRegistryOptions = Omit<ProviderRegistryOptions, 'plugins'>;
 
 /**
- * Every built-in adapter, with Acme Models serving `kindCompatible` in place of the built-in
- * OpenAI-compatible one. Core takes the first adapter of a kind, so the built-in one is replaced
- * rather than shadowed, keeping the kinds in their usual order.
+ * Every built-in adapter, unchanged, plus `kindAcme` from the plugin. Pass the host's
+ * `allowPrivateEgress` (`MARGIN_ALLOW_PRIVATE_EGRESS`), so save-time and connect-time checks agree;
+ * `ai` tunes the shared AI runtime's timeouts and retries, Acme's included.
  */
 export function createAcmeRegistry(options: AcmeRegistryOptions = {}): ProviderRegistry {
-  const builtIn = createProviderRegistry({ allowPrivateEgress: options.allowPrivateEgress });
-  const acme = createAcmeModelsKind(
-    createAiRuntime({ ...options.runtime, allowPrivateEgress: options.allowPrivateEgress }),
-  );
-  return { scm: builtIn.scm, ai: builtIn.ai.map((kind) => (kind.kind === acme.kind ? acme : kind)) };
+  return createProviderRegistry({ ...options, plugins: [acmeModelsPlugin()] });
 }

@@ -1,3 +1,9 @@
+export {
+  type AiKindContractChatAnswer,
+  type AiKindContractHarness,
+  type AiKindContractRequest,
+  describeAiProviderKindContract,
+} from './ai-kind-contract.js';
 export { collect, marginErrorOf } from './async-results.js';
 export { createManualClock, createSequentialIds, type ManualClock } from './fakes.js';
 export type { PullRequestScenario, PullRequestScenarioFile, RecordedWrite } from './pull-request-scenario.js';

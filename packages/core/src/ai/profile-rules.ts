@@ -158,7 +158,7 @@ export function endpointIssues(
     if (empty && kind?.requiresApiKey !== false) {
       issues.push({
         path: 'auth.apiKey',
-        message: `apiKey must not be empty for ${draft.providerKind}; only servers that run without a key (kindCompatible) may be called without one.`,
+        message: `apiKey must not be empty for ${draft.providerKind}: only kinds that declare they run without a key (such as kindCompatible) may be called without one.`,
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { ProviderFamily, ScmProviderFamilyV1 } from '@margin/core';
+import type { ProviderPlugin } from '@margin/providers';
 import type { ForgejoOptions } from './forgejo-options.js';
 import { createForgejoProvider } from './forgejo-scm-provider.js';
 import { forgejoWebhook } from './forgejo-webhook.js';
@@ -6,22 +7,25 @@ import { forgejoWebhook } from './forgejo-webhook.js';
 /** The family id this plugin registers: stored connections, configurations and jobs name it. */
 export const FORGEJO_FAMILY_ID = 'forgejo';
 
-/**
- * The one cast of this plugin. Core's `ProviderFamily` has been the closed union of the built-in
- * families (`PROVIDER_FAMILIES`), of which `'forgejo'` is not a member. The cast goes away when
- * provider families are an open registry (`ProviderFamily` accepting any registered id): then this
- * reads `export const FORGEJO_FAMILY: ProviderFamily = FORGEJO_FAMILY_ID;`.
- */
-export const FORGEJO_FAMILY = FORGEJO_FAMILY_ID as unknown as ProviderFamily;
+/** The same id, typed as the family connections and configurations name. */
+export const FORGEJO_FAMILY: ProviderFamily = FORGEJO_FAMILY_ID;
+
+/** The plugin's name, in the host's log line and in registry errors. */
+export const FORGEJO_PLUGIN_NAME = '@margin/example-forgejo-provider';
 
 /**
- * The Forgejo/Gitea family (Forgejo, Codeberg, Gitea; personal access tokens), with the facts an
- * open registry derives the rest from: its name, the webhook receiver's path segment
- * (`/webhooks/v1/providers/forgejo/<pathKey>`), what it calls a code review, and that it reads
- * repositories by id (`GET /repositories/{id}`), so core must bound configurations by owner.
+ * The Forgejo/Gitea family (Forgejo, Codeberg, Gitea; personal access tokens), with the facts the
+ * registry derives the rest from: its name, the webhook receiver's path segment
+ * (`/webhooks/v1/providers/forgejo/<pathKey>`) and what it calls a code review.
+ *
+ * `repositoriesById`: the adapter is handed a repository's numeric id (as webhooks name it) and reads
+ * it with `GET /repositories/{id}`, which answers for any repository the token can see, whatever its
+ * owner; only then does it address `/repos/{owner}/{repo}` with the owner Forgejo returned. Nothing in
+ * the path bounds the owner, so core checks the pull request's `repositoryOwner` against the
+ * configuration's owner.
  */
 export function createForgejoFamily(options: ForgejoOptions = {}): ScmProviderFamilyV1 {
-  const family = {
+  return {
     specificationVersion: 'v1',
     family: FORGEJO_FAMILY,
     displayName: 'Forgejo',
@@ -31,9 +35,21 @@ export function createForgejoFamily(options: ForgejoOptions = {}): ScmProviderFa
     capabilities: { repositoriesById: true, wikiSources: false },
     connect: (connection) => createForgejoProvider(connection, FORGEJO_FAMILY, options),
     webhook: forgejoWebhook,
-  } as const satisfies Pick<ScmProviderFamilyV1, 'specificationVersion' | 'family' | 'connect' | 'webhook'> &
-    Record<string, unknown>;
-  // Returned as a value, not a literal, so the declared facts also fit a `ScmProviderFamilyV1` that
-  // does not list them yet.
-  return family;
+  };
+}
+
+/** What a host may tune; the network is always the one the registry hands the plugin. */
+export type ForgejoPluginOptions = Omit<ForgejoOptions, 'fetch'>;
+
+/**
+ * The plugin a host registers: `createProviderRegistry({ plugins: [forgejoPlugin()] })`. The registry
+ * calls `scm` once with its source-control network — the egress-guarded fetch the built-in families
+ * use (addresses checked on the connection made, no redirect to another host) — and the family sends
+ * everything through it.
+ */
+export function forgejoPlugin(options: ForgejoPluginOptions = {}): ProviderPlugin {
+  return {
+    name: FORGEJO_PLUGIN_NAME,
+    scm: ({ fetch }) => [createForgejoFamily({ ...options, fetch })],
+  };
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { type FakeChatModel, type GitHubFake, startFakeChatModel, startGitHubFake } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../routes/review-test-support.js';
 import { eventually } from '../testing/fake-engines.js';
 import { type HostProcess, startHostProcess } from '../testing/host-process.js';
+import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../testing/review-test-support.js';
 import { TestApi } from '../testing/test-api.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../testing/test-host.js';
 

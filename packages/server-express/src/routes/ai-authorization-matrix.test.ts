@@ -1,6 +1,13 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
+  CHAT_MODEL,
+  compatibleProfile,
+  EMBEDDING_MODEL,
+  type FakeOpenAi,
+  startFakeOpenAi,
+} from '../testing/ai-test-kit.js';
+import {
   checkMatrixRow,
   clientAdmins,
   clientUsers,
@@ -13,7 +20,6 @@ import {
   type TestHost,
   tenantAdmins,
 } from '../testing/index.js';
-import { CHAT_MODEL, compatibleProfile, EMBEDDING_MODEL, type FakeOpenAi, startFakeOpenAi } from './ai-test-kit.js';
 
 interface Setup {
   host: TestHost;

@@ -1,6 +1,5 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 import {
   CHAT_MODEL,
   compatibleProfile,
@@ -8,7 +7,8 @@ import {
   EMBEDDING_MODEL,
   type FakeOpenAi,
   startFakeOpenAi,
-} from './ai-test-kit.js';
+} from '../testing/ai-test-kit.js';
+import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 
 const CANARY_KEY = 'sk-canary-ai-key-7f3e9b21c4d8a6e0';
 const CANARY_KEY_2 = 'sk-canary-rotated-key-51aa02ce9d7f';

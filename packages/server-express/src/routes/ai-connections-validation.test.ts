@@ -1,7 +1,7 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAiProfile } from '../testing/ai-test-kit.js';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { openAiProfile } from './ai-test-kit.js';
 
 type Body = ReturnType<typeof openAiProfile> & Record<string, any>;
 

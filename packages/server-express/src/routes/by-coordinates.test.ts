@@ -3,8 +3,8 @@ import { SYSTEM_TENANT_ID } from '@margin/core';
 import { GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, post, repoFilter, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, SECRETS, startScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, post, repoFilter, scopedClient } from '../testing/triggers-test-support.js';
 
 /** A loopback port nobody listens on: the provider cannot be reached there. */
 async function closedPort(): Promise<number> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { type FamilyName, repoFilter, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { type FamilyName, repoFilter, scopedClient } from '../testing/triggers-test-support.js';
 
 const FAST = {
   WORKER_ENABLED: 'false',

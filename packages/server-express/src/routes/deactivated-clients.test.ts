@@ -2,8 +2,8 @@ import { SYSTEM_TENANT_ID } from '@margin/core';
 import { GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledEngine, eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, post, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, post, scopedClient } from '../testing/triggers-test-support.js';
 
 const PUBLIC_BASE = 'https://margin.example.com';
 const DEACTIVATED = {

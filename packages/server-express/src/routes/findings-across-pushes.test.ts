@@ -10,8 +10,8 @@ import {
   reviewingClient,
   startReviewHarness,
   userOf,
-} from './review-test-support.js';
-import { type ScmFakes, SECRETS } from './scm-test-support.js';
+} from '../testing/review-test-support.js';
+import { type ScmFakes, SECRETS } from '../testing/scm-test-support.js';
 
 let fakes: ScmFakes;
 let model: FakeChatModel;

@@ -1,8 +1,8 @@
 import { ADO_REPOSITORY_ID, GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { scopedClient } from '../testing/triggers-test-support.js';
 
 describe('code-knowledge sources', () => {
   let fakes: ScmFakes;

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { scopedClient } from '../testing/triggers-test-support.js';
 
 /** A request with headers fetch will not send (`Host`), as any client on the network can. */
 function rawPost(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {

@@ -1,7 +1,13 @@
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHAT_MODEL,
+  compatibleProfile,
+  EMBEDDING_MODEL,
+  type FakeOpenAi,
+  startFakeOpenAi,
+} from '../testing/ai-test-kit.js';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { CHAT_MODEL, compatibleProfile, EMBEDDING_MODEL, type FakeOpenAi, startFakeOpenAi } from './ai-test-kit.js';
 
 interface Connection {
   id: string;

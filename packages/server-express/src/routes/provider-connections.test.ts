@@ -10,7 +10,7 @@ import {
 } from '@margin/providers/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
-import { GITHUB_APP, type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
+import { GITHUB_APP, type ScmFakes, SECRETS, startScmFakes } from '../testing/scm-test-support.js';
 
 /** Every answer the tests receive, searched for secrets at the end. */
 class RecordingApi extends TestApi {

@@ -1,8 +1,8 @@
 import { GH_REPOSITORY_ID, GITLAB_PROJECT_ID, GITLAB_TOKEN } from '@margin/providers/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, post, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, SECRETS, startScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, post, scopedClient } from '../testing/triggers-test-support.js';
 
 const PUBLIC_BASE = 'https://margin.example.com';
 /** A repository the token can read but that belongs to another owner (GitHub) or group (GitLab). */

@@ -11,9 +11,9 @@ import {
   reviewingClient,
   startReviewHarness,
   userOf,
-} from './review-test-support.js';
-import type { ScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, FAMILIES, type FamilyName, post } from './triggers-test-support.js';
+} from '../testing/review-test-support.js';
+import type { ScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, FAMILIES, type FamilyName, post } from '../testing/triggers-test-support.js';
 
 let fakes: ScmFakes;
 let model: FakeChatModel;

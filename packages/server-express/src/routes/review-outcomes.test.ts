@@ -9,8 +9,8 @@ import {
   isVerifying,
   reviewingClient,
   userOf,
-} from './review-test-support.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
+} from '../testing/review-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
 
 /**
  * What a job ends as, and what it announces, when the worker runs it through the stock host's engine.

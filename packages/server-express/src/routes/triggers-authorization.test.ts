@@ -12,7 +12,7 @@ import {
   type TestApi,
   type TestHost,
 } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
 
 /**
  * Who may call each endpoint of webhook and crawl configurations, deliveries, knowledge sources and

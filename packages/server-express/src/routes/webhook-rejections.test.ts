@@ -8,8 +8,8 @@ import {
   type TestApi,
   type TestHost,
 } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, post, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, post, scopedClient } from '../testing/triggers-test-support.js';
 
 const PUBLIC_BASE = 'https://margin.example.com';
 

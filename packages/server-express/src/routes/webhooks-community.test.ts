@@ -1,8 +1,8 @@
 import { createManualClock } from '@margin/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
-import { delivery, FACTS, post, scopedClient } from './triggers-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { delivery, FACTS, post, scopedClient } from '../testing/triggers-test-support.js';
 
 /**
  * Community runs one review at a time and refuses explicit submissions meanwhile (409). A webhook's

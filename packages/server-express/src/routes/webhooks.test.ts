@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryProcessor } from '@margin/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, eventually, startTestHost, TestApi, type TestHost } from '../testing/index.js';
-import { type ScmFakes, startScmFakes } from './scm-test-support.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
 import {
   type Delivery,
   delivery,
@@ -12,7 +12,7 @@ import {
   post,
   repoFilter,
   scopedClient,
-} from './triggers-test-support.js';
+} from '../testing/triggers-test-support.js';
 
 /** Every answer the tests receive, searched for generated secrets at the end. */
 class RecordingApi extends TestApi {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SYSTEM_TENANT_ID } from '@margin/core';
 import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compatibleProfile } from '../routes/ai-test-kit.js';
+import { compatibleProfile } from '../testing/ai-test-kit.js';
 import { type ApiResponse, cookiePair, startTestHost, TestApi, type TestHost } from '../testing/index.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -11,7 +11,7 @@ import {
   type FakeChatRequest,
   startFakeChatModel,
 } from '@margin/providers/testing';
-import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { startTestHost, type TestApi, type TestHost } from './index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
 

@@ -9,15 +9,15 @@ export {
   EMBEDDING_MODEL,
   type FakeOpenAi,
   startFakeOpenAi,
-} from '../routes/ai-test-kit.js';
+} from './ai-test-kit.js';
 export {
   billingScenario,
   confirmAll,
   findingsAnswer,
   isVerifying,
   userOf,
-} from '../routes/review-test-support.js';
-export { type ScmFakes, SECRETS, startScmFakes } from '../routes/scm-test-support.js';
+} from './review-test-support.js';
+export { type ScmFakes, SECRETS, startScmFakes } from './scm-test-support.js';
 export {
   type Delivery,
   delivery,
@@ -25,4 +25,4 @@ export {
   type FamilyName,
   post as postDelivery,
   repoFilter,
-} from '../routes/triggers-test-support.js';
+} from './triggers-test-support.js';

@@ -12,7 +12,7 @@ import {
   GH_REPOSITORY_ID,
   GITLAB_PROJECT_ID,
 } from '@margin/providers/testing';
-import type { TestApi } from '../testing/index.js';
+import type { TestApi } from './index.js';
 import type { ScmFakes } from './scm-test-support.js';
 
 export type FamilyName = 'github' | 'ado' | 'gitlab' | 'bitbucket';
@@ -151,7 +151,6 @@ export interface Delivery {
  * fresh `deliveryId` is written into it; the others carry it in a header.
  */
 // Payloads are the providers' free-form JSON; tests edit them by path.
-// biome-ignore lint/suspicious/noExplicitAny: test payloads are untyped provider JSON
 type Payload = Record<string, any>;
 
 export function delivery(

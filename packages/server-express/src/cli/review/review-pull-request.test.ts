@@ -14,8 +14,8 @@ import {
   startGitLabFake,
 } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../../routes/review-test-support.js';
 import { runCliProcess } from '../../testing/host-process.js';
+import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../../testing/review-test-support.js';
 import type { CliIo } from '../cli-io.js';
 import { runCliInProcess } from '../testing/in-process.js';
 

@@ -4,7 +4,7 @@
  * scripted OpenAI-compatible model that finds one defect in it.
  */
 import type { FakeChatAnswer, FakeChatRequest } from '@margin/providers/testing';
-import { confirmAll, findingsAnswer, isVerifying, userOf } from '../../routes/review-test-support.js';
+import { confirmAll, findingsAnswer, isVerifying, userOf } from '../../testing/review-test-support.js';
 import { type CommitStep, writeGitRepository } from '../git-repository.js';
 
 const numbered = (n: number, f: (i: number) => string) =>

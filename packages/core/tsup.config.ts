@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    spec: 'src/spec.ts',
+    'schemas/index': 'src/schemas/index.ts',
+    memory: 'src/memory.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -9,7 +9,8 @@
  *
  * Every call carries the key in `x-acme-key`. Errors are `{ error: { type, message } }`.
  */
-import { type AiConnectionConfig, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiConnectionConfig } from '@margin/core/spec';
 import type { AiRuntime, ErrorAnswer, ErrorVerdict } from '@margin/providers';
 
 export const ACME = 'Acme Models';

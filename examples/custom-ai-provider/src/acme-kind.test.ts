@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { createMarginClient, type MarginClient, type Schemas, ValidationError } from '@margin/sdk-client';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startTestHost, type TestHost } from '@margin/server-express/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

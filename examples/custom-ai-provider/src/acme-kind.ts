@@ -1,3 +1,4 @@
+import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiDiscoveryResult,
@@ -6,8 +7,7 @@ import {
   failureCategoryOf,
   failureSummaryOf,
   type KnownModelV1,
-  MarginError,
-} from '@margin/core';
+} from '@margin/core/spec';
 import type { AiRuntime } from '@margin/providers';
 import { ACME, createAcmeClient } from './acme-client.js';
 import { ACME_KIND, ACME_PROTOCOLS, createAcmeModel } from './acme-model.js';

@@ -1,4 +1,4 @@
-import type { ProviderRegistry } from '@margin/core';
+import type { ProviderRegistry } from '@margin/core/spec';
 import { createProviderRegistry, type ProviderRegistryOptions } from '@margin/providers';
 import { acmeModelsPlugin } from './acme-plugin.js';
 

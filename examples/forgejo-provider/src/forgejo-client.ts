@@ -1,4 +1,5 @@
-import { egressRefusalOf, MarginError, type ProviderFailure } from '@margin/core';
+import { MarginError, type ProviderFailure } from '@margin/core';
+import { egressRefusalOf } from '@margin/core/spec';
 import { type ForgejoOptions, forgejoApiBase } from './forgejo-options.js';
 
 const PROVIDER = 'Forgejo';

@@ -1,4 +1,4 @@
-import type { ProviderFamily, ScmProviderFamilyV1 } from '@margin/core';
+import type { ProviderFamily, ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { ProviderPlugin } from '@margin/providers';
 import type { ForgejoOptions } from './forgejo-options.js';
 import { createForgejoProvider } from './forgejo-scm-provider.js';

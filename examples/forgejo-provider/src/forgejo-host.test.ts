@@ -6,7 +6,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '@margin/server-express/test-kits';

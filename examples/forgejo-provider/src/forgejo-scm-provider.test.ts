@@ -1,4 +1,4 @@
-import type { PullRequestRef, ScmConnectionConfig } from '@margin/core';
+import type { PullRequestRef, ScmConnectionConfig } from '@margin/core/spec';
 import {
   collect,
   marginErrorOf,

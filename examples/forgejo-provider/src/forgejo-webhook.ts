@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  MarginError,
-  type NormalizedWebhookEvent,
-  type PullRequestStatus,
-  type ScmWebhookV1,
-  type WebhookEventKind,
-  type WebhookHeaders,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type {
+  NormalizedWebhookEvent,
+  PullRequestStatus,
+  ScmWebhookV1,
+  WebhookEventKind,
+  WebhookHeaders,
+} from '@margin/core/spec';
 
 /**
  * Forgejo signs each delivery with the webhook's secret: `X-Forgejo-Signature` (and the same value

@@ -1,4 +1,4 @@
-import type { AiProviderKindV1, ScmProviderFamilyV1 } from '@margin/core';
+import type { AiProviderKindV1, ScmProviderFamilyV1 } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createProviderRegistry, type ProviderPlugin } from './registry.js';

@@ -1,5 +1,6 @@
 import type { lookup as dnsLookup } from 'node:dns';
-import { type AiProviderKindV1, MarginError, type ProviderRegistry, type ScmProviderFamilyV1 } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiProviderKindV1, ProviderRegistry, ScmProviderFamilyV1 } from '@margin/core/spec';
 import { type AiProviderKindsOptions, builtInAiKinds } from './ai/index.js';
 import { type AiRuntime, createAiRuntime } from './ai/shared/ai-runtime.js';
 import { createEgressGuardedFetch } from './http/egress-guard.js';

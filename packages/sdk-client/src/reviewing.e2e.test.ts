@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,

@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startTestHost, type TestHost } from '@margin/server-express/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarginClient } from './client.js';

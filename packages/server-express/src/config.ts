@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { type AiProviderKind, type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
+import { type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
+import type { AiProviderKind } from '@margin/core/spec';
 import { z } from 'zod';
 
 const flag = z

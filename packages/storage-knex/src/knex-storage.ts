@@ -1,4 +1,4 @@
-import type { SecretBox, StorageV1 } from '@margin/core';
+import type { SecretBox, StorageV1 } from '@margin/core/spec';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';

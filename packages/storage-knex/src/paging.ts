@@ -1,4 +1,4 @@
-import { type CursorPosition, decodeCursor, type Page, type PageRequest, toPage } from '@margin/core';
+import { type CursorPosition, decodeCursor, type Page, type PageRequest, toPage } from '@margin/core/spec';
 import type { Knex } from 'knex';
 import type { Row } from './rows.js';
 

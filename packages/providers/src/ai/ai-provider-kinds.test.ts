@@ -1,4 +1,4 @@
-import { BUILT_IN_AI_PROVIDER_KINDS, modesOf } from '@margin/core';
+import { BUILT_IN_AI_PROVIDER_KINDS, modesOf } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';

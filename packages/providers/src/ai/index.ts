@@ -2,7 +2,7 @@
  * The AI provider kinds: one `AiProviderKindV1` per spec kind, all sharing one egress-guarded
  * network (decisions.md, "Outbound egress guard") and the HTTP transport's retries.
  */
-import type { AiProviderKindV1 } from '@margin/core';
+import type { AiProviderKindV1 } from '@margin/core/spec';
 import { createAnthropicKind } from './anthropic/index.js';
 import { createBedrockKind } from './bedrock/index.js';
 import {

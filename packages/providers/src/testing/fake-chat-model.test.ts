@@ -1,4 +1,4 @@
-import { CreateAiConnectionInput } from '@margin/core';
+import { CreateAiConnectionInput } from '@margin/core/schemas';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleKind } from '../ai/openai-wire/openai-compatible-kind.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AiResponseFormat, AiToolChoice, AiToolDefinition } from '@margin/core';
+import type { AiResponseFormat, AiToolChoice, AiToolDefinition } from '@margin/core/spec';
 import { estimateTokens } from '../ai/shared/token-count.js';
 import { type FakeHandler, type FakeHttpServer, type FakeReply, startFakeHttpServer } from './fake-http-server.js';
 

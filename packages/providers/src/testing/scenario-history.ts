@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChangeType, CommitComparison } from '@margin/core';
+import type { ChangeType, CommitComparison } from '@margin/core/spec';
 import type { PullRequestScenario, PullRequestScenarioFile } from '@margin/core/testing';
 import { computeUnifiedDiff, relationFromMergeBase } from '../scm/shared/index.js';
 

@@ -1,4 +1,5 @@
-import { BUILT_IN_AI_PROVIDER_KINDS, bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
+import { bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
+import { BUILT_IN_AI_PROVIDER_KINDS } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../config.js';
 import type { CliIo } from './cli-io.js';

@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { testDialects } from '@margin/storage-knex/testing';
 import { describe, expect, it } from 'vitest';
 import { ControlledEngine, CountingEngine, eventually, startTestHost, type TestHost } from '../testing/index.js';

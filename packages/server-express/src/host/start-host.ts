@@ -4,19 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import {
   type BootstrapAdminResult,
-  type Clock,
   type CrawlScheduler,
   createAesGcmSecretBox,
   createMarginService,
   createReviewEngine,
-  type Ids,
   type MarginCore,
   type MarginService,
-  type ProviderRegistry,
-  type ReviewEngineV1,
   type ReviewWorker,
   type WebhookDeliveryProcessor,
 } from '@margin/core';
+import type { Clock, Ids, ProviderRegistry, ReviewEngineV1 } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';

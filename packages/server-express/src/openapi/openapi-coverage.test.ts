@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createAesGcmSecretBox, createMarginCore, createMemoryStorage } from '@margin/core';
+import { createAesGcmSecretBox, createMarginCore } from '@margin/core';
+import { createMemoryStorage } from '@margin/core/memory';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';

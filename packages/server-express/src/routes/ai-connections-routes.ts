@@ -9,7 +9,7 @@ import {
   CreateAiConnectionInput,
   PatchAiConnectionInput,
   PermittedProvidersView,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { AiConnectionParams, ClientParams, PageQuery } from './params.js';

@@ -1,3 +1,4 @@
+import type { SessionTokens } from '@margin/core';
 import {
   ChangePasswordInput,
   CreatePatInput,
@@ -6,9 +7,8 @@ import {
   PatCreated,
   PatList,
   RefreshInput,
-  type SessionTokens,
   TokenResponse,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import type { Request, Response } from 'express';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from '../http/refresh-cookie.js';
 import { publicRoute, type RouteSpec, route } from '../http/route.js';

@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiProfile } from '../testing/ai-test-kit.js';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';

@@ -7,7 +7,7 @@ import {
   DiscoverProjectsQuery,
   DiscoverSourcesQuery,
   SuggestedRepoFilterList,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { ClientParams } from './params.js';

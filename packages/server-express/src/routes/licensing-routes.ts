@@ -1,4 +1,4 @@
-import { LicensingView, PatchLicensingInput } from '@margin/core';
+import { LicensingView, PatchLicensingInput } from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 

@@ -14,7 +14,7 @@ import {
   PutLogicalModelInput,
   PutPurposeInput,
   TenantLogicalModelList,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import {

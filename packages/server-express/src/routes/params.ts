@@ -1,4 +1,4 @@
-import { PurposeParam } from '@margin/core';
+import { PurposeParam } from '@margin/core/schemas';
 import { z } from 'zod';
 
 /** Path ids: any short string. An id that matches nothing is a 404, not a validation error. */

@@ -11,7 +11,7 @@ import {
   ResolveReviewerIdentityQuery,
   ReviewerIdentityCandidates,
   ReviewerIdentityView,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { ClientParams, ConnectionParams, PageQuery, ScopeParams } from './params.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import {
   BITBUCKET_BAD_ACCESS_TOKEN,
   type FakeHttpServer,

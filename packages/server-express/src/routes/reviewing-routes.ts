@@ -18,7 +18,7 @@ import {
   StoredFindingList,
   SubmitJobInput,
   UnblockInput,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { z } from 'zod';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';

@@ -1,4 +1,5 @@
-import { NO_ENGINE, SYSTEM_TENANT_ID } from '@margin/core';
+import { NO_ENGINE } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledEngine, eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
 

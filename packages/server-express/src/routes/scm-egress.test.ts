@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';

@@ -11,7 +11,7 @@ import {
   PutTenantMemberInput,
   TenantList,
   TenantView,
-} from '@margin/core';
+} from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { ClientMemberParams, ClientParams, PageQuery, TenantMemberParams, TenantParams } from './params.js';

@@ -1,3 +1,4 @@
+import type { ListenerBase } from '@margin/core';
 import {
   ByCoordinatesResult,
   CrawlConfigurationList,
@@ -9,7 +10,6 @@ import {
   DeliveriesQuery,
   KnowledgeSourceList,
   KnowledgeSourceView,
-  type ListenerBase,
   PatchCrawlConfigurationInput,
   PatchWebhookConfigurationInput,
   SubmitByCoordinatesInput,
@@ -18,8 +18,8 @@ import {
   WebhookConfigurationList,
   WebhookConfigurationView,
   WebhookDeliveryList,
-  type WebhookHeaders,
-} from '@margin/core';
+} from '@margin/core/schemas';
+import type { WebhookHeaders } from '@margin/core/spec';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { HostContext } from '../host/host-context.js';

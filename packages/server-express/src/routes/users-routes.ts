@@ -1,4 +1,4 @@
-import { CreateUserInput, PatchUserInput, UserList, UserView } from '@margin/core';
+import { CreateUserInput, PatchUserInput, UserList, UserView } from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { PageQuery, UserParams } from './params.js';

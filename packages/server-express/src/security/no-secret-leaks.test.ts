@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compatibleProfile } from '../testing/ai-test-kit.js';

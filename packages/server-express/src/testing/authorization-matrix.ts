@@ -1,4 +1,4 @@
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { expect } from 'vitest';
 import type { RouteSpec } from '../http/route.js';
 import type { TestApi } from './test-api.js';

@@ -1,4 +1,5 @@
-import { MarginError, type ReviewEngineV1, type ReviewJobRecord, type ReviewOutcome } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { ReviewEngineV1, ReviewJobRecord, ReviewOutcome } from '@margin/core/spec';
 
 export const COMPLETED_OUTCOME: ReviewOutcome = {
   status: 'completed',

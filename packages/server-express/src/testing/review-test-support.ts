@@ -3,7 +3,7 @@
  * a client set up end to end (provider connection and scope on a provider fake, an active AI
  * connection bound to `reviewDefault`, a webhook configuration), and a pull request scenario.
  */
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import type { PullRequestScenario } from '@margin/core/testing';
 import {
   type FakeChatAnswer,

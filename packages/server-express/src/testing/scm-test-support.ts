@@ -3,7 +3,7 @@
  * loopback sockets, a provider registry pointed at them, and connection bodies that reach them.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { ProviderRegistry } from '@margin/core';
+import type { ProviderRegistry } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import {
   ADO_ORG,

@@ -4,7 +4,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SYSTEM_TENANT_ID } from '@margin/core';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import {
   ADO_PROJECT,
   ADO_REPOSITORY_ID,

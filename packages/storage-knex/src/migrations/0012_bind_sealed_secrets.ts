@@ -1,4 +1,5 @@
-import { MarginError, type SealedField, sealedSecretContext } from '@margin/core';
+import { MarginError } from '@margin/core';
+import { type SealedField, sealedSecretContext } from '@margin/core/spec';
 import type { Knex } from 'knex';
 import type { Migration } from './migration.js';
 

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@margin/core';
+import type { SecretBox } from '@margin/core/spec';
 import type { Knex } from 'knex';
 
 /** What a migration may need besides the database: the secrets key, for migrations that re-seal. */

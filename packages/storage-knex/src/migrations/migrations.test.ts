@@ -1,5 +1,6 @@
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
-import { createAesGcmSecretBox, SYSTEM_TENANT_ID, sealedSecretContext } from '@margin/core';
+import { createAesGcmSecretBox } from '@margin/core';
+import { SYSTEM_TENANT_ID, sealedSecretContext } from '@margin/core/spec';
 import { reviewJobRecord } from '@margin/core/testing';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';

@@ -1,11 +1,11 @@
-import {
-  type AiConnectionRecord,
-  type AiConnectionsRepository,
-  type AiPurpose,
-  type ConfiguredModelRecord,
-  MarginError,
-  type PurposeBindingRecord,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type {
+  AiConnectionRecord,
+  AiConnectionsRepository,
+  AiPurpose,
+  ConfiguredModelRecord,
+  PurposeBindingRecord,
+} from '@margin/core/spec';
 import { type Dialect, readBool, readJson, readTime, readTimeOrNull, writeJson } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPageOfRows } from '../paging.js';
 import { atomically, conflictOnDuplicate, type Db, insertInChunks, lower, type Row, textOrNull } from '../rows.js';

@@ -1,11 +1,11 @@
+import { MarginError } from '@margin/core';
 import {
   AI_PURPOSES,
   type AiLogicalModelsRepository,
   type AiPurpose,
   type LogicalModelRecord,
-  MarginError,
   type PurposeMappingRecord,
-} from '@margin/core';
+} from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { conflictOnDuplicate, type Db, lower, type Row } from '../rows.js';
 

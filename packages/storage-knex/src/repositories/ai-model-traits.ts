@@ -1,6 +1,6 @@
 // Not a repository: the model columns a connection's configured models and a tenant's catalog share.
 
-import type { ModelTraits } from '@margin/core';
+import type { ModelTraits } from '@margin/core/spec';
 import { type Dialect, readBool, readJson, writeJson } from '../dialect.js';
 import { lower, numberOrNull, type Row, textOrNull } from '../rows.js';
 

@@ -1,4 +1,4 @@
-import type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from '@margin/core';
+import type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { keyset, keysetPage } from '../paging.js';
 import { type Db, type Row, textOrNull } from '../rows.js';

@@ -1,4 +1,9 @@
-import type { CrawlConfigurationRecord, CrawlConfigurationsRepository, CrawlCounts, CrawlOutcome } from '@margin/core';
+import type {
+  CrawlConfigurationRecord,
+  CrawlConfigurationsRepository,
+  CrawlCounts,
+  CrawlOutcome,
+} from '@margin/core/spec';
 import {
   bindBool,
   claimRows,

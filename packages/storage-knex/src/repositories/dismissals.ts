@@ -1,4 +1,4 @@
-import type { DismissalRecord, DismissalsRepository } from '@margin/core';
+import type { DismissalRecord, DismissalsRepository } from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPage } from '../paging.js';
 import { type Db, type Row, textOrNull } from '../rows.js';

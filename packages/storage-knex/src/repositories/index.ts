@@ -1,4 +1,4 @@
-import type { Repositories } from '@margin/core';
+import type { Repositories } from '@margin/core/spec';
 import type { Dialect } from '../dialect.js';
 import type { Db } from '../rows.js';
 import { knexAiConnections } from './ai-connections.js';

@@ -1,4 +1,4 @@
-import type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from '@margin/core';
+import type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { keyset, keysetPage } from '../paging.js';
 import type { Db, Row } from '../rows.js';

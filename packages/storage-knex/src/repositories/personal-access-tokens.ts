@@ -1,4 +1,4 @@
-import type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from '@margin/core';
+import type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from '@margin/core/spec';
 import { readTime, readTimeOrNull } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';
 import type { Db, Row } from '../rows.js';

@@ -1,4 +1,4 @@
-import type { ProtocolEventRecord, ProtocolPassRecord, ProtocolRepository } from '@margin/core';
+import type { ProtocolEventRecord, ProtocolPassRecord, ProtocolRepository } from '@margin/core/spec';
 import { type Dialect, readJsonOrNull, readTime, readTimeOrNull, writeJsonOrNull } from '../dialect.js';
 import { keyset, keysetPage } from '../paging.js';
 import { type Db, insertInChunks, numberOrNull, type Row, textOrNull } from '../rows.js';

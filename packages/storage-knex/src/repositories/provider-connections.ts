@@ -1,13 +1,12 @@
-import {
-  type AuthenticationKind,
-  MarginError,
-  type ProviderConnectionPatch,
-  type ProviderConnectionRecord,
-  type ProviderConnectionsRepository,
-  type ProviderFailure,
-  type ProviderFamily,
-  type VerificationStatus,
-} from '@margin/core';
+import { MarginError, type ProviderFailure } from '@margin/core';
+import type {
+  AuthenticationKind,
+  ProviderConnectionPatch,
+  ProviderConnectionRecord,
+  ProviderConnectionsRepository,
+  ProviderFamily,
+  VerificationStatus,
+} from '@margin/core/spec';
 import { readBool, readTime, readTimeOrNull } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';
 import { columnsOf, conflictOnDuplicate, type Db, numberOrNull, type Row, textOrNull, updateAndRead } from '../rows.js';

@@ -1,4 +1,4 @@
-import type { RefreshTokenRecord, RefreshTokensRepository } from '@margin/core';
+import type { RefreshTokenRecord, RefreshTokensRepository } from '@margin/core/spec';
 import { readTime, readTimeOrNull } from '../dialect.js';
 import { type Db, type Row, textOrNull } from '../rows.js';
 

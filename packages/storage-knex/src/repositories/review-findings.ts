@@ -1,4 +1,4 @@
-import type { ReviewFindingsRepository, StoredFindingRecord } from '@margin/core';
+import type { ReviewFindingsRepository, StoredFindingRecord } from '@margin/core/spec';
 import { type Dialect, readJson, readTime, writeJson } from '../dialect.js';
 import { byCreatedAt, inOrder, keyset, keysetPage } from '../paging.js';
 import { atomically, type Db, numberOrNull, type Row, textOrNull } from '../rows.js';

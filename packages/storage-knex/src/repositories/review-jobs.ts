@@ -1,10 +1,5 @@
-import {
-  type JobStatus,
-  MarginError,
-  RECLAIM_EXHAUSTED,
-  type ReviewJobRecord,
-  type ReviewJobsRepository,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import { type JobStatus, RECLAIM_EXHAUSTED, type ReviewJobRecord, type ReviewJobsRepository } from '@margin/core/spec';
 import {
   bindBool,
   claimRows,

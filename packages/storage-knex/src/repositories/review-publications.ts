@@ -1,4 +1,4 @@
-import type { PublicationRecord, ReviewPublicationsRepository } from '@margin/core';
+import type { PublicationRecord, ReviewPublicationsRepository } from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { byCreatedAt, inOrder } from '../paging.js';
 import { columnsOf, type Db, type Row, textOrNull } from '../rows.js';

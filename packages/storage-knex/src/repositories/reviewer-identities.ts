@@ -1,4 +1,4 @@
-import type { ReviewerIdentitiesRepository, ReviewerIdentityRecord } from '@margin/core';
+import type { ReviewerIdentitiesRepository, ReviewerIdentityRecord } from '@margin/core/spec';
 import { readBool, readTime } from '../dialect.js';
 import type { Db, Row } from '../rows.js';
 

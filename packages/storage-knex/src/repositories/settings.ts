@@ -1,4 +1,4 @@
-import type { SettingsRepository } from '@margin/core';
+import type { SettingsRepository } from '@margin/core/spec';
 import { type Dialect, readJson, writeJson } from '../dialect.js';
 import type { Db } from '../rows.js';
 

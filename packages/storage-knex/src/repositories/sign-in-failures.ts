@@ -1,4 +1,4 @@
-import type { SignInFailureRecord, SignInFailuresRepository } from '@margin/core';
+import type { SignInFailureRecord, SignInFailuresRepository } from '@margin/core/spec';
 import { readTime, readTimeOrNull } from '../dialect.js';
 import type { Db, Row } from '../rows.js';
 

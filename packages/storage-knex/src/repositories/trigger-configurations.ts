@@ -7,7 +7,7 @@ import type {
   TriggerConfigurationBase,
   TriggerListFilter,
   WebhookConfigurationRecord,
-} from '@margin/core';
+} from '@margin/core/spec';
 import type { Knex } from 'knex';
 import { type Dialect, readBool, readJson, readTime, writeJson } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPage } from '../paging.js';

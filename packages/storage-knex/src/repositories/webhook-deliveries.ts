@@ -5,7 +5,7 @@ import {
   type WebhookDeliveriesRepository,
   type WebhookDeliveryRecord,
   type WebhookEventKind,
-} from '@margin/core';
+} from '@margin/core/spec';
 import type { Knex } from 'knex';
 import { claimRows, type Dialect, readJson, readTime, readTimeOrNull, rowsOf, writeJson } from '../dialect.js';
 import { inOrder } from '../paging.js';

@@ -1,3 +1,4 @@
+import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiModelSpec,
@@ -5,9 +6,8 @@ import {
   type AiProtocolV1,
   type AiProviderKindV1,
   type DiscoveredModel,
-  MarginError,
   modesOf,
-} from '@margin/core';
+} from '@margin/core/spec';
 import type { HttpTransport } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import {

@@ -1,4 +1,5 @@
-import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiChatRequest, AiChatResult, AiToolCall } from '@margin/core/spec';
 import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { answerToolFor, spellToolMode, toolPlanOf } from '../shared/tool-choice.js';

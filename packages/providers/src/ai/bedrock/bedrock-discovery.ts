@@ -1,4 +1,5 @@
-import { type DiscoveredModel, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { DiscoveredModel } from '@margin/core/spec';
 import { asArray, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 
 export interface FoundationModelsPage {

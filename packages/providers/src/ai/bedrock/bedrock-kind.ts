@@ -1,3 +1,4 @@
+import { MarginError } from '@margin/core';
 import type {
   AiConnectionConfig,
   AiEmbeddingResult,
@@ -7,8 +8,8 @@ import type {
   AiProviderKindV1,
   AiUsage,
   DiscoveredModel,
-} from '@margin/core';
-import { MarginError, modesOf } from '@margin/core';
+} from '@margin/core/spec';
+import { modesOf } from '@margin/core/spec';
 import type { HttpTransport, TransportResponse } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { joinUrl } from '../shared/connection-settings.js';

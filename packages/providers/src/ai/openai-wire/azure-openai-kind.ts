@@ -1,4 +1,4 @@
-import type { AiConnectionConfig, AiProviderKindV1 } from '@margin/core';
+import type { AiConnectionConfig, AiProviderKindV1 } from '@margin/core/spec';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { baseUrlOf, defaultHeadersOf, joinUrl, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoveryFailed } from '../shared/discovery.js';

@@ -1,4 +1,5 @@
-import { type AiUsage, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiUsage } from '@margin/core/spec';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asNumber, asObject, count, type JsonObject } from '../shared/wire-values.js';
 

@@ -1,4 +1,5 @@
-import { type AiProviderKindV1, type DiscoveredModel, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiProviderKindV1, DiscoveredModel } from '@margin/core/spec';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import {
   apiKeyOf,

@@ -1,4 +1,4 @@
-import { modesOf } from '@margin/core';
+import { modesOf } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';

@@ -1,4 +1,5 @@
-import { type AiConnectionConfig, type AiProtocolV1, type AiProviderKindV1, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiConnectionConfig, AiProtocolV1, AiProviderKindV1 } from '@margin/core/spec';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import {
   apiKeyOf,

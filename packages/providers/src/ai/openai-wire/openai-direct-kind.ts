@@ -1,4 +1,4 @@
-import type { AiProviderKindV1 } from '@margin/core';
+import type { AiProviderKindV1 } from '@margin/core/spec';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import {
   apiKeyOf,

@@ -1,4 +1,5 @@
-import { type DiscoveredModel, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { DiscoveredModel } from '@margin/core/spec';
 import { isNonTextModel, operationKindsFromId } from '../shared/discovery.js';
 import { asArray, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import type { OpenAiWireTarget } from './openai-wire-target.js';

@@ -6,7 +6,7 @@ import {
   type AiProtocolV1,
   type AiProviderKindV1,
   modesOf,
-} from '@margin/core';
+} from '@margin/core/spec';
 import { discoverWith } from '../shared/discovery.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertModePermitted } from '../shared/protocol-mode.js';

@@ -1,4 +1,4 @@
-import type { AiChatRequest, AiChatResult, AiEmbeddingResult, AiModelSpec, AiModelV1 } from '@margin/core';
+import type { AiChatRequest, AiChatResult, AiEmbeddingResult, AiModelSpec, AiModelV1 } from '@margin/core/spec';
 import { assertCanEmbed, chatModeOf } from '../shared/protocol-mode.js';
 import { tokenCounterFor } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';

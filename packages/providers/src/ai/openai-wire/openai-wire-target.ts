@@ -1,4 +1,4 @@
-import type { AiProviderKind } from '@margin/core';
+import type { AiProviderKind } from '@margin/core/spec';
 import type { HttpTransport } from '../../http/transport.js';
 
 export type OpenAiOperation = 'responses' | 'chatCompletions' | 'embeddings' | 'models';

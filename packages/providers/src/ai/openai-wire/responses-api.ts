@@ -1,4 +1,5 @@
-import { type AiChatRequest, type AiChatResult, type AiFinishReason, type AiToolCall, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiChatRequest, AiChatResult, AiFinishReason, AiToolCall } from '@margin/core/spec';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import {

@@ -3,7 +3,7 @@
  * Test-only; nothing outside `*.test.ts` imports it.
  */
 import { readFileSync } from 'node:fs';
-import type { AiConnectionConfig, AiModelSpec, AiProviderKind } from '@margin/core';
+import type { AiConnectionConfig, AiModelSpec, AiProviderKind } from '@margin/core/spec';
 import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './ai-runtime.js';
 
 /** Reads `__fixtures__/<name>.json` beside the calling test (`import.meta.url` of the test). */

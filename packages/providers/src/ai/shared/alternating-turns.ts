@@ -1,4 +1,4 @@
-import type { AiMessage, AiToolCall } from '@margin/core';
+import type { AiMessage, AiToolCall } from '@margin/core/spec';
 import type { JsonObject } from './wire-values.js';
 
 type ToolMessage = Extract<AiMessage, { role: 'tool' }>;

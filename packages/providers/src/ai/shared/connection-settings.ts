@@ -1,4 +1,5 @@
-import { type AiConnectionConfig, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiConnectionConfig } from '@margin/core/spec';
 
 /**
  * `defaultQueryParams` entries that are provider settings, not query parameters: `region`

@@ -1,4 +1,5 @@
-import { type AiDiscoveryResult, type DiscoveredModel, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiDiscoveryResult, DiscoveredModel } from '@margin/core/spec';
 
 export function discoveryFailed(warning: string, warnings: string[] = []): AiDiscoveryResult {
   return { discoveryStatus: 'failed', manualEntryAllowed: true, warnings: [...warnings, warning], models: [] };

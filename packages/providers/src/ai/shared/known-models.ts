@@ -1,4 +1,4 @@
-import type { KnownModelV1 } from '@margin/core';
+import type { KnownModelV1 } from '@margin/core/spec';
 
 /**
  * Well-known models each built-in kind lists in the catalog, with their context windows, embedding

@@ -1,4 +1,4 @@
-import type { AiFinishReason } from '@margin/core';
+import type { AiFinishReason } from '@margin/core/spec';
 
 /**
  * Anthropic's Messages API and Bedrock's Converse API name their stop reasons the same way

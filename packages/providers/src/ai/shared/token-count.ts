@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { TokenCount } from '@margin/core';
+import type { TokenCount } from '@margin/core/spec';
 
 /** The OpenAI tokenizers we count with exactly. */
 export type OpenAiEncoding = 'o200k_base' | 'cl100k_base';

@@ -1,4 +1,4 @@
-import type { AiUsage } from '@margin/core';
+import type { AiUsage } from '@margin/core/spec';
 
 export function usageOf(parts: Partial<AiUsage>): AiUsage {
   const clamp = (n: number | undefined) => (n !== undefined && Number.isFinite(n) && n > 0 ? n : 0);

@@ -1,12 +1,12 @@
-import {
-  type AiChatRequest,
-  type AiChatResult,
-  type AiFinishReason,
-  type AiMessage,
-  type AiToolCall,
-  MarginError,
-  type ReasoningEffort,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type {
+  AiChatRequest,
+  AiChatResult,
+  AiFinishReason,
+  AiMessage,
+  AiToolCall,
+  ReasoningEffort,
+} from '@margin/core/spec';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
 import { asArray, asObject, asString, count, type JsonObject } from '../shared/wire-values.js';

@@ -1,4 +1,5 @@
-import { type AiConnectionConfig, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiConnectionConfig } from '@margin/core/spec';
 import {
   apiKeyOf,
   baseUrlOf,

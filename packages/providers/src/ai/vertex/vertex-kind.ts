@@ -1,3 +1,4 @@
+import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiEmbeddingResult,
@@ -7,9 +8,8 @@ import {
   type AiProviderKindV1,
   type AiUsage,
   type DiscoveredModel,
-  MarginError,
   modesOf,
-} from '@margin/core';
+} from '@margin/core/spec';
 import type { HttpTransport, TransportResponse } from '../../http/transport.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { joinUrl } from '../shared/connection-settings.js';

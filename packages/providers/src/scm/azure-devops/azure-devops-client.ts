@@ -1,4 +1,5 @@
-import { MarginError, type ScmConnectionConfig } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { ScmConnectionConfig } from '@margin/core/spec';
 import {
   createTransport,
   type HttpTransport,

@@ -1,4 +1,4 @@
-import type { ScmProviderFamilyV1 } from '@margin/core';
+import type { ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import { createAzureDevOpsProvider } from './azure-devops-scm-provider.js';
 import { azureDevOpsWebhook } from './azure-devops-webhook.js';

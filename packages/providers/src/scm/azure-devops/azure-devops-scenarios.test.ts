@@ -1,4 +1,4 @@
-import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
+import type { PullRequestRef, ScmProviderV1 } from '@margin/core/spec';
 import { collect, marginErrorOf, SCENARIO_PULL_REQUEST, SCENARIO_PUSH } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitBlobId } from '../../testing/scenario-history.js';

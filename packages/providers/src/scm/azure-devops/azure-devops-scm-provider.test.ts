@@ -1,4 +1,4 @@
-import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core';
+import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
 import { marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  MarginError,
-  type NormalizedWebhookEvent,
-  type ScmWebhookV1,
-  type WebhookEventKind,
-  type WebhookHeaders,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { NormalizedWebhookEvent, ScmWebhookV1, WebhookEventKind, WebhookHeaders } from '@margin/core/spec';
 import {
   branchName,
   constantTimeEqual,

@@ -9,7 +9,7 @@ import type {
   ThreadAnchor,
   ThreadClosure,
   ThreadStatus,
-} from '@margin/core';
+} from '@margin/core/spec';
 import { assertThreadMarker, relationFromMergeBase, relativePath } from '../shared/index.js';
 
 /**

@@ -1,4 +1,5 @@
-import { MarginError, type ScmScopeRef } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { ScmScopeRef } from '@margin/core/spec';
 import {
   createTransport,
   type HttpTransport,

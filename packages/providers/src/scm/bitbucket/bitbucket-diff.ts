@@ -1,4 +1,4 @@
-import type { ChangedFile } from '@margin/core';
+import type { ChangedFile } from '@margin/core/spec';
 import { withFileHeaders } from '../shared/index.js';
 
 /** One file's section of `git diff` output. */

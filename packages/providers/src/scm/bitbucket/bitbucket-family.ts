@@ -1,4 +1,5 @@
-import { MarginError, type ScmConnectionConfig, type ScmProviderFamilyV1 } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { HttpTuning } from '../../http/index.js';
 import { createBitbucketProvider } from './bitbucket-scm-provider.js';
 import { createBitbucketWebhook } from './bitbucket-webhook.js';

@@ -1,4 +1,4 @@
-import type { ChangedFile, ChangeType, PullRequestStatus, ScmUser } from '@margin/core';
+import type { ChangedFile, ChangeType, PullRequestStatus, ScmUser } from '@margin/core/spec';
 import type { BbDiffstat, BbUser } from './bitbucket-wire.js';
 
 /** `uuid` is Bitbucket's stable user id; `nickname` is what people are known by in the UI. */

@@ -1,4 +1,4 @@
-import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
+import type { PullRequestRef, ScmProviderV1 } from '@margin/core/spec';
 import {
   collect,
   describeScmProviderContract,

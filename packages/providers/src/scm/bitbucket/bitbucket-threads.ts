@@ -1,4 +1,4 @@
-import type { ReviewThread, ThreadAnchor } from '@margin/core';
+import type { ReviewThread, ThreadAnchor } from '@margin/core/spec';
 import { withMarkerRead } from '../shared/index.js';
 import { toUser } from './bitbucket-mapping.js';
 import type { BbComment, BbInline } from './bitbucket-wire.js';

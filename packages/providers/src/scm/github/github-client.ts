@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
-import { MarginError, type ScmConnectionConfig } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { ScmConnectionConfig } from '@margin/core/spec';
 import {
   createTransport,
   type ErrorAnswer,

@@ -1,4 +1,4 @@
-import type { ScmProviderFamilyV1 } from '@margin/core';
+import type { ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { GitHubOptions } from './github-options.js';
 import { createGitHubProvider } from './github-scm-provider.js';
 import { gitHubWebhook } from './github-webhook.js';

@@ -1,5 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { ChangedFile, ListingTruncation, PullRequestRef, ScmConnectionConfig, ScmProviderV1 } from '@margin/core';
+import type {
+  ChangedFile,
+  ListingTruncation,
+  PullRequestRef,
+  ScmConnectionConfig,
+  ScmProviderV1,
+} from '@margin/core/spec';
 import {
   collect,
   marginErrorOf,

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { MarginError, type WebhookHeaders } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { WebhookHeaders } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { ghFixture } from './github-fake.js';
 import { gitHubFamily } from './github-family.js';

@@ -1,11 +1,11 @@
-import {
-  MarginError,
-  type NormalizedWebhookEvent,
-  type PullRequestStatus,
-  type ScmWebhookV1,
-  type WebhookEventKind,
-  type WebhookHeaders,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type {
+  NormalizedWebhookEvent,
+  PullRequestStatus,
+  ScmWebhookV1,
+  WebhookEventKind,
+  WebhookHeaders,
+} from '@margin/core/spec';
 import {
   isObject,
   type JsonObject,

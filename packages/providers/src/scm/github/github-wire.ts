@@ -7,7 +7,7 @@ import type {
   ScmUser,
   ThreadAnchor,
   ThreadComment,
-} from '@margin/core';
+} from '@margin/core/spec';
 import { withHiddenMarker, withMarkerRead } from '../shared/index.js';
 
 /**

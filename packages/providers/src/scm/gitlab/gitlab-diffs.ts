@@ -1,4 +1,11 @@
-import type { ChangedFile, FileContent, FileDiff, ListingTruncation, PullRequestRef, Revision } from '@margin/core';
+import type {
+  ChangedFile,
+  FileContent,
+  FileDiff,
+  ListingTruncation,
+  PullRequestRef,
+  Revision,
+} from '@margin/core/spec';
 import { BoundedCache, diffOfVersions, encodeSegment, withFileHeaders } from '../shared/index.js';
 import { type GitLabClient, PAGE_SIZE } from './gitlab-client.js';
 import type { GlCompare, GlDiff, GlMergeRequest, GlVersion } from './gitlab-wire.js';

@@ -6,7 +6,7 @@ import type {
   ScmUser,
   ThreadAnchor,
   ThreadComment,
-} from '@margin/core';
+} from '@margin/core/spec';
 import { withMarkerRead } from '../shared/index.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlUser, GlVersion } from './gitlab-wire.js';
 

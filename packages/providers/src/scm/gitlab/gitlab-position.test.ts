@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Revision } from '@margin/core';
+import type { Revision } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { lineMapFromDiff, readDiffLines, textPosition } from './gitlab-position.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Revision, ThreadAnchor } from '@margin/core';
+import type { Revision, ThreadAnchor } from '@margin/core/spec';
 
 /**
  * One line of a file's hunks, numbered as GitLab numbers it. GitLab keeps both counters on every

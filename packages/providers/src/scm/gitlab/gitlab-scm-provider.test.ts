@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PullRequestRef, ScmProviderV1 } from '@margin/core';
+import type { PullRequestRef, ScmProviderV1 } from '@margin/core/spec';
 import {
   collect,
   describeScmProviderContract,

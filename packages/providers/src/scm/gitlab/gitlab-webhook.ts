@@ -1,11 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import {
-  MarginError,
-  type NormalizedWebhookEvent,
-  type PullRequestStatus,
-  type ScmWebhookV1,
-  type WebhookHeaders,
-} from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { NormalizedWebhookEvent, PullRequestStatus, ScmWebhookV1, WebhookHeaders } from '@margin/core/spec';
 import { constantTimeEqual, isObject, type JsonObject, requiredFields } from '../shared/index.js';
 
 export interface GitLabWebhookOptions {

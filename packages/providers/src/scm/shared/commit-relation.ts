@@ -1,4 +1,4 @@
-import type { CommitComparison } from '@margin/core';
+import type { CommitComparison } from '@margin/core/spec';
 
 /**
  * How `toSha` relates to `fromSha`, read from their merge base as the provider names it (GitLab

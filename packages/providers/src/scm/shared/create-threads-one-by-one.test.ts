@@ -1,4 +1,5 @@
-import { type CreatedThread, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { CreatedThread } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { createThreadsOneByOne } from './create-threads-one-by-one.js';
 

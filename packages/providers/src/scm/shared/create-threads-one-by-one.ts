@@ -1,4 +1,5 @@
-import { type CreatedThread, type CreateThreadOutcome, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { CreatedThread, CreateThreadOutcome } from '@margin/core/spec';
 
 /**
  * `createThreads` one request per thread, in input order, for providers without a native batch (and

@@ -1,4 +1,4 @@
-import type { ChangedFile, FileContent } from '@margin/core';
+import type { ChangedFile, FileContent } from '@margin/core/spec';
 import { decodeFile } from './normalize.js';
 import { computeUnifiedDiff } from './unified-diff.js';
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { type AiModelV1, type FindingView, MarginError, type ReviewModelTraits, reviewPullRequest } from '@margin/core';
+import { type FindingView, MarginError, type ReviewModelTraits, reviewPullRequest } from '@margin/core';
+import type { AiModelV1 } from '@margin/core/spec';
 import { gitReviewSource } from '../review/git-review-source.js';
 import { buildCaseRepository, type EvalCase } from './eval-case.js';
 import { judgeMatch } from './judge.js';

@@ -1,4 +1,4 @@
-import type { AiModelV1 } from '@margin/core';
+import type { AiModelV1 } from '@margin/core/spec';
 
 export const JUDGE_SYSTEM_PROMPT = `You judge a code review. You are given an issue that a careful human reviewer expected to be reported about a change, and one finding an automated reviewer reported at the same place. Decide whether the finding describes the same underlying issue (the same defect, even if worded differently or with a different fix). A finding about a different problem at the same lines is not a match. Answer only JSON: {"match": true|false, "why": "one sentence"}.`;
 

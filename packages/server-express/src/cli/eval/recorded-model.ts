@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { type AiChatRequest, type AiChatResult, type AiModelV1, MarginError } from '@margin/core';
+import { MarginError } from '@margin/core';
+import type { AiChatRequest, AiChatResult, AiModelV1 } from '@margin/core/spec';
 
 /** One recorded call: the request's key and the model's answer. */
 export interface RecordedAnswer {

@@ -1,4 +1,5 @@
-import { type AiChatRequest, type AiModelV1, MarginError, VERIFY_SYSTEM_PROMPT } from '@margin/core';
+import { MarginError, VERIFY_SYSTEM_PROMPT } from '@margin/core';
+import type { AiChatRequest, AiModelV1 } from '@margin/core/spec';
 import type { EvalCaseSpec } from './eval-case.js';
 import { JUDGE_SYSTEM_PROMPT } from './judge.js';
 

@@ -1,12 +1,6 @@
 import { stat } from 'node:fs/promises';
-import {
-  type ChangedFile,
-  type ChangeType,
-  MarginError,
-  type PullRequestSnapshot,
-  type ReviewSource,
-  splitUnifiedDiff,
-} from '@margin/core';
+import { MarginError, splitUnifiedDiff } from '@margin/core';
+import type { ChangedFile, ChangeType, PullRequestSnapshot, ReviewSource } from '@margin/core/spec';
 import { type GitContext, gitText, runGit } from './git.js';
 
 export interface GitRange {

@@ -1,13 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  type CoverageManifest,
-  MarginError,
-  openPullRequestByUrl,
-  type ReviewPublisher,
-  type ReviewSource,
-  reviewPullRequest,
-} from '@margin/core';
+import { type CoverageManifest, MarginError, openPullRequestByUrl, reviewPullRequest } from '@margin/core';
+import type { ReviewPublisher, ReviewSource } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../../config.js';
 import { oneOf, parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';

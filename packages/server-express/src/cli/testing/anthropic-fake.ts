@@ -4,7 +4,7 @@
  * OpenAI-compatible fake, so `divisionReviewer()` and friends answer it too. Every request stays in
  * `requests` as sent, to check the wire shape.
  */
-import type { AiToolDefinition } from '@margin/core';
+import type { AiToolDefinition } from '@margin/core/spec';
 import {
   type FakeChatAnswer,
   type FakeChatRequest,

@@ -3,11 +3,11 @@ import { MarginError } from '@margin/core';
 import type { AiProviderKindV1, ProviderRegistry, ScmProviderFamilyV1 } from '@margin/core/spec';
 import { type AiProviderKindsOptions, builtInAiKinds } from './ai/index.js';
 import { type AiRuntime, createAiRuntime } from './ai/shared/ai-runtime.js';
-import { createEgressGuardedFetch } from './http/egress-guard.js';
 import { azureDevOpsFamily } from './scm/azure-devops/index.js';
 import { bitbucketFamily } from './scm/bitbucket/index.js';
 import { gitHubFamily } from './scm/github/index.js';
 import { gitLabFamily } from './scm/gitlab/index.js';
+import { createEgressGuardedFetch } from './utils/index.js';
 
 export interface ProviderRegistryOptions {
   /**

@@ -1,6 +1,5 @@
-import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { type ErrorAnswer, type ErrorVerdict, readObject, readString } from '../../utils/index.js';
 import { contextLengthVerdict } from '../shared/context-length.js';
-import { asObject, asString } from '../shared/wire-values.js';
 
 /**
  * Anthropic error bodies: `{type: "error", error: {type, message}}`. 529 `overloaded_error` is
@@ -9,9 +8,9 @@ import { asObject, asString } from '../shared/wire-values.js';
  * is `contextLengthExceeded`.
  */
 export function inspectAnthropicError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const error = asObject(asObject(answer.body)?.error);
-  const type = asString(error?.type);
-  const message = asString(error?.message) ?? '';
+  const error = readObject(readObject(answer.body)?.error);
+  const type = readString(error?.type);
+  const message = readString(error?.message) ?? '';
   const tooLong = type === 'invalid_request_error' ? contextLengthVerdict(message) : undefined;
   if (tooLong) return tooLong;
   if (type === 'billing_error' || /credit balance is too low/i.test(message)) {

@@ -8,22 +8,14 @@ import {
   type DiscoveredModel,
   modesOf,
 } from '@margin/core/spec';
-import type { HttpTransport } from '../../http/transport.js';
+import { type HttpTransport, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  joinUrl,
-  pathOf,
-  queryParamsOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
 import { ANTHROPIC_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { estimateTokens } from '../shared/token-count.js';
-import { asArray, asNumber, asObject, asString } from '../shared/wire-values.js';
 import { inspectAnthropicError } from './anthropic-errors.js';
 import { buildMessagesBody, parseMessagesBody } from './anthropic-messages.js';
 
@@ -65,22 +57,22 @@ export function createAnthropicKind(runtime: AiRuntime): AiProviderKindV1 {
         query: { ...target.query, limit, after_id: after },
         headers: target.headers,
       });
-      const body = asObject(response.data);
+      const body = readObject(response.data);
       if (!Array.isArray(body?.data)) {
         throw MarginError.provider('invalidResponse', 'Anthropic answered the model list in an unexpected shape.');
       }
-      for (const entry of asArray(body.data).map(asObject)) {
-        const id = asString(entry?.id);
+      for (const entry of readArray(body.data).map((item) => readObject(item))) {
+        const id = readString(entry?.id);
         if (!id) continue;
         models.push({
           remoteModelId: id,
-          displayName: asString(entry?.display_name),
+          displayName: readString(entry?.display_name),
           operationKinds: ['chat'],
-          maxContextTokens: asNumber(entry?.max_input_tokens),
+          maxContextTokens: readNumber(entry?.max_input_tokens),
           supportsToolUse: true,
         });
       }
-      after = asString(body.last_id);
+      after = readString(body.last_id);
       if (body.has_more !== true || !after) break;
     }
     return models;

@@ -1,10 +1,11 @@
 import { MarginError } from '@margin/core';
 import type { AiChatRequest, AiChatResult, AiToolCall } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { answerToolFor, spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, asString, count, type JsonObject } from '../shared/wire-values.js';
+import { count } from '../shared/wire-values.js';
 
 export interface MessagesBodyOptions {
   /** Anthropic requires `max_tokens`; used when the request names none. */
@@ -66,29 +67,29 @@ export function buildMessagesBody(model: string, request: AiChatRequest, options
 
 const MESSAGES_BLOCKS: TurnBlocks = {
   text: (text) => ({ type: 'text', text }),
-  toolUse: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: asObject(call.arguments) ?? {} }),
+  toolUse: (call) => ({ type: 'tool_use', id: call.id, name: call.name, input: readObject(call.arguments) ?? {} }),
   toolResult: (message) => ({ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }),
 };
 
 export function parseMessagesBody(body: unknown, answerTool: string | undefined): AiChatResult {
-  const message = asObject(body);
+  const message = readObject(body);
   if (!message || !Array.isArray(message.content)) {
     throw MarginError.provider('invalidResponse', 'Anthropic answered without message content.');
   }
   const texts: string[] = [];
   const toolCalls: AiToolCall[] = [];
   let answer: string | undefined;
-  for (const block of asArray(message.content).map(asObject)) {
-    if (block?.type === 'text') texts.push(asString(block.text) ?? '');
+  for (const block of readArray(message.content).map((item) => readObject(item))) {
+    if (block?.type === 'text') texts.push(readString(block.text) ?? '');
     if (block?.type === 'tool_use') {
-      const name = asString(block.name) ?? '';
+      const name = readString(block.name) ?? '';
       if (answerTool !== undefined && name === answerTool) answer = JSON.stringify(block.input ?? {});
       else
-        toolCalls.push({ id: asString(block.id) ?? `toolu_${toolCalls.length}`, name, arguments: block.input ?? {} });
+        toolCalls.push({ id: readString(block.id) ?? `toolu_${toolCalls.length}`, name, arguments: block.input ?? {} });
     }
   }
-  const usage = asObject(message.usage);
-  const stop = asString(message.stop_reason);
+  const usage = readObject(message.usage);
+  const stop = readString(message.stop_reason);
   return {
     text: answer ?? texts.join(''),
     toolCalls,

@@ -1,10 +1,10 @@
 import { MarginError } from '@margin/core';
 import type { AiConnectionConfig } from '@margin/core/spec';
+import { joinUrl } from '../../utils/index.js';
 import {
   apiKeyOf,
   baseUrlOf,
   defaultHeadersOf,
-  joinUrl,
   pathOf,
   queryParamsOf,
   settingOf,

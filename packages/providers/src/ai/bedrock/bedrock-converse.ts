@@ -1,10 +1,11 @@
 import { MarginError } from '@margin/core';
 import type { AiChatRequest, AiChatResult, AiToolCall } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { alternatingTurns, type TurnBlocks, toolTurnsAsText } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';
 import { answerToolFor, spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, asString, count, type JsonObject, safeName } from '../shared/wire-values.js';
+import { count, safeName } from '../shared/wire-values.js';
 
 export interface ConverseCall {
   body: JsonObject;
@@ -66,7 +67,7 @@ export function buildConverseBody(request: AiChatRequest, options: { nativeStruc
 
 const CONVERSE_BLOCKS: TurnBlocks = {
   text: (text) => ({ text }),
-  toolUse: (call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) ?? {} } }),
+  toolUse: (call) => ({ toolUse: { toolUseId: call.id, name: call.name, input: readObject(call.arguments) ?? {} } }),
   toolResult: (message) => ({
     toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], status: 'success' },
   }),
@@ -75,32 +76,32 @@ const CONVERSE_BLOCKS: TurnBlocks = {
 const CONVERSE_TEXT_BLOCKS: TurnBlocks = toolTurnsAsText((text) => ({ text }));
 
 export function parseConverseBody(body: unknown, answerTool: string | undefined): AiChatResult {
-  const response = asObject(body);
-  const message = asObject(asObject(response?.output)?.message);
+  const response = readObject(body);
+  const message = readObject(readObject(response?.output)?.message);
   if (!response || !message || !Array.isArray(message.content)) {
     throw MarginError.provider('invalidResponse', 'AWS Bedrock answered without an output message.');
   }
   const texts: string[] = [];
   const toolCalls: AiToolCall[] = [];
   let answer: string | undefined;
-  for (const block of asArray(message.content).map(asObject)) {
-    const text = asString(block?.text);
+  for (const block of readArray(message.content).map((item) => readObject(item))) {
+    const text = readString(block?.text);
     if (text !== undefined) texts.push(text);
-    const toolUse = asObject(block?.toolUse);
+    const toolUse = readObject(block?.toolUse);
     if (toolUse) {
-      const name = asString(toolUse.name) ?? '';
+      const name = readString(toolUse.name) ?? '';
       if (answerTool !== undefined && name === answerTool) answer = JSON.stringify(toolUse.input ?? {});
       else {
         toolCalls.push({
-          id: asString(toolUse.toolUseId) ?? `tooluse_${toolCalls.length}`,
+          id: readString(toolUse.toolUseId) ?? `tooluse_${toolCalls.length}`,
           name,
           arguments: toolUse.input ?? {},
         });
       }
     }
   }
-  const usage = asObject(response.usage);
-  const stop = asString(response.stopReason);
+  const usage = readObject(response.usage);
+  const stop = readString(response.stopReason);
   return {
     text: answer ?? texts.join(''),
     toolCalls,

@@ -1,6 +1,6 @@
 import { MarginError } from '@margin/core';
 import type { DiscoveredModel } from '@margin/core/spec';
-import { asArray, asObject, asString, type JsonObject } from '../shared/wire-values.js';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 
 export interface FoundationModelsPage {
   models: DiscoveredModel[];
@@ -13,7 +13,7 @@ export interface FoundationModelsPage {
  * on demand; the others are reachable only through an inference profile, listed separately.
  */
 export function readFoundationModels(body: unknown): FoundationModelsPage {
-  const summaries = asObject(body)?.modelSummaries;
+  const summaries = readObject(body)?.modelSummaries;
   if (!Array.isArray(summaries)) {
     throw MarginError.provider(
       'invalidResponse',
@@ -22,10 +22,10 @@ export function readFoundationModels(body: unknown): FoundationModelsPage {
   }
   const models: DiscoveredModel[] = [];
   const kindsById = new Map<string, Array<'chat' | 'embedding'>>();
-  for (const summary of asArray(summaries).map(asObject)) {
-    const id = asString(summary?.modelId);
+  for (const summary of readArray(summaries).map((item) => readObject(item))) {
+    const id = readString(summary?.modelId);
     if (!summary || !id) continue;
-    const outputs = asArray(summary.outputModalities);
+    const outputs = readArray(summary.outputModalities);
     const kinds: Array<'chat' | 'embedding'> | undefined = outputs.includes('EMBEDDING')
       ? ['embedding']
       : outputs.includes('TEXT')
@@ -33,11 +33,11 @@ export function readFoundationModels(body: unknown): FoundationModelsPage {
         : undefined;
     if (!kinds) continue; // image, video, speech
     kindsById.set(id, kinds);
-    const lifecycle = asString(asObject(summary.modelLifecycle)?.status);
-    const onDemand = asArray(summary.inferenceTypesSupported).includes('ON_DEMAND');
+    const lifecycle = readString(readObject(summary.modelLifecycle)?.status);
+    const onDemand = readArray(summary.inferenceTypesSupported).includes('ON_DEMAND');
     if ((lifecycle !== undefined && lifecycle !== 'ACTIVE') || !onDemand) continue;
-    const provider = asString(summary.providerName);
-    const name = asString(summary.modelName);
+    const provider = readString(summary.providerName);
+    const name = readString(summary.modelName);
     models.push({
       remoteModelId: id,
       displayName: provider && name ? `${provider} ${name}` : (name ?? id),
@@ -52,23 +52,23 @@ export function readInferenceProfiles(
   body: unknown,
   kindsById: Map<string, Array<'chat' | 'embedding'>>,
 ): { models: DiscoveredModel[]; nextToken: string | undefined } {
-  const response = asObject(body);
+  const response = readObject(body);
   const models: DiscoveredModel[] = [];
-  for (const profile of asArray(response?.inferenceProfileSummaries).map(asObject)) {
-    const id = asString(profile?.inferenceProfileId);
+  for (const profile of readArray(response?.inferenceProfileSummaries).map((item) => readObject(item))) {
+    const id = readString(profile?.inferenceProfileId);
     if (!profile || !id || (profile.status !== undefined && profile.status !== 'ACTIVE')) continue;
     models.push({
       remoteModelId: id,
-      displayName: asString(profile.inferenceProfileName) ?? id,
+      displayName: readString(profile.inferenceProfileName) ?? id,
       operationKinds: kindsOfProfile(profile, kindsById),
     });
   }
-  return { models, nextToken: asString(response?.nextToken) };
+  return { models, nextToken: readString(response?.nextToken) };
 }
 
 function kindsOfProfile(profile: JsonObject, kindsById: Map<string, Array<'chat' | 'embedding'>>) {
-  for (const model of asArray(profile.models).map(asObject)) {
-    const arn = asString(model?.modelArn) ?? '';
+  for (const model of readArray(profile.models).map((item) => readObject(item))) {
+    const arn = readString(model?.modelArn) ?? '';
     const modelId = arn.slice(arn.indexOf('foundation-model/') + 'foundation-model/'.length);
     const kinds = kindsById.get(modelId);
     if (kinds) return kinds;

@@ -1,7 +1,8 @@
 import { MarginError } from '@margin/core';
 import type { AiUsage } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject } from '../../utils/index.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, count, type JsonObject } from '../shared/wire-values.js';
+import { count } from '../shared/wire-values.js';
 
 /** Cohere on Bedrock takes at most 96 texts per call; Titan one. */
 export const COHERE_BATCH = 96;
@@ -26,8 +27,8 @@ export function titanBody(text: string, family: EmbeddingFamily, dimensions: num
 }
 
 export function parseTitan(body: unknown): { vector: number[]; usage: AiUsage } {
-  const response = asObject(body);
-  const vector = asArray(response?.embedding);
+  const response = readObject(body);
+  const vector = readArray(response?.embedding);
   if (vector.length === 0 || !vector.every((v) => typeof v === 'number')) {
     throw MarginError.provider('invalidResponse', 'AWS Bedrock answered a Titan embedding without a vector.');
   }
@@ -44,8 +45,8 @@ export function parseCohere(
   expected: number,
   headerTokens: string | null,
 ): { vectors: number[][]; usage: AiUsage } {
-  const embeddings = asObject(body)?.embeddings;
-  const list = Array.isArray(embeddings) ? embeddings : asArray(asObject(embeddings)?.float);
+  const embeddings = readObject(body)?.embeddings;
+  const list = Array.isArray(embeddings) ? embeddings : readArray(readObject(embeddings)?.float);
   const vectors = list.filter((v): v is number[] => Array.isArray(v) && v.every((n) => typeof n === 'number'));
   if (vectors.length !== expected) {
     throw MarginError.provider(

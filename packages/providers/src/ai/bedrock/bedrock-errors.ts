@@ -1,7 +1,6 @@
 import type { ProviderFailure } from '@margin/core';
-import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { type ErrorAnswer, type ErrorVerdict, readObject, readString } from '../../utils/index.js';
 import { contextLengthVerdict } from '../shared/context-length.js';
-import { asObject, asString } from '../shared/wire-values.js';
 
 const BY_TYPE: Readonly<Record<string, { failure: ProviderFailure; retry: boolean }>> = {
   ThrottlingException: { failure: 'rateLimited', retry: true },
@@ -30,11 +29,11 @@ const BY_TYPE: Readonly<Record<string, { failure: ProviderFailure; retry: boolea
  * "too many input tokens", Claude's "prompt is too long") is `contextLengthExceeded`.
  */
 export function inspectBedrockError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const raw = answer.headers.get('x-amzn-errortype') ?? asString(asObject(answer.body)?.__type) ?? '';
+  const raw = answer.headers.get('x-amzn-errortype') ?? readString(readObject(answer.body)?.__type) ?? '';
   const type = raw.split(':')[0]?.split('#').pop() ?? '';
   if (type === 'ValidationException') {
-    const body = asObject(answer.body);
-    const tooLong = contextLengthVerdict(asString(body?.message) ?? asString(body?.Message));
+    const body = readObject(answer.body);
+    const tooLong = contextLengthVerdict(readString(body?.message) ?? readString(body?.Message));
     if (tooLong) return tooLong;
   }
   const known = BY_TYPE[type];

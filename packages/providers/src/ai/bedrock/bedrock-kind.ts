@@ -10,16 +10,14 @@ import type {
   DiscoveredModel,
 } from '@margin/core/spec';
 import { modesOf } from '@margin/core/spec';
-import type { HttpTransport, TransportResponse } from '../../http/transport.js';
+import { type HttpTransport, type JsonObject, joinUrl, type TransportResponse } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { joinUrl } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
 import { BEDROCK_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { estimateTokens } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
-import type { JsonObject } from '../shared/wire-values.js';
 import { type BedrockConnection, bedrockConnectionOf } from './bedrock-connection.js';
 import { buildConverseBody, parseConverseBody } from './bedrock-converse.js';
 import { readFoundationModels, readInferenceProfiles } from './bedrock-discovery.js';

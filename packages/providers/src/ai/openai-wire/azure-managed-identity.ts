@@ -1,7 +1,5 @@
 import { MarginError } from '@margin/core';
-import { createTransport } from '../../http/transport.js';
-import type { ExpiringToken } from '../shared/token-cache.js';
-import { asNumber, asObject, asString } from '../shared/wire-values.js';
+import { createTransport, type IssuedToken, readNumber, readObject, readString } from '../../utils/index.js';
 
 /** The resource Azure OpenAI / Foundry tokens are issued for. */
 export const COGNITIVE_SERVICES_RESOURCE = 'https://cognitiveservices.azure.com';
@@ -9,7 +7,7 @@ export const COGNITIVE_SERVICES_RESOURCE = 'https://cognitiveservices.azure.com'
 export const IMDS_TOKEN_ENDPOINT = 'http://169.254.169.254/metadata/identity/oauth2/token';
 
 /** Anything that can hand out an Entra token for a resource; injectable for hosts with their own. */
-export type AzureTokenProvider = (resource: string) => Promise<ExpiringToken>;
+export type AzureTokenProvider = (resource: string) => Promise<IssuedToken>;
 
 export interface AzureManagedIdentityOptions {
   /** Default: the instance metadata service (IMDS). */
@@ -57,16 +55,16 @@ export function createImdsTokenProvider(options: AzureManagedIdentityOptions, no
         { cause: error },
       );
     }
-    const body = asObject(data);
-    const token = asString(body?.access_token);
+    const body = readObject(data);
+    const token = readString(body?.access_token);
     if (!token)
       throw MarginError.provider('credentials', 'The managed-identity endpoint answered without an access token.');
     const expiresOn = Number(body?.expires_on);
-    const expiresIn = Number(asNumber(body?.expires_in) ?? body?.expires_in);
-    const expiresAtMs =
+    const expiresIn = Number(readNumber(body?.expires_in) ?? body?.expires_in);
+    const expiresAt =
       Number.isFinite(expiresOn) && expiresOn > 0
         ? expiresOn * 1000
         : now() + (Number.isFinite(expiresIn) ? expiresIn : 300) * 1000;
-    return { token, expiresAtMs };
+    return { token, expiresAt };
   };
 }

@@ -1,9 +1,9 @@
 import type { AiConnectionConfig, AiProviderKindV1 } from '@margin/core/spec';
+import { createTokenCache, joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { baseUrlOf, defaultHeadersOf, joinUrl, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoveryFailed } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
-import { createTokenCache } from '../shared/token-cache.js';
 import {
   type AzureManagedIdentityOptions,
   COGNITIVE_SERVICES_RESOURCE,
@@ -52,7 +52,7 @@ export function createAzureOpenAiKind(
   runtime: AiRuntime,
   identity: AzureManagedIdentityOptions = {},
 ): AiProviderKindV1 {
-  const tokens = createTokenCache(runtime.now);
+  const tokens = createTokenCache({ now: runtime.now });
   const tokenProvider = createImdsTokenProvider(identity, runtime.now);
   let lastToken = '';
   const managedIdentityToken = async () => {

@@ -1,16 +1,9 @@
 import { MarginError } from '@margin/core';
 import type { AiChatRequest, AiChatResult, AiFinishReason, AiToolCall } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import {
-  asArray,
-  asObject,
-  asString,
-  count,
-  type JsonObject,
-  parseToolArguments,
-  safeName,
-} from '../shared/wire-values.js';
+import { count, parseToolArguments, safeName } from '../shared/wire-values.js';
 import { isStrictCompatible } from './strict-schema.js';
 
 export interface ChatCompletionsOptions {
@@ -82,37 +75,37 @@ export function buildChatCompletionsBody(
 }
 
 export function parseChatCompletionsBody(body: unknown, provider: string): AiChatResult {
-  const choice = asObject(asArray(asObject(body)?.choices)[0]);
-  const message = asObject(choice?.message);
+  const choice = readObject(readArray(readObject(body)?.choices)[0]);
+  const message = readObject(choice?.message);
   if (!choice || !message) {
     throw MarginError.provider('invalidResponse', `${provider} answered without a chat completion choice.`);
   }
-  const toolCalls: AiToolCall[] = asArray(message.tool_calls)
-    .map(asObject)
+  const toolCalls: AiToolCall[] = readArray(message.tool_calls)
+    .map((item) => readObject(item))
     .filter((call): call is JsonObject => call !== undefined)
     .map((call, index) => {
-      const fn = asObject(call.function);
+      const fn = readObject(call.function);
       return {
-        id: asString(call.id) ?? `call_${index}`,
-        name: asString(fn?.name) ?? '',
+        id: readString(call.id) ?? `call_${index}`,
+        name: readString(fn?.name) ?? '',
         arguments: parseToolArguments(fn?.arguments),
       };
     });
-  const refusal = asString(message.refusal);
-  const usage = asObject(asObject(body)?.usage);
+  const refusal = readString(message.refusal);
+  const usage = readObject(readObject(body)?.usage);
   const prompt = count(usage?.prompt_tokens);
-  const cached = count(asObject(usage?.prompt_tokens_details)?.cached_tokens);
+  const cached = count(readObject(usage?.prompt_tokens_details)?.cached_tokens);
   return {
     text: contentText(message.content) || refusal || '',
     toolCalls,
-    finishReason: refusal ? 'contentFilter' : finishReasonOf(asString(choice.finish_reason), toolCalls.length > 0),
+    finishReason: refusal ? 'contentFilter' : finishReasonOf(readString(choice.finish_reason), toolCalls.length > 0),
     // Compatible servers may send no usage at all: zeros then, not an error.
     usage: usageOf({
       inputTokens: prompt - cached,
       cachedInputTokens: cached,
-      cacheWriteTokens: count(asObject(usage?.prompt_tokens_details)?.cache_write_tokens),
+      cacheWriteTokens: count(readObject(usage?.prompt_tokens_details)?.cache_write_tokens),
       outputTokens: count(usage?.completion_tokens),
-      reasoningTokens: count(asObject(usage?.completion_tokens_details)?.reasoning_tokens),
+      reasoningTokens: count(readObject(usage?.completion_tokens_details)?.reasoning_tokens),
     }),
     protocolMode: 'chatCompletions',
   };
@@ -121,8 +114,8 @@ export function parseChatCompletionsBody(body: unknown, provider: string): AiCha
 /** `content` is a string, null, or (some compatible servers) an array of text parts. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  return asArray(content)
-    .map((part) => asString(asObject(part)?.text) ?? '')
+  return readArray(content)
+    .map((part) => readString(readObject(part)?.text) ?? '')
     .join('');
 }
 

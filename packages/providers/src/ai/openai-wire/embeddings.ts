@@ -1,7 +1,8 @@
 import { MarginError } from '@margin/core';
 import type { AiUsage } from '@margin/core/spec';
+import { type JsonObject, readArray, readNumber, readObject } from '../../utils/index.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asNumber, asObject, count, type JsonObject } from '../shared/wire-values.js';
+import { count } from '../shared/wire-values.js';
 
 /** Inputs per request: well under OpenAI's 2048 and small enough for proxies and local servers. */
 export const EMBEDDING_BATCH = 128;
@@ -21,13 +22,13 @@ export function parseEmbeddingsBody(
   expected: number,
   provider: string,
 ): { vectors: number[][]; usage: AiUsage } {
-  const entries = asArray(asObject(body)?.data)
-    .map(asObject)
+  const entries = readArray(readObject(body)?.data)
+    .map((item) => readObject(item))
     .filter((e): e is JsonObject => e !== undefined);
   const vectors: number[][] = new Array(entries.length);
   entries.forEach((entry, position) => {
-    const index = asNumber(entry.index) ?? position;
-    const embedding = asArray(entry.embedding);
+    const index = readNumber(entry.index) ?? position;
+    const embedding = readArray(entry.embedding);
     if (embedding.length === 0 || !embedding.every((v) => typeof v === 'number')) {
       throw MarginError.provider(
         'invalidResponse',
@@ -44,5 +45,5 @@ export function parseEmbeddingsBody(
       `${provider} answered with ${entries.length} embeddings for ${expected} inputs.`,
     );
   }
-  return { vectors, usage: usageOf({ inputTokens: count(asObject(asObject(body)?.usage)?.prompt_tokens) }) };
+  return { vectors, usage: usageOf({ inputTokens: count(readObject(readObject(body)?.usage)?.prompt_tokens) }) };
 }

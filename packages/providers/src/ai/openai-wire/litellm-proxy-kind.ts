@@ -1,17 +1,10 @@
 import { MarginError } from '@margin/core';
 import type { AiProviderKindV1, DiscoveredModel } from '@margin/core/spec';
+import { type JsonObject, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  joinUrl,
-  pathOf,
-  queryParamsOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
-import { asArray, asNumber, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import { OPENAI_PATHS } from './openai-direct-kind.js';
 import { inspectOpenAiError } from './openai-errors.js';
 import { listOpenAiModels } from './openai-model-listing.js';
@@ -82,15 +75,15 @@ async function readModelInfo(target: OpenAiWireTarget, url: string): Promise<Dis
     query: target.query(),
     headers: await target.headers(),
   });
-  const data = asObject(response.data)?.data;
+  const data = readObject(response.data)?.data;
   if (!Array.isArray(data))
     throw MarginError.provider('invalidResponse', 'LiteLLM /model/info answered in an unexpected shape.');
   const models: DiscoveredModel[] = [];
-  for (const entry of asArray(data).map(asObject)) {
-    const name = asString(entry?.model_name);
-    const info = asObject(entry?.model_info) ?? {};
+  for (const entry of readArray(data).map((item) => readObject(item))) {
+    const name = readString(entry?.model_name);
+    const info = readObject(entry?.model_info) ?? {};
     if (!name) continue;
-    const mode = asString(info.mode);
+    const mode = readString(info.mode);
     const kinds: Array<'chat' | 'embedding'> | undefined =
       mode === 'embedding' ? ['embedding'] : mode === undefined || CHAT_MODES.has(mode) ? ['chat'] : undefined;
     if (!kinds) continue; // image generation, audio, rerank, moderation
@@ -105,9 +98,9 @@ function modelFromInfo(name: string, info: JsonObject, kinds: Array<'chat' | 'em
   return {
     remoteModelId: name,
     operationKinds: kinds,
-    maxContextTokens: embedding ? undefined : asNumber(info.max_input_tokens),
-    maxInputTokens: embedding ? asNumber(info.max_input_tokens) : undefined,
-    embeddingDimensions: asNumber(info.output_vector_size),
+    maxContextTokens: embedding ? undefined : readNumber(info.max_input_tokens),
+    maxInputTokens: embedding ? readNumber(info.max_input_tokens) : undefined,
+    embeddingDimensions: readNumber(info.output_vector_size),
     supportsToolUse: flag(info.supports_function_calling),
     supportsStructuredOutput: flag(info.supports_response_schema),
     // LiteLLM prices are per token; the profile's are per million.
@@ -118,7 +111,7 @@ function modelFromInfo(name: string, info: JsonObject, kinds: Array<'chat' | 'em
 }
 
 function perMillion(perToken: unknown): number | undefined {
-  const value = asNumber(perToken);
+  const value = readNumber(perToken);
   // Rounded to a millionth of a dollar to drop floating-point noise (2.5e-6 * 1e6 = 2.4999999999999996).
   return value === undefined ? undefined : Math.round(value * 1e12) / 1e6;
 }

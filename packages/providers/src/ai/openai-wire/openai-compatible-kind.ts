@@ -1,14 +1,8 @@
 import { MarginError } from '@margin/core';
 import type { AiConnectionConfig, AiProtocolV1, AiProviderKindV1 } from '@margin/core/spec';
+import { joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  joinUrl,
-  pathOf,
-  queryParamsOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_PATHS } from './openai-direct-kind.js';
 import { inspectOpenAiError } from './openai-errors.js';

@@ -1,13 +1,7 @@
 import type { AiProviderKindV1 } from '@margin/core/spec';
+import { joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  joinUrl,
-  pathOf,
-  queryParamsOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
 import { inspectOpenAiError } from './openai-errors.js';

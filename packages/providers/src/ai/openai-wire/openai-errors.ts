@@ -1,6 +1,5 @@
-import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import { type ErrorAnswer, type ErrorVerdict, readObject, readString } from '../../utils/index.js';
 import { CONTEXT_LENGTH_EXCEEDED, contextLengthVerdict } from '../shared/context-length.js';
-import { asObject, asString } from '../shared/wire-values.js';
 
 /** OpenAI's codes for an input too long to send; a string above 10 MB is split the same way. */
 const TOO_LONG_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
@@ -15,13 +14,13 @@ const TOO_LONG_CODES = new Set(['context_length_exceeded', 'string_above_max_len
  *   in `error.message`, a top-level `message` (older vLLM) or a string `error` (Ollama).
  */
 export function inspectOpenAiError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const body = asObject(answer.body);
-  const error = asObject(body?.error);
-  const code = asString(error?.code);
-  const type = asString(error?.type);
+  const body = readObject(answer.body);
+  const error = readObject(body?.error);
+  const code = readString(error?.code);
+  const type = readString(error?.type);
   if (code !== undefined && TOO_LONG_CODES.has(code)) return CONTEXT_LENGTH_EXCEEDED;
   const tooLong = contextLengthVerdict(
-    asString(error?.message) ?? asString(body?.message) ?? asString(body?.error) ?? asString(answer.body),
+    readString(error?.message) ?? readString(body?.message) ?? readString(body?.error) ?? readString(answer.body),
   );
   if (tooLong) return tooLong;
   if (code === 'insufficient_quota' || type === 'insufficient_quota' || type === 'budget_exceeded') {

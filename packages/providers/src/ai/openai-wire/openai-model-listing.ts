@@ -1,7 +1,7 @@
 import { MarginError } from '@margin/core';
 import type { DiscoveredModel } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { isNonTextModel, operationKindsFromId } from '../shared/discovery.js';
-import { asArray, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import type { OpenAiWireTarget } from './openai-wire-target.js';
 
 /** `GET …/models` → `{data: [{id, …}]}`; the list carries no capabilities, so kinds are inferred from ids. */
@@ -14,14 +14,14 @@ export async function listOpenAiModels(
     query: target.query(),
     headers: await target.headers(),
   });
-  const data = asObject(response.data)?.data;
+  const data = readObject(response.data)?.data;
   if (!Array.isArray(data)) {
     throw MarginError.provider('invalidResponse', `${target.provider} answered the model list in an unexpected shape.`);
   }
-  return asArray(data)
-    .map(asObject)
+  return readArray(data)
+    .map((item) => readObject(item))
     .filter((entry): entry is JsonObject => entry !== undefined)
-    .map((entry) => asString(entry.id) ?? '')
+    .map((entry) => readString(entry.id) ?? '')
     .filter((id) => id !== '' && !isNonTextModel(id))
     .map((id) => ({ remoteModelId: id, operationKinds: operationKindsFromId(id) }));
 }

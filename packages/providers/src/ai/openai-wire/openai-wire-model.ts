@@ -1,8 +1,8 @@
 import type { AiChatRequest, AiChatResult, AiEmbeddingResult, AiModelSpec, AiModelV1 } from '@margin/core/spec';
+import type { JsonObject } from '../../utils/index.js';
 import { assertCanEmbed, chatModeOf } from '../shared/protocol-mode.js';
 import { tokenCounterFor } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
-import type { JsonObject } from '../shared/wire-values.js';
 import { buildChatCompletionsBody, parseChatCompletionsBody } from './chat-completions.js';
 import { buildEmbeddingsBody, EMBEDDING_BATCH, parseEmbeddingsBody } from './embeddings.js';
 import type { OpenAiOperation, OpenAiWireTarget } from './openai-wire-target.js';

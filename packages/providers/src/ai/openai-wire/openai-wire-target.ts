@@ -1,5 +1,5 @@
 import type { AiProviderKind } from '@margin/core/spec';
-import type { HttpTransport } from '../../http/transport.js';
+import type { HttpTransport } from '../../utils/index.js';
 
 export type OpenAiOperation = 'responses' | 'chatCompletions' | 'embeddings' | 'models';
 

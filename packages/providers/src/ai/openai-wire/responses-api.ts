@@ -1,16 +1,9 @@
 import { MarginError } from '@margin/core';
 import type { AiChatRequest, AiChatResult, AiFinishReason, AiToolCall } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import {
-  asArray,
-  asObject,
-  asString,
-  count,
-  type JsonObject,
-  parseToolArguments,
-  safeName,
-} from '../shared/wire-values.js';
+import { count, parseToolArguments, safeName } from '../shared/wire-values.js';
 import { isStrictCompatible } from './strict-schema.js';
 
 /**
@@ -77,38 +70,38 @@ function toResponsesInput(request: AiChatRequest): JsonObject[] {
 }
 
 export function parseResponsesBody(body: unknown, provider: string): AiChatResult {
-  const response = asObject(body);
-  const output = asArray(response?.output);
+  const response = readObject(body);
+  const output = readArray(response?.output);
   if (!response || (!Array.isArray(response.output) && response.status !== 'failed')) {
     throw MarginError.provider('invalidResponse', `${provider} answered without a Responses API output.`);
   }
   if (response.status === 'failed') {
-    const reason = asString(asObject(response.error)?.message) ?? 'no reason given';
+    const reason = readString(readObject(response.error)?.message) ?? 'no reason given';
     throw MarginError.provider('rejected', `${provider} could not complete the response: ${reason}`);
   }
   const texts: string[] = [];
   const toolCalls: AiToolCall[] = [];
   let refused = false;
-  for (const item of output.map(asObject)) {
+  for (const item of output.map((item) => readObject(item))) {
     if (item?.type === 'message') {
-      for (const part of asArray(item.content).map(asObject)) {
-        if (part?.type === 'output_text') texts.push(asString(part.text) ?? '');
+      for (const part of readArray(item.content).map((item) => readObject(item))) {
+        if (part?.type === 'output_text') texts.push(readString(part.text) ?? '');
         if (part?.type === 'refusal') {
           refused = true;
-          texts.push(asString(part.refusal) ?? '');
+          texts.push(readString(part.refusal) ?? '');
         }
       }
     } else if (item?.type === 'function_call') {
       toolCalls.push({
-        id: asString(item.call_id) ?? asString(item.id) ?? `call_${toolCalls.length}`,
-        name: asString(item.name) ?? '',
+        id: readString(item.call_id) ?? readString(item.id) ?? `call_${toolCalls.length}`,
+        name: readString(item.name) ?? '',
         arguments: parseToolArguments(item.arguments),
       });
     }
   }
-  const usage = asObject(response.usage);
+  const usage = readObject(response.usage);
   const input = count(usage?.input_tokens);
-  const cached = count(asObject(usage?.input_tokens_details)?.cached_tokens);
+  const cached = count(readObject(usage?.input_tokens_details)?.cached_tokens);
   return {
     text: texts.join(''),
     toolCalls,
@@ -116,9 +109,9 @@ export function parseResponsesBody(body: unknown, provider: string): AiChatResul
     usage: usageOf({
       inputTokens: input - cached,
       cachedInputTokens: cached,
-      cacheWriteTokens: count(asObject(usage?.input_tokens_details)?.cache_write_tokens),
+      cacheWriteTokens: count(readObject(usage?.input_tokens_details)?.cache_write_tokens),
       outputTokens: count(usage?.output_tokens),
-      reasoningTokens: count(asObject(usage?.output_tokens_details)?.reasoning_tokens),
+      reasoningTokens: count(readObject(usage?.output_tokens_details)?.reasoning_tokens),
     }),
     protocolMode: 'responses',
   };
@@ -127,7 +120,7 @@ export function parseResponsesBody(body: unknown, provider: string): AiChatResul
 function finishReasonOf(response: JsonObject, hasToolCalls: boolean, refused: boolean): AiFinishReason {
   if (refused) return 'contentFilter';
   if (response.status === 'incomplete') {
-    const reason = asString(asObject(response.incomplete_details)?.reason);
+    const reason = readString(readObject(response.incomplete_details)?.reason);
     if (reason === 'max_output_tokens') return 'length';
     if (reason === 'content_filter') return 'contentFilter';
     return 'other';

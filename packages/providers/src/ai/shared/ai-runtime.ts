@@ -1,6 +1,12 @@
 import type { lookup as dnsLookup } from 'node:dns';
-import { assertEgressUrlAllowed, createEgressGuardedFetch } from '../../http/egress-guard.js';
-import { createTransport, type ErrorAnswer, type ErrorVerdict, type HttpTransport } from '../../http/transport.js';
+import {
+  assertEgressUrlAllowed,
+  createEgressGuardedFetch,
+  createTransport,
+  type ErrorAnswer,
+  type ErrorVerdict,
+  type HttpTransport,
+} from '../../utils/index.js';
 
 /** What every AI kind shares: the guarded network, retry tuning, a clock. Built once per host. */
 export interface AiRuntimeOptions {

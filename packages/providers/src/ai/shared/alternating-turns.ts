@@ -1,5 +1,5 @@
 import type { AiMessage, AiToolCall } from '@margin/core/spec';
-import type { JsonObject } from './wire-values.js';
+import type { JsonObject } from '../../utils/index.js';
 
 type ToolMessage = Extract<AiMessage, { role: 'tool' }>;
 

@@ -1,5 +1,6 @@
 import { MarginError } from '@margin/core';
 import type { AiConnectionConfig } from '@margin/core/spec';
+import { trimTrailingSlashes } from '../../utils/index.js';
 
 /**
  * `defaultQueryParams` entries that are provider settings, not query parameters: `region`
@@ -50,15 +51,7 @@ export function baseUrlOf(connection: AiConnectionConfig, fallback?: string): UR
   }
 }
 
-/** `origin + path` with exactly one slash between the base path and the rest. */
-export function joinUrl(base: URL | string, ...segments: string[]): string {
-  const root = String(base)
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '');
-  return [root, ...segments.map((s) => s.replace(/^\/+|\/+$/g, ''))].join('/');
-}
-
 /** The base URL's path without trailing slashes, e.g. `/openai/v1` or ``. */
 export function pathOf(url: URL): string {
-  return url.pathname.replace(/\/+$/, '');
+  return trimTrailingSlashes(url.pathname);
 }

@@ -1,4 +1,4 @@
-import type { ErrorVerdict } from '../../http/transport.js';
+import type { ErrorVerdict } from '../../utils/index.js';
 
 /**
  * How vendors say the input does not fit the model's context window. Each phrase is specific

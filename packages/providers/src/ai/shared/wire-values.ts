@@ -1,28 +1,12 @@
 /**
- * Small readers for vendor JSON. Answers are read leniently (vendors add fields all the time) but
- * never trusted: every value is checked for its type before use.
+ * Values AI vendors spell alike: token counts, tool-call arguments, tool and schema names. Reading
+ * their JSON answers is `../../utils`' readers (`readObject`, `readString`, …).
  */
-export type JsonObject = Record<string, unknown>;
-
-export function asObject(value: unknown): JsonObject | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
-}
-
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-export function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
+import { readNumber } from '../../utils/index.js';
 
 /** A token count: a non-negative integer, 0 when absent. */
 export function count(value: unknown): number {
-  const n = asNumber(value);
+  const n = readNumber(value);
   return n !== undefined && n > 0 ? Math.round(n) : 0;
 }
 

@@ -7,9 +7,10 @@ import type {
   AiToolCall,
   ReasoningEffort,
 } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, asString, count, type JsonObject } from '../shared/wire-values.js';
+import { count } from '../shared/wire-values.js';
 import { toGeminiSchema } from './gemini-schema.js';
 
 /**
@@ -82,7 +83,7 @@ function toGeminiContents(messages: readonly AiMessage[]): JsonObject[] {
         ...(message.toolCalls ?? []).map((call) => {
           const signature = call.id.split(SIGNATURE_SEPARATOR)[1];
           return {
-            functionCall: { name: call.name, args: asObject(call.arguments) ?? {} },
+            functionCall: { name: call.name, args: readObject(call.arguments) ?? {} },
             ...(signature ? { thoughtSignature: signature } : {}),
           };
         }),
@@ -95,26 +96,26 @@ function toGeminiContents(messages: readonly AiMessage[]): JsonObject[] {
 }
 
 export function parseGenerateContentBody(body: unknown, provider: string): AiChatResult {
-  const response = asObject(body);
-  const candidate = asObject(asArray(response?.candidates)[0]);
-  const usage = usageFrom(asObject(response?.usageMetadata));
+  const response = readObject(body);
+  const candidate = readObject(readArray(response?.candidates)[0]);
+  const usage = usageFrom(readObject(response?.usageMetadata));
   if (!candidate) {
-    if (asString(asObject(response?.promptFeedback)?.blockReason)) {
+    if (readString(readObject(response?.promptFeedback)?.blockReason)) {
       return { text: '', toolCalls: [], finishReason: 'contentFilter', usage, protocolMode: 'generateContentApi' };
     }
     throw MarginError.provider('invalidResponse', `${provider} answered without a candidate.`);
   }
   const texts: string[] = [];
   const toolCalls: AiToolCall[] = [];
-  for (const part of asArray(asObject(candidate.content)?.parts).map(asObject)) {
+  for (const part of readArray(readObject(candidate.content)?.parts).map((item) => readObject(item))) {
     if (!part) continue;
-    const call = asObject(part.functionCall);
+    const call = readObject(part.functionCall);
     if (call) {
-      const base = asString(call.id) ?? `call_${toolCalls.length}`;
-      const signature = asString(part.thoughtSignature);
+      const base = readString(call.id) ?? `call_${toolCalls.length}`;
+      const signature = readString(part.thoughtSignature);
       toolCalls.push({
         id: signature ? `${base}${SIGNATURE_SEPARATOR}${signature}` : base,
-        name: asString(call.name) ?? '',
+        name: readString(call.name) ?? '',
         arguments: call.args ?? {},
       });
     } else if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
@@ -122,7 +123,7 @@ export function parseGenerateContentBody(body: unknown, provider: string): AiCha
   return {
     text: texts.join(''),
     toolCalls,
-    finishReason: finishReasonOf(asString(candidate.finishReason), toolCalls.length > 0),
+    finishReason: finishReasonOf(readString(candidate.finishReason), toolCalls.length > 0),
     usage,
     protocolMode: 'generateContentApi',
   };

@@ -1,4 +1,4 @@
-import { asArray, asObject, type JsonObject } from '../shared/wire-values.js';
+import { type JsonObject, readArray, readObject } from '../../utils/index.js';
 
 const KEPT = [
   'description',
@@ -25,19 +25,21 @@ const FORMATS: Readonly<Record<string, readonly string[]>> = {
  * kept with `propertyOrdering`, since Gemini otherwise orders keys alphabetically.
  */
 export function toGeminiSchema(schema: unknown): JsonObject {
-  const root = asObject(schema) ?? {};
-  const defs = { ...asObject(root.definitions), ...asObject(root.$defs) };
+  const root = readObject(schema) ?? {};
+  const defs = { ...readObject(root.definitions), ...readObject(root.$defs) };
   return convert(root, defs, 0);
 }
 
 function convert(node: JsonObject, defs: JsonObject, depth: number): JsonObject {
   if (depth > 24) return { type: 'object' };
   const ref = typeof node.$ref === 'string' ? /^#\/(?:\$defs|definitions)\/(.+)$/.exec(node.$ref)?.[1] : undefined;
-  const target = ref !== undefined ? asObject(defs[ref]) : undefined;
+  const target = ref !== undefined ? readObject(defs[ref]) : undefined;
   if (target) return convert({ ...target, ...withoutRef(node) }, defs, depth + 1);
 
   const out: JsonObject = {};
-  const branches = [...asArray(node.anyOf), ...asArray(node.oneOf)].map(asObject).filter((b): b is JsonObject => !!b);
+  const branches = [...readArray(node.anyOf), ...readArray(node.oneOf)]
+    .map((item) => readObject(item))
+    .filter((b): b is JsonObject => !!b);
   const nullBranch = branches.some((b) => b.type === 'null');
   const others = branches.filter((b) => b.type !== 'null');
   if (branches.length > 0) {
@@ -64,17 +66,17 @@ function convert(node: JsonObject, defs: JsonObject, depth: number): JsonObject 
   const format = typeof node.format === 'string' ? node.format : undefined;
   if (format && typeof out.type === 'string' && FORMATS[out.type]?.includes(format)) out.format = format;
 
-  const properties = asObject(node.properties);
+  const properties = readObject(node.properties);
   if (properties) {
     out.type ??= 'object';
     out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, child]) => [name, convert(asObject(child) ?? {}, defs, depth + 1)]),
+      Object.entries(properties).map(([name, child]) => [name, convert(readObject(child) ?? {}, defs, depth + 1)]),
     );
     out.propertyOrdering = Object.keys(properties);
-    const required = asArray(node.required).filter((name) => typeof name === 'string' && name in properties);
+    const required = readArray(node.required).filter((name) => typeof name === 'string' && name in properties);
     if (required.length > 0) out.required = required;
   }
-  const items = asObject(node.items);
+  const items = readObject(node.items);
   if (items) out.items = convert(items, defs, depth + 1);
   return out;
 }

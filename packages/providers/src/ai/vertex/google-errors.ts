@@ -1,7 +1,12 @@
-import { retryInfoDelay } from '../../http/retry-after.js';
-import type { ErrorAnswer, ErrorVerdict } from '../../http/transport.js';
+import {
+  type ErrorAnswer,
+  type ErrorVerdict,
+  readArray,
+  readObject,
+  readString,
+  retryInfoDelay,
+} from '../../utils/index.js';
 import { contextLengthVerdict } from '../shared/context-length.js';
-import { asArray, asObject, asString } from '../shared/wire-values.js';
 
 /**
  * Google API errors: `{error: {code, message, status, details: [...]}}`. `RetryInfo.retryDelay`
@@ -12,18 +17,18 @@ import { asArray, asObject, asString } from '../shared/wire-values.js';
  * is `contextLengthExceeded`.
  */
 export function inspectGoogleError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const body = asObject(answer.body);
-  const oauthError = asString(body?.error);
+  const body = readObject(answer.body);
+  const oauthError = readString(body?.error);
   if (oauthError === 'invalid_grant' || oauthError === 'invalid_client' || oauthError === 'unauthorized_client') {
     return { failure: 'credentials', retry: false };
   }
-  const error = asObject(body?.error);
-  const status = asString(error?.status);
-  const reasons = asArray(error?.details).map((detail) => asString(asObject(detail)?.reason));
+  const error = readObject(body?.error);
+  const status = readString(error?.status);
+  const reasons = readArray(error?.details).map((detail) => readString(readObject(detail)?.reason));
   if (reasons.includes('API_KEY_INVALID') || status === 'UNAUTHENTICATED')
     return { failure: 'credentials', retry: false };
   if (status === 'PERMISSION_DENIED') return { failure: 'authorization', retry: false };
-  const tooLong = status === 'INVALID_ARGUMENT' ? contextLengthVerdict(asString(error?.message)) : undefined;
+  const tooLong = status === 'INVALID_ARGUMENT' ? contextLengthVerdict(readString(error?.message)) : undefined;
   if (tooLong) return tooLong;
   const delay = retryInfoDelay(answer.body);
   if (status === 'RESOURCE_EXHAUSTED' || delay !== undefined) {

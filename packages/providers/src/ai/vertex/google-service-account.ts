@@ -1,8 +1,7 @@
 import { createSign } from 'node:crypto';
 import { MarginError } from '@margin/core';
-import type { HttpTransport } from '../../http/transport.js';
-import type { ExpiringToken } from '../shared/token-cache.js';
-import { asObject, asString, count } from '../shared/wire-values.js';
+import { type HttpTransport, type IssuedToken, readObject, readString } from '../../utils/index.js';
+import { count } from '../shared/wire-values.js';
 
 /** The fields of a Google service-account key file that the JWT-bearer grant needs. */
 export interface ServiceAccountKey {
@@ -25,16 +24,16 @@ export function parseServiceAccountKey(key: string): ServiceAccountKey | undefin
   } catch {
     return undefined;
   }
-  const json = asObject(parsed);
-  const clientEmail = asString(json?.client_email);
-  const privateKey = asString(json?.private_key);
+  const json = readObject(parsed);
+  const clientEmail = readString(json?.client_email);
+  const privateKey = readString(json?.private_key);
   if (!clientEmail || !privateKey) return undefined;
   return {
     clientEmail,
     privateKey,
-    privateKeyId: asString(json?.private_key_id),
-    tokenUri: asString(json?.token_uri) ?? DEFAULT_TOKEN_URI,
-    projectId: asString(json?.project_id),
+    privateKeyId: readString(json?.private_key_id),
+    tokenUri: readString(json?.token_uri) ?? DEFAULT_TOKEN_URI,
+    projectId: readString(json?.project_id),
   };
 }
 
@@ -66,7 +65,7 @@ export async function exchangeServiceAccountToken(
   transport: HttpTransport,
   account: ServiceAccountKey,
   nowMs: number,
-): Promise<ExpiringToken> {
+): Promise<IssuedToken> {
   const form = new URLSearchParams({
     grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
     assertion: signJwtAssertion(account, nowMs),
@@ -77,9 +76,9 @@ export async function exchangeServiceAccountToken(
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
   });
-  const body = asObject(response.data);
-  const token = asString(body?.access_token);
+  const body = readObject(response.data);
+  const token = readString(body?.access_token);
   if (!token)
     throw MarginError.provider('invalidResponse', 'The Google token endpoint answered without an access token.');
-  return { token, expiresAtMs: nowMs + (count(body?.expires_in) || 3600) * 1000 };
+  return { token, expiresAt: nowMs + (count(body?.expires_in) || 3600) * 1000 };
 }

@@ -1,7 +1,8 @@
 import { MarginError } from '@margin/core';
 import type { AiUsage } from '@margin/core/spec';
+import { type JsonObject, readArray, readObject } from '../../utils/index.js';
 import { usageOf } from '../shared/usage.js';
-import { asArray, asObject, count, type JsonObject } from '../shared/wire-values.js';
+import { count } from '../shared/wire-values.js';
 
 /** Texts per `:predict` call: well under Vertex's 250-instance and 20k-token request limits. */
 export const PREDICT_BATCH = 32;
@@ -24,10 +25,10 @@ export function predictBody(texts: readonly string[], dimensions: number | undef
 }
 
 export function parsePredict(body: unknown, expected: number): { vectors: number[][]; usage: AiUsage } {
-  const predictions = asArray(asObject(body)?.predictions).map((p) => asObject(asObject(p)?.embeddings));
+  const predictions = readArray(readObject(body)?.predictions).map((p) => readObject(readObject(p)?.embeddings));
   const vectors = predictions.map((e) => e?.values).filter(isVector);
   if (vectors.length !== expected) throw invalid(`${vectors.length} embeddings for ${expected} inputs`);
-  const tokens = predictions.reduce((sum, e) => sum + count(asObject(e?.statistics)?.token_count), 0);
+  const tokens = predictions.reduce((sum, e) => sum + count(readObject(e?.statistics)?.token_count), 0);
   return { vectors, usage: usageOf({ inputTokens: tokens }) };
 }
 
@@ -40,11 +41,12 @@ export function embedContentBody(text: string, dimensions: number | undefined): 
 }
 
 export function parseEmbedContent(body: unknown): { vector: number[]; usage: AiUsage } {
-  const response = asObject(body);
-  const embedding = asObject(response?.embedding);
+  const response = readObject(body);
+  const embedding = readObject(response?.embedding);
   if (!isVector(embedding?.values)) throw invalid('an embedding');
   const tokens =
-    count(asObject(response?.usageMetadata)?.promptTokenCount) || count(asObject(embedding?.statistics)?.token_count);
+    count(readObject(response?.usageMetadata)?.promptTokenCount) ||
+    count(readObject(embedding?.statistics)?.token_count);
   return { vector: embedding.values, usage: usageOf({ inputTokens: tokens }) };
 }
 
@@ -60,8 +62,8 @@ export function batchEmbedBody(model: string, texts: readonly string[], dimensio
 }
 
 export function parseBatchEmbed(body: unknown, expected: number): number[][] {
-  const vectors = asArray(asObject(body)?.embeddings)
-    .map((e) => asObject(e)?.values)
+  const vectors = readArray(readObject(body)?.embeddings)
+    .map((e) => readObject(e)?.values)
     .filter(isVector);
   if (vectors.length !== expected) throw invalid(`${vectors.length} embeddings for ${expected} inputs`);
   return vectors;

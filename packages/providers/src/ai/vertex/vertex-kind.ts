@@ -10,17 +10,24 @@ import {
   type DiscoveredModel,
   modesOf,
 } from '@margin/core/spec';
-import type { HttpTransport, TransportResponse } from '../../http/transport.js';
+import {
+  createTokenCache,
+  type HttpTransport,
+  type JsonObject,
+  joinUrl,
+  readArray,
+  readNumber,
+  readObject,
+  readString,
+  type TransportResponse,
+} from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { joinUrl } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded, operationKindsFromId } from '../shared/discovery.js';
 import { GEMINI_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
-import { createTokenCache } from '../shared/token-cache.js';
 import { estimateTokens } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
-import { asArray, asNumber, asObject, asString, type JsonObject } from '../shared/wire-values.js';
 import { buildGenerateContentBody, parseGenerateContentBody } from './gemini-generate-content.js';
 import { inspectGoogleError } from './google-errors.js';
 import { exchangeServiceAccountToken } from './google-service-account.js';
@@ -58,7 +65,7 @@ interface GoogleCall {
  * API key or by a service-account key exchanged for an OAuth token (cached until near expiry).
  */
 export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
-  const tokens = createTokenCache(runtime.now);
+  const tokens = createTokenCache({ now: runtime.now });
 
   const client = (connection: VertexConnection) => {
     let lastToken = '';
@@ -102,20 +109,20 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
           url: joinUrl(connection.root, 'v1beta/models'),
           query: { pageSize, pageToken },
         });
-        const body = asObject(response.data);
+        const body = readObject(response.data);
         if (!Array.isArray(body?.models)) throw unexpected('model list');
         models.push(...readGeminiModels(body.models));
-        pageToken = asString(body.nextPageToken);
+        pageToken = readString(body.nextPageToken);
       } else {
         const response = await send<unknown>({
           method: 'GET',
           url: joinUrl(connection.root, 'v1beta1/publishers/google/models'),
           query: { pageSize, pageToken },
         });
-        const body = asObject(response.data);
+        const body = readObject(response.data);
         if (!Array.isArray(body?.publisherModels)) throw unexpected('publisher-model list');
         models.push(...readPublisherModels(body.publisherModels));
-        pageToken = asString(body.nextPageToken);
+        pageToken = readString(body.nextPageToken);
       }
       if (!pageToken) break;
     }
@@ -229,8 +236,8 @@ function unexpected(what: string): MarginError {
 /** Vertex `publisherModels[]{name: "publishers/google/models/…"}`: no limits, kinds from the id. */
 function readPublisherModels(entries: unknown[]): DiscoveredModel[] {
   const models: DiscoveredModel[] = [];
-  for (const entry of entries.map(asObject)) {
-    const id = bareModelId(asString(entry?.name) ?? '');
+  for (const entry of entries.map((item) => readObject(item))) {
+    const id = bareModelId(readString(entry?.name) ?? '');
     if (!id || !/(gemini|embedding)/i.test(id) || NOT_TEXT.test(id)) continue;
     models.push({ remoteModelId: id, operationKinds: operationKindsFromId(id) });
   }
@@ -240,9 +247,9 @@ function readPublisherModels(entries: unknown[]): DiscoveredModel[] {
 /** Gemini API `models[]` with limits and supported methods. */
 function readGeminiModels(entries: unknown[]): DiscoveredModel[] {
   const models: DiscoveredModel[] = [];
-  for (const entry of entries.map(asObject)) {
-    const id = bareModelId(asString(entry?.name) ?? '');
-    const methods = asArray(entry?.supportedGenerationMethods);
+  for (const entry of entries.map((item) => readObject(item))) {
+    const id = bareModelId(readString(entry?.name) ?? '');
+    const methods = readArray(entry?.supportedGenerationMethods);
     const kinds: Array<'chat' | 'embedding'> = [];
     if (methods.includes('generateContent')) kinds.push('chat');
     if (methods.includes('embedContent') || methods.includes('batchEmbedContents')) kinds.push('embedding');
@@ -250,10 +257,10 @@ function readGeminiModels(entries: unknown[]): DiscoveredModel[] {
     const embedding = kinds.includes('embedding') && !kinds.includes('chat');
     models.push({
       remoteModelId: id,
-      displayName: asString(entry?.displayName),
+      displayName: readString(entry?.displayName),
       operationKinds: kinds,
-      maxContextTokens: embedding ? undefined : asNumber(entry?.inputTokenLimit),
-      maxInputTokens: embedding ? asNumber(entry?.inputTokenLimit) : undefined,
+      maxContextTokens: embedding ? undefined : readNumber(entry?.inputTokenLimit),
+      maxInputTokens: embedding ? readNumber(entry?.inputTokenLimit) : undefined,
     });
   }
   return models;

@@ -2,12 +2,13 @@ import { MarginError } from '@margin/core';
 import type { ScmConnectionConfig } from '@margin/core/spec';
 import {
   createTransport,
+  type ExpiringTokenSource,
   type HttpTransport,
   type TransportRequest,
   type TransportResponse,
   throwIfCancelled,
-} from '../../http/index.js';
-import type { ExpiringTokenSource } from '../shared/index.js';
+  trimTrailingSlashes,
+} from '../../utils/index.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import { entraTokenSource } from './entra-token.js';
 
@@ -40,7 +41,7 @@ export class AzureDevOpsClient {
     if (!URL.canParse(connection.hostBaseUrl)) {
       throw MarginError.validation('hostBaseUrl must be the Azure DevOps organization or collection URL.');
     }
-    this.hostBaseUrl = trimSlash(connection.hostBaseUrl);
+    this.hostBaseUrl = trimTrailingSlashes(connection.hostBaseUrl);
     this.apiVersion = options.apiVersion ?? (isServices(this.hostBaseUrl) ? '7.1' : '6.0');
     this.#identityBaseUrl = options.identityBaseUrl;
     if (connection.authenticationKind === 'oauthClientCredentials') {
@@ -91,14 +92,14 @@ export class AzureDevOpsClient {
     if (scope.origin !== new URL(this.hostBaseUrl).origin) {
       throw MarginError.validation("The scope path is not on this connection's Azure DevOps host.");
     }
-    return trimSlash(`${scope.origin}${scope.pathname}`);
+    return trimTrailingSlashes(`${scope.origin}${scope.pathname}`);
   }
 
   /** Where identities live: `vssps.dev.azure.com/<org>` on Services, the collection itself on Server. */
   identityUrl(organizationUrl: string): string {
-    if (this.#identityBaseUrl) return trimSlash(this.#identityBaseUrl);
+    if (this.#identityBaseUrl) return trimTrailingSlashes(this.#identityBaseUrl);
     const url = new URL(organizationUrl);
-    if (url.hostname === 'dev.azure.com') return trimSlash(`https://vssps.dev.azure.com${url.pathname}`);
+    if (url.hostname === 'dev.azure.com') return trimTrailingSlashes(`https://vssps.dev.azure.com${url.pathname}`);
     const legacy = /^([^.]+)\.visualstudio\.com$/.exec(url.hostname);
     if (legacy) return `https://${legacy[1]}.vssps.visualstudio.com`;
     return organizationUrl;
@@ -160,8 +161,4 @@ function isServices(hostBaseUrl: string): boolean {
   } catch {
     return false;
   }
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

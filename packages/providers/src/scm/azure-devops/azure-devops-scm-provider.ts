@@ -20,17 +20,8 @@ import type {
   ScmUser,
   ThreadStatus,
 } from '@margin/core/spec';
-import {
-  BoundedCache,
-  branchName,
-  continuationToken,
-  createThreadsOneByOne,
-  decodeFile,
-  diffFromVersions,
-  paginate,
-  readString,
-  rememberOnce,
-} from '../shared/index.js';
+import { BoundedCache, continuationToken, paginate, readString, rememberOnce } from '../../utils/index.js';
+import { branchName, createThreadsOneByOne, decodeFile, diffFromVersions } from '../shared/index.js';
 import { AzureDevOpsClient } from './azure-devops-client.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import {

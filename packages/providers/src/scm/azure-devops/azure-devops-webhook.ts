@@ -1,15 +1,8 @@
 import { createHash } from 'node:crypto';
 import { MarginError } from '@margin/core';
 import type { NormalizedWebhookEvent, ScmWebhookV1, WebhookEventKind, WebhookHeaders } from '@margin/core/spec';
-import {
-  branchName,
-  constantTimeEqual,
-  isObject,
-  type JsonObject,
-  readNumber,
-  readObject,
-  readString,
-} from '../shared/index.js';
+import { constantTimeEqual, isObject, type JsonObject, readNumber, readObject, readString } from '../../utils/index.js';
+import { branchName } from '../shared/index.js';
 import { pullRequestStatus } from './azure-devops-wire.js';
 
 const KINDS: Readonly<Record<string, WebhookEventKind>> = {

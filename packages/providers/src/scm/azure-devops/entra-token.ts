@@ -1,6 +1,10 @@
 import { MarginError } from '@margin/core';
-import { createTransport } from '../../http/index.js';
-import { createExpiringToken, type ExpiringTokenSource } from '../shared/index.js';
+import {
+  createExpiringToken,
+  createTransport,
+  type ExpiringTokenSource,
+  trimTrailingSlashes,
+} from '../../utils/index.js';
 
 /** The Azure DevOps resource: tokens for it carry `499b84ac-…/.default`. */
 export const AZURE_DEVOPS_SCOPE = '499b84ac-1321-427f-aa17-267ca6975798/.default';
@@ -37,7 +41,7 @@ export function entraTokenSource(credentials: EntraClientCredentials): ExpiringT
     secrets: () => [credentials.clientSecret],
     inspectError: ({ status }) => (status === 400 || status === 401 ? { failure: 'credentials' } : undefined),
   });
-  const authority = (credentials.authorityUrl ?? DEFAULT_AUTHORITY).replace(/\/+$/, '');
+  const authority = trimTrailingSlashes(credentials.authorityUrl ?? DEFAULT_AUTHORITY);
   const url = `${authority}/${encodeURIComponent(credentials.tenantId)}/oauth2/v2.0/token`;
 
   return createExpiringToken(

@@ -2,12 +2,13 @@ import { MarginError } from '@margin/core';
 import type { ScmScopeRef } from '@margin/core/spec';
 import {
   createTransport,
+  encodeSegment,
   type HttpTransport,
   type HttpTuning,
   type TransportRequest,
   type TransportResponse,
-} from '../../http/index.js';
-import { encodeSegment } from '../shared/index.js';
+  trimTrailingSlashes,
+} from '../../utils/index.js';
 import { type BitbucketCredential, bitbucketCredential } from './bitbucket-credentials.js';
 import type { BbPage } from './bitbucket-wire.js';
 
@@ -39,7 +40,7 @@ export interface BitbucketClient {
  * credentials never travel elsewhere.
  */
 export function createBitbucketClient(options: BitbucketClientOptions): BitbucketClient {
-  const base = options.apiBaseUrl.replace(/\/+$/, '');
+  const base = trimTrailingSlashes(options.apiBaseUrl);
   const origin = new URL(base).origin;
   const credential = bitbucketCredential(options.secret);
   const transport: HttpTransport = createTransport({
@@ -81,7 +82,7 @@ export function createBitbucketClient(options: BitbucketClientOptions): Bitbucke
 
 /** `https://bitbucket.org` (the site) → the API; an explicit API URL is kept. */
 export function bitbucketApiBase(hostBaseUrl: string | undefined): string {
-  const trimmed = (hostBaseUrl ?? '').trim().replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes((hostBaseUrl ?? '').trim());
   if (!trimmed) return DEFAULT_API_BASE;
   let host: string;
   try {

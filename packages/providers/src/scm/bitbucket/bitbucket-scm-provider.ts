@@ -24,11 +24,10 @@ import type {
   ScmUser,
   ThreadStatus,
 } from '@margin/core/spec';
-import type { HttpTuning } from '../../http/index.js';
+import { encodeSegment, type HttpTuning } from '../../utils/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
-  encodeSegment,
   refusedThread,
   relationFromMergeBase,
   sameCommit,

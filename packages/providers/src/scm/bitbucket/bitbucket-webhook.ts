@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MarginError } from '@margin/core';
 import type { NormalizedWebhookEvent, PullRequestStatus, ScmWebhookV1, WebhookHeaders } from '@margin/core/spec';
-import { isObject, type JsonObject, requiredFields, verifySha256Signature } from '../shared/index.js';
+import { isObject, type JsonObject, requiredFields, verifySha256Signature } from '../../utils/index.js';
 
 /**
  * Bitbucket Cloud deliveries: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with the

@@ -1,7 +1,6 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { MarginError } from '@margin/core';
-import type { HttpTransport } from '../../http/index.js';
-import { createExpiringToken, type ExpiringTokenSource } from '../shared/index.js';
+import { createExpiringToken, type ExpiringTokenSource, type HttpTransport } from '../../utils/index.js';
 
 /** Reads the App's PEM private key once; a key that does not parse is a credentials problem. */
 export function appPrivateKey(pem: string): KeyObject {

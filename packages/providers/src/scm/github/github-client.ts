@@ -5,14 +5,17 @@ import {
   createTransport,
   type ErrorAnswer,
   type ErrorVerdict,
+  type ExpiringTokenSource,
   type HttpTransport,
+  type Page,
+  paginate,
+  parseLinkHeader,
   providerMessage,
   redactSecrets,
   type TransportRequest,
   type TransportResponse,
   throwIfCancelled,
-} from '../../http/index.js';
-import { type ExpiringTokenSource, type Page, paginate, parseLinkHeader } from '../shared/index.js';
+} from '../../utils/index.js';
 import { appPrivateKey, createAppJwt, installationTokenSource } from './github-app-token.js';
 import { type GitHubEndpoints, type GitHubOptions, gitHubEndpoints } from './github-options.js';
 

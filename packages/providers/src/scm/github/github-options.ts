@@ -1,3 +1,5 @@
+import { trimTrailingSlashes } from '../../utils/index.js';
+
 /** What a host (or a test) may set on the GitHub family; adapters never read the environment. */
 export interface GitHubOptions {
   fetch?: typeof fetch | undefined;
@@ -41,7 +43,7 @@ export function gitHubEndpoints(hostBaseUrl: string, options: GitHubOptions = {}
     graphql = `${url.origin}/api/graphql`;
   }
   return {
-    rest: (options.apiBaseUrl ?? rest).replace(/\/+$/, ''),
+    rest: trimTrailingSlashes(options.apiBaseUrl ?? rest),
     graphql: options.graphqlUrl ?? graphql,
   };
 }

@@ -21,15 +21,12 @@ import type {
   ScmUser,
   ThreadAnchor,
 } from '@margin/core/spec';
+import { BoundedCache, encodePathSegments, paginate, rememberOnce } from '../../utils/index.js';
 import {
-  BoundedCache,
   createThreadsOneByOne,
   decodeFile,
   diffFromVersions,
-  encodePathSegments,
-  paginate,
   readHiddenMarker,
-  rememberOnce,
   withFileHeaders,
   withHiddenMarker,
 } from '../shared/index.js';

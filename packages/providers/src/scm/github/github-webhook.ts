@@ -14,7 +14,7 @@ import {
   readObject,
   readString,
   verifySha256Signature,
-} from '../shared/index.js';
+} from '../../utils/index.js';
 
 /**
  * GitHub signs each delivery: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, raw body)>`.

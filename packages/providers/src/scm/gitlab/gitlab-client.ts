@@ -7,7 +7,8 @@ import {
   type HttpTuning,
   type TransportRequest,
   type TransportResponse,
-} from '../../http/index.js';
+  trimTrailingSlashes,
+} from '../../utils/index.js';
 
 export interface GitLabClientOptions {
   /** `https://gitlab.example.com/api/v4` */
@@ -35,7 +36,7 @@ export interface GitLabClient {
  * documents for personal, project and group access tokens alike.
  */
 export function createGitLabClient(options: GitLabClientOptions): GitLabClient {
-  const base = options.apiBaseUrl.replace(/\/+$/, '');
+  const base = trimTrailingSlashes(options.apiBaseUrl);
   const now = options.now ?? Date.now;
   const transport: HttpTransport = createTransport({
     provider: 'GitLab',
@@ -113,7 +114,7 @@ function flattenMessage(body: unknown): string | undefined {
 
 /** `https://gitlab.example.com` (optionally with a relative root) → its REST v4 base. */
 export function gitLabApiBase(hostBaseUrl: string): string {
-  const trimmed = hostBaseUrl.replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes(hostBaseUrl);
   return /\/api\/v4$/.test(trimmed) ? trimmed : `${trimmed}/api/v4`;
 }
 
@@ -123,7 +124,7 @@ export function gitLabApiBase(hostBaseUrl: string): string {
  * connection's host URL first.
  */
 export function groupPathFromScope(scopePath: string, hostBaseUrl: string): string {
-  const host = hostBaseUrl.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
+  const host = trimTrailingSlashes(hostBaseUrl).replace(/\/api\/v4$/, '');
   let rest: string;
   if (scopePath.startsWith(`${host}/`)) rest = scopePath.slice(host.length);
   else {

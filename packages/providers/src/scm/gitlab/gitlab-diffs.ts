@@ -6,7 +6,8 @@ import type {
   PullRequestRef,
   Revision,
 } from '@margin/core/spec';
-import { BoundedCache, diffOfVersions, encodeSegment, withFileHeaders } from '../shared/index.js';
+import { BoundedCache, encodeSegment } from '../../utils/index.js';
+import { diffOfVersions, withFileHeaders } from '../shared/index.js';
 import { type GitLabClient, PAGE_SIZE } from './gitlab-client.js';
 import type { GlCompare, GlDiff, GlMergeRequest, GlVersion } from './gitlab-wire.js';
 

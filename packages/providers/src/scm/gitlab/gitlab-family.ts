@@ -1,6 +1,6 @@
 import { MarginError } from '@margin/core';
 import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
-import type { HttpTuning } from '../../http/index.js';
+import type { HttpTuning } from '../../utils/index.js';
 import { createGitLabProvider } from './gitlab-scm-provider.js';
 import { createGitLabWebhook } from './gitlab-webhook.js';
 

@@ -25,11 +25,10 @@ import type {
   ThreadAnchor,
   ThreadStatus,
 } from '@margin/core/spec';
-import type { HttpTuning } from '../../http/index.js';
+import { encodeSegment, type HttpTuning } from '../../utils/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
-  encodeSegment,
   refusedThread,
   relationFromMergeBase,
   sameCommit,

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { MarginError } from '@margin/core';
 import type { NormalizedWebhookEvent, PullRequestStatus, ScmWebhookV1, WebhookHeaders } from '@margin/core/spec';
-import { constantTimeEqual, isObject, type JsonObject, requiredFields } from '../shared/index.js';
+import { constantTimeEqual, isObject, type JsonObject, requiredFields } from '../../utils/index.js';
 
 export interface GitLabWebhookOptions {
   /** Epoch milliseconds; injected so the signing-token replay window is testable. Default `Date.now`. */

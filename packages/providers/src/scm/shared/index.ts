@@ -1,12 +1,10 @@
-export { BoundedCache } from './bounded-cache.js';
+/**
+ * What the source-control families share and AI kinds never need: commits, diffs, hidden thread
+ * markers, thread posting and refusals. The generic pieces (transport, JSON readers, paging, token
+ * caching, signatures) are in `../../utils`.
+ */
 export { relationFromMergeBase, sameCommit } from './commit-relation.js';
 export { createThreadsOneByOne } from './create-threads-one-by-one.js';
-export {
-  createExpiringToken,
-  type ExpiringTokenOptions,
-  type ExpiringTokenSource,
-  type IssuedToken,
-} from './expiring-token.js';
 export { diffFromVersions, diffOfVersions, type ReadFileAt } from './file-versions-diff.js';
 export {
   assertThreadMarker,
@@ -15,27 +13,6 @@ export {
   withHiddenMarker,
   withMarkerRead,
 } from './hidden-marker.js';
-export {
-  isObject,
-  type JsonObject,
-  readBoolean,
-  readNumber,
-  readObject,
-  readString,
-  requiredFields,
-} from './json-read.js';
-export {
-  branchName,
-  type DecodedFile,
-  decodeFile,
-  encodePathSegments,
-  encodeSegment,
-  headsRef,
-  looksBinary,
-  relativePath,
-} from './normalize.js';
-export { continuationToken, type Page, paginate, parseLinkHeader } from './paging.js';
-export { rememberOnce } from './remember-once.js';
-export { constantTimeEqual, hmacSha256Hex, verifySha256Signature } from './secrets.js';
+export { branchName, type DecodedFile, decodeFile, headsRef, looksBinary, relativePath } from './normalize.js';
 export { describeAnchor, refusedThread } from './thread-refusal.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

@@ -39,13 +39,3 @@ export function decodeFile(bytes: Uint8Array): DecodedFile {
   const text = isBinary ? '' : new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
   return { text, sizeBytes: bytes.length, isBinary };
 }
-
-/** One URL path segment: ids, GitLab full paths (`acme/app` → `acme%2Fapp`) and Bitbucket's braced UUIDs alike. */
-export function encodeSegment(value: string | number): string {
-  return encodeURIComponent(String(value));
-}
-
-/** Encodes each segment of a repository path for use inside a URL path. */
-export function encodePathSegments(path: string): string {
-  return relativePath(path).split('/').map(encodeURIComponent).join('/');
-}

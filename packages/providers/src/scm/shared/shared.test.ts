@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BoundedCache,
-  branchName,
-  computeUnifiedDiff,
-  constantTimeEqual,
-  createExpiringToken,
-  decodeFile,
-  encodePathSegments,
-  headsRef,
-  hmacSha256Hex,
-  paginate,
-  parseLinkHeader,
-  verifySha256Signature,
-  withFileHeaders,
-} from './index.js';
+import { branchName, computeUnifiedDiff, decodeFile, headsRef, withFileHeaders } from './index.js';
 
 describe('computeUnifiedDiff', () => {
   it('gives git-style headers and a hunk with three lines of context', async () => {
@@ -60,34 +46,6 @@ describe('computeUnifiedDiff', () => {
   });
 });
 
-describe('paging', () => {
-  it('parses every relation of a Link header', () => {
-    const links = parseLinkHeader(
-      '<https://api.github.com/repositories/1/pulls?page=2>; rel="next", <https://api.github.com/repositories/1/pulls?page=5>; rel="last"',
-    );
-    expect(links).toEqual({
-      next: 'https://api.github.com/repositories/1/pulls?page=2',
-      last: 'https://api.github.com/repositories/1/pulls?page=5',
-    });
-    expect(parseLinkHeader(null)).toEqual({});
-  });
-
-  it('asks for one page at a time and stops on a repeated cursor', async () => {
-    const asked: Array<number | undefined> = [];
-    const pages = paginate<number, number>(undefined, async (cursor) => {
-      asked.push(cursor);
-      const start = cursor ?? 0;
-      return { items: [start, start + 1], next: start >= 4 ? start : start + 2 };
-    });
-    const seen: number[] = [];
-    for await (const item of pages) {
-      seen.push(item);
-      if (seen.length === 2) expect(asked).toEqual([undefined]);
-    }
-    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
-  });
-});
-
 describe('normalisers', () => {
   it('strips and adds refs/heads/', () => {
     expect(branchName('refs/heads/feature/x')).toBe('feature/x');
@@ -99,73 +57,5 @@ describe('normalisers', () => {
   it('decodes text and recognises binaries by a NUL byte', () => {
     expect(decodeFile(new TextEncoder().encode('\uFEFFhé\n'))).toEqual({ text: 'hé\n', sizeBytes: 7, isBinary: false });
     expect(decodeFile(new Uint8Array([0x89, 0x50, 0, 1]))).toEqual({ text: '', sizeBytes: 4, isBinary: true });
-  });
-
-  it('encodes path segments but keeps the slashes', () => {
-    expect(encodePathSegments('/src/my file#1.ts')).toBe('src/my%20file%231.ts');
-  });
-});
-
-describe('secrets', () => {
-  it('compares in constant time, including different lengths', () => {
-    expect(constantTimeEqual('abc', 'abc')).toBe(true);
-    expect(constantTimeEqual('abc', 'abcd')).toBe(false);
-  });
-
-  it('verifies sha256= signatures over the raw bytes only', () => {
-    const body = new TextEncoder().encode('{"a":1}');
-    const header = `sha256=${hmacSha256Hex('s3cret', body)}`;
-    expect(verifySha256Signature(header, body, 's3cret')).toBe(true);
-    expect(verifySha256Signature(header, body, 'other')).toBe(false);
-    expect(verifySha256Signature(header, new TextEncoder().encode('{"a":2}'), 's3cret')).toBe(false);
-    expect(verifySha256Signature(undefined, body, 's3cret')).toBe(false);
-    expect(verifySha256Signature(`sha1=${'0'.repeat(40)}`, body, 's3cret')).toBe(false);
-    expect(verifySha256Signature(header, body, '')).toBe(false);
-  });
-});
-
-describe('createExpiringToken', () => {
-  it('caches until shortly before expiry and shares one request between concurrent callers', async () => {
-    let clock = 0;
-    let issued = 0;
-    const source = createExpiringToken(
-      async () => {
-        issued++;
-        return { token: `t${issued}`, expiresAt: clock + 3_600_000 };
-      },
-      { now: () => clock },
-    );
-    expect(await Promise.all([source.get(), source.get(), source.get()])).toEqual(['t1', 't1', 't1']);
-    clock = 3_600_000 - 300_001;
-    expect(await source.get()).toBe('t1');
-    clock = 3_600_000 - 299_999;
-    expect(await source.get()).toBe('t2');
-    source.invalidate();
-    expect(await source.get()).toBe('t3');
-    expect(issued).toBe(3);
-  });
-
-  it('does not cache a failed request', async () => {
-    let fail = true;
-    const source = createExpiringToken(async () => {
-      if (fail) throw new Error('nope');
-      return { token: 'ok', expiresAt: Date.now() + 3_600_000 };
-    });
-    await expect(source.get()).rejects.toThrow('nope');
-    fail = false;
-    expect(await source.get()).toBe('ok');
-  });
-});
-
-describe('BoundedCache', () => {
-  it('evicts the least recently used entry', () => {
-    const cache = new BoundedCache<string, number>(2);
-    cache.set('a', 1);
-    cache.set('b', 2);
-    cache.get('a');
-    cache.set('c', 3);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe(1);
-    expect(cache.size).toBe(2);
   });
 });

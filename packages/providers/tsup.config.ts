@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // `./testing` (provider fakes reading their fixtures from src) is workspace-only test support.
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', 'utils/index': 'src/utils/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

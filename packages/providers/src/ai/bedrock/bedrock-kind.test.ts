@@ -1,12 +1,12 @@
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../../testing/index.js';
 import {
   chatSpec,
   embeddingSpec,
   FORCED_TOOL_REQUEST,
   fakeRuntime,
-  fixtureReader,
   profile,
   READ_FILE_TOOL,
   REVIEW_SCHEMA,

@@ -1,14 +1,8 @@
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
-import {
-  chatSpec,
-  embeddingSpec,
-  fakeRuntime,
-  fixtureReader,
-  profile,
-  READ_FILE_TOOL,
-} from '../shared/ai-adapter-test-kit.js';
+import { chatSpec, embeddingSpec, fakeRuntime, profile, READ_FILE_TOOL } from '../shared/ai-adapter-test-kit.js';
 import { createLiteLlmProxyKind } from './litellm-proxy-kind.js';
 
 const fixture = fixtureReader(import.meta.url);

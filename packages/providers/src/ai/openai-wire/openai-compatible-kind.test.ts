@@ -1,15 +1,9 @@
 import { modesOf } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.js';
-import {
-  chatSpec,
-  embeddingSpec,
-  fakeRuntime,
-  fixtureReader,
-  profile,
-  REVIEW_SCHEMA,
-} from '../shared/ai-adapter-test-kit.js';
+import { chatSpec, embeddingSpec, fakeRuntime, profile, REVIEW_SCHEMA } from '../shared/ai-adapter-test-kit.js';
 import { createOpenAiCompatibleKind } from './openai-compatible-kind.js';
 
 const fixture = fixtureReader(import.meta.url);

@@ -1,16 +1,9 @@
 /**
- * Helpers for the adapter tests: fixtures, a runtime pointed at loopback fakes, profiles.
- * Test-only; nothing outside `*.test.ts` imports it.
+ * Helpers for the adapter tests: a runtime pointed at loopback fakes, profiles, requests.
+ * Test-only; nothing outside `*.test.ts` imports it. Fixtures: `fixtureReader` of `../../testing/fixture-reader.js`.
  */
-import { readFileSync } from 'node:fs';
 import type { AiConnectionConfig, AiModelSpec, AiProviderKind } from '@margin/core/spec';
 import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './ai-runtime.js';
-
-/** Reads `__fixtures__/<name>.json` beside the calling test (`import.meta.url` of the test). */
-export function fixtureReader(testUrl: string) {
-  return (name: string): Record<string, unknown> =>
-    JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, testUrl), 'utf8')) as Record<string, unknown>;
-}
 
 /** Loopback fakes need private egress; retries are kept fast. */
 export function fakeRuntime(options: AiRuntimeOptions = {}): AiRuntime {

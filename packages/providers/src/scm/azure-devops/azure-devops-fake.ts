@@ -12,7 +12,6 @@
  * `refuseThreadsOn(path)` answers 400 for threads in that file (the error body's message is ours, its
  * envelope Azure DevOps').
  */
-import { readFileSync } from 'node:fs';
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type AnsweredWrite,
@@ -21,6 +20,7 @@ import {
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import { fixtureSet } from '../../testing/fixtures.js';
 import {
   type FileChange,
   type LoadedPullRequest,
@@ -29,6 +29,22 @@ import {
   ScenarioHistory,
   type ScenarioRevision,
 } from '../../testing/scenario-history.js';
+import changeEntriesJson from './__fixtures__/change-entries.json' with { type: 'json' };
+import commitDiffsJson from './__fixtures__/commit-diffs.json' with { type: 'json' };
+import connectionDataJson from './__fixtures__/connection-data.json' with { type: 'json' };
+import entraInvalidClientJson from './__fixtures__/entra-invalid-client.json' with { type: 'json' };
+import entraTokenJson from './__fixtures__/entra-token.json' with { type: 'json' };
+import errorItemNotFoundJson from './__fixtures__/error-item-not-found.json' with { type: 'json' };
+import errorPullRequestNotFoundJson from './__fixtures__/error-pull-request-not-found.json' with { type: 'json' };
+import errorRateLimitedJson from './__fixtures__/error-rate-limited.json' with { type: 'json' };
+import errorRepositoryNotFoundJson from './__fixtures__/error-repository-not-found.json' with { type: 'json' };
+import errorThreadRefusedJson from './__fixtures__/error-thread-refused.json' with { type: 'json' };
+import identitiesJson from './__fixtures__/identities.json' with { type: 'json' };
+import iterationsJson from './__fixtures__/iterations.json' with { type: 'json' };
+import projectsJson from './__fixtures__/projects.json' with { type: 'json' };
+import pullRequestJson from './__fixtures__/pull-request.json' with { type: 'json' };
+import repositoriesJson from './__fixtures__/repositories.json' with { type: 'json' };
+import threadsJson from './__fixtures__/threads.json' with { type: 'json' };
 import type {
   AdoChangeEntry,
   AdoComment,
@@ -38,9 +54,24 @@ import type {
   AdoThreadContext,
 } from './azure-devops-wire.js';
 
-export function adoFixture<T>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as T;
-}
+const adoFixture = fixtureSet({
+  'change-entries': changeEntriesJson,
+  'commit-diffs': commitDiffsJson,
+  'connection-data': connectionDataJson,
+  'entra-invalid-client': entraInvalidClientJson,
+  'entra-token': entraTokenJson,
+  'error-item-not-found': errorItemNotFoundJson,
+  'error-pull-request-not-found': errorPullRequestNotFoundJson,
+  'error-rate-limited': errorRateLimitedJson,
+  'error-repository-not-found': errorRepositoryNotFoundJson,
+  'error-thread-refused': errorThreadRefusedJson,
+  identities: identitiesJson,
+  iterations: iterationsJson,
+  projects: projectsJson,
+  'pull-request': pullRequestJson,
+  repositories: repositoriesJson,
+  threads: threadsJson,
+});
 
 export const ADO_ORG = 'acme';
 export const ADO_PROJECT = 'Web Platform';
@@ -91,7 +122,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   const refusedPaths = new Set<string>();
   const writes = server.recordWrites((req) => req.path.endsWith('/oauth2/v2.0/token'));
 
-  const basePr = adoFixture<AdoPullRequest>('pull-request.json');
+  const basePr = adoFixture<AdoPullRequest>('pull-request');
   const pullRequests = new Map<number, AdoPullRequest>([
     [s.pullRequest.number, basePr],
     [
@@ -116,7 +147,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     ],
   ]);
 
-  const templates = adoFixture<Record<string, AdoChangeEntry>>('change-entries.json');
+  const templates = adoFixture<Record<string, AdoChangeEntry>>('change-entries');
   const changes: AdoChangeEntry[] = s.changedFiles.map((file, i) => {
     const kind = { modified: 'edit', added: 'add', deleted: 'delete', renamed: 'rename' }[file.changeType];
     const template = templates[kind] ?? templates.edit;
@@ -147,7 +178,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     contents.set(`${sha}:/${s.contentPath}`, s.baseContent);
   }
 
-  const threads = adoFixture<{ value: AdoThread[] }>('threads.json').value;
+  const threads = adoFixture<{ value: AdoThread[] }>('threads').value;
   const threadsByPull = new Map<number, AdoThread[]>([[s.pullRequest.number, threads]]);
   const threadsOf = (number: number) => {
     let list = threadsByPull.get(number);
@@ -238,7 +269,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     return header.startsWith('Bearer ') && issuedTokens.includes(header.slice(7));
   };
 
-  const notFound = (fixture: string): FakeReply => ({ status: 404, json: adoFixture(fixture) });
+  const notFound = (name: Parameters<typeof adoFixture>[0]): FakeReply => ({ status: 404, json: adoFixture(name) });
 
   /** Every `_apis` route: credentials first, then `api-version`, as the service checks them. */
   const route = (
@@ -280,8 +311,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
           },
         };
       }
-      if ('repo' in req.params && req.params.repo !== ADO_REPOSITORY_ID)
-        return notFound('error-repository-not-found.json');
+      if ('repo' in req.params && req.params.repo !== ADO_REPOSITORY_ID) return notFound('error-repository-not-found');
       return handler(req);
     });
   };
@@ -295,10 +325,10 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   const P = `/${ADO_ORG}/:project/_apis/git`;
   const R = `${P}/repositories/:repo`;
 
-  route('GET', `/${ADO_ORG}/_apis/connectionData`, () => ({ json: adoFixture('connection-data.json') }), false);
+  route('GET', `/${ADO_ORG}/_apis/connectionData`, () => ({ json: adoFixture('connection-data') }), false);
 
   route('GET', `/${ADO_ORG}/_apis/projects`, (req) => {
-    const all = adoFixture<{ value: unknown[] }>('projects.json').value;
+    const all = adoFixture<{ value: unknown[] }>('projects').value;
     const start = Number(req.query.get('continuationToken') ?? 0);
     const size = top(req, smallPage);
     const value = all.slice(start, start + size);
@@ -307,22 +337,22 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     return { headers, json: { count: value.length, value } };
   });
 
-  route('GET', `${P}/repositories`, () => ({ json: adoFixture('repositories.json') }));
+  route('GET', `${P}/repositories`, () => ({ json: adoFixture('repositories') }));
 
   route('GET', `${R}/pullRequests/:id`, (req) => {
     const found = pr(req);
-    return found ? { json: found } : notFound('error-pull-request-not-found.json');
+    return found ? { json: found } : notFound('error-pull-request-not-found');
   });
 
   route('GET', `${R}/pullRequests/:id/iterations`, (req) => {
     const found = pr(req);
-    if (!found) return notFound('error-pull-request-not-found.json');
+    if (!found) return notFound('error-pull-request-not-found');
     const scenario = history.pullRequests.get(found.pullRequestId);
     if (scenario) {
       const value = iterationsOf(scenario);
       return { json: { value, count: value.length } };
     }
-    const fixture = adoFixture<{ value: Array<{ sourceRefCommit: { commitId: string } }> }>('iterations.json');
+    const fixture = adoFixture<{ value: Array<{ sourceRefCommit: { commitId: string } }> }>('iterations');
     const last = fixture.value.at(-1);
     if (last && found.lastMergeSourceCommit) last.sourceRefCommit.commitId = found.lastMergeSourceCommit.commitId;
     return { json: fixture };
@@ -330,7 +360,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
 
   route('GET', `${R}/pullRequests/:id/iterations/:iteration/changes`, (req) => {
     const found = pr(req);
-    if (!found) return notFound('error-pull-request-not-found.json');
+    if (!found) return notFound('error-pull-request-not-found');
     let all = changes;
     const scenario = history.pullRequests.get(found.pullRequestId);
     if (scenario) {
@@ -360,7 +390,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
       text !== undefined
         ? Buffer.from(text)
         : history.fileAt(versionType === 'commit' ? version : { branch: version }, relative)?.bytes;
-    if (bytes === undefined) return notFound('error-item-not-found.json');
+    if (bytes === undefined) return notFound('error-item-not-found');
     return { headers: { 'content-type': 'application/octet-stream' }, text: bytes.toString('utf8') };
   });
 
@@ -391,7 +421,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     const relation = comparison.relation;
     return {
       json: {
-        ...adoFixture<object>('commit-diffs.json'),
+        ...adoFixture<object>('commit-diffs'),
         allChangesIncluded: skip + size >= all.length,
         changeCounts: counts,
         changes: page.map((change) => {
@@ -413,7 +443,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
 
   route('GET', `${R}/pullRequests/:id/threads`, (req) => {
     const found = pr(req);
-    if (!found) return notFound('error-pull-request-not-found.json');
+    if (!found) return notFound('error-pull-request-not-found');
     const value = threadsOf(found.pullRequestId);
     return { json: { value, count: value.length } };
   });
@@ -431,9 +461,9 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
 
   route('POST', `${R}/pullRequests/:id/threads`, (req) => {
     const found = pr(req);
-    if (!found) return notFound('error-pull-request-not-found.json');
+    if (!found) return notFound('error-pull-request-not-found');
     const body = req.json as Partial<AdoThread> & { comments: Array<Partial<AdoComment>> };
-    if (refused(body.threadContext)) return { status: 400, json: adoFixture('error-thread-refused.json') };
+    if (refused(body.threadContext)) return { status: 400, json: adoFixture('error-thread-refused') };
     const now = new Date().toISOString();
     const id = nextThreadId++;
     const thread: AdoThread = {
@@ -530,7 +560,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     const needle = (req.query.get('filterValue') ?? '').toLowerCase();
     const all = adoFixture<{
       value: Array<{ providerDisplayName: string; properties: { Account: { $value: string } } }>;
-    }>('identities.json').value;
+    }>('identities').value;
     const value = all.filter(
       (i) =>
         i.providerDisplayName.toLowerCase().includes(needle) ||
@@ -542,11 +572,11 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   server.on('POST', '/:tenant/oauth2/v2.0/token', (req) => {
     const form = new URLSearchParams(req.text);
     if (form.get('client_secret') !== options.clientSecret || form.get('grant_type') !== 'client_credentials') {
-      return { status: 401, json: adoFixture('entra-invalid-client.json') };
+      return { status: 401, json: adoFixture('entra-invalid-client') };
     }
-    const token = `${adoFixture<{ access_token: string }>('entra-token.json').access_token}.${issuedTokens.length + 1}`;
+    const token = `${adoFixture<{ access_token: string }>('entra-token').access_token}.${issuedTokens.length + 1}`;
     issuedTokens.push(token);
-    return { json: { ...adoFixture<object>('entra-token.json'), access_token: token } };
+    return { json: { ...adoFixture<object>('entra-token'), access_token: token } };
   });
 
   return {
@@ -565,7 +595,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
           'x-ratelimit-limit': '200',
           'x-ratelimit-remaining': '0',
         },
-        json: adoFixture('error-rate-limited.json'),
+        json: adoFixture('error-rate-limited'),
       });
     },
     async loadPullRequest(scenario) {

@@ -1,15 +1,12 @@
 import type { PullRequestRef, ScmProviderV1 } from '@margin/core/spec';
 import { collect, marginErrorOf, SCENARIO_PULL_REQUEST, SCENARIO_PUSH } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { gitBlobId } from '../../testing/scenario-history.js';
-import {
-  ADO_PROJECT,
-  ADO_REPOSITORY_ID,
-  type AzureDevOpsFake,
-  adoFixture,
-  startAzureDevOpsFake,
-} from './azure-devops-fake.js';
+import { ADO_PROJECT, ADO_REPOSITORY_ID, type AzureDevOpsFake, startAzureDevOpsFake } from './azure-devops-fake.js';
 import { azureDevOpsFamily } from './azure-devops-family.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const PAT = 'ado-pat-scenario-7f3c9e1b2a4d6f8e0c1b3a5d';
 const CLIENT_SECRET = 'entra~scenario~secret~0123456789abcdef';
@@ -130,7 +127,7 @@ describe('Azure DevOps: publishing a review run', () => {
     const refused = outcomes[1];
     if (refused?.ok !== false) throw new Error('expected a refusal');
     expect(refused.error.details).toMatchObject({ providerFailure: 'rejected', providerStatus: 400 });
-    expect(refused.error.message).toContain(adoFixture<{ message: string }>('error-thread-refused.json').message);
+    expect(refused.error.message).toContain(fixture<{ message: string }>('error-thread-refused').message);
     expect(fake.writes.map((w) => w.status)).toEqual([200, 400, 200]);
     const diff = await provider.getFileDiff(ref(), { path: 'src/invoice.ts', changeType: 'modified' }, revision);
     expect(diff.commentable).toBe('anyLine');
@@ -173,7 +170,7 @@ describe('Azure DevOps: files and comparisons', () => {
       provider.listChangedFiles(ref(42), (await provider.getPullRequest(ref(42))).revision),
     );
     const recorded =
-      adoFixture<Record<string, { item: { objectId: string; originalObjectId: string } }>>('change-entries.json').edit;
+      fixture<Record<string, { item: { objectId: string; originalObjectId: string } }>>('change-entries').edit;
     expect(contract.find((f) => f.path === 'src/file-000.ts')).toMatchObject({
       oldBlobId: recorded?.item.originalObjectId,
       newBlobId: recorded?.item.objectId,
@@ -233,7 +230,7 @@ describe('Azure DevOps: cancellation', () => {
     fake.server.interceptNext({
       status: 429,
       headers: { 'retry-after': '30' },
-      json: adoFixture('error-rate-limited.json'),
+      json: fixture('error-rate-limited'),
     });
     const controller = new AbortController();
     const pending = marginErrorOf(connect().getPullRequest(ref(), { signal: controller.signal }));

@@ -1,7 +1,9 @@
 import { MarginError } from '@margin/core';
 import { describe, expect, it } from 'vitest';
-import { adoFixture } from './azure-devops-fake.js';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { azureDevOpsFamily } from './azure-devops-family.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const webhook = azureDevOpsFamily().webhook;
 const SECRET = '9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08';
@@ -37,7 +39,7 @@ describe('Azure DevOps webhook authentication', () => {
 
 describe('Azure DevOps webhook events', () => {
   it('maps git.pullrequest.created to pullRequestCreated with the pull request coordinates', () => {
-    expect(webhook.parse({}, adoFixture('webhook-pull-request-created.json'))).toEqual({
+    expect(webhook.parse({}, fixture('webhook-pull-request-created'))).toEqual({
       kind: 'pullRequestCreated',
       eventType: 'git.pullrequest.created',
       repositoryId: '5f1c8d2e-6a3b-4c7d-9e8f-0a1b2c3d4e5f',
@@ -53,24 +55,24 @@ describe('Azure DevOps webhook events', () => {
   });
 
   it('maps git.pullrequest.updated to pullRequestUpdated, completed as merged and abandoned as closed', () => {
-    expect(webhook.parse({}, adoFixture('webhook-pull-request-updated.json'))).toMatchObject({
+    expect(webhook.parse({}, fixture('webhook-pull-request-updated'))).toMatchObject({
       kind: 'pullRequestUpdated',
       status: 'open',
       headSha: '1111111111111111111111111111111111111111',
       idempotencyKey: 'af07be1b-f3ad-44c8-a7f1-c4835f2df06b',
     });
-    expect(webhook.parse({}, adoFixture('webhook-pull-request-updated-completed.json'))).toMatchObject({
+    expect(webhook.parse({}, fixture('webhook-pull-request-updated-completed'))).toMatchObject({
       kind: 'pullRequestUpdated',
       status: 'merged',
     });
-    expect(webhook.parse({}, adoFixture('webhook-pull-request-updated-abandoned.json'))).toMatchObject({
+    expect(webhook.parse({}, fixture('webhook-pull-request-updated-abandoned'))).toMatchObject({
       kind: 'pullRequestUpdated',
       status: 'closed',
     });
   });
 
   it('maps comment events, old and new names, to pullRequestCommented', () => {
-    const comment = adoFixture<Record<string, unknown>>('webhook-pull-request-comment.json');
+    const comment = fixture<Record<string, unknown>>('webhook-pull-request-comment');
     const expected = {
       kind: 'pullRequestCommented',
       eventType: 'ms.vss-code.git-pullrequest-comment-event',
@@ -89,7 +91,7 @@ describe('Azure DevOps webhook events', () => {
   });
 
   it('leaves other events unclassified but keeps their idempotency key', () => {
-    expect(webhook.parse({}, adoFixture('webhook-git-push.json'))).toEqual({
+    expect(webhook.parse({}, fixture('webhook-git-push'))).toEqual({
       kind: 'unclassified',
       eventType: 'git.push',
       idempotencyKey: '03c164c2-8912-4d5e-8009-3707d5f83734',
@@ -97,13 +99,13 @@ describe('Azure DevOps webhook events', () => {
   });
 
   it('falls back to subscription and notification id when the event id is missing', () => {
-    const { id: _id, ...rest } = adoFixture<Record<string, unknown>>('webhook-git-push.json');
+    const { id: _id, ...rest } = fixture<Record<string, unknown>>('webhook-git-push');
     expect(webhook.parse({}, rest)).toMatchObject({ idempotencyKey: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d:22' });
   });
 
   it('rejects malformed payloads as validation failures', () => {
-    const created = adoFixture<Record<string, unknown> & { resource: Record<string, unknown> }>(
-      'webhook-pull-request-created.json',
+    const created = fixture<Record<string, unknown> & { resource: Record<string, unknown> }>(
+      'webhook-pull-request-created',
     );
     for (const bad of [
       'not an object',
@@ -121,7 +123,7 @@ describe('Azure DevOps webhook events', () => {
   });
 
   it('keys a body without an id or notificationId (the spec’s minimal shape) by its content', () => {
-    const created = adoFixture<Record<string, unknown>>('webhook-pull-request-created.json');
+    const created = fixture<Record<string, unknown>>('webhook-pull-request-created');
     const bare = { ...created, id: undefined, notificationId: undefined };
     const key = webhook.parse({}, bare).idempotencyKey;
     expect(key).toMatch(/^content:[0-9a-f]{64}$/);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type FakeHttpServer,
@@ -8,6 +7,7 @@ import {
   recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import { fixtureSet } from '../../testing/fixtures.js';
 import {
   diffOf,
   type FileChange,
@@ -15,6 +15,20 @@ import {
   lineCount,
   ScenarioHistory,
 } from '../../testing/scenario-history.js';
+import branchJson from './__fixtures__/branch.json' with { type: 'json' };
+import commentDeletedJson from './__fixtures__/comment-deleted.json' with { type: 'json' };
+import commentInlineJson from './__fixtures__/comment-inline.json' with { type: 'json' };
+import commentReplyJson from './__fixtures__/comment-reply.json' with { type: 'json' };
+import commitJson from './__fixtures__/commit.json' with { type: 'json' };
+import diffstatEntryJson from './__fixtures__/diffstat-entry.json' with { type: 'json' };
+import errorsJson from './__fixtures__/errors.json' with { type: 'json' };
+import membershipJson from './__fixtures__/membership.json' with { type: 'json' };
+import mergeBaseJson from './__fixtures__/merge-base.json' with { type: 'json' };
+import projectJson from './__fixtures__/project.json' with { type: 'json' };
+import pullRequestJson from './__fixtures__/pull-request.json' with { type: 'json' };
+import repositoryJson from './__fixtures__/repository.json' with { type: 'json' };
+import userJson from './__fixtures__/user.json' with { type: 'json' };
+import workspaceJson from './__fixtures__/workspace.json' with { type: 'json' };
 import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbucket-wire.js';
 
 /**
@@ -30,6 +44,23 @@ import type { BbComment, BbDiffstat, BbPullRequest, BbRepository } from './bitbu
  * the new/old version.
  */
 
+const bbFixture = fixtureSet({
+  branch: branchJson,
+  'comment-deleted': commentDeletedJson,
+  'comment-inline': commentInlineJson,
+  'comment-reply': commentReplyJson,
+  commit: commitJson,
+  'diffstat-entry': diffstatEntryJson,
+  errors: errorsJson,
+  membership: membershipJson,
+  'merge-base': mergeBaseJson,
+  project: projectJson,
+  'pull-request': pullRequestJson,
+  repository: repositoryJson,
+  user: userJson,
+  workspace: workspaceJson,
+});
+
 export const API_TOKEN_SECRET = 'ada@example.com:ATATT3xFfGF0contractGoodApiToken';
 export const ACCESS_TOKEN = 'ATCTT3xFfGN0contractGoodAccessToken';
 export const BAD_ACCESS_TOKEN = 'ATCTT3xFfGN0contractBadAccessToken';
@@ -38,10 +69,6 @@ export const OTHER_REPO_UUID = '{c0ffee00-1c2d-4e5f-8a9b-0c1d2e3f4a5b}';
 export const OLD_HEAD_SHA = '3333333333333333333333333333333333333333';
 
 const s = SCM_CONTRACT_SCENARIO;
-
-export function fixture<T>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), 'utf8')) as T;
-}
 
 const COMMITS = [s.pullRequest.headSha, s.pullRequest.baseSha, OLD_HEAD_SHA, '4'.repeat(40), '5'.repeat(40)];
 
@@ -63,7 +90,7 @@ const CONTENT_DIFF = gitDiff(
 const STATUS = { added: 'added', deleted: 'removed', modified: 'modified', renamed: 'renamed' } as const;
 
 function diffstat(): BbDiffstat[] {
-  const template = fixture<BbDiffstat>('diffstat-entry');
+  const template = bbFixture<BbDiffstat>('diffstat-entry');
   return s.changedFiles.map((file) => {
     const previous = ('previousPath' in file ? file.previousPath : undefined) ?? file.path;
     return {
@@ -76,7 +103,7 @@ function diffstat(): BbDiffstat[] {
 }
 
 function pullRequests(): BbPullRequest[] {
-  const main = fixture<BbPullRequest>('pull-request');
+  const main = bbFixture<BbPullRequest>('pull-request');
   const variant = (number: number, title: string, branch: string, state: string, hash: string): BbPullRequest => ({
     ...structuredClone(main),
     id: number,
@@ -118,7 +145,7 @@ interface PullRequestState {
 
 export async function startBitbucketFake(): Promise<BitbucketFake> {
   // Read at start, not import, so importing the testing entry never touches the file system.
-  const errors = fixture<Record<string, unknown>>('errors');
+  const errors = bbFixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
   const apiBaseUrl = `${server.url}/2.0`;
   const history = new ScenarioHistory();
@@ -129,7 +156,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
         pr,
         comments:
           pr.id === s.pullRequest.number
-            ? [fixture('comment-inline'), fixture('comment-reply'), fixture('comment-deleted')]
+            ? [bbFixture('comment-inline'), bbFixture('comment-reply'), bbFixture('comment-deleted')]
             : [],
       },
     ]),
@@ -137,8 +164,8 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   const files = diffstat();
   const writes: RecordedWrite[] = [];
   const refused = new Set<string>();
-  const me = fixture<{ uuid: string }>('user');
-  const repository = fixture<BbRepository>('repository');
+  const me = bbFixture<{ uuid: string }>('user');
+  const repository = bbFixture<BbRepository>('repository');
   const repositories = [
     repository,
     {
@@ -173,14 +200,14 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   api('GET', '/user', () => ({ json: me }));
   api('GET', '/workspaces/:ws', (req) =>
     req.params.ws === 'acme'
-      ? { json: fixture('workspace') }
+      ? { json: bbFixture('workspace') }
       : { status: 404, json: { type: 'error', error: { message: 'No workspace with identifier' } } },
   );
   api('GET', '/workspaces/:ws/projects', (req) =>
-    page(req, [fixture('project'), { ...fixture<object>('project'), key: 'BIL', name: 'Billing' }]),
+    page(req, [bbFixture('project'), { ...bbFixture<object>('project'), key: 'BIL', name: 'Billing' }]),
   );
   api('GET', '/workspaces/:ws/members', (req) => {
-    const membership = fixture<{ user: object }>('membership');
+    const membership = bbFixture<{ user: object }>('membership');
     const grace = {
       ...membership,
       user: {
@@ -218,7 +245,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   api('GET', '/repositories/:ws/:repo/pullrequests/:id/commits', (req) => {
     const state = stateOf(req);
     if (!state) return prNotFound;
-    const template = fixture<object>('commit');
+    const template = bbFixture<object>('commit');
     const scenario = state.scenario;
     const hashes = scenario
       ? history.ancestors(scenario.headSha).filter((sha) => !history.ancestors(scenario.baseSha).includes(sha))
@@ -232,7 +259,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     const prefix = req.params.hash ?? '-';
     const hash = history.resolveCommit(prefix) ?? COMMITS.find((c) => c.startsWith(prefix));
     return hash && isRepo(req)
-      ? { json: { ...fixture<object>('commit'), hash } }
+      ? { json: { ...bbFixture<object>('commit'), hash } }
       : { status: 404, json: { type: 'error', error: { message: `Commit not found` } } };
   });
   api('GET', '/repositories/:ws/:repo/merge-base/:spec', (req) => {
@@ -240,7 +267,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     if (!a || !b || !history.hasCommit(a) || !history.hasCommit(b)) return unknownRevision;
     const base = history.mergeBase(a, b);
     if (base === undefined) return { status: 404, json: { type: 'error', error: { message: 'No merge base' } } };
-    return { json: { ...fixture<object>('merge-base'), hash: base } };
+    return { json: { ...bbFixture<object>('merge-base'), hash: base } };
   });
   api('GET', '/repositories/:ws/:repo/diffstat/:spec', async (req) => {
     const [head, base] = (req.params.spec ?? '').split('..');
@@ -305,7 +332,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     const parent = body.parent ? state.comments.find((c) => c.id === body.parent?.id) : undefined;
     if (body.parent && !parent) return bad('parent: Comment not found.');
     const created: BbComment = {
-      ...fixture<BbComment>('comment-inline'),
+      ...bbFixture<BbComment>('comment-inline'),
       id: nextCommentId++,
       content: { raw: body.content.raw },
       user: me,
@@ -339,7 +366,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   api('POST', '/repositories/:ws/:repo/pullrequests/:id/comments/:cid/resolve', resolve(true));
   api('DELETE', '/repositories/:ws/:repo/pullrequests/:id/comments/:cid/resolve', resolve(false));
   api('GET', '/repositories/:ws/:repo/refs/branches', (req) => {
-    const template = fixture<object>('branch');
+    const template = bbFixture<object>('branch');
     return page(
       req,
       s.branches.map((name) => ({ ...template, name })),
@@ -423,7 +450,7 @@ function inlineRefusal(
 }
 
 function scenarioPullRequest(scenario: PullRequestScenario): BbPullRequest {
-  const main = fixture<BbPullRequest>('pull-request');
+  const main = bbFixture<BbPullRequest>('pull-request');
   const n = scenario.number;
   return {
     ...structuredClone(main),
@@ -447,7 +474,7 @@ function scenarioPullRequest(scenario: PullRequestScenario): BbPullRequest {
 }
 
 async function diffstatOf(change: FileChange): Promise<BbDiffstat> {
-  const template = fixture<BbDiffstat>('diffstat-entry');
+  const template = bbFixture<BbDiffstat>('diffstat-entry');
   const { additions, deletions } = await diffOf(change);
   return {
     ...template,

@@ -12,7 +12,6 @@
  * that side). It lists at most 3,000 files of a pull request and compares at most 300, as GitHub does.
  */
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type AnsweredWrite,
@@ -21,6 +20,7 @@ import {
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import { fixtureSet } from '../../testing/fixtures.js';
 import {
   diffOf,
   type FileChange,
@@ -30,6 +30,27 @@ import {
   ScenarioHistory,
   type ScenarioRevision,
 } from '../../testing/scenario-history.js';
+import appJson from './__fixtures__/app.json' with { type: 'json' };
+import botUserJson from './__fixtures__/bot-user.json' with { type: 'json' };
+import branchJson from './__fixtures__/branch.json' with { type: 'json' };
+import errorBadCredentialsJson from './__fixtures__/error-bad-credentials.json' with { type: 'json' };
+import errorNotFoundJson from './__fixtures__/error-not-found.json' with { type: 'json' };
+import errorReviewUnprocessableJson from './__fixtures__/error-review-unprocessable.json' with { type: 'json' };
+import errorSecondaryRateLimitJson from './__fixtures__/error-secondary-rate-limit.json' with { type: 'json' };
+import errorValidationFailedJson from './__fixtures__/error-validation-failed.json' with { type: 'json' };
+import graphqlReviewThreadsJson from './__fixtures__/graphql-review-threads.json' with { type: 'json' };
+import installationJson from './__fixtures__/installation.json' with { type: 'json' };
+import installationTokenJson from './__fixtures__/installation-token.json' with { type: 'json' };
+import issueCommentJson from './__fixtures__/issue-comment.json' with { type: 'json' };
+import organizationUserJson from './__fixtures__/organization-user.json' with { type: 'json' };
+import pullRequestJson from './__fixtures__/pull-request.json' with { type: 'json' };
+import pullRequestCommitsJson from './__fixtures__/pull-request-commits.json' with { type: 'json' };
+import pullRequestFilesJson from './__fixtures__/pull-request-files.json' with { type: 'json' };
+import repositoryJson from './__fixtures__/repository.json' with { type: 'json' };
+import reviewJson from './__fixtures__/review.json' with { type: 'json' };
+import reviewCommentJson from './__fixtures__/review-comment.json' with { type: 'json' };
+import searchUsersJson from './__fixtures__/search-users.json' with { type: 'json' };
+import userJson from './__fixtures__/user.json' with { type: 'json' };
 import type {
   GhIssueComment,
   GhPullRequest,
@@ -42,9 +63,29 @@ import type {
   GqlReviewThread,
 } from './github-wire.js';
 
-export function ghFixture<T>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as T;
-}
+const ghFixture = fixtureSet({
+  app: appJson,
+  'bot-user': botUserJson,
+  branch: branchJson,
+  'error-bad-credentials': errorBadCredentialsJson,
+  'error-not-found': errorNotFoundJson,
+  'error-review-unprocessable': errorReviewUnprocessableJson,
+  'error-secondary-rate-limit': errorSecondaryRateLimitJson,
+  'error-validation-failed': errorValidationFailedJson,
+  'graphql-review-threads': graphqlReviewThreadsJson,
+  installation: installationJson,
+  'installation-token': installationTokenJson,
+  'issue-comment': issueCommentJson,
+  'organization-user': organizationUserJson,
+  'pull-request': pullRequestJson,
+  'pull-request-commits': pullRequestCommitsJson,
+  'pull-request-files': pullRequestFilesJson,
+  repository: repositoryJson,
+  review: reviewJson,
+  'review-comment': reviewCommentJson,
+  'search-users': searchUsersJson,
+  user: userJson,
+});
 
 export const GH_OWNER = 'acme';
 export const GH_REPOSITORY_ID = '987654321';
@@ -111,8 +152,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     (req) => req.path.endsWith('/access_tokens') || (req.path === '/api/graphql' && !isMutation(req)),
   );
 
-  const repository = ghFixture<GhRepository>('repository.json');
-  const basePr = ghFixture<GhPullRequest>('pull-request.json');
+  const repository = ghFixture<GhRepository>('repository');
+  const basePr = ghFixture<GhPullRequest>('pull-request');
   const pullRequests = new Map<number, GhPullRequest>([
     [s.pullRequest.number, basePr],
     [
@@ -137,7 +178,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     ],
   ]);
 
-  const templates = ghFixture<Record<string, GhPullRequestFile>>('pull-request-files.json');
+  const templates = ghFixture<Record<string, GhPullRequestFile>>('pull-request-files');
   const files: GhPullRequestFile[] = s.changedFiles.map((file) => {
     const status = { modified: 'modified', added: 'added', deleted: 'removed', renamed: 'renamed' }[file.changeType];
     const template = templates[status] ?? templates.modified;
@@ -177,11 +218,11 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   const contractThreads = threadsOf(s.pullRequest.number);
   for (const thread of ghFixture<{
     data: { node: { pullRequest: { reviewThreads: { nodes: GqlReviewThread[] } } } };
-  }>('graphql-review-threads.json').data.node.pullRequest.reviewThreads.nodes) {
+  }>('graphql-review-threads').data.node.pullRequest.reviewThreads.nodes) {
     contractThreads.push({ ...thread, commitId: s.pullRequest.headSha, startDiffSide: null });
   }
   const issueComments = new Map<number, GhIssueComment[]>([
-    [s.pullRequest.number, [ghFixture<GhIssueComment>('issue-comment.json')]],
+    [s.pullRequest.number, [ghFixture<GhIssueComment>('issue-comment')]],
   ]);
   const issueCommentsOf = (number: number) => {
     let list = issueComments.get(number);
@@ -193,8 +234,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   };
   let nextId = 1_600_000_100;
 
-  const notFound: FakeReply = { status: 404, json: ghFixture('error-not-found.json') };
-  const unprocessable: FakeReply = { status: 422, json: ghFixture('error-validation-failed.json') };
+  const notFound: FakeReply = { status: 404, json: ghFixture('error-not-found') };
+  const unprocessable: FakeReply = { status: 422, json: ghFixture('error-validation-failed') };
 
   const jwtValid = (req: FakeRequest) => {
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -223,7 +264,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   const authorOf = (req: FakeRequest): GqlActor =>
     req.headers.authorization === `Bearer ${options.pat}` ? PAT_AUTHOR : APP_AUTHOR;
 
-  const badCredentials: FakeReply = { status: 401, json: ghFixture('error-bad-credentials.json') };
+  const badCredentials: FakeReply = { status: 401, json: ghFixture('error-bad-credentials') };
 
   const route = (
     method: string,
@@ -315,9 +356,9 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     };
   };
 
-  route('GET', `${V3}/user`, () => ({ json: ghFixture('user.json') }));
+  route('GET', `${V3}/user`, () => ({ json: ghFixture('user') }));
   route('GET', `${V3}/users/:login`, (req) =>
-    req.params.login === GH_OWNER ? { json: ghFixture('organization-user.json') } : notFound,
+    req.params.login === GH_OWNER ? { json: ghFixture('organization-user') } : notFound,
   );
   route('GET', R, () => ({ json: repository }));
   route('GET', `${R}/pulls/:n`, (req) => {
@@ -337,7 +378,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       }));
       return paged(req, commits);
     }
-    return pr(req) ? paged(req, ghFixture<unknown[]>('pull-request-commits.json')) : notFound;
+    return pr(req) ? paged(req, ghFixture<unknown[]>('pull-request-commits')) : notFound;
   });
   route('GET', `${R}/pulls/:n/files`, async (req) => {
     const scenario = scenarioOf(req);
@@ -357,7 +398,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
       return {
         status: 404,
         json: {
-          ...ghFixture<object>('error-not-found.json'),
+          ...ghFixture<object>('error-not-found'),
           documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content',
         },
       };
@@ -416,8 +457,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
 
   const restUser = (actor: GqlActor | null): GhUser =>
     actor?.__typename === 'Bot'
-      ? ghFixture<GhUser>('bot-user.json')
-      : { ...ghFixture<GhUser>('user.json'), id: actor?.databaseId ?? 0, login: actor?.login ?? 'ghost' };
+      ? ghFixture<GhUser>('bot-user')
+      : { ...ghFixture<GhUser>('user'), id: actor?.databaseId ?? 0, login: actor?.login ?? 'ghost' };
 
   const findComment = (id: string) => {
     for (const [number, list] of threadsByPull) {
@@ -433,7 +474,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     const root = thread.comments.nodes[0];
     const isRange = thread.startLine !== null && thread.startLine !== thread.line;
     return {
-      ...ghFixture<GhReviewComment>('review-comment.json'),
+      ...ghFixture<GhReviewComment>('review-comment'),
       id: comment.databaseId,
       node_id: `PRRC_fake${comment.databaseId}`,
       pull_request_review_id: comment.reviewId ?? null,
@@ -541,7 +582,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     // One comment GitHub cannot place refuses the whole review.
     for (const c of comments) {
       if (!c.body || !(await placeable(number, found, { ...c, commit_id: body.commit_id }))) {
-        return { status: 422, json: ghFixture('error-review-unprocessable.json') };
+        return { status: 422, json: ghFixture('error-review-unprocessable') };
       }
     }
     const id = nextId++;
@@ -553,7 +594,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     if (state !== 'PENDING') {
       for (const c of comments) addThread(req, number, found, { ...c, commit_id: body.commit_id }, id);
     }
-    const review = ghFixture<Record<string, unknown>>('review.json');
+    const review = ghFixture<Record<string, unknown>>('review');
     const html = `https://github.com/acme/uploader/pull/${number}#pullrequestreview-${id}`;
     return {
       json: {
@@ -617,7 +658,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   route('POST', `${R}/issues/:n/comments`, (req) => {
     if (!pr(req)) return notFound;
     const comment: GhIssueComment = {
-      ...ghFixture<GhIssueComment>('issue-comment.json'),
+      ...ghFixture<GhIssueComment>('issue-comment'),
       id: nextId++,
       body: (req.json as { body: string }).body,
       user: restUser(authorOf(req)),
@@ -665,26 +706,24 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   route('GET', `${R}/branches`, (req) =>
     paged(
       req,
-      s.branches.map((name) => ({ ...ghFixture<object>('branch.json'), name })),
+      s.branches.map((name) => ({ ...ghFixture<object>('branch'), name })),
       smallPage,
     ),
   );
   route('GET', `${V3}/search/users`, (req) => {
     const q = (req.query.get('q') ?? '').split(' ')[0]?.toLowerCase() ?? '';
-    const all = ghFixture<{ items: Array<{ login: string }> }>('search-users.json').items.filter((u) =>
-      u.login.includes(q),
-    );
+    const all = ghFixture<{ items: Array<{ login: string }> }>('search-users').items.filter((u) => u.login.includes(q));
     return { json: { total_count: all.length, incomplete_results: false, items: all } };
   });
 
-  route('GET', `${V3}/app`, () => ({ json: ghFixture('app.json') }), 'jwt');
-  route('GET', `${V3}/app/installations/:installation`, () => ({ json: ghFixture('installation.json') }), 'jwt');
+  route('GET', `${V3}/app`, () => ({ json: ghFixture('app') }), 'jwt');
+  route('GET', `${V3}/app/installations/:installation`, () => ({ json: ghFixture('installation') }), 'jwt');
   route(
     'POST',
     `${V3}/app/installations/:installation/access_tokens`,
     (req) => {
       if (Number(req.params.installation) !== options.app?.installationId) return notFound;
-      const fixture = ghFixture<{ token: string }>('installation-token.json');
+      const fixture = ghFixture<{ token: string }>('installation-token');
       const token = `${fixture.token}.${issuedTokens.length + 1}`;
       issuedTokens.push(token);
       return {
@@ -803,7 +842,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
           'x-ratelimit-remaining': '4870',
           'x-github-request-id': '0C41:3B5E:1A2B3C:1D2E3F:6638F1A2',
         },
-        json: ghFixture('error-secondary-rate-limit.json'),
+        json: ghFixture('error-secondary-rate-limit'),
       });
     },
     async loadPullRequest(scenario) {

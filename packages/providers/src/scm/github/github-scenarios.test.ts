@@ -14,8 +14,11 @@ import {
   SCENARIO_PUSH,
 } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GH_OWNER, GH_REPOSITORY_ID, type GitHubFake, ghFixture, startGitHubFake } from './github-fake.js';
+import { fixtureReader } from '../../testing/fixture-reader.js';
+import { GH_OWNER, GH_REPOSITORY_ID, type GitHubFake, startGitHubFake } from './github-fake.js';
 import { gitHubFamily } from './github-family.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const PAT = 'ghp_scenarioTestToken0123456789abcdefABCD';
 const APP = { id: 123456, installationId: 55555 };
@@ -274,7 +277,7 @@ describe('GitHub: files, diffs and comparisons', () => {
     expect(files.find((f) => f.path === 'src/legacy.ts')?.newBlobId).toBeUndefined();
     // The recorded listing shape: `sha` is the head blob.
     const recorded =
-      ghFixture<Record<string, { sha: string; status: string; filename: string }>>('pull-request-files.json').modified;
+      fixture<Record<string, { sha: string; status: string; filename: string }>>('pull-request-files').modified;
     expect(recorded?.sha).toMatch(/^[0-9a-f]{40}$/);
   });
 
@@ -376,7 +379,7 @@ describe('GitHub: cancellation', () => {
     fake.server.interceptNext({
       status: 403,
       headers: { 'retry-after': '30', 'x-ratelimit-remaining': '4870' },
-      json: ghFixture('error-secondary-rate-limit.json'),
+      json: fixture('error-secondary-rate-limit'),
     });
     const controller = new AbortController();
     const pending = marginErrorOf(connect().getPullRequest(ref(), { signal: controller.signal }));

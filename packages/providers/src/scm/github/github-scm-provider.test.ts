@@ -3,6 +3,7 @@ import { MarginError } from '@margin/core';
 import type { ReviewThread, ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
 import { collect, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { inspectGitHubError } from './github-client.js';
 import {
   GH_FILE_WITHOUT_PATCH,
@@ -10,12 +11,13 @@ import {
   GH_OWNER,
   GH_REPOSITORY_ID,
   type GitHubFake,
-  ghFixture,
   startGitHubFake,
 } from './github-fake.js';
 import { gitHubFamily } from './github-family.js';
 import { type GitHubOptions, gitHubEndpoints } from './github-options.js';
 import { ownerOf } from './github-scm-provider.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const s = SCM_CONTRACT_SCENARIO;
 const PAT = 'ghp_focusedTestToken0123456789abcdefABCD';
@@ -199,7 +201,7 @@ describe('GitHub rate limits', () => {
         'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)),
         'x-ratelimit-resource': 'core',
       },
-      json: ghFixture('error-primary-rate-limit.json'),
+      json: fixture('error-primary-rate-limit'),
     });
     await expect(connect(patConnection()).getPullRequest(ref())).resolves.toMatchObject({ title: s.pullRequest.title });
     expect(fake.server.requests).toHaveLength(2);
@@ -209,7 +211,7 @@ describe('GitHub rate limits', () => {
     const secondary = inspectGitHubError({
       status: 403,
       headers: new Headers(),
-      body: ghFixture('error-secondary-rate-limit.json'),
+      body: fixture('error-secondary-rate-limit'),
     });
     expect(secondary).toEqual({ failure: 'rateLimited', retry: true, retryAfterMs: 60_000 });
     const forbidden = inspectGitHubError({

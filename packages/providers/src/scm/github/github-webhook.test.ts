@@ -2,14 +2,16 @@ import { createHmac } from 'node:crypto';
 import { MarginError } from '@margin/core';
 import type { WebhookHeaders } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
-import { ghFixture } from './github-fake.js';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import { gitHubFamily } from './github-family.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const webhook = gitHubFamily().webhook;
 const SECRET = '3A7BD3E2360A3D29EEA436FCFB7E44C735D117C42D1C1835420B6B9942DD4F1B';
 const DELIVERY = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
 
-const raw = (name: string) => new TextEncoder().encode(JSON.stringify(ghFixture(name)));
+const raw = (name: string) => new TextEncoder().encode(JSON.stringify(fixture(name)));
 const sign = (body: Uint8Array, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 const headers = (event: string, extra: WebhookHeaders = {}): WebhookHeaders => ({
   'x-github-event': event,
@@ -30,7 +32,7 @@ function thrown(fn: () => unknown): MarginError {
 }
 
 describe('GitHub webhook signatures', () => {
-  const body = raw('webhook-pull-request-opened.json');
+  const body = raw('webhook-pull-request-opened');
 
   it('accepts the HMAC-SHA256 of the raw body under the configured secret', () => {
     expect(webhook.authenticate(headers('pull_request', { 'x-hub-signature-256': sign(body) }), body, SECRET)).toBe(
@@ -57,7 +59,7 @@ describe('GitHub webhook signatures', () => {
 
 describe('GitHub webhook events', () => {
   it('maps pull_request opened to pullRequestCreated', () => {
-    expect(webhook.parse(headers('pull_request'), ghFixture('webhook-pull-request-opened.json'))).toEqual({
+    expect(webhook.parse(headers('pull_request'), fixture('webhook-pull-request-opened'))).toEqual({
       kind: 'pullRequestCreated',
       eventType: 'pull_request.opened',
       repositoryId: '987654321',
@@ -73,17 +75,17 @@ describe('GitHub webhook events', () => {
   });
 
   it('maps other pull_request actions to pullRequestUpdated, closed with merged as merged', () => {
-    expect(webhook.parse(headers('pull_request'), ghFixture('webhook-pull-request-synchronize.json'))).toMatchObject({
+    expect(webhook.parse(headers('pull_request'), fixture('webhook-pull-request-synchronize'))).toMatchObject({
       kind: 'pullRequestUpdated',
       eventType: 'pull_request.synchronize',
       status: 'open',
       headSha: '1111111111111111111111111111111111111111',
     });
-    expect(webhook.parse(headers('pull_request'), ghFixture('webhook-pull-request-closed-merged.json'))).toMatchObject({
+    expect(webhook.parse(headers('pull_request'), fixture('webhook-pull-request-closed-merged'))).toMatchObject({
       kind: 'pullRequestUpdated',
       status: 'merged',
     });
-    expect(webhook.parse(headers('pull_request'), ghFixture('webhook-pull-request-closed.json'))).toMatchObject({
+    expect(webhook.parse(headers('pull_request'), fixture('webhook-pull-request-closed'))).toMatchObject({
       kind: 'pullRequestUpdated',
       status: 'closed',
     });
@@ -91,7 +93,7 @@ describe('GitHub webhook events', () => {
 
   it('maps review comments and conversation comments on pull requests to pullRequestCommented', () => {
     expect(
-      webhook.parse(headers('pull_request_review_comment'), ghFixture('webhook-pull-request-review-comment.json')),
+      webhook.parse(headers('pull_request_review_comment'), fixture('webhook-pull-request-review-comment')),
     ).toMatchObject({
       kind: 'pullRequestCommented',
       eventType: 'pull_request_review_comment.created',
@@ -101,7 +103,7 @@ describe('GitHub webhook events', () => {
       targetBranch: 'main',
       headSha: '1111111111111111111111111111111111111111',
     });
-    expect(webhook.parse(headers('issue_comment'), ghFixture('webhook-issue-comment-pull-request.json'))).toEqual({
+    expect(webhook.parse(headers('issue_comment'), fixture('webhook-issue-comment-pull-request'))).toEqual({
       kind: 'pullRequestCommented',
       eventType: 'issue_comment.created',
       repositoryId: '987654321',
@@ -116,27 +118,27 @@ describe('GitHub webhook events', () => {
   });
 
   it('leaves comments on plain issues, edited comments, pings and pushes unclassified', () => {
-    expect(webhook.parse(headers('issue_comment'), ghFixture('webhook-issue-comment-issue.json'))).toEqual({
+    expect(webhook.parse(headers('issue_comment'), fixture('webhook-issue-comment-issue'))).toEqual({
       kind: 'unclassified',
       eventType: 'issue_comment.created',
       idempotencyKey: DELIVERY,
     });
     const edited = {
-      ...ghFixture<Record<string, unknown>>('webhook-pull-request-review-comment.json'),
+      ...fixture<Record<string, unknown>>('webhook-pull-request-review-comment'),
       action: 'edited',
     };
     expect(webhook.parse(headers('pull_request_review_comment'), edited)).toMatchObject({ kind: 'unclassified' });
-    expect(webhook.parse(headers('ping'), ghFixture('webhook-ping.json'))).toEqual({
+    expect(webhook.parse(headers('ping'), fixture('webhook-ping'))).toEqual({
       kind: 'unclassified',
       eventType: 'ping',
       idempotencyKey: DELIVERY,
     });
-    expect(webhook.parse(headers('push'), ghFixture('webhook-push.json'))).toMatchObject({ kind: 'unclassified' });
+    expect(webhook.parse(headers('push'), fixture('webhook-push'))).toMatchObject({ kind: 'unclassified' });
   });
 
   it('rejects deliveries without the event or delivery header, and malformed bodies', () => {
-    const opened = ghFixture<Record<string, unknown> & { pull_request: Record<string, unknown> }>(
-      'webhook-pull-request-opened.json',
+    const opened = fixture<Record<string, unknown> & { pull_request: Record<string, unknown> }>(
+      'webhook-pull-request-opened',
     );
     const { 'x-github-event': _event, ...noEvent } = headers('pull_request');
     const { 'x-github-delivery': _delivery, ...noDelivery } = headers('pull_request');

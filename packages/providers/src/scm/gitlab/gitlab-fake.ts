@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import {
   type FakeHttpServer,
@@ -7,7 +6,23 @@ import {
   recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
+import { fixtureSet } from '../../testing/fixtures.js';
 import { diffOf, type FileChange, pathOf, ScenarioHistory } from '../../testing/scenario-history.js';
+import branchJson from './__fixtures__/branch.json' with { type: 'json' };
+import compareJson from './__fixtures__/compare.json' with { type: 'json' };
+import discussionDiffNoteJson from './__fixtures__/discussion-diff-note.json' with { type: 'json' };
+import discussionSystemNoteJson from './__fixtures__/discussion-system-note.json' with { type: 'json' };
+import errorsJson from './__fixtures__/errors.json' with { type: 'json' };
+import groupJson from './__fixtures__/group.json' with { type: 'json' };
+import mergeBaseJson from './__fixtures__/merge-base.json' with { type: 'json' };
+import mergeRequestJson from './__fixtures__/merge-request.json' with { type: 'json' };
+import mergeRequestDiffJson from './__fixtures__/merge-request-diff.json' with { type: 'json' };
+import mergeRequestDiffTooLargeJson from './__fixtures__/merge-request-diff-too-large.json' with { type: 'json' };
+import mergeRequestListItemJson from './__fixtures__/merge-request-list-item.json' with { type: 'json' };
+import mergeRequestVersionsJson from './__fixtures__/merge-request-versions.json' with { type: 'json' };
+import noteJson from './__fixtures__/note.json' with { type: 'json' };
+import projectJson from './__fixtures__/project.json' with { type: 'json' };
+import userJson from './__fixtures__/user.json' with { type: 'json' };
 import { lineCode, readDiffLines } from './gitlab-position.js';
 import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeEnd, GlVersion } from './gitlab-wire.js';
 
@@ -26,6 +41,24 @@ import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeE
  * lines that survive), so every DiffNote written before a push reads as outdated afterwards.
  */
 
+const glFixture = fixtureSet({
+  branch: branchJson,
+  compare: compareJson,
+  'discussion-diff-note': discussionDiffNoteJson,
+  'discussion-system-note': discussionSystemNoteJson,
+  errors: errorsJson,
+  group: groupJson,
+  'merge-base': mergeBaseJson,
+  'merge-request': mergeRequestJson,
+  'merge-request-diff': mergeRequestDiffJson,
+  'merge-request-diff-too-large': mergeRequestDiffTooLargeJson,
+  'merge-request-list-item': mergeRequestListItemJson,
+  'merge-request-versions': mergeRequestVersionsJson,
+  note: noteJson,
+  project: projectJson,
+  user: userJson,
+});
+
 export const GITLAB_TOKEN = 'glpat-contract-good-token-0001';
 export const GITLAB_BAD_TOKEN = 'glpat-contract-bad-token-9999';
 export const PROJECT_ID = 1001;
@@ -35,10 +68,6 @@ export const TOO_LARGE_PATH = 'src/file-010.ts';
 export const UNPLACEABLE_LINE = 9_999;
 
 const s = SCM_CONTRACT_SCENARIO;
-
-export function fixture<T>(name: string): T {
-  return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), 'utf8')) as T;
-}
 
 /** Contents by `<sha>:<path>`. */
 const FILE_002_BASE = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -63,7 +92,7 @@ export const FILES: Record<string, string> = {
 };
 
 function scenarioDiffs(): GlDiff[] {
-  const template = fixture<GlDiff>('merge-request-diff');
+  const template = glFixture<GlDiff>('merge-request-diff');
   return s.changedFiles.map((file) => {
     const oldPath = ('previousPath' in file ? file.previousPath : undefined) ?? file.path;
     const entry: GlDiff = {
@@ -81,14 +110,14 @@ function scenarioDiffs(): GlDiff[] {
     if (file.path === s.contentPath) entry.diff = template.diff;
     if (file.path === 'src/file-002.ts')
       entry.diff = '@@ -3,4 +3,5 @@\n line 3\n line 4\n line 5\n+line 6 new\n line 6\n';
-    if (file.path === TOO_LARGE_PATH) return { ...fixture<GlDiff>('merge-request-diff-too-large') };
+    if (file.path === TOO_LARGE_PATH) return { ...glFixture<GlDiff>('merge-request-diff-too-large') };
     return entry;
   });
 }
 
 function mergeRequests(): GlMergeRequest[] {
-  const main = fixture<GlMergeRequest>('merge-request');
-  const other = fixture<GlMergeRequest>('merge-request-list-item');
+  const main = glFixture<GlMergeRequest>('merge-request');
+  const other = glFixture<GlMergeRequest>('merge-request-list-item');
   const closed: GlMergeRequest = {
     ...other,
     id: 93003,
@@ -128,11 +157,11 @@ interface MergeRequestState {
 
 export async function startGitLabFake(): Promise<GitLabFake> {
   // Read at start, not import, so importing the testing entry never touches the file system.
-  const errors = fixture<Record<string, unknown>>('errors');
+  const errors = glFixture<Record<string, unknown>>('errors');
   const server = await startFakeHttpServer();
   const history = new ScenarioHistory();
   const legacyDiffs = scenarioDiffs();
-  const legacyVersions = fixture<GlVersion[]>('merge-request-versions');
+  const legacyVersions = glFixture<GlVersion[]>('merge-request-versions');
   const states = new Map<number, MergeRequestState>();
   for (const mr of mergeRequests()) {
     const isMain = mr.iid === s.pullRequest.number;
@@ -146,13 +175,13 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     // The older version of !42 (head 3333…) had two files fewer.
     if (isMain) diffsOf.set(7, legacyDiffs.slice(0, 228));
     const discussions: GlDiscussion[] = isMain
-      ? [fixture('discussion-system-note'), fixture('discussion-diff-note')]
+      ? [glFixture('discussion-system-note'), glFixture('discussion-diff-note')]
       : [];
     states.set(mr.iid, { mr, versions, diffsOf, discussions });
   }
   const writes: RecordedWrite[] = [];
   const refused = new Set<string>();
-  const me = fixture<{ id: number; username: string; name: string }>('user');
+  const me = glFixture<{ id: number; username: string; name: string }>('user');
   let nextNoteId = 5000;
   let nextDiscussion = 1;
   let nextVersionId = 100;
@@ -169,7 +198,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   const notFound: FakeReply = { status: 404, json: errors.mergeRequestNotFound };
   const discussionNotFound: FakeReply = { status: 404, json: { message: '404 Discussion Not Found' } };
   const newNote = (body: string, extra: Partial<GlNote>): GlNote => ({
-    ...fixture<GlNote>('note'),
+    ...glFixture<GlNote>('note'),
     id: nextNoteId++,
     body,
     author: me,
@@ -202,7 +231,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
       const diffs = base === undefined ? [] : await Promise.all(history.changesBetween(base, to).map(glDiff));
       return {
         json: {
-          ...fixture<object>('compare'),
+          ...glFixture<object>('compare'),
           commits: [],
           diffs,
           compare_timeout: false,
@@ -228,7 +257,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     if (unknown.length > 0) return { status: 400, json: { message: `Could not find refs: ${unknown.join(', ')}` } };
     const base = history.mergeBase(refs[0] as string, refs[1] as string);
     if (base === undefined) return { status: 404, json: errors.mergeBaseNotFound };
-    return { json: { ...fixture<object>('merge-base'), id: base, short_id: base.slice(0, 8), parent_ids: [] } };
+    return { json: { ...glFixture<object>('merge-base'), id: base, short_id: base.slice(0, 8), parent_ids: [] } };
   });
   api('GET', '/projects/:id/repository/files/:path/raw', (req) => {
     const version = req.query.get('ref') ?? '';
@@ -332,7 +361,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   api('GET', '/projects/:id/merge_requests', (req) =>
     Number(req.params.id) === PROJECT_ID ? listMrs(req) : { status: 404, json: { message: '404 Project Not Found' } },
   );
-  const group = fixture<{ id: number; full_path: string; name: string; full_name: string }>('group');
+  const group = glFixture<{ id: number; full_path: string; name: string; full_name: string }>('group');
   const subgroup = {
     ...group,
     id: 56,
@@ -352,14 +381,14 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   api('GET', '/groups/:gid/descendant_groups', (req) =>
     paged(req, findGroup(req.params.gid)?.id === group.id ? [subgroup] : []),
   );
-  const project = fixture<{ id: number }>('project');
+  const project = glFixture<{ id: number }>('project');
   const projects = [
     project,
     { ...project, id: 1002, name: 'Billing', path: 'billing', path_with_namespace: 'acme/platform/billing' },
   ];
   api('GET', '/groups/:gid/projects', (req) => (findGroup(req.params.gid) ? paged(req, projects) : notFound));
   api('GET', '/projects/:id/repository/branches', (req) => {
-    const template = fixture<{ name: string }>('branch');
+    const template = glFixture<{ name: string }>('branch');
     return paged(
       req,
       s.branches.map((name) => ({ ...template, name, default: name === 'main' })),
@@ -436,7 +465,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
 }
 
 function scenarioMergeRequest(scenario: PullRequestScenario, mergeBaseSha: string): GlMergeRequest {
-  const template = fixture<GlMergeRequest>('merge-request');
+  const template = glFixture<GlMergeRequest>('merge-request');
   const n = scenario.number;
   const state = { open: 'opened', closed: 'closed', merged: 'merged' }[scenario.status ?? 'open'];
   return {

@@ -9,8 +9,8 @@ import {
   SCM_CONTRACT_SCENARIO,
 } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureReader } from '../../testing/fixture-reader.js';
 import {
-  fixture,
   GITLAB_BAD_TOKEN,
   GITLAB_TOKEN,
   type GitLabFake,
@@ -21,6 +21,8 @@ import {
   UNPLACEABLE_LINE,
 } from './gitlab-fake.js';
 import { gitLabFamily } from './index.js';
+
+const fixture = fixtureReader(import.meta.url);
 
 const s = SCM_CONTRACT_SCENARIO;
 const scope = { scopePath: 'https://gitlab.example.com/acme', projectKey: 'acme' };

@@ -16,3 +16,15 @@ describe('rememberOnce', () => {
     expect(await who.get()).toBe('verified');
   });
 });
+
+describe('rememberOnce with arguments', () => {
+  it('passes the arguments of the call that starts the lookup', async () => {
+    const seen: string[] = [];
+    const who = rememberOnce(async (caller: string) => {
+      seen.push(caller);
+      return `bot for ${caller}`;
+    });
+    expect(await Promise.all([who.get('first'), who.get('second')])).toEqual(['bot for first', 'bot for first']);
+    expect(seen).toEqual(['first']);
+  });
+});

@@ -1,5 +1,6 @@
 import { MarginError, type ProviderFailure } from '@margin/core';
 import { egressRefusalOf } from '@margin/core/spec';
+import { redactSecrets, retryDelayFromHeaders } from '@margin/providers/utils';
 import { type ForgejoOptions, forgejoApiBase } from './forgejo-options.js';
 
 const PROVIDER = 'Forgejo';
@@ -114,7 +115,7 @@ export class ForgejoClient {
         response.status === 503 ||
         (method === 'GET' && (response.status === 502 || response.status === 504));
       if (retryable && attempt < this.#retries) {
-        const wait = retryAfterMs(response.headers) ?? this.#backoff(attempt);
+        const wait = retryDelayFromHeaders(response.headers) ?? this.#backoff(attempt);
         if (wait <= this.#maxRetryDelayMs) {
           await this.#pause(wait, request.signal);
           continue;
@@ -242,7 +243,7 @@ export class ForgejoClient {
             : status >= 500
               ? 'unavailable'
               : 'rejected';
-    const retryAfter = retryAfterMs(headers);
+    const retryAfter = retryDelayFromHeaders(headers);
     return MarginError.provider(failure, message, {
       providerStatus: status,
       ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
@@ -250,7 +251,7 @@ export class ForgejoClient {
   }
 
   #redact(text: string): string {
-    return this.#secret.length >= 4 ? text.split(this.#secret).join('[redacted]') : text;
+    return redactSecrets(text, [this.#secret]);
   }
 
   #backoff(attempt: number): number {
@@ -270,16 +271,6 @@ export class ForgejoClient {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-/** `Retry-After` as seconds or an HTTP date, in milliseconds. */
-function retryAfterMs(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** Forgejo's error body is `{ message, url }` (sometimes with `errors`); the message is what it says. */

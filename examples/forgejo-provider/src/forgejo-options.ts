@@ -1,3 +1,5 @@
+import { trimTrailingSlashes } from '@margin/providers/utils';
+
 /** What a host (or a test) may set on the Forgejo family; the adapter never reads the environment. */
 export interface ForgejoOptions {
   /**
@@ -26,9 +28,9 @@ export interface ForgejoOptions {
  * is taken as it is.
  */
 export function forgejoApiBase(hostBaseUrl: string, options: ForgejoOptions = {}): string {
-  if (options.apiBaseUrl) return options.apiBaseUrl.replace(/\/+$/, '');
+  if (options.apiBaseUrl) return trimTrailingSlashes(options.apiBaseUrl);
   const url = new URL(hostBaseUrl);
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = trimTrailingSlashes(url.pathname);
   const base = path.endsWith('/api/v1') ? path : `${path}/api/v1`;
   return `${url.origin}${base}`;
 }

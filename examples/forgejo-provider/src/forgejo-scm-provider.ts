@@ -21,6 +21,13 @@ import type {
   ScmScopeRef,
   ThreadAnchor,
 } from '@margin/core/spec';
+import {
+  BoundedCache,
+  encodePathSegments,
+  encodeSegment,
+  rememberOnce,
+  trimTrailingSlashes,
+} from '@margin/providers/utils';
 import { ForgejoClient } from './forgejo-client.js';
 import { diffVersions, type GitDiffSection, splitGitDiff } from './forgejo-diff.js';
 import type { ForgejoOptions } from './forgejo-options.js';
@@ -85,20 +92,20 @@ export function createForgejoProvider(
     throw MarginError.validation(`Forgejo accepts personalAccessToken, not ${connection.authenticationKind}.`);
   }
   const client = new ForgejoClient(connection.hostBaseUrl, connection.secret, options);
-  const repositories = new BoundedMap<string, string>(512);
-  const pullDiffs = new BoundedMap<string, Map<string, GitDiffSection>>(8);
-  const roots = new BoundedMap<string, FjReviewComment>(4096);
-  const account = once(async (signal: Signal): Promise<ScmAccount> => {
+  const repositories = new BoundedCache<string, string>(512);
+  const pullDiffs = new BoundedCache<string, Map<string, GitDiffSection>>(8);
+  const roots = new BoundedCache<string, FjReviewComment>(4096);
+  const account = rememberOnce(async (signal: Signal): Promise<ScmAccount> => {
     const { data } = await client.request<FjUser>({ path: '/user', signal });
     return { login: data.login, displayName: data.full_name || data.login };
   });
-  const resolution = once(async (signal: Signal) => {
+  const resolution = rememberOnce(async (signal: Signal) => {
     const { data } = await client.request<FjVersion>({ path: '/version', signal });
     return resolutionSupport(data?.version ?? '');
   });
 
   const rememberRepository = (r: FjRepository) =>
-    repositories.set(String(r.id), `/repos/${encodeURIComponent(r.owner.login)}/${encodeURIComponent(r.name)}`);
+    repositories.set(String(r.id), `/repos/${encodeSegment(r.owner.login)}/${encodeSegment(r.name)}`);
 
   /** `/repos/{owner}/{repo}` of a repository id. */
   const repo = async (ref: RepositoryRef, signal: Signal): Promise<string> => {
@@ -144,7 +151,7 @@ export function createForgejoProvider(
   /** A file's bytes at a commit or branch; `undefined` where it does not exist (or is not a file). */
   const fileBytes = async (ref: RepositoryRef, path: string, version: string, signal: Signal) => {
     const base = await repo(ref, signal);
-    const encoded = path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+    const encoded = encodePathSegments(path);
     const { status, data } = await client.request<FjContents | FjContents[]>({
       path: `${base}/contents/${encoded}`,
       query: { ref: version },
@@ -627,7 +634,7 @@ export function createForgejoProvider(
       const signal = options?.signal;
       const owner = ownerOf(scopePath, connection.hostBaseUrl);
       if (owner) {
-        const { data } = await client.request<FjUser>({ path: `/users/${encodeURIComponent(owner)}`, signal });
+        const { data } = await client.request<FjUser>({ path: `/users/${encodeSegment(owner)}`, signal });
         yield { projectKey: data.login, name: data.full_name || data.login };
         return;
       }
@@ -646,7 +653,7 @@ export function createForgejoProvider(
       const own = (await account.get(signal)).login.toLowerCase() === owner.toLowerCase();
       const sources = own
         ? ['/user/repos']
-        : [`/orgs/${encodeURIComponent(owner)}/repos`, `/users/${encodeURIComponent(owner)}/repos`];
+        : [`/orgs/${encodeSegment(owner)}/repos`, `/users/${encodeSegment(owner)}/repos`];
       for (const [i, source] of sources.entries()) {
         try {
           for await (const r of client.pages<FjRepository>(source, {}, { signal })) {
@@ -743,41 +750,8 @@ function decode(bytes: Uint8Array): FileContent {
  */
 export function ownerOf(scopePath: string, hostBaseUrl: string): string | undefined {
   if (!URL.canParse(scopePath)) return scopePath && !scopePath.includes('/') ? scopePath : undefined;
-  const host = hostBaseUrl.replace(/\/+$/, '');
+  const host = trimTrailingSlashes(hostBaseUrl);
   const rest = scopePath.startsWith(host) ? scopePath.slice(host.length) : new URL(scopePath).pathname;
   const first = rest.split('/').filter(Boolean)[0];
   return first ? decodeURIComponent(first) : undefined;
-}
-
-/** A promise remembered once it succeeded (a failure is asked again next time), and settable. */
-function once<T>(load: (signal: Signal) => Promise<T>) {
-  let value: Promise<T> | undefined;
-  return {
-    get(signal: Signal): Promise<T> {
-      if (!value) {
-        value = load(signal);
-        value.catch(() => {
-          value = undefined;
-        });
-      }
-      return value;
-    },
-    set(known: T) {
-      value = Promise.resolve(known);
-    },
-  };
-}
-
-/** A Map that forgets its oldest entries past a size. */
-class BoundedMap<K, V> {
-  readonly #entries = new Map<K, V>();
-  constructor(readonly limit: number) {}
-  get(key: K): V | undefined {
-    return this.#entries.get(key);
-  }
-  set(key: K, value: V): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value as K);
-  }
 }

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { MarginError } from '@margin/core';
 import type {
   NormalizedWebhookEvent,
@@ -7,6 +6,16 @@ import type {
   WebhookEventKind,
   WebhookHeaders,
 } from '@margin/core/spec';
+import {
+  constantTimeEqual,
+  hmacSha256Hex,
+  isObject,
+  type JsonObject,
+  readBoolean,
+  readNumber,
+  readObject,
+  readString,
+} from '@margin/providers/utils';
 
 /**
  * Forgejo signs each delivery with the webhook's secret: `X-Forgejo-Signature` (and the same value
@@ -20,11 +29,9 @@ import type {
  */
 export const forgejoWebhook: ScmWebhookV1 = {
   authenticate(headers: WebhookHeaders, rawBody: Uint8Array, secret: string): boolean {
-    const signature = headers['x-forgejo-signature'] ?? headers['x-gitea-signature'];
-    if (!signature || !secret || !/^[0-9a-f]{64}$/i.test(signature.trim())) return false;
-    const expected = createHmac('sha256', secret).update(signedPayload(headers, rawBody)).digest();
-    const given = Buffer.from(signature.trim(), 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    const signature = (headers['x-forgejo-signature'] ?? headers['x-gitea-signature'])?.trim();
+    if (!signature || !secret || !/^[0-9a-f]{64}$/i.test(signature)) return false;
+    return constantTimeEqual(signature.toLowerCase(), hmacSha256Hex(secret, signedPayload(headers, rawBody)));
   },
 
   parse(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent {
@@ -35,7 +42,7 @@ export const forgejoWebhook: ScmWebhookV1 = {
       throw MarginError.validation('The Forgejo delivery has no X-Forgejo-Delivery or X-Gitea-Delivery header.');
     }
     const payload = payloadOf(body);
-    const action = text(payload.action);
+    const action = text(payload, 'action');
     const eventType = action ? `${event}.${action}` : event;
     const unclassified: NormalizedWebhookEvent = { kind: 'unclassified', eventType, idempotencyKey };
 
@@ -65,15 +72,13 @@ const PULL_REQUEST_ACTIONS: Record<string, WebhookEventKind> = {
   closed: 'pullRequestUpdated',
 };
 
-type Json = Record<string, unknown>;
-
 function signedPayload(headers: WebhookHeaders, rawBody: Uint8Array): Uint8Array {
   if (!(headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return rawBody;
   const payload = new URLSearchParams(Buffer.from(rawBody).toString('utf8')).get('payload');
   return payload === null ? rawBody : Buffer.from(payload, 'utf8');
 }
 
-function payloadOf(body: unknown): Json {
+function payloadOf(body: unknown): JsonObject {
   let value = body;
   // A form-encoded delivery parsed as a form carries its JSON in `payload`.
   if (isObject(value) && typeof value.payload === 'string' && Object.keys(value).length === 1) {
@@ -87,28 +92,24 @@ function payloadOf(body: unknown): Json {
   return value;
 }
 
-function repository(payload: Json, eventType: string) {
-  const repo = isObject(payload.repository) ? payload.repository : undefined;
-  const id = typeof repo?.id === 'number' ? repo.id : undefined;
+function repository(payload: JsonObject, eventType: string) {
+  const repo = readObject(payload, 'repository');
+  const id = readNumber(repo, 'id');
   if (id === undefined) throw MarginError.validation(`The Forgejo ${eventType} delivery has no repository id.`);
-  const owner = isObject(repo?.owner) ? text(repo.owner.login) : undefined;
-  return { repositoryId: String(id), repositoryName: text(repo?.name), projectKey: owner };
+  return { repositoryId: String(id), repositoryName: text(repo, 'name'), projectKey: text(repo, 'owner', 'login') };
 }
 
 function fromPullRequest(
   kind: WebhookEventKind,
   eventType: string,
   idempotencyKey: string,
-  payload: Json,
+  payload: JsonObject,
 ): NormalizedWebhookEvent {
-  const pr = isObject(payload.pull_request) ? payload.pull_request : undefined;
-  const number =
-    typeof pr?.number === 'number' ? pr.number : typeof payload.number === 'number' ? payload.number : undefined;
-  const head = isObject(pr?.head) ? pr.head : undefined;
-  const base = isObject(pr?.base) ? pr.base : undefined;
-  const sourceBranch = text(head?.ref);
-  const targetBranch = text(base?.ref);
-  const state = text(pr?.state);
+  const pr = readObject(payload, 'pull_request');
+  const number = readNumber(pr, 'number') ?? readNumber(payload, 'number');
+  const sourceBranch = text(pr, 'head', 'ref');
+  const targetBranch = text(pr, 'base', 'ref');
+  const state = text(pr, 'state');
   if (number === undefined || !sourceBranch || !targetBranch || !state) {
     throw MarginError.validation(`The Forgejo ${eventType} delivery lacks the pull request (number, branches, state).`);
   }
@@ -119,8 +120,8 @@ function fromPullRequest(
     pullRequestId: number,
     sourceBranch,
     targetBranch,
-    status: statusOf(state, pr?.merged === true || Boolean(text(pr?.merged_at))),
-    headSha: text(head?.sha),
+    status: statusOf(state, readBoolean(pr, 'merged') === true || Boolean(text(pr, 'merged_at'))),
+    headSha: text(pr, 'head', 'sha'),
     idempotencyKey,
   };
 }
@@ -129,14 +130,14 @@ function fromPullRequest(
  * An `issue_comment` on a pull request carries the issue, not the pull request: no branches and no
  * head SHA. They are left empty; the receiver reads the pull request by number before acting.
  */
-function fromIssueComment(eventType: string, idempotencyKey: string, payload: Json): NormalizedWebhookEvent {
-  const issue = isObject(payload.issue) ? payload.issue : undefined;
-  const number = typeof issue?.number === 'number' ? issue.number : undefined;
-  const state = text(issue?.state);
+function fromIssueComment(eventType: string, idempotencyKey: string, payload: JsonObject): NormalizedWebhookEvent {
+  const issue = readObject(payload, 'issue');
+  const number = readNumber(issue, 'number');
+  const state = text(issue, 'state');
   if (number === undefined || !state) {
     throw MarginError.validation(`The Forgejo ${eventType} delivery lacks the issue number or state.`);
   }
-  const meta = isObject(issue?.pull_request) ? issue.pull_request : undefined;
+  const meta = readObject(issue, 'pull_request');
   return {
     kind: 'pullRequestCommented',
     eventType,
@@ -144,7 +145,7 @@ function fromIssueComment(eventType: string, idempotencyKey: string, payload: Js
     pullRequestId: number,
     sourceBranch: '',
     targetBranch: '',
-    status: statusOf(state, meta?.merged === true || Boolean(text(meta?.merged_at))),
+    status: statusOf(state, readBoolean(meta, 'merged') === true || Boolean(text(meta, 'merged_at'))),
     idempotencyKey,
   };
 }
@@ -154,10 +155,7 @@ function statusOf(state: string, merged: boolean): PullRequestStatus {
   return merged ? 'merged' : 'closed';
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/** The non-empty string at `path`: Forgejo sends `""` for an unset field. */
+function text(value: unknown, ...path: string[]): string | undefined {
+  return readString(value, ...path) || undefined;
 }

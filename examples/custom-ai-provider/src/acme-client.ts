@@ -11,7 +11,15 @@
  */
 import { MarginError } from '@margin/core';
 import type { AiConnectionConfig } from '@margin/core/spec';
-import type { AiRuntime, ErrorAnswer, ErrorVerdict } from '@margin/providers';
+import type { AiRuntime } from '@margin/providers';
+import {
+  type ErrorAnswer,
+  type ErrorVerdict,
+  joinUrl,
+  readNumber,
+  readObject,
+  readString,
+} from '@margin/providers/utils';
 
 export const ACME = 'Acme Models';
 
@@ -44,39 +52,37 @@ export interface AcmeClient {
 export function createAcmeClient(runtime: AiRuntime, connection: AiConnectionConfig): AcmeClient {
   const key = apiKeyOf(connection);
   const transport = runtime.transport({ provider: ACME, secrets: () => [key], inspectError: inspectAcmeError });
-  const root = connection.baseUrl.replace(/\/+$/, '');
   // Authentication laid over the profile's default headers, as the built-in adapters do.
   const headers = { ...connection.defaultHeaders, 'x-acme-key': key };
   const query = connection.defaultQueryParams;
 
   return {
     async listModels() {
-      const { data } = await transport.request<unknown>({ url: `${root}/models`, headers, query });
-      const models = field(data, 'models');
+      const { data } = await transport.request<unknown>({ url: joinUrl(connection.baseUrl, 'models'), headers, query });
+      const models = readObject(data)?.models;
       if (!Array.isArray(models)) throw invalidAnswer('a model list without `models`');
       return models.flatMap((m): AcmeModel[] => {
-        const id = field(m, 'id');
-        if (typeof id !== 'string' || id === '') return [];
-        return [{ id, displayName: text(field(m, 'display_name')), contextWindow: count(field(m, 'context_window')) }];
+        const id = text(m, 'id');
+        if (id === undefined) return [];
+        return [{ id, displayName: text(m, 'display_name'), contextWindow: count(m, 'context_window') }];
       });
     },
     async generate(request, signal) {
       const { data } = await transport.request<unknown>({
         method: 'POST',
-        url: `${root}/generate`,
+        url: joinUrl(connection.baseUrl, 'generate'),
         headers,
         query,
         json: request,
         signal,
       });
-      const output = field(data, 'output');
-      if (typeof output !== 'string') throw invalidAnswer('a generation without `output` text');
-      const usage = field(data, 'usage');
+      const output = readString(data, 'output');
+      if (output === undefined) throw invalidAnswer('a generation without `output` text');
       return {
         output,
-        inputTokens: count(field(usage, 'input_tokens')) ?? 0,
-        outputTokens: count(field(usage, 'output_tokens')) ?? 0,
-        stopReason: text(field(data, 'stop_reason')) ?? 'end',
+        inputTokens: count(data, 'usage', 'input_tokens') ?? 0,
+        outputTokens: count(data, 'usage', 'output_tokens') ?? 0,
+        stopReason: text(data, 'stop_reason') ?? 'end',
       };
     },
   };
@@ -98,7 +104,7 @@ function apiKeyOf(connection: AiConnectionConfig): string {
  * reported as a quota problem. Everything else keeps the transport's reading of the status.
  */
 function inspectAcmeError(answer: ErrorAnswer): ErrorVerdict | undefined {
-  const type = text(field(field(answer.body, 'error'), 'type'));
+  const type = readString(answer.body, 'error', 'type');
   return type === 'credits_exhausted' ? { failure: 'quotaExceeded', retry: false } : undefined;
 }
 
@@ -107,14 +113,13 @@ function invalidAnswer(what: string): MarginError {
   return MarginError.provider('invalidResponse', `${ACME} answered with ${what}; is the base URL Acme's API?`);
 }
 
-function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+/** A non-empty string at `path`: Acme leaves optional fields empty. */
+function text(value: unknown, ...path: string[]): string | undefined {
+  return readString(value, ...path) || undefined;
 }
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+/** A count at `path`: a non-negative number, or undefined. */
+function count(value: unknown, ...path: string[]): number | undefined {
+  const found = readNumber(value, ...path);
+  return found !== undefined && found >= 0 ? found : undefined;
 }

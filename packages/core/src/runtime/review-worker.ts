@@ -1,11 +1,8 @@
 import PQueue from 'p-queue';
 import type { MarginCore } from '../core.js';
 import type { ReviewJobRecord } from '../reviewing/index.js';
-import type { HealthCheck } from '../system/index.js';
-import type { HealthContributor } from './health.js';
 import type { MarginLogger } from './logger.js';
-import { leaseOwnerId } from './owner-id.js';
-import { Poller } from './poller.js';
+import { PolledWork } from './polled-work.js';
 
 export interface ReviewWorkerOptions {
   core: MarginCore;
@@ -30,38 +27,16 @@ interface Running {
  * leases while they run, and hands expired leases of crashed hosts back to the queue. Stopping gives
  * running jobs back to the queue so another host picks them up at once.
  */
-export class ReviewWorker implements HealthContributor {
-  readonly name = 'worker';
-  /** Unique per host instance, so several hosts (or several in one test process) never share leases. */
-  readonly owner = leaseOwnerId();
+export class ReviewWorker extends PolledWork {
   private readonly queue: PQueue;
   private readonly running = new Map<string, Running>();
-  private readonly poller: Poller;
   private readonly heartbeatMs: number;
 
   constructor(private readonly options: ReviewWorkerOptions) {
+    super('worker', options.enabled, options);
     this.queue = new PQueue({ concurrency: options.maxConcurrentJobs });
     // Several heartbeats fit in one lease, so one slow or failed beat never loses the job.
     this.heartbeatMs = Math.max(50, Math.floor(options.leaseMs / 6));
-    this.poller = new Poller({
-      name: 'worker',
-      intervalMs: options.pollIntervalMs,
-      logger: options.logger,
-      tick: () => this.tick(),
-    });
-  }
-
-  start(): void {
-    if (this.options.enabled) this.poller.start();
-  }
-
-  /** Claims at once instead of at the next poll (after a submission or a finished job). */
-  wake(): void {
-    this.poller.wake();
-  }
-
-  check(): HealthCheck {
-    return this.options.enabled ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
   }
 
   get runningJobIds(): string[] {
@@ -69,7 +44,7 @@ export class ReviewWorker implements HealthContributor {
   }
 
   /** Graceful: no new claims; running jobs are aborted and given back to the queue. */
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     await this.poller.stop();
     const aborted = [...this.running.values()];
     for (const r of aborted) r.abort.abort();
@@ -87,7 +62,7 @@ export class ReviewWorker implements HealthContributor {
     this.queue.clear();
   }
 
-  private async tick(): Promise<void> {
+  protected async tick(): Promise<void> {
     const { core } = this.options;
     const reclaimed = await core.worker.reclaimExpired();
     if (reclaimed.requeued.length || reclaimed.failed.length) {

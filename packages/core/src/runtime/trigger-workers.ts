@@ -1,9 +1,6 @@
 import type { MarginCore } from '../core.js';
-import type { HealthCheck } from '../system/index.js';
-import type { HealthContributor } from './health.js';
 import type { MarginLogger } from './logger.js';
-import { leaseOwnerId } from './owner-id.js';
-import { Poller } from './poller.js';
+import { PolledWork } from './polled-work.js';
 
 export interface DeliveryProcessorOptions {
   core: MarginCore;
@@ -26,40 +23,14 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  * with a lease (several hosts never process one twice), reads the pull request from the provider and
  * queues at most one job per revision. Woken at once when this host accepts a delivery.
  */
-export class WebhookDeliveryProcessor implements HealthContributor {
-  readonly name = 'webhookDeliveries';
-  readonly owner = leaseOwnerId();
-  private readonly poller: Poller;
-  private readonly enabled: boolean;
+export class WebhookDeliveryProcessor extends PolledWork {
   private lastPruneAt = 0;
 
   constructor(private readonly options: DeliveryProcessorOptions) {
-    this.poller = new Poller({
-      name: this.name,
-      intervalMs: options.pollIntervalMs,
-      logger: options.logger,
-      tick: (signal) => this.tick(signal),
-    });
-    this.enabled = options.enabled !== false;
+    super('webhookDeliveries', options.enabled !== false, options);
   }
 
-  start(): void {
-    if (this.enabled) this.poller.start();
-  }
-
-  wake(): void {
-    this.poller.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  check(): HealthCheck {
-    return this.enabled ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
-  }
-
-  private async tick(signal: AbortSignal): Promise<void> {
+  protected async tick(signal: AbortSignal): Promise<void> {
     const { core, leaseMs } = this.options;
     const limit = this.options.batchSize ?? 20;
     // Drain: keep claiming while full batches come back, so a burst does not wait for the next poll.
@@ -90,37 +61,11 @@ export interface CrawlSchedulerOptions {
  * The crawl scheduler: every few seconds, leases the crawl configurations that are due and crawls
  * them. Idle (configurations stay stored) while `crawl-configs` is unavailable.
  */
-export class CrawlScheduler implements HealthContributor {
-  readonly name = 'crawler';
-  readonly owner = leaseOwnerId();
-  private readonly poller: Poller;
-  private readonly enabled: boolean;
+export class CrawlScheduler extends PolledWork {
   private idle = false;
 
   constructor(private readonly options: CrawlSchedulerOptions) {
-    this.poller = new Poller({
-      name: this.name,
-      intervalMs: options.pollIntervalMs,
-      logger: options.logger,
-      tick: (signal) => this.tick(signal),
-    });
-    this.enabled = options.enabled !== false;
-  }
-
-  start(): void {
-    if (this.enabled) this.poller.start();
-  }
-
-  wake(): void {
-    this.poller.wake();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  check(): HealthCheck {
-    return this.enabled ? this.poller.check() : { status: 'ok', detail: 'disabled on this host' };
+    super('crawler', options.enabled !== false, options);
   }
 
   /** Whether the last round found `crawl-configs` unavailable (configurations kept, nothing crawled). */
@@ -128,7 +73,7 @@ export class CrawlScheduler implements HealthContributor {
     return this.idle;
   }
 
-  private async tick(signal: AbortSignal): Promise<void> {
+  protected async tick(signal: AbortSignal): Promise<void> {
     const { core, logger, leaseMs } = this.options;
     while (!signal.aborted) {
       const round = await core.triggers.crawlDue({ owner: this.owner, leaseMs, limit: 5 });

@@ -43,6 +43,7 @@ import type { StorageV1 } from './storage/storage-v1.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
 import * as clients from './tenancy/clients.js';
 import * as tenants from './tenancy/tenants.js';
+import { submitByCoordinates } from './triggers/by-coordinates.js';
 import { createTriggerUseCases } from './triggers/index.js';
 
 export interface MarginCoreOptions {
@@ -105,12 +106,12 @@ export function createMarginCore(options: MarginCoreOptions) {
     identity: {
       ensureBootstrapAdmin: (input: BootstrapAdminInput) => ensureBootstrapAdmin(deps, input),
       login: (input: unknown, context: sessions.SignInContext) => sessions.login(deps, input, context),
-      refresh: (refreshToken: string | undefined) => sessions.refresh(deps, refreshToken),
+      refreshSession: (refreshToken: string | undefined) => sessions.refresh(deps, refreshToken),
       logout: (refreshToken: string | undefined) => sessions.logout(deps, refreshToken),
-      changeOwnPassword: (actor: Actor, input: unknown) => sessions.changeOwnPassword(deps, actor, input),
+      changeMyPassword: (actor: Actor, input: unknown) => sessions.changeOwnPassword(deps, actor, input),
       authenticateAccessToken: (token: string) => authenticateAccessToken(deps, token),
       authenticatePersonalAccessToken: (token: string) => authenticatePersonalAccessToken(deps, token),
-      me: (actor: Actor) => getMe(deps, actor),
+      getMe: (actor: Actor) => getMe(deps, actor),
       createPersonalAccessToken: (actor: Actor, input: unknown) => pats.createPersonalAccessToken(deps, actor, input),
       listPersonalAccessTokens: (actor: Actor, query: unknown) => pats.listPersonalAccessTokens(deps, actor, query),
       revokePersonalAccessToken: (actor: Actor, patId: string) => pats.revokePersonalAccessToken(deps, actor, patId),
@@ -142,12 +143,13 @@ export function createMarginCore(options: MarginCoreOptions) {
         clients.patchClient(deps, actor, clientId, input),
     },
     reviewing: {
-      submitJob: (actor: Actor, clientId: string, input: unknown) => submitJob(deps, actor, clientId, input),
-      getJobStatus: (actor: Actor, jobId: string) => jobs.getJobStatus(deps, actor, jobId),
-      listJobs: (actor: Actor, clientId: string, query: unknown) => jobs.listJobs(deps, actor, clientId, query),
-      restartJob: (actor: Actor, jobId: string) => jobs.restartJob(deps, actor, jobId),
-      stopJob: (actor: Actor, jobId: string) => jobs.stopJob(deps, actor, jobId),
-      readProtocol: (actor: Actor, jobId: string, query: unknown) => jobs.readProtocol(deps, actor, jobId, query),
+      submitReviewJob: (actor: Actor, clientId: string, input: unknown) => submitJob(deps, actor, clientId, input),
+      getReviewJobStatus: (actor: Actor, jobId: string) => jobs.getJobStatus(deps, actor, jobId),
+      listReviewJobs: (actor: Actor, clientId: string, query: unknown) => jobs.listJobs(deps, actor, clientId, query),
+      restartReviewJob: (actor: Actor, jobId: string) => jobs.restartJob(deps, actor, jobId),
+      stopReviewJob: (actor: Actor, jobId: string) => jobs.stopJob(deps, actor, jobId),
+      getReviewJobProtocol: (actor: Actor, jobId: string, query: unknown) =>
+        jobs.readProtocol(deps, actor, jobId, query),
       blockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
         blocks.blockPullRequest(deps, actor, clientId, input),
       unblockPullRequest: (actor: Actor, clientId: string, input: unknown) =>
@@ -160,20 +162,21 @@ export function createMarginCore(options: MarginCoreOptions) {
         blocks.listDismissals(deps, actor, clientId, query),
       deleteDismissal: (actor: Actor, clientId: string, dismissalId: string) =>
         blocks.deleteDismissal(deps, actor, clientId, dismissalId),
-      listFindings: (actor: Actor, clientId: string, query: unknown) =>
+      listReviewFindings: (actor: Actor, clientId: string, query: unknown) =>
         findings.listFindings(deps, actor, clientId, query),
-      pullRequestFindings: (actor: Actor, clientId: string, query: unknown) =>
+      getPullRequestFindings: (actor: Actor, clientId: string, query: unknown) =>
         findings.pullRequestFindings(deps, actor, clientId, query),
       /** Answers with a named outcome and its HTTP status (see the by-coordinates outcome table). */
-      submitByCoordinates: triggers.submitByCoordinates,
+      submitReviewByCoordinates: (actor: Actor, clientId: string, input: unknown) =>
+        submitByCoordinates(deps, actor, clientId, input),
     },
     triggers,
     knowledge: {
-      createSource: (actor: Actor, clientId: string, input: unknown) =>
+      createKnowledgeSource: (actor: Actor, clientId: string, input: unknown) =>
         knowledgeSources.createKnowledgeSource(deps, actor, clientId, input),
-      listSources: (actor: Actor, clientId: string, query: unknown) =>
+      listKnowledgeSources: (actor: Actor, clientId: string, query: unknown) =>
         knowledgeSources.listKnowledgeSources(deps, actor, clientId, query),
-      getSource: (actor: Actor, clientId: string, sourceId: string) =>
+      getKnowledgeSource: (actor: Actor, clientId: string, sourceId: string) =>
         knowledgeSources.getKnowledgeSource(deps, actor, clientId, sourceId),
     },
     /** What a host's review worker calls: claim with a lease, run, heartbeat, reclaim. */
@@ -194,25 +197,25 @@ export function createMarginCore(options: MarginCoreOptions) {
       releaseJob: (jobId: string, owner: string) => worker.releaseJob(deps, jobId, owner),
     },
     scm: {
-      createConnection: (actor: Actor, clientId: string, input: unknown) =>
+      createProviderConnection: (actor: Actor, clientId: string, input: unknown) =>
         scmConnections.createProviderConnection(deps, actor, clientId, input),
-      listConnections: (actor: Actor, clientId: string, query: unknown) =>
+      listProviderConnections: (actor: Actor, clientId: string, query: unknown) =>
         scmConnections.listProviderConnections(deps, actor, clientId, query),
-      getConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      getProviderConnection: (actor: Actor, clientId: string, connectionId: string) =>
         scmConnections.getProviderConnection(deps, actor, clientId, connectionId),
-      patchConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+      patchProviderConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
         scmConnections.patchProviderConnection(deps, actor, clientId, connectionId, input),
-      deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      deleteProviderConnection: (actor: Actor, clientId: string, connectionId: string) =>
         scmConnections.deleteProviderConnection(deps, actor, clientId, connectionId),
-      verifyConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      verifyProviderConnection: (actor: Actor, clientId: string, connectionId: string) =>
         scmConnections.verifyProviderConnection(deps, actor, clientId, connectionId),
-      createScope: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+      createProviderScope: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
         scopes.createProviderScope(deps, actor, clientId, connectionId, input),
-      listScopes: (actor: Actor, clientId: string, connectionId: string, query: unknown) =>
+      listProviderScopes: (actor: Actor, clientId: string, connectionId: string, query: unknown) =>
         scopes.listProviderScopes(deps, actor, clientId, connectionId, query),
-      patchScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string, input: unknown) =>
+      patchProviderScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string, input: unknown) =>
         scopes.patchProviderScope(deps, actor, clientId, connectionId, scopeId, input),
-      deleteScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string) =>
+      deleteProviderScope: (actor: Actor, clientId: string, connectionId: string, scopeId: string) =>
         scopes.deleteProviderScope(deps, actor, clientId, connectionId, scopeId),
       resolveReviewerIdentities: (actor: Actor, clientId: string, connectionId: string, query: unknown) =>
         reviewerIdentity.resolveReviewerIdentities(deps, actor, clientId, connectionId, query),
@@ -236,44 +239,45 @@ export function createMarginCore(options: MarginCoreOptions) {
         scopeWithConnection(deps, clientId, scopeId, options),
     },
     ai: {
-      permittedProviders: (actor: Actor, clientId: string) => aiChecks.permittedProviders(aiDeps, actor, clientId),
-      createConnection: (actor: Actor, clientId: string, input: unknown) =>
+      listPermittedAiProviders: (actor: Actor, clientId: string) =>
+        aiChecks.permittedProviders(aiDeps, actor, clientId),
+      createAiConnection: (actor: Actor, clientId: string, input: unknown) =>
         aiConnections.createConnection(aiDeps, actor, clientId, input),
-      listConnections: (actor: Actor, clientId: string, query: unknown) =>
+      listAiConnections: (actor: Actor, clientId: string, query: unknown) =>
         aiConnections.listConnections(aiDeps, actor, clientId, query),
-      getConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      getAiConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiConnections.getConnection(aiDeps, actor, clientId, connectionId),
-      patchConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
+      patchAiConnection: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
         aiConnections.patchConnection(aiDeps, actor, clientId, connectionId, input),
-      deleteConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      deleteAiConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiConnections.deleteConnection(aiDeps, actor, clientId, connectionId),
       attachCatalogModel: (actor: Actor, clientId: string, connectionId: string, input: unknown) =>
         aiConnections.attachCatalogModel(aiDeps, actor, clientId, connectionId, input),
       listClientCatalogModels: (actor: Actor, clientId: string, query: unknown) =>
         modelCatalog.listClientCatalogModels(deps, actor, clientId, query),
-      probe: (actor: Actor, clientId: string, input: unknown) =>
+      probeAiConnection: (actor: Actor, clientId: string, input: unknown) =>
         aiChecks.probeConnection(aiDeps, actor, clientId, input),
-      discoverModels: (actor: Actor, clientId: string, input: unknown) =>
+      discoverAiModels: (actor: Actor, clientId: string, input: unknown) =>
         aiChecks.discoverModels(aiDeps, actor, clientId, input),
-      verifyConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      verifyAiConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiChecks.verifyConnection(aiDeps, actor, clientId, connectionId),
-      activateConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      activateAiConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiChecks.activateConnection(aiDeps, actor, clientId, connectionId),
-      deactivateConnection: (actor: Actor, clientId: string, connectionId: string) =>
+      deactivateAiConnection: (actor: Actor, clientId: string, connectionId: string) =>
         aiChecks.deactivateConnection(aiDeps, actor, clientId, connectionId),
       listClientLogicalModels: (actor: Actor, clientId: string) =>
         logicalModels.listClientLogicalModels(deps, actor, clientId),
-      createClientOverride: (actor: Actor, clientId: string, input: unknown) =>
+      createClientLogicalModel: (actor: Actor, clientId: string, input: unknown) =>
         logicalModels.createClientOverride(deps, actor, clientId, input),
-      getClientOverride: (actor: Actor, clientId: string, name: string) =>
+      getClientLogicalModel: (actor: Actor, clientId: string, name: string) =>
         logicalModels.getClientOverride(deps, actor, clientId, name),
-      putClientOverride: (actor: Actor, clientId: string, name: string, input: unknown) =>
+      putClientLogicalModel: (actor: Actor, clientId: string, name: string, input: unknown) =>
         logicalModels.putClientOverride(deps, actor, clientId, name, input),
-      deleteClientOverride: (actor: Actor, clientId: string, name: string) =>
+      deleteClientLogicalModel: (actor: Actor, clientId: string, name: string) =>
         logicalModels.deleteClientOverride(deps, actor, clientId, name),
-      putPurpose: (actor: Actor, clientId: string, purpose: string, input: unknown) =>
+      putClientPurpose: (actor: Actor, clientId: string, purpose: string, input: unknown) =>
         logicalModels.putPurpose(deps, actor, clientId, purpose, input),
-      deletePurpose: (actor: Actor, clientId: string, purpose: string) =>
+      deleteClientPurpose: (actor: Actor, clientId: string, purpose: string) =>
         logicalModels.deletePurpose(deps, actor, clientId, purpose),
       listTenantLogicalModels: (actor: Actor, tenantId: string) =>
         logicalModels.listTenantLogicalModels(deps, actor, tenantId),
@@ -301,8 +305,8 @@ export function createMarginCore(options: MarginCoreOptions) {
         resolvePurpose(deps, clientId, purpose)) as BoundResolvePurpose,
     },
     licensing: {
-      get: (actor: Actor) => getLicensing(deps, actor),
-      patch: (actor: Actor, input: unknown) => patchLicensing(deps, actor, input),
+      getLicensing: (actor: Actor) => getLicensing(deps, actor),
+      patchLicensing: (actor: Actor, input: unknown) => patchLicensing(deps, actor, input),
       requireCapability: (capability: CapabilityKey) => requireCapability(deps, capability),
     },
   };

@@ -63,24 +63,24 @@ describe('verify', () => {
       providers: { scm: [], ai: [gated.kind] },
     });
     const client = await core.tenancy.createClient(ADMIN, { displayName: 'Race', tenantId: SYSTEM_TENANT_ID });
-    const profile = await core.ai.createConnection(ADMIN, client.id, {
+    const profile = await core.ai.createAiConnection(ADMIN, client.id, {
       displayName: 'Racy',
       providerKind: 'kindDirect',
       auth: { mode: 'apiKey', apiKey: 'sk-race' },
       configuredModels: [{ remoteModelId: 'gpt-4.1' }],
       purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: 'gpt-4.1' }],
     });
-    const pending = core.ai.verifyConnection(ADMIN, client.id, profile.id);
+    const pending = core.ai.verifyAiConnection(ADMIN, client.id, profile.id);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    await core.ai.patchConnection(ADMIN, client.id, profile.id, {
+    await core.ai.patchAiConnection(ADMIN, client.id, profile.id, {
       baseUrl: 'https://eu.api.openai.com/v1',
       auth: { mode: 'apiKey', apiKey: 'sk-race-eu' },
     });
     gated.answer({ status: 'succeeded', summary: 'ok', warnings: [] });
     await expect(pending).rejects.toMatchObject({ code: 'conflict' });
-    const stored = await core.ai.getConnection(ADMIN, client.id, profile.id);
+    const stored = await core.ai.getAiConnection(ADMIN, client.id, profile.id);
     expect(stored.verification.status).toBe('neverVerified');
-    await expect(core.ai.activateConnection(ADMIN, client.id, profile.id)).rejects.toMatchObject({
+    await expect(core.ai.activateAiConnection(ADMIN, client.id, profile.id)).rejects.toMatchObject({
       code: 'validation_failed',
     });
   });

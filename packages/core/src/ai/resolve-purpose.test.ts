@@ -87,7 +87,7 @@ async function setup() {
   /** A profile (active unless said otherwise) with a chat and an embedding model. */
   const profile = async (options: { active?: boolean; bindings?: unknown[]; chat?: Record<string, unknown> } = {}) => {
     clock.advance(1000);
-    const created = await core.ai.createConnection(ADMIN, client.id, {
+    const created = await core.ai.createAiConnection(ADMIN, client.id, {
       displayName: `Profile ${++n}`,
       providerKind: 'kindDirect',
       baseUrl: 'https://api.openai.com/v1',
@@ -107,8 +107,8 @@ async function setup() {
       ],
     });
     if (options.active !== false) {
-      expect((await core.ai.verifyConnection(ADMIN, client.id, created.id)).status).toBe('verified');
-      await core.ai.activateConnection(ADMIN, client.id, created.id);
+      expect((await core.ai.verifyAiConnection(ADMIN, client.id, created.id)).status).toBe('verified');
+      await core.ai.activateAiConnection(ADMIN, client.id, created.id);
     }
     const [chat, embed] = created.configuredModels.map((m) => m.id);
     return { id: created.id, chat: chat ?? '', embed: embed ?? '' };
@@ -121,7 +121,7 @@ describe('resolvePurpose', () => {
     const { core, kind, clientId, profile } = await setup();
     await profile();
     const target = await profile({ bindings: [{ purpose: 'reviewTriage', remoteModelId: 'gpt-4.1' }] });
-    await core.ai.createClientOverride(ADMIN, clientId, {
+    await core.ai.createClientLogicalModel(ADMIN, clientId, {
       name: 'deep',
       capability: 'chat',
       connectionId: target.id,
@@ -129,7 +129,7 @@ describe('resolvePurpose', () => {
       reasoningEffort: 'high',
       protocolMode: 'responses',
     });
-    await core.ai.putPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'deep' });
+    await core.ai.putClientPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'deep' });
     const resolved = await core.ai.resolvePurpose(clientId, 'reviewDefault');
     expect(resolved).toMatchObject({
       purpose: 'reviewDefault',
@@ -163,13 +163,13 @@ describe('resolvePurpose', () => {
       logicalModelName: null,
       reasoningEffort: 'none',
     });
-    await core.ai.createClientOverride(ADMIN, clientId, {
+    await core.ai.createClientLogicalModel(ADMIN, clientId, {
       name: 'second',
       capability: 'chat',
       connectionId: second.id,
       configuredModelId: second.chat,
     });
-    await core.ai.putPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'second' });
+    await core.ai.putClientPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'second' });
     expect(await core.ai.resolvePurpose(clientId, 'reviewDefault')).toMatchObject({
       via: 'logicalModel',
       connectionId: second.id,
@@ -233,14 +233,14 @@ describe('resolvePurpose', () => {
   it('fails a broken mapping instead of falling through to bindings', async () => {
     const { core, clientId, profile } = await setup();
     const target = await profile();
-    await core.ai.createClientOverride(ADMIN, clientId, {
+    await core.ai.createClientLogicalModel(ADMIN, clientId, {
       name: 'main',
       capability: 'chat',
       connectionId: target.id,
       configuredModelId: target.chat,
     });
-    await core.ai.putPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'main' });
-    await core.ai.deactivateConnection(ADMIN, clientId, target.id);
+    await core.ai.putClientPurpose(ADMIN, clientId, 'reviewDefault', { logicalModelName: 'main' });
+    await core.ai.deactivateAiConnection(ADMIN, clientId, target.id);
     await profile();
     await expect(core.ai.resolvePurpose(clientId, 'reviewDefault')).rejects.toMatchObject({
       code: 'conflict',

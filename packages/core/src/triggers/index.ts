@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../identity/actor.js';
-import { submitByCoordinates } from './by-coordinates.js';
 import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
 import { DeliveryBatcher } from './delivery-batcher.js';
@@ -27,9 +26,10 @@ export interface TriggerOptions {
 }
 
 /**
- * Crawl and webhook configurations, the public receiver, the delivery processor, the crawler and
- * by-coordinates submissions. `base` is where the gateway is reachable from the providers
- * (`MARGIN_PUBLIC_BASE_URL`, or the host's listen address): listener URLs are built from it.
+ * Crawl and webhook configurations, the public receiver, the delivery processor and the crawler
+ * (by-coordinates submissions are `core.reviewing.submitReviewByCoordinates`). `base` is where the
+ * gateway is reachable from the providers (`MARGIN_PUBLIC_BASE_URL`, or the host's listen address):
+ * listener URLs are built from it.
  */
 export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = {}) {
   const cache = new webhooks.WebhookConfigurationCache(deps, deps.clock, options.configurationCacheMs ?? 2000);
@@ -64,8 +64,6 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
     pruneDeliveries: (retentionDays: number) => pruneDeliveries(deps, retentionDays),
     /** For hosts: one round of the crawl scheduler (idle while `crawl-configs` is unavailable). */
     crawlDue: (request: CrawlRequest) => crawlDueConfigurations(deps, request),
-    submitByCoordinates: (actor: Actor, clientId: string, input: unknown) =>
-      submitByCoordinates(deps, actor, clientId, input),
   };
 }
 

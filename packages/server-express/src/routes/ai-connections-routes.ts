@@ -28,7 +28,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'Provider kinds.', schema: PermittedProvidersView }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.permittedProviders(actor, params.clientId),
+      body: await core.ai.listPermittedAiProviders(actor, params.clientId),
     }),
   }),
   route({
@@ -45,7 +45,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.ai.probe(actor, params.clientId, body),
+      body: await core.ai.probeAiConnection(actor, params.clientId, body),
     }),
   }),
   route({
@@ -59,7 +59,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'Discovered models.', schema: AiDiscoveryResultView }, ...errors(403, 404) },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.ai.discoverModels(actor, params.clientId, body),
+      body: await core.ai.discoverAiModels(actor, params.clientId, body),
     }),
   }),
   route({
@@ -73,7 +73,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 201: { description: 'Created.', schema: AiConnectionView }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 201,
-      body: await core.ai.createConnection(actor, params.clientId, body),
+      body: await core.ai.createAiConnection(actor, params.clientId, body),
     }),
   }),
   route({
@@ -87,7 +87,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'A page of profiles.', schema: AiConnectionList }, ...errors(403, 404) },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.ai.listConnections(actor, params.clientId, query),
+      body: await core.ai.listAiConnections(actor, params.clientId, query),
     }),
   }),
   route({
@@ -100,7 +100,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The profile.', schema: AiConnectionView }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.getConnection(actor, params.clientId, params.connectionId),
+      body: await core.ai.getAiConnection(actor, params.clientId, params.connectionId),
     }),
   }),
   route({
@@ -114,7 +114,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The profile as changed.', schema: AiConnectionView }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.ai.patchConnection(actor, params.clientId, params.connectionId, body),
+      body: await core.ai.patchAiConnection(actor, params.clientId, params.connectionId, body),
     }),
   }),
   route({
@@ -126,7 +126,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     params: AiConnectionParams,
     responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params }) => {
-      await core.ai.deleteConnection(actor, params.clientId, params.connectionId);
+      await core.ai.deleteAiConnection(actor, params.clientId, params.connectionId);
       return { status: 204 };
     },
   }),
@@ -164,7 +164,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.verifyConnection(actor, params.clientId, params.connectionId),
+      body: await core.ai.verifyAiConnection(actor, params.clientId, params.connectionId),
     }),
   }),
   route({
@@ -177,7 +177,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The active profile.', schema: AiConnectionView }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.activateConnection(actor, params.clientId, params.connectionId),
+      body: await core.ai.activateAiConnection(actor, params.clientId, params.connectionId),
     }),
   }),
   route({
@@ -190,7 +190,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The inactive profile.', schema: AiConnectionView }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.deactivateConnection(actor, params.clientId, params.connectionId),
+      body: await core.ai.deactivateAiConnection(actor, params.clientId, params.connectionId),
     }),
   }),
 ];

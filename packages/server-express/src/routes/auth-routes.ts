@@ -64,7 +64,7 @@ export const authRoutes: RouteSpec[] = [
     handler: async ({ core, req, res, body }) => {
       const fromCookie = readRefreshCookie(req);
       const fromBody = RefreshInput.safeParse(body ?? {}).data?.refreshToken;
-      const session = await core.identity.refresh(fromCookie ?? fromBody);
+      const session = await core.identity.refreshSession(fromCookie ?? fromBody);
       return answerWithSession(req, res, session, !fromCookie && fromBody !== undefined);
     },
   }),
@@ -89,7 +89,7 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Who I am: roles, edition and capability states',
     tag: TAG,
     responses: { 200: { description: 'The caller.', schema: MeView } },
-    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.me(actor) }),
+    handler: async ({ core, actor }) => ({ status: 200, body: await core.identity.getMe(actor) }),
   }),
   route({
     method: 'post',
@@ -101,7 +101,7 @@ export const authRoutes: RouteSpec[] = [
     body: ChangePasswordInput,
     responses: { 204: { description: 'Changed.' }, ...errors(403, 429) },
     handler: async ({ core, actor, body }) => {
-      await core.identity.changeOwnPassword(actor, body);
+      await core.identity.changeMyPassword(actor, body);
       return { status: 204 };
     },
   }),

@@ -12,7 +12,7 @@ export const licensingRoutes: RouteSpec[] = [
     summary: 'The edition and every capability’s state (platform administrator)',
     tag: TAG,
     responses: { 200: { description: 'Licensing.', schema: LicensingView }, ...errors(403) },
-    handler: async ({ core, actor }) => ({ status: 200, body: await core.licensing.get(actor) }),
+    handler: async ({ core, actor }) => ({ status: 200, body: await core.licensing.getLicensing(actor) }),
   }),
   route({
     method: 'patch',
@@ -22,6 +22,6 @@ export const licensingRoutes: RouteSpec[] = [
     tag: TAG,
     body: PatchLicensingInput,
     responses: { 200: { description: 'Licensing as changed.', schema: LicensingView }, ...errors(403, 409) },
-    handler: async ({ core, actor, body }) => ({ status: 200, body: await core.licensing.patch(actor, body) }),
+    handler: async ({ core, actor, body }) => ({ status: 200, body: await core.licensing.patchLicensing(actor, body) }),
   }),
 ];

@@ -59,7 +59,7 @@ const clientRoutes: RouteSpec[] = [
     responses: { 201: { description: 'Created.', schema: LogicalModelView }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 201,
-      body: await core.ai.createClientOverride(actor, params.clientId, body),
+      body: await core.ai.createClientLogicalModel(actor, params.clientId, body),
     }),
   }),
   route({
@@ -72,7 +72,7 @@ const clientRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The logical model.', schema: LogicalModelView }, ...errors(404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.ai.getClientOverride(actor, params.clientId, params.name),
+      body: await core.ai.getClientLogicalModel(actor, params.clientId, params.name),
     }),
   }),
   route({
@@ -85,7 +85,7 @@ const clientRoutes: RouteSpec[] = [
     body: PutLogicalModelInput,
     responses: { 204: { description: 'Changed.' }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => {
-      await core.ai.putClientOverride(actor, params.clientId, params.name, body);
+      await core.ai.putClientLogicalModel(actor, params.clientId, params.name, body);
       return { status: 204 };
     },
   }),
@@ -98,7 +98,7 @@ const clientRoutes: RouteSpec[] = [
     params: ClientLogicalModelParams,
     responses: { 204: { description: 'Deleted.' }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params }) => {
-      await core.ai.deleteClientOverride(actor, params.clientId, params.name);
+      await core.ai.deleteClientLogicalModel(actor, params.clientId, params.name);
       return { status: 204 };
     },
   }),
@@ -113,7 +113,7 @@ const clientRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The mapping.', schema: PurposeMappingView }, ...errors(403, 404) },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.ai.putPurpose(actor, params.clientId, params.purpose, body),
+      body: await core.ai.putClientPurpose(actor, params.clientId, params.purpose, body),
     }),
   }),
   route({
@@ -125,7 +125,7 @@ const clientRoutes: RouteSpec[] = [
     params: ClientPurposeParams,
     responses: { 204: { description: 'Unmapped.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
-      await core.ai.deletePurpose(actor, params.clientId, params.purpose);
+      await core.ai.deleteClientPurpose(actor, params.clientId, params.purpose);
       return { status: 204 };
     },
   }),

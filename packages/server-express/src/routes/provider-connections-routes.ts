@@ -36,7 +36,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, body }) => ({
       status: 201,
-      body: await core.scm.createConnection(actor, params.clientId, body),
+      body: await core.scm.createProviderConnection(actor, params.clientId, body),
     }),
   }),
   route({
@@ -50,7 +50,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'A page of connections.', schema: ProviderConnectionList }, ...errors(404) },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.scm.listConnections(actor, params.clientId, query),
+      body: await core.scm.listProviderConnections(actor, params.clientId, query),
     }),
   }),
   route({
@@ -63,7 +63,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The connection.', schema: ProviderConnectionView }, ...errors(404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.scm.getConnection(actor, params.clientId, params.connectionId),
+      body: await core.scm.getProviderConnection(actor, params.clientId, params.connectionId),
     }),
   }),
   route({
@@ -80,7 +80,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.scm.patchConnection(actor, params.clientId, params.connectionId, body),
+      body: await core.scm.patchProviderConnection(actor, params.clientId, params.connectionId, body),
     }),
   }),
   route({
@@ -92,7 +92,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     params: ConnectionParams,
     responses: { 204: { description: 'Deleted.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
-      await core.scm.deleteConnection(actor, params.clientId, params.connectionId);
+      await core.scm.deleteProviderConnection(actor, params.clientId, params.connectionId);
       return { status: 204 };
     },
   }),
@@ -113,7 +113,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.scm.verifyConnection(actor, params.clientId, params.connectionId),
+      body: await core.scm.verifyProviderConnection(actor, params.clientId, params.connectionId),
     }),
   }),
   route({
@@ -127,7 +127,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     responses: { 201: { description: 'Created.', schema: ProviderScopeView }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 201,
-      body: await core.scm.createScope(actor, params.clientId, params.connectionId, body),
+      body: await core.scm.createProviderScope(actor, params.clientId, params.connectionId, body),
     }),
   }),
   route({
@@ -141,7 +141,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'A page of scopes.', schema: ProviderScopeList }, ...errors(404) },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.scm.listScopes(actor, params.clientId, params.connectionId, query),
+      body: await core.scm.listProviderScopes(actor, params.clientId, params.connectionId, query),
     }),
   }),
   route({
@@ -155,7 +155,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The scope as changed.', schema: ProviderScopeView }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 200,
-      body: await core.scm.patchScope(actor, params.clientId, params.connectionId, params.scopeId, body),
+      body: await core.scm.patchProviderScope(actor, params.clientId, params.connectionId, params.scopeId, body),
     }),
   }),
   route({
@@ -167,7 +167,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
     params: ScopeParams,
     responses: { 204: { description: 'Deleted.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
-      await core.scm.deleteScope(actor, params.clientId, params.connectionId, params.scopeId);
+      await core.scm.deleteProviderScope(actor, params.clientId, params.connectionId, params.scopeId);
       return { status: 204 };
     },
   }),

@@ -41,7 +41,7 @@ export const reviewingRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.reviewing.listFindings(actor, params.clientId, query),
+      body: await core.reviewing.listReviewFindings(actor, params.clientId, query),
     }),
   }),
   route({
@@ -58,7 +58,7 @@ export const reviewingRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.reviewing.pullRequestFindings(actor, params.clientId, query),
+      body: await core.reviewing.getPullRequestFindings(actor, params.clientId, query),
     }),
   }),
   route({
@@ -75,7 +75,7 @@ export const reviewingRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, body }) => ({
       status: 202,
-      body: await core.reviewing.submitJob(actor, params.clientId, body),
+      body: await core.reviewing.submitReviewJob(actor, params.clientId, body),
     }),
   }),
   route({
@@ -89,7 +89,7 @@ export const reviewingRoutes: RouteSpec[] = [
     responses: { 200: { description: 'A page of jobs without their findings.', schema: JobList }, ...errors(403, 404) },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.reviewing.listJobs(actor, params.clientId, query),
+      body: await core.reviewing.listReviewJobs(actor, params.clientId, query),
     }),
   }),
   route({
@@ -102,7 +102,7 @@ export const reviewingRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The job.', schema: JobStatusView }, ...errors(404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.reviewing.getJobStatus(actor, params.jobId),
+      body: await core.reviewing.getReviewJobStatus(actor, params.jobId),
     }),
   }),
   route({
@@ -115,7 +115,7 @@ export const reviewingRoutes: RouteSpec[] = [
     responses: { 202: { description: 'Queued again.', schema: JobMoved }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params }) => ({
       status: 202,
-      body: await core.reviewing.restartJob(actor, params.jobId),
+      body: await core.reviewing.restartReviewJob(actor, params.jobId),
     }),
   }),
   route({
@@ -128,7 +128,7 @@ export const reviewingRoutes: RouteSpec[] = [
     responses: { 200: { description: 'Stopped.', schema: JobMoved }, ...errors(403, 404, 409) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.reviewing.stopJob(actor, params.jobId),
+      body: await core.reviewing.stopReviewJob(actor, params.jobId),
     }),
   }),
   route({
@@ -149,7 +149,7 @@ export const reviewingRoutes: RouteSpec[] = [
     },
     handler: async ({ core, actor, params, req }) => {
       // The decided answer is an array of passes, so the next page's cursor travels in a header.
-      const page = await core.reviewing.readProtocol(actor, params.jobId, req.query);
+      const page = await core.reviewing.getReviewJobProtocol(actor, params.jobId, req.query);
       const headers: Record<string, string> = page.nextCursor ? { 'X-Next-Cursor': page.nextCursor } : {};
       return { status: 200, body: page.items, headers };
     },

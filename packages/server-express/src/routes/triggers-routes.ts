@@ -255,7 +255,7 @@ export const triggersRoutes: RouteSpec[] = [
       },
     },
     handler: async ({ core, host, actor, params, body, req }) => {
-      const answer = await core.reviewing.submitByCoordinates(actor, params.clientId, body);
+      const answer = await core.reviewing.submitReviewByCoordinates(actor, params.clientId, body);
       if (answer.outcome === 'submitted') return { status: 202, body: answer };
       const { cause, ...refusal } = answer;
       if (cause !== undefined) host.logger.error({ err: cause, reqId: req.id }, 'by-coordinates submission failed');
@@ -273,7 +273,7 @@ export const triggersRoutes: RouteSpec[] = [
     responses: { 201: { description: 'Created.', schema: KnowledgeSourceView }, ...errors(400, 403, 404, 409) },
     handler: async ({ core, actor, params, body }) => ({
       status: 201,
-      body: await core.knowledge.createSource(actor, params.clientId, body),
+      body: await core.knowledge.createKnowledgeSource(actor, params.clientId, body),
     }),
   }),
   route({
@@ -287,7 +287,7 @@ export const triggersRoutes: RouteSpec[] = [
     responses: { 200: { description: 'A page of sources.', schema: KnowledgeSourceList }, ...errors(403, 404) },
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
-      body: await core.knowledge.listSources(actor, params.clientId, query),
+      body: await core.knowledge.listKnowledgeSources(actor, params.clientId, query),
     }),
   }),
   route({
@@ -300,7 +300,7 @@ export const triggersRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The source.', schema: KnowledgeSourceView }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => ({
       status: 200,
-      body: await core.knowledge.getSource(actor, params.clientId, params.sourceId),
+      body: await core.knowledge.getKnowledgeSource(actor, params.clientId, params.sourceId),
     }),
   }),
   publicRoute({

@@ -34,11 +34,28 @@ export interface RouteResponse {
 
 type ParamsSchema = z.ZodObject<z.ZodRawShape>;
 
-interface RouteDeclaration<P extends ParamsSchema, Q extends ParamsSchema> {
+/** The groups of core use cases that HTTP operations call; the SDK groups its methods the same way. */
+export type OperationGroup =
+  | 'identity'
+  | 'tenancy'
+  | 'licensing'
+  | 'reviewing'
+  | 'triggers'
+  | 'knowledge'
+  | 'scm'
+  | 'ai';
+
+interface RouteDeclaration<P extends ParamsSchema, Q extends ParamsSchema, G extends OperationGroup> {
   method: HttpMethod;
   /** OpenAPI-style template without the `/api` prefix, e.g. `/reviewing/jobs/{jobId}/status`. */
   path: string;
-  operationId: string;
+  /** The core group of the use case the route calls; openapi.json carries it as `x-margin-group`. */
+  group: G;
+  /**
+   * One name per operation: the operationId is also the name of the use case (`core.<group>.<operationId>`)
+   * and of the SDK method (`client.<group>.<operationId>`).
+   */
+  operationId: Extract<keyof MarginCore[G], string>;
   summary: string;
   tag: string;
   /** Credential endpoints share the per-IP limit. */
@@ -54,21 +71,30 @@ interface RouteDeclaration<P extends ParamsSchema, Q extends ParamsSchema> {
  * One endpoint, declared once: the same object mounts the Express handler and describes the
  * operation in openapi.json, so the two cannot drift apart.
  */
-export interface RouteSpec extends RouteDeclaration<ParamsSchema, ParamsSchema> {
+export interface RouteSpec extends Omit<RouteDeclaration<ParamsSchema, ParamsSchema, OperationGroup>, 'operationId'> {
+  operationId: string;
   access: 'public' | 'authenticated';
   handler(ctx: PublicRouteContext<unknown, unknown> & { actor: Actor | undefined }): Promise<RouteResult>;
 }
 
 /** An endpoint for a signed-in caller (bearer access token or `X-User-Pat`). */
-export function route<P extends ParamsSchema = ParamsSchema, Q extends ParamsSchema = ParamsSchema>(
-  spec: RouteDeclaration<P, Q> & { handler(ctx: RouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
+export function route<
+  G extends OperationGroup,
+  P extends ParamsSchema = ParamsSchema,
+  Q extends ParamsSchema = ParamsSchema,
+>(
+  spec: RouteDeclaration<P, Q, G> & { handler(ctx: RouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
 ): RouteSpec {
   return { ...spec, access: 'authenticated' } as unknown as RouteSpec;
 }
 
 /** An endpoint anyone may call (sign-in, the webhook receiver). */
-export function publicRoute<P extends ParamsSchema = ParamsSchema, Q extends ParamsSchema = ParamsSchema>(
-  spec: RouteDeclaration<P, Q> & { handler(ctx: PublicRouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
+export function publicRoute<
+  G extends OperationGroup,
+  P extends ParamsSchema = ParamsSchema,
+  Q extends ParamsSchema = ParamsSchema,
+>(
+  spec: RouteDeclaration<P, Q, G> & { handler(ctx: PublicRouteContext<z.infer<P>, z.infer<Q>>): Promise<RouteResult> },
 ): RouteSpec {
   return { ...spec, access: 'public' } as unknown as RouteSpec;
 }

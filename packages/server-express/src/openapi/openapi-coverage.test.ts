@@ -7,6 +7,7 @@ import { loadConfig } from '../config.js';
 import { createApiApp } from '../http/api-app.js';
 import { createLogger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
+import { API_ROUTES } from '../routes/index.js';
 
 const OPERATIONAL = new Set(['/healthz', '/livez', '/metrics']);
 
@@ -59,5 +60,20 @@ describe('openapi.json', () => {
   it('leaves out the operational endpoints and the /api prefix', () => {
     const paths = documentedRoutes().map((r) => r.split(' ')[1] ?? '');
     expect(paths.filter((p) => OPERATIONAL.has(p) || p.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('names every operation after the use case it calls: core.<x-margin-group>.<operationId>', () => {
+    const core = createMarginCore({
+      storage: createMemoryStorage(),
+      secrets: createAesGcmSecretBox(Buffer.alloc(32)),
+      auth: { jwtSecret: 'x'.repeat(32) },
+    });
+    const missing = API_ROUTES.filter((spec) => {
+      const group = core[spec.group] as unknown as Record<string, unknown>;
+      return typeof group[spec.operationId] !== 'function';
+    }).map((spec) => `${spec.group}.${spec.operationId}`);
+    expect(missing).toEqual([]);
+    const ids = API_ROUTES.map((spec) => spec.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

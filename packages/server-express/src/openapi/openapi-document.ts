@@ -36,6 +36,8 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
       method: spec.method,
       path: spec.path,
       operationId: spec.operationId,
+      // Where the SDK puts the method: `client.<group>.<operationId>`, as `core.<group>.<operationId>`.
+      'x-margin-group': spec.group,
       summary: spec.summary,
       tags: [spec.tag],
       security: isPublic ? [] : [{ [bearer.name]: [] }, { [pat.name]: [] }],

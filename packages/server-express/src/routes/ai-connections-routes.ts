@@ -21,6 +21,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/ai-connections/permitted-providers',
+    group: 'ai',
     operationId: 'listPermittedAiProviders',
     summary: 'Provider kinds this build can call and the tenant permits, with their protocol modes',
     tag: TAG,
@@ -34,6 +35,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/probe',
+    group: 'ai',
     operationId: 'probeAiConnection',
     summary: 'Try an unsaved connection with one cheap authenticated call',
     tag: TAG,
@@ -51,6 +53,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/discover-models',
+    group: 'ai',
     operationId: 'discoverAiModels',
     summary: 'List the models an unsaved connection offers, shaped as configured models',
     tag: TAG,
@@ -65,6 +68,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections',
+    group: 'ai',
     operationId: 'createAiConnection',
     summary: 'Create an AI connection profile (inactive, never verified)',
     tag: TAG,
@@ -79,6 +83,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/ai-connections',
+    group: 'ai',
     operationId: 'listAiConnections',
     summary: 'The client’s AI connection profiles, oldest first',
     tag: TAG,
@@ -93,6 +98,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/ai-connections/{connectionId}',
+    group: 'ai',
     operationId: 'getAiConnection',
     summary: 'Read an AI connection profile',
     tag: TAG,
@@ -106,6 +112,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/clients/{clientId}/ai-connections/{connectionId}',
+    group: 'ai',
     operationId: 'patchAiConnection',
     summary: 'Change a profile; a change to endpoint, auth, headers, query, models or bindings resets verification',
     tag: TAG,
@@ -120,6 +127,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/clients/{clientId}/ai-connections/{connectionId}',
+    group: 'ai',
     operationId: 'deleteAiConnection',
     summary: 'Delete a profile no logical model points at',
     tag: TAG,
@@ -133,6 +141,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/{connectionId}/catalog-models',
+    group: 'ai',
     operationId: 'attachCatalogModel',
     summary:
       'Add a model from the catalog to the profile’s configured models, with its metadata and prices (ClientAdministrator, both editions)',
@@ -154,6 +163,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/{connectionId}/verify',
+    group: 'ai',
     operationId: 'verifyAiConnection',
     summary: 'Probe the profile and check each configured model; stores the verification snapshot',
     tag: TAG,
@@ -170,6 +180,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/{connectionId}/activate',
+    group: 'ai',
     operationId: 'activateAiConnection',
     summary: 'Activate a profile whose last verification succeeded and that has not changed since',
     tag: TAG,
@@ -183,6 +194,7 @@ export const aiConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/ai-connections/{connectionId}/deactivate',
+    group: 'ai',
     operationId: 'deactivateAiConnection',
     summary: 'Deactivate a profile: nothing resolves to it any more',
     tag: TAG,

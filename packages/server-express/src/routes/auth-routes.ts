@@ -33,6 +33,7 @@ export const authRoutes: RouteSpec[] = [
   publicRoute({
     method: 'post',
     path: '/auth/login',
+    group: 'identity',
     operationId: 'login',
     summary: 'Sign in with a username and password',
     tag: TAG,
@@ -52,6 +53,7 @@ export const authRoutes: RouteSpec[] = [
   publicRoute({
     method: 'post',
     path: '/auth/refresh',
+    group: 'identity',
     operationId: 'refreshSession',
     summary: 'Exchange the refresh token for a new access token (the refresh token rotates)',
     tag: TAG,
@@ -71,6 +73,7 @@ export const authRoutes: RouteSpec[] = [
   publicRoute({
     method: 'post',
     path: '/auth/logout',
+    group: 'identity',
     operationId: 'logout',
     summary: 'End the session of the refresh cookie (or body token) and clear the cookie',
     tag: TAG,
@@ -85,6 +88,7 @@ export const authRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/auth/me',
+    group: 'identity',
     operationId: 'getMe',
     summary: 'Who I am: roles, edition and capability states',
     tag: TAG,
@@ -94,6 +98,7 @@ export const authRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/users/me/password',
+    group: 'identity',
     operationId: 'changeMyPassword',
     summary: 'Change my password (ends my other sessions)',
     tag: TAG,
@@ -108,6 +113,7 @@ export const authRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/users/me/pats',
+    group: 'identity',
     operationId: 'createPersonalAccessToken',
     summary: 'Create a personal access token (shown once)',
     tag: TAG,
@@ -125,6 +131,7 @@ export const authRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/users/me/pats',
+    group: 'identity',
     operationId: 'listPersonalAccessTokens',
     summary: 'List my usable personal access tokens (no token material)',
     tag: TAG,
@@ -138,6 +145,7 @@ export const authRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/users/me/pats/{patId}',
+    group: 'identity',
     operationId: 'revokePersonalAccessToken',
     summary: 'Revoke one of my personal access tokens',
     tag: TAG,

@@ -20,6 +20,7 @@ export const discoveryRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${BASE}/projects`,
+    group: 'scm',
     operationId: 'discoverProjects',
     summary: 'Projects under a scope (ClientUser; `purpose=crawl` needs crawl-configs)',
     tag: TAG,
@@ -34,6 +35,7 @@ export const discoveryRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${BASE}/sources`,
+    group: 'scm',
     operationId: 'discoverSources',
     summary: 'Repositories (or Azure DevOps wikis) of a project (ClientUser)',
     tag: TAG,
@@ -48,6 +50,7 @@ export const discoveryRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${BASE}/branches`,
+    group: 'scm',
     operationId: 'discoverBranches',
     summary: 'Branches of one repository (ClientUser)',
     tag: TAG,
@@ -62,6 +65,7 @@ export const discoveryRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${BASE}/crawl-filters`,
+    group: 'scm',
     operationId: 'discoverCrawlFilters',
     summary:
       'A project’s repositories as ready-made repoFilters with their default branch (ClientUser; `purpose=crawl` needs crawl-configs)',

@@ -8,6 +8,7 @@ export const licensingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/licensing',
+    group: 'licensing',
     operationId: 'getLicensing',
     summary: 'The edition and every capability’s state (platform administrator)',
     tag: TAG,
@@ -17,6 +18,7 @@ export const licensingRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/admin/licensing',
+    group: 'licensing',
     operationId: 'patchLicensing',
     summary: 'Set the edition and capability overrides (platform administrator)',
     tag: TAG,

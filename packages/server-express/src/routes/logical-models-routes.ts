@@ -35,6 +35,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/logical-models',
+    group: 'ai',
     operationId: 'listClientLogicalModels',
     summary: 'Effective logical models of the client (overrides, then unshadowed tenant entries) and purpose mappings',
     tag: CLIENT_TAG,
@@ -51,6 +52,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/logical-models/overrides',
+    group: 'ai',
     operationId: 'createClientLogicalModel',
     summary: 'Define a logical model for the client, pointing at a model of one of its AI connections',
     tag: CLIENT_TAG,
@@ -65,6 +67,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/logical-models/overrides/{name}',
+    group: 'ai',
     operationId: 'getClientLogicalModel',
     summary: 'Read one of the client’s logical models',
     tag: CLIENT_TAG,
@@ -78,6 +81,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/clients/{clientId}/logical-models/overrides/{name}',
+    group: 'ai',
     operationId: 'putClientLogicalModel',
     summary: 'Repoint one of the client’s logical models',
     tag: CLIENT_TAG,
@@ -92,6 +96,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/clients/{clientId}/logical-models/overrides/{name}',
+    group: 'ai',
     operationId: 'deleteClientLogicalModel',
     summary: 'Delete one of the client’s logical models no purpose depends on',
     tag: CLIENT_TAG,
@@ -105,6 +110,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/clients/{clientId}/logical-models/purposes/{purpose}',
+    group: 'ai',
     operationId: 'putClientPurpose',
     summary: 'Point a purpose at a logical model effective for the client',
     tag: CLIENT_TAG,
@@ -119,6 +125,7 @@ const clientRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/clients/{clientId}/logical-models/purposes/{purpose}',
+    group: 'ai',
     operationId: 'deleteClientPurpose',
     summary: 'Unmap a purpose: it resolves through the profiles’ purpose bindings again',
     tag: CLIENT_TAG,
@@ -139,6 +146,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/tenants/{tenantId}/logical-models',
+    group: 'ai',
     operationId: 'listTenantLogicalModels',
     summary: 'The tenant’s logical-model catalog',
     tag: TENANT_TAG,
@@ -152,6 +160,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/tenants/{tenantId}/logical-models',
+    group: 'ai',
     operationId: 'createTenantLogicalModel',
     summary: 'Add a catalog entry pointing at a model of one of the tenant’s clients’ connections',
     tag: TENANT_TAG,
@@ -166,6 +175,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/tenants/{tenantId}/logical-models/{name}',
+    group: 'ai',
     operationId: 'putTenantLogicalModel',
     summary: 'Repoint a catalog entry',
     tag: TENANT_TAG,
@@ -180,6 +190,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/tenants/{tenantId}/logical-models/{name}',
+    group: 'ai',
     operationId: 'deleteTenantLogicalModel',
     summary: 'Delete a catalog entry no client purpose depends on',
     tag: TENANT_TAG,
@@ -193,6 +204,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/model-catalog/models',
+    group: 'ai',
     operationId: 'listClientCatalogModels',
     summary:
       'Browse the model catalog as the client’s connections see it: built-in models, and its tenant’s own in Commercial (ClientAdministrator, both editions)',
@@ -208,6 +220,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/tenants/{tenantId}/model-catalog/models',
+    group: 'ai',
     operationId: 'listCatalogModels',
     summary: 'Browse the model catalog: built-in models, the tenant’s own, with its prices',
     tag: TENANT_TAG,
@@ -222,6 +235,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/tenants/{tenantId}/model-catalog/models',
+    group: 'ai',
     operationId: 'createCatalogModel',
     summary: 'Hand-define a model in the tenant’s catalog',
     tag: TENANT_TAG,
@@ -236,6 +250,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/tenants/{tenantId}/model-catalog/models/{modelId}',
+    group: 'ai',
     operationId: 'deleteCatalogModel',
     summary: 'Delete a hand-defined catalog model',
     tag: TENANT_TAG,
@@ -249,6 +264,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/tenants/{tenantId}/model-catalog/providers',
+    group: 'ai',
     operationId: 'listCatalogProviders',
     summary: 'Provider kinds this build can call, with their protocol modes and catalog model counts',
     tag: TENANT_TAG,
@@ -262,6 +278,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/tenants/{tenantId}/model-catalog/overrides',
+    group: 'ai',
     operationId: 'listPriceOverrides',
     summary: 'The tenant’s price overrides for catalog models',
     tag: TENANT_TAG,
@@ -275,6 +292,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/tenants/{tenantId}/model-catalog/overrides',
+    group: 'ai',
     operationId: 'putPriceOverride',
     summary: 'Set the tenant’s prices for a catalog model (replaces an existing override of that model)',
     tag: TENANT_TAG,
@@ -293,6 +311,7 @@ const tenantRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/tenants/{tenantId}/model-catalog/overrides/{overrideId}',
+    group: 'ai',
     operationId: 'deletePriceOverride',
     summary: 'Delete a price override: the catalog price applies again',
     tag: TENANT_TAG,

@@ -24,6 +24,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: CONNECTIONS,
+    group: 'scm',
     operationId: 'createProviderConnection',
     summary:
       'Connect the client to a source-control host (ClientAdministrator; a second connection needs multiple-scm-providers)',
@@ -42,6 +43,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: CONNECTIONS,
+    group: 'scm',
     operationId: 'listProviderConnections',
     summary: 'The client’s provider connections, oldest first (ClientUser)',
     tag: TAG,
@@ -56,6 +58,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: CONNECTION,
+    group: 'scm',
     operationId: 'getProviderConnection',
     summary: 'Read a provider connection (ClientUser)',
     tag: TAG,
@@ -69,6 +72,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: CONNECTION,
+    group: 'scm',
     operationId: 'patchProviderConnection',
     summary: 'Change a provider connection; a new host or credentials reset verification (ClientAdministrator)',
     tag: TAG,
@@ -86,6 +90,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: CONNECTION,
+    group: 'scm',
     operationId: 'deleteProviderConnection',
     summary: 'Delete a provider connection with its scopes and reviewer identity (ClientAdministrator)',
     tag: TAG,
@@ -99,6 +104,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: `${CONNECTION}/verify`,
+    group: 'scm',
     operationId: 'verifyProviderConnection',
     summary:
       'Check the stored credentials with the provider and record the outcome; a refusal is recorded, not an error (ClientAdministrator)',
@@ -119,6 +125,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: `${CONNECTION}/scopes`,
+    group: 'scm',
     operationId: 'createProviderScope',
     summary: 'Add a scope (organization, project or repository URL) to a connection (ClientAdministrator)',
     tag: TAG,
@@ -133,6 +140,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${CONNECTION}/scopes`,
+    group: 'scm',
     operationId: 'listProviderScopes',
     summary: 'A connection’s scopes, oldest first (ClientUser: discovery starts from a scope id)',
     tag: TAG,
@@ -147,6 +155,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: `${CONNECTION}/scopes/{scopeId}`,
+    group: 'scm',
     operationId: 'patchProviderScope',
     summary: 'Change a scope (ClientAdministrator)',
     tag: TAG,
@@ -161,6 +170,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: `${CONNECTION}/scopes/{scopeId}`,
+    group: 'scm',
     operationId: 'deleteProviderScope',
     summary: 'Delete a scope (ClientAdministrator)',
     tag: TAG,
@@ -174,6 +184,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${CONNECTION}/reviewer-identities/resolve`,
+    group: 'scm',
     operationId: 'resolveReviewerIdentities',
     summary: 'Search the provider’s users to pick the reviewer identity from (ClientAdministrator)',
     tag: TAG,
@@ -191,6 +202,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: `${CONNECTION}/reviewer-identity`,
+    group: 'scm',
     operationId: 'putReviewerIdentity',
     summary: 'Set the account Margin’s review comments appear under, one per connection (ClientAdministrator)',
     tag: TAG,
@@ -205,6 +217,7 @@ export const providerConnectionsRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: `${CONNECTION}/reviewer-identity`,
+    group: 'scm',
     operationId: 'getReviewerIdentity',
     summary: 'The connection’s reviewer identity; 404 until one is set (ClientUser)',
     tag: TAG,

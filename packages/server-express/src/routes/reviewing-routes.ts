@@ -30,6 +30,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/reviewing/findings',
+    group: 'reviewing',
     operationId: 'listReviewFindings',
     summary: 'Findings posted on the client’s pull requests, followed across pushes (ClientUser)',
     tag: TAG,
@@ -47,6 +48,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/reviewing/pull-requests/findings',
+    group: 'reviewing',
     operationId: 'getPullRequestFindings',
     summary: 'Where one pull request stands: findings by state and its last review (ClientUser)',
     tag: TAG,
@@ -64,6 +66,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/jobs',
+    group: 'reviewing',
     operationId: 'submitReviewJob',
     summary: 'Queue a review of a pull request (ClientAdministrator)',
     tag: TAG,
@@ -81,6 +84,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/reviewing/jobs',
+    group: 'reviewing',
     operationId: 'listReviewJobs',
     summary: 'The client’s review jobs, newest first (ClientUser)',
     tag: TAG,
@@ -95,6 +99,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/reviewing/jobs/{jobId}/status',
+    group: 'reviewing',
     operationId: 'getReviewJobStatus',
     summary: 'A review job’s status, progress, result and usage (ClientUser)',
     tag: TAG,
@@ -108,6 +113,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/reviewing/jobs/{jobId}/restart',
+    group: 'reviewing',
     operationId: 'restartReviewJob',
     summary: 'Queue a failed job again as its next attempt (ClientUser)',
     tag: TAG,
@@ -121,6 +127,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/reviewing/jobs/{jobId}/stop',
+    group: 'reviewing',
     operationId: 'stopReviewJob',
     summary: 'Stop a queued or running job for good (ClientAdministrator)',
     tag: TAG,
@@ -134,6 +141,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/jobs/{jobId}/protocol',
+    group: 'reviewing',
     operationId: 'getReviewJobProtocol',
     summary: 'The review’s protocol: passes per stage with their categorised events (ClientUser)',
     tag: TAG,
@@ -157,6 +165,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/reviewing/blocked-prs',
+    group: 'reviewing',
     operationId: 'listBlockedPullRequests',
     summary: 'Pull requests blocked from review (ClientUser)',
     tag: TAG,
@@ -174,6 +183,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/blocked-prs',
+    group: 'reviewing',
     operationId: 'blockPullRequest',
     summary: 'Block a pull request from review; idempotent (ClientAdministrator)',
     tag: TAG,
@@ -191,6 +201,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/blocked-prs/unblock',
+    group: 'reviewing',
     operationId: 'unblockPullRequest',
     summary: 'Lift a block (ClientAdministrator)',
     tag: TAG,
@@ -211,6 +222,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/dismiss-finding',
+    group: 'reviewing',
     operationId: 'dismissFinding',
     summary: 'Remember a dismissed finding so later reviews suppress similar ones (ClientAdministrator)',
     tag: TAG,
@@ -225,6 +237,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/reviewing/dismissals',
+    group: 'reviewing',
     operationId: 'listDismissals',
     summary: 'Dismissed findings, newest first (ClientUser)',
     tag: TAG,
@@ -239,6 +252,7 @@ export const reviewingRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/clients/{clientId}/reviewing/dismissals/{dismissalId}',
+    group: 'reviewing',
     operationId: 'deleteDismissal',
     summary: 'Forget a dismissed finding (ClientAdministrator)',
     tag: TAG,

@@ -20,6 +20,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/tenants',
+    group: 'tenancy',
     operationId: 'listCreatableTenants',
     summary: 'Tenants in which the caller may create a client',
     tag: 'Tenants',
@@ -29,6 +30,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/admin/tenants',
+    group: 'tenancy',
     operationId: 'createTenant',
     summary: 'Create a tenant (platform administrator; Commercial edition)',
     tag: 'Tenants',
@@ -39,6 +41,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/admin/tenants/{tenantId}',
+    group: 'tenancy',
     operationId: 'patchTenant',
     summary: 'Rename a tenant (tenant administrator; Commercial edition)',
     tag: 'Tenants',
@@ -53,6 +56,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/tenants/{tenantId}/members',
+    group: 'identity',
     operationId: 'listTenantMembers',
     summary: 'Users with a role on the tenant (tenant administrator)',
     tag: 'Tenants',
@@ -70,6 +74,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/admin/tenants/{tenantId}/members/{userId}',
+    group: 'identity',
     operationId: 'putTenantMember',
     summary: 'Give a user a role on the tenant (tenant administrator)',
     tag: 'Tenants',
@@ -84,6 +89,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/admin/tenants/{tenantId}/members/{userId}',
+    group: 'identity',
     operationId: 'removeTenantMember',
     summary: 'Take a user’s role on the tenant away (tenant administrator)',
     tag: 'Tenants',
@@ -97,6 +103,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients',
+    group: 'tenancy',
     operationId: 'listClients',
     summary: 'Clients the caller has a role on, oldest first',
     tag: 'Clients',
@@ -107,6 +114,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients',
+    group: 'tenancy',
     operationId: 'createClient',
     summary: 'Create a client (System tenant: platform administrator; other tenants: their administrator)',
     tag: 'Clients',
@@ -117,6 +125,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}',
+    group: 'tenancy',
     operationId: 'getClient',
     summary: 'Read a client (ClientUser)',
     tag: 'Clients',
@@ -130,6 +139,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/clients/{clientId}',
+    group: 'tenancy',
     operationId: 'patchClient',
     summary: 'Rename or (de)activate a client (ClientAdministrator)',
     tag: 'Clients',
@@ -144,6 +154,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/clients/{clientId}/members',
+    group: 'identity',
     operationId: 'listClientMembers',
     summary: 'Users with an explicit role on the client (ClientAdministrator)',
     tag: 'Clients',
@@ -161,6 +172,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'put',
     path: '/clients/{clientId}/members/{userId}',
+    group: 'identity',
     operationId: 'putClientMember',
     summary: 'Give a user a role on the client (ClientAdministrator)',
     tag: 'Clients',
@@ -175,6 +187,7 @@ export const tenancyRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/clients/{clientId}/members/{userId}',
+    group: 'identity',
     operationId: 'removeClientMember',
     summary: 'Take a user’s role on the client away (ClientAdministrator)',
     tag: 'Clients',

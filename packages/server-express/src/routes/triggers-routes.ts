@@ -57,6 +57,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/admin/webhook-configurations',
+    group: 'triggers',
     operationId: 'createWebhookConfiguration',
     summary: 'Create a webhook configuration; the generated secret is shown only here (ClientAdministrator)',
     tag: WEBHOOKS,
@@ -76,6 +77,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/webhook-configurations',
+    group: 'triggers',
     operationId: 'listWebhookConfigurations',
     summary: 'Webhook configurations of the clients the caller can see, oldest first (ClientUser)',
     tag: WEBHOOKS,
@@ -92,6 +94,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/webhook-configurations/{configId}',
+    group: 'triggers',
     operationId: 'getWebhookConfiguration',
     summary: 'A webhook configuration, without its secret (ClientUser)',
     tag: WEBHOOKS,
@@ -105,6 +108,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/admin/webhook-configurations/{configId}',
+    group: 'triggers',
     operationId: 'patchWebhookConfiguration',
     summary:
       'Change isActive, reviewTemperature, enabledEvents, repoFilters or the knowledge scope (ClientAdministrator)',
@@ -123,6 +127,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/admin/webhook-configurations/{configId}',
+    group: 'triggers',
     operationId: 'deleteWebhookConfiguration',
     summary: 'Delete a webhook configuration and its delivery history (ClientAdministrator)',
     tag: WEBHOOKS,
@@ -136,6 +141,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/webhook-configurations/{configId}/deliveries',
+    group: 'triggers',
     operationId: 'listWebhookDeliveries',
     summary: 'Recent deliveries, newest first (ClientUser)',
     tag: WEBHOOKS,
@@ -151,6 +157,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/admin/crawl-configurations',
+    group: 'triggers',
     operationId: 'createCrawlConfiguration',
     summary: 'Create a crawl configuration; needs crawl-configs (ClientAdministrator)',
     tag: CRAWL,
@@ -167,6 +174,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/crawl-configurations',
+    group: 'triggers',
     operationId: 'listCrawlConfigurations',
     summary: 'Crawl configurations of the clients the caller can see; needs crawl-configs (ClientUser)',
     tag: CRAWL,
@@ -183,6 +191,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/crawl-configurations/{configId}',
+    group: 'triggers',
     operationId: 'getCrawlConfiguration',
     summary: 'A crawl configuration with its last crawl; needs crawl-configs (ClientUser)',
     tag: CRAWL,
@@ -196,6 +205,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/admin/crawl-configurations/{configId}',
+    group: 'triggers',
     operationId: 'patchCrawlConfiguration',
     summary: 'Change a crawl configuration; needs crawl-configs (ClientAdministrator)',
     tag: CRAWL,
@@ -213,6 +223,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'delete',
     path: '/admin/crawl-configurations/{configId}',
+    group: 'triggers',
     operationId: 'deleteCrawlConfiguration',
     summary: 'Delete a crawl configuration; needs crawl-configs (ClientAdministrator)',
     tag: CRAWL,
@@ -226,6 +237,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/clients/{clientId}/reviewing/jobs/by-coordinates',
+    group: 'reviewing',
     operationId: 'submitReviewByCoordinates',
     summary:
       'Queue a review of a pull request named by its coordinates, under the configuration covering them (ClientUser)',
@@ -265,6 +277,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/admin/clients/{clientId}/knowledge/sources',
+    group: 'knowledge',
     operationId: 'createKnowledgeSource',
     summary: 'Add a code-knowledge source (ClientAdministrator)',
     tag: KNOWLEDGE,
@@ -279,6 +292,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/clients/{clientId}/knowledge/sources',
+    group: 'knowledge',
     operationId: 'listKnowledgeSources',
     summary: 'The client’s code-knowledge sources, oldest first (ClientUser)',
     tag: KNOWLEDGE,
@@ -293,6 +307,7 @@ export const triggersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/clients/{clientId}/knowledge/sources/{sourceId}',
+    group: 'knowledge',
     operationId: 'getKnowledgeSource',
     summary: 'A code-knowledge source (ClientUser)',
     tag: KNOWLEDGE,
@@ -306,6 +321,7 @@ export const triggersRoutes: RouteSpec[] = [
   publicRoute({
     method: 'post',
     path: '/webhooks/v1/providers/{provider}/{pathKey}',
+    group: 'triggers',
     operationId: 'receiveWebhook',
     summary: 'The public webhook receiver: authenticated by the configuration’s generated secret',
     tag: 'Webhook receiver',

@@ -9,6 +9,7 @@ export const usersRoutes: RouteSpec[] = [
   route({
     method: 'post',
     path: '/admin/users',
+    group: 'identity',
     operationId: 'createUser',
     summary: 'Create a local user (platform administrator)',
     tag: TAG,
@@ -19,6 +20,7 @@ export const usersRoutes: RouteSpec[] = [
   route({
     method: 'get',
     path: '/admin/users',
+    group: 'identity',
     operationId: 'listUsers',
     summary: 'List users, oldest first (platform administrator)',
     tag: TAG,
@@ -29,6 +31,7 @@ export const usersRoutes: RouteSpec[] = [
   route({
     method: 'patch',
     path: '/admin/users/{userId}',
+    group: 'identity',
     operationId: 'patchUser',
     summary: 'Change a user: active state, password, display name, global role (platform administrator)',
     tag: TAG,

@@ -22,37 +22,39 @@ describe('the SDK against a real host', () => {
 
   it('signs in with a password, and manages clients and members with typed answers', async () => {
     const client = admin();
-    expect((await client.auth.me()).globalRole).toBe('platformAdmin');
-    const created = await client.clients.create({ displayName: 'SDK client', tenantId: SYSTEM_TENANT_ID });
+    expect((await client.identity.getMe()).globalRole).toBe('platformAdmin');
+    const created = await client.tenancy.createClient({ displayName: 'SDK client', tenantId: SYSTEM_TENANT_ID });
     expect(created.displayName).toBe('SDK client');
-    expect((await client.clients.get(created.id)).id).toBe(created.id);
-    const user = await client.users.create({ username: 'sdk-user', password: 'sdk-user-password' });
-    expect((await client.clients.members.put(created.id, user.id, { role: 'ClientUser' })).role).toBe('ClientUser');
-    expect((await client.clients.members.list(created.id)).items.map((m) => m.username)).toEqual(['sdk-user']);
+    expect((await client.tenancy.getClient(created.id)).id).toBe(created.id);
+    const user = await client.identity.createUser({ username: 'sdk-user', password: 'sdk-user-password' });
+    expect((await client.identity.putClientMember(created.id, user.id, { role: 'ClientUser' })).role).toBe(
+      'ClientUser',
+    );
+    expect((await client.identity.listClientMembers(created.id)).items.map((m) => m.username)).toEqual(['sdk-user']);
     await expect(
-      client.clients.create({ displayName: 'sdk CLIENT', tenantId: SYSTEM_TENANT_ID }),
+      client.tenancy.createClient({ displayName: 'sdk CLIENT', tenantId: SYSTEM_TENANT_ID }),
     ).rejects.toBeInstanceOf(ConflictError);
-    await expect(client.tenants.create({ displayName: 'Nope' })).rejects.toBeInstanceOf(LicenseRequiredError);
+    await expect(client.tenancy.createTenant({ displayName: 'Nope' })).rejects.toBeInstanceOf(LicenseRequiredError);
   });
 
   it('creates a PAT and works with it; a revoked PAT raises AuthenticationError', async () => {
     const client = admin();
-    const pat = await client.personalAccessTokens.create({ label: 'sdk' });
+    const pat = await client.identity.createPersonalAccessToken({ label: 'sdk' });
     const viaPat = createMarginClient({ baseUrl: `${host.url}/api`, credentials: { personalAccessToken: pat.token } });
-    expect((await viaPat.auth.me()).authenticatedWith).toBe('personalAccessToken');
-    await client.personalAccessTokens.revoke(pat.id);
-    await expect(viaPat.auth.me()).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(client.personalAccessTokens.revoke(pat.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await viaPat.identity.getMe()).authenticatedWith).toBe('personalAccessToken');
+    await client.identity.revokePersonalAccessToken(pat.id);
+    await expect(viaPat.identity.getMe()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(client.identity.revokePersonalAccessToken(pat.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('raises PermissionError for a role too low', async () => {
     const client = admin();
-    await client.users.create({ username: 'sdk-plain', password: 'sdk-plain-password' });
+    await client.identity.createUser({ username: 'sdk-plain', password: 'sdk-plain-password' });
     const plain = createMarginClient({
       baseUrl: `${host.url}/api`,
       credentials: { username: 'sdk-plain', password: 'sdk-plain-password' },
     });
-    await expect(plain.users.list()).rejects.toBeInstanceOf(PermissionError);
+    await expect(plain.identity.listUsers()).rejects.toBeInstanceOf(PermissionError);
   });
 });
 
@@ -71,17 +73,17 @@ describe('the SDK’s password session', () => {
       baseUrl: `${host.url}/api`,
       credentials: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
     });
-    expect((await client.auth.me()).username).toBe(ADMIN_USERNAME);
+    expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
     const logins = () => host.logs().filter((l) => l.route === '/auth/login').length;
     const refreshes = () => host.logs().filter((l) => l.route === '/auth/refresh').length;
     expect([logins(), refreshes()]).toEqual([1, 0]);
 
     clock.advance(16 * 60_000); // the server now refuses the access token the client still trusts
-    expect((await client.auth.me()).username).toBe(ADMIN_USERNAME);
+    expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
     expect([logins(), refreshes()]).toEqual([1, 1]);
 
     clock.advance(73 * 3600_000); // past the session's absolute limit: refresh fails, sign in again
-    expect((await client.auth.me()).username).toBe(ADMIN_USERNAME);
+    expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
     expect([logins(), refreshes()]).toEqual([2, 2]);
   });
 });

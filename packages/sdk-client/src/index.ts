@@ -1,10 +1,13 @@
 export {
+  type CallOptions,
   createMarginClient,
   type MarginClient,
   type MarginClientOptions,
+  type QueryOf,
   type RawClient,
   type Schemas,
   unwrap,
+  unwrapOutcome,
   type WaitOptions,
   WaitTimeoutError,
 } from './client.js';

@@ -18,8 +18,8 @@ describe('the SDK’s scm group against a real host', () => {
       baseUrl: `${host.url}/api`,
       credentials: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
     });
-    const { id: clientId } = await client.clients.create({ displayName: 'SDK scm', tenantId: SYSTEM_TENANT_ID });
-    const connection = await client.scm.connections.create(clientId, {
+    const { id: clientId } = await client.tenancy.createClient({ displayName: 'SDK scm', tenantId: SYSTEM_TENANT_ID });
+    const connection = await client.scm.createProviderConnection(clientId, {
       providerFamily: 'gitHostB',
       authenticationKind: 'personalAccessToken',
       // Nothing listens there: verification fails, and is recorded rather than thrown.
@@ -28,37 +28,37 @@ describe('the SDK’s scm group against a real host', () => {
     });
     expect(connection).toMatchObject({ hasSecret: true, verificationStatus: 'neverVerified' });
     expect(JSON.stringify(connection)).not.toContain('glpat-sdk-test-token');
-    expect((await client.scm.connections.list(clientId)).items.map((c) => c.id)).toEqual([connection.id]);
-    expect((await client.scm.connections.update(clientId, connection.id, { displayName: 'Lab' })).displayName).toBe(
-      'Lab',
-    );
-    expect((await client.scm.connections.verify(clientId, connection.id)).verificationStatus).toBe('failed');
+    expect((await client.scm.listProviderConnections(clientId)).items.map((c) => c.id)).toEqual([connection.id]);
+    expect(
+      (await client.scm.patchProviderConnection(clientId, connection.id, { displayName: 'Lab' })).displayName,
+    ).toBe('Lab');
+    expect((await client.scm.verifyProviderConnection(clientId, connection.id)).verificationStatus).toBe('failed');
 
-    const scope = await client.scm.scopes.create(clientId, connection.id, {
+    const scope = await client.scm.createProviderScope(clientId, connection.id, {
       scopeType: 'organization',
       scopePath: 'http://127.0.0.1:1/acme',
     });
-    expect((await client.scm.scopes.list(clientId, connection.id)).items).toEqual([scope]);
-    expect((await client.scm.scopes.update(clientId, connection.id, scope.id, { isEnabled: false })).isEnabled).toBe(
-      false,
-    );
+    expect((await client.scm.listProviderScopes(clientId, connection.id)).items).toEqual([scope]);
+    expect(
+      (await client.scm.patchProviderScope(clientId, connection.id, scope.id, { isEnabled: false })).isEnabled,
+    ).toBe(false);
 
-    await expect(client.scm.reviewerIdentity.get(clientId, connection.id)).rejects.toBeInstanceOf(NotFoundError);
-    await client.scm.reviewerIdentity.put(clientId, connection.id, { externalUserId: '99', login: 'margin-bot' });
-    expect((await client.scm.reviewerIdentity.get(clientId, connection.id)).login).toBe('margin-bot');
+    await expect(client.scm.getReviewerIdentity(clientId, connection.id)).rejects.toBeInstanceOf(NotFoundError);
+    await client.scm.putReviewerIdentity(clientId, connection.id, { externalUserId: '99', login: 'margin-bot' });
+    expect((await client.scm.getReviewerIdentity(clientId, connection.id)).login).toBe('margin-bot');
 
-    const discovery = client.scm.discovery;
-    await expect(discovery.projects(clientId, { organizationScopeId: 'nope' })).rejects.toBeInstanceOf(NotFoundError);
+    const { scm } = client;
+    await expect(scm.discoverProjects(clientId, { organizationScopeId: 'nope' })).rejects.toBeInstanceOf(NotFoundError);
     await expect(
-      discovery.crawlFilters(clientId, { organizationScopeId: scope.id, projectId: 'acme', purpose: 'crawl' }),
+      scm.discoverCrawlFilters(clientId, { organizationScopeId: scope.id, projectId: 'acme', purpose: 'crawl' }),
     ).rejects.toBeInstanceOf(LicenseRequiredError);
     // The scope is disabled: 400.
     await expect(
-      discovery.sources(clientId, { organizationScopeId: scope.id, projectId: 'acme' }),
+      scm.discoverSources(clientId, { organizationScopeId: scope.id, projectId: 'acme' }),
     ).rejects.toBeInstanceOf(ValidationError);
 
-    await client.scm.scopes.remove(clientId, connection.id, scope.id);
-    await client.scm.connections.remove(clientId, connection.id);
-    await expect(client.scm.connections.get(clientId, connection.id)).rejects.toBeInstanceOf(NotFoundError);
+    await client.scm.deleteProviderScope(clientId, connection.id, scope.id);
+    await client.scm.deleteProviderConnection(clientId, connection.id);
+    await expect(client.scm.getProviderConnection(clientId, connection.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -31,7 +31,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
       baseUrl: `${host.url}/api`,
       credentials: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
     });
-    clientId = (await margin.clients.create({ displayName: 'Acme plugin', tenantId: SYSTEM_TENANT_ID })).id;
+    clientId = (await margin.tenancy.createClient({ displayName: 'Acme plugin', tenantId: SYSTEM_TENANT_ID })).id;
   });
   afterAll(async () => {
     await host.close();
@@ -39,7 +39,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   });
 
   it('offers the seven built-in kinds and then kindAcme with the modes it declares', async () => {
-    const { providers } = await margin.ai.permittedProviders(clientId);
+    const { providers } = await margin.ai.listPermittedAiProviders(clientId);
     expect(providers.map((p) => p.providerKind)).toEqual([
       'kindCloudA',
       'kindDirect',
@@ -55,7 +55,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   });
 
   it('leaves kindCompatible to the built-in OpenAI-compatible adapter', async () => {
-    const { providers } = await margin.ai.permittedProviders(clientId);
+    const { providers } = await margin.ai.listPermittedAiProviders(clientId);
     expect(providers.find((p) => p.providerKind === 'kindCompatible')?.protocolModes).toEqual([
       'auto',
       'chatCompletions',
@@ -63,14 +63,14 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
     ]);
     // The built-in adapter speaks OpenAI's wire (a bearer token), not Acme's, so the fake refuses it.
     acme.requests.length = 0;
-    const probe = await margin.ai.probe(clientId, { ...connection(), providerKind: 'kindCompatible' });
+    const probe = await margin.ai.probeAiConnection(clientId, { ...connection(), providerKind: 'kindCompatible' });
     expect(probe).toMatchObject({ status: 'failed', failureCategory: 'credentials' });
     expect(acme.requests[0]?.headers.authorization).toBe(`Bearer ${ACME_KEY}`);
     expect(acme.requests[0]?.headers['x-acme-key']).toBeUndefined();
   });
 
   it('lists the known models kindAcme declares, with their prices, in the model catalog', async () => {
-    const { items } = await margin.ai.catalog.models.list(SYSTEM_TENANT_ID, { providerKind: 'kindAcme' });
+    const { items } = await margin.ai.listCatalogModels(SYSTEM_TENANT_ID, { providerKind: 'kindAcme' });
     expect(items).toEqual([
       expect.objectContaining({
         providerKind: 'kindAcme',
@@ -84,7 +84,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
       }),
       expect.objectContaining({ remoteModelId: 'acme-mini', inputCostPer1MUsd: 0.15, outputCostPer1MUsd: 0.6 }),
     ]);
-    const providers = (await margin.ai.catalog.providers(SYSTEM_TENANT_ID)).items;
+    const providers = (await margin.ai.listCatalogProviders(SYSTEM_TENANT_ID)).items;
     expect(providers.find((p) => p.providerKind === 'kindAcme')).toEqual({
       providerKind: 'kindAcme',
       protocolModes: ['auto', 'acmeGenerate'],
@@ -95,13 +95,13 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
 
   it('probes and discovers through the API against Acme’s model list, with catalog prices filled in', async () => {
     acme.requests.length = 0;
-    expect(await margin.ai.probe(clientId, connection())).toMatchObject({
+    expect(await margin.ai.probeAiConnection(clientId, connection())).toMatchObject({
       status: 'succeeded',
       summary: 'Acme Models listed 2 models.',
     });
     expect(acme.requests[0]?.headers['x-acme-key']).toBe(ACME_KEY);
 
-    const discovered = await margin.ai.discoverModels(clientId, connection());
+    const discovered = await margin.ai.discoverAiModels(clientId, connection());
     expect(discovered).toMatchObject({ discoveryStatus: 'succeeded', warnings: [] });
     expect(discovered.models).toEqual([
       expect.objectContaining({
@@ -122,15 +122,15 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   });
 
   it('reports a rejected key as a failed probe in the credentials category, without the key', async () => {
-    const probe = await margin.ai.probe(clientId, connection('acme-wrong-key-0000'));
+    const probe = await margin.ai.probeAiConnection(clientId, connection('acme-wrong-key-0000'));
     expect(probe).toMatchObject({ status: 'failed', failureCategory: 'credentials' });
     expect(probe.summary).toBe('Acme Models answered 401: Unknown API key.');
     expect(JSON.stringify(probe)).not.toContain('acme-wrong-key-0000');
   });
 
   it('creates a profile from a discovered model, verifies it with a live /generate call and activates it', async () => {
-    const [model] = (await margin.ai.discoverModels(clientId, connection())).models;
-    const created = await margin.ai.connections.create(clientId, {
+    const [model] = (await margin.ai.discoverAiModels(clientId, connection())).models;
+    const created = await margin.ai.createAiConnection(clientId, {
       ...connection(),
       displayName: 'Acme',
       configuredModels: [model as Schemas['ConfiguredModelInput']],
@@ -139,7 +139,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
     expect(created).toMatchObject({ isActive: false, auth: { mode: 'apiKey', hasApiKey: true } });
 
     acme.requests.length = 0;
-    const verified = await margin.ai.connections.verify(clientId, created.id);
+    const verified = await margin.ai.verifyAiConnection(clientId, created.id);
     expect(verified).toMatchObject({
       status: 'verified',
       summary: 'Acme Models listed 2 models. The configured model answered.',
@@ -150,7 +150,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
       prompt: 'User: Reply with the single word OK.\n\nAssistant:',
       max_tokens: 16,
     });
-    expect((await margin.ai.connections.activate(clientId, created.id)).isActive).toBe(true);
+    expect((await margin.ai.activateAiConnection(clientId, created.id)).isActive).toBe(true);
   });
 
   it('answers a chat through the AiModelV1 port with the vendor’s output', async () => {
@@ -179,7 +179,7 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   });
 
   it('refuses an embedding model at save time, since kindAcme declares no embedding protocol', async () => {
-    const refused = margin.ai.connections.create(clientId, {
+    const refused = margin.ai.createAiConnection(clientId, {
       ...connection(),
       displayName: 'Acme embeddings',
       configuredModels: [
@@ -209,12 +209,12 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
       configuredModels: [{ remoteModelId: 'acme-mini', supportedProtocolModes: ['auto', 'acmeGenerate'] }],
       purposeBindings: [{ purpose: 'reviewTriage', remoteModelId: 'acme-mini', protocolMode }],
     });
-    const saved = await margin.ai.connections.create(clientId, profile('acmeGenerate'));
+    const saved = await margin.ai.createAiConnection(clientId, profile('acmeGenerate'));
     expect(saved.purposeBindings).toEqual([
       expect.objectContaining({ purpose: 'reviewTriage', protocolMode: 'acmeGenerate' }),
     ]);
 
-    const refused = margin.ai.connections.create(clientId, profile('chatCompletions'));
+    const refused = margin.ai.createAiConnection(clientId, profile('chatCompletions'));
     await expect(refused).rejects.toBeInstanceOf(ValidationError);
     await expect(refused).rejects.toMatchObject({
       status: 400,
@@ -232,9 +232,9 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   it('answers 400 naming providerKind for a kind no plugin registers', async () => {
     const unknown = { ...connection(), providerKind: 'kindNope' };
     for (const send of [
-      () => margin.ai.probe(clientId, unknown),
+      () => margin.ai.probeAiConnection(clientId, unknown),
       () =>
-        margin.ai.connections.create(clientId, {
+        margin.ai.createAiConnection(clientId, {
           ...unknown,
           displayName: 'Nope',
           configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],

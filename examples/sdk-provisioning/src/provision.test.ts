@@ -122,24 +122,24 @@ describe('provision() against a real host, with GitHub and an OpenAI-compatible 
 
   it('leaves exactly one of each, as the SDK reads them back', async () => {
     const margin = createMarginClient({ baseUrl: options.baseUrl, credentials: options.credentials });
-    const clients = (await margin.clients.list()).items.filter((c) => c.displayName === 'Payments team');
+    const clients = (await margin.tenancy.listClients()).items.filter((c) => c.displayName === 'Payments team');
     expect(clients.map((c) => c.id)).toEqual([first.clientId]);
-    expect((await margin.scm.connections.list(first.clientId)).items).toEqual([
+    expect((await margin.scm.listProviderConnections(first.clientId)).items).toEqual([
       expect.objectContaining({ id: first.scmConnectionId, verificationStatus: 'verified', hasSecret: true }),
     ]);
-    expect((await margin.ai.connections.list(first.clientId)).items).toEqual([
+    expect((await margin.ai.listAiConnections(first.clientId)).items).toEqual([
       expect.objectContaining({
         id: first.aiConnectionId,
         isActive: true,
         verification: expect.objectContaining({ status: 'verified' }),
       }),
     ]);
-    const logical = await margin.ai.logicalModels.list(first.clientId);
+    const logical = await margin.ai.listClientLogicalModels(first.clientId);
     expect(logical.items).toEqual([
       expect.objectContaining({ name: 'reviewer', scope: 'client', connectionId: first.aiConnectionId }),
     ]);
     expect(logical.purposes.find((p) => p.purpose === 'reviewDefault')?.logicalModelName).toBe('reviewer');
-    expect((await margin.reviewing.listJobs(first.clientId)).items).toEqual([
+    expect((await margin.reviewing.listReviewJobs(first.clientId)).items).toEqual([
       expect.objectContaining({ jobId: first.review?.jobId, status: 'completed' }),
     ]);
   });

@@ -5,7 +5,7 @@ import { allItems, type Steps } from './steps.js';
 /**
  * Submits the pull request's revision for review unless a job for that revision exists, then waits
  * for the job and reports where it ended, failure included. A finished job is not submitted again:
- * restarting a failed one is `reviewing.restartJob`, a decision for a person.
+ * restarting a failed one is `reviewing.restartReviewJob`, a decision for a person.
  */
 export async function reviewOnce(
   margin: MarginClient,
@@ -17,7 +17,7 @@ export async function reviewOnce(
 ): Promise<ReviewReport> {
   const label = `pull request #${target.codeReview.number} at ${target.reviewRevision.headSha.slice(0, 7)}`;
   const jobs = await allItems((cursor) =>
-    margin.reviewing.listJobs(clientId, {
+    margin.reviewing.listReviewJobs(clientId, {
       repositoryId: target.repository.externalRepositoryId,
       pullRequestId: target.codeReview.number,
       limit: 200,
@@ -32,7 +32,7 @@ export async function reviewOnce(
     jobId = existing.jobId;
     steps.record('review job', jobId, 'unchanged', `${label} was submitted before (${existing.status})`);
   } else {
-    const accepted = await margin.reviewing.submitJob(clientId, {
+    const accepted = await margin.reviewing.submitReviewJob(clientId, {
       provider: scm.providerFamily,
       hostBaseUrl: scm.hostBaseUrl,
       ...target,
@@ -53,7 +53,7 @@ async function waitForEnd(margin: MarginClient, jobId: string, wait: ProvisionOp
       timeoutMs: wait?.timeoutMs ?? 60_000,
     });
   } catch (error) {
-    if (error instanceof WaitTimeoutError) return margin.reviewing.getJobStatus(jobId);
+    if (error instanceof WaitTimeoutError) return margin.reviewing.getReviewJobStatus(jobId);
     throw error;
   }
 }

@@ -15,13 +15,13 @@ export async function ensureAiConnection(
   steps: Steps,
 ): Promise<AiModelRef> {
   const name = options.displayName.toLowerCase();
-  const profiles = await allItems((cursor) => margin.ai.connections.list(clientId, { limit: 200, cursor }));
+  const profiles = await allItems((cursor) => margin.ai.listAiConnections(clientId, { limit: 200, cursor }));
   // Display names are unique per client ignoring case, so this finds the one the server would refuse to duplicate.
   let profile = profiles.find((p) => p.displayName.toLowerCase() === name);
   if (profile) {
     steps.record('AI connection', profile.id, 'unchanged', `"${profile.displayName}" exists`);
   } else {
-    profile = await margin.ai.connections.create(clientId, {
+    profile = await margin.ai.createAiConnection(clientId, {
       displayName: options.displayName,
       providerKind: options.providerKind,
       baseUrl: options.baseUrl,
@@ -46,7 +46,7 @@ export async function ensureAiConnection(
   if (profile.verification.status === 'verified') {
     steps.record('AI verification', profile.id, 'unchanged', 'already verified');
   } else {
-    const verification = await margin.ai.connections.verify(clientId, profile.id);
+    const verification = await margin.ai.verifyAiConnection(clientId, profile.id);
     if (verification.status !== 'verified') {
       throw new ProvisioningError(
         'AI connection',
@@ -59,7 +59,7 @@ export async function ensureAiConnection(
   if (profile.isActive) {
     steps.record('AI activation', profile.id, 'unchanged', 'already active');
   } else {
-    await margin.ai.connections.activate(clientId, profile.id);
+    await margin.ai.activateAiConnection(clientId, profile.id);
     steps.record('AI activation', profile.id, 'changed', 'activated');
   }
   return { connectionId: profile.id, configuredModelId: model.id };
@@ -73,14 +73,14 @@ export async function ensureReviewModel(
   target: AiModelRef,
   steps: Steps,
 ): Promise<void> {
-  const { items, purposes } = await margin.ai.logicalModels.list(clientId);
+  const { items, purposes } = await margin.ai.listClientLogicalModels(clientId);
   const existing = items.find((m) => m.scope === 'client' && m.name.toLowerCase() === logicalModelName.toLowerCase());
   const body = { capability: 'chat' as const, ...target };
   if (!existing) {
-    await margin.ai.logicalModels.create(clientId, { name: logicalModelName, ...body });
+    await margin.ai.createClientLogicalModel(clientId, { name: logicalModelName, ...body });
     steps.record('logical model', logicalModelName, 'created', `chat model ${target.configuredModelId}`);
   } else if (existing.connectionId !== target.connectionId || existing.configuredModelId !== target.configuredModelId) {
-    await margin.ai.logicalModels.update(clientId, existing.name, body);
+    await margin.ai.putClientLogicalModel(clientId, existing.name, body);
     steps.record('logical model', existing.name, 'changed', `repointed to chat model ${target.configuredModelId}`);
   } else {
     steps.record('logical model', existing.name, 'unchanged', 'already points at the model');
@@ -90,7 +90,7 @@ export async function ensureReviewModel(
   if (mapped?.toLowerCase() === logicalModelName.toLowerCase()) {
     steps.record('purpose', 'reviewDefault', 'unchanged', `already mapped to ${mapped}`);
   } else {
-    await margin.ai.purposes.set(clientId, 'reviewDefault', { logicalModelName });
+    await margin.ai.putClientPurpose(clientId, 'reviewDefault', { logicalModelName });
     steps.record('purpose', 'reviewDefault', 'changed', `mapped to ${logicalModelName}`);
   }
 }

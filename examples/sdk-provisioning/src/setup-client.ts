@@ -8,7 +8,7 @@ export async function ensureClient(
   options: ProvisionOptions['client'],
   steps: Steps,
 ): Promise<string> {
-  const clients = await allItems((cursor) => margin.clients.list({ limit: 200, cursor }));
+  const clients = await allItems((cursor) => margin.tenancy.listClients({ limit: 200, cursor }));
   // Client names are unique per tenant ignoring case: the same rule finds the one a create would collide with.
   const name = options.displayName.toLowerCase();
   const existing = clients.find(
@@ -19,14 +19,14 @@ export async function ensureClient(
     return existing.id;
   }
   const tenantId = options.tenantId ?? (await onlyTenant(margin));
-  const created = await margin.clients.create({ displayName: options.displayName, tenantId });
+  const created = await margin.tenancy.createClient({ displayName: options.displayName, tenantId });
   steps.record('client', created.id, 'created', `"${created.displayName}" in tenant ${tenantId}`);
   return created.id;
 }
 
 /** Guessing between several tenants could put the client in the wrong one: ask instead. */
 async function onlyTenant(margin: MarginClient): Promise<string> {
-  const { items } = await margin.tenants.listCreatable();
+  const { items } = await margin.tenancy.listCreatableTenants();
   const [only] = items;
   if (items.length !== 1 || !only) {
     throw new ProvisioningError(

@@ -5,7 +5,7 @@ import { allItems, type Steps } from './steps.js';
 /**
  * The client's connection to this host, created when missing and verified until it is. An existing
  * connection is left as it is: its secret cannot be read back to compare, so rotating it is a
- * deliberate `scm.connections.update`, not a side effect of provisioning.
+ * deliberate `scm.patchProviderConnection`, not a side effect of provisioning.
  */
 export async function ensureScmConnection(
   margin: MarginClient,
@@ -14,7 +14,7 @@ export async function ensureScmConnection(
   steps: Steps,
 ): Promise<string> {
   const host = hostKey(options.hostBaseUrl);
-  const connections = await allItems((cursor) => margin.scm.connections.list(clientId, { limit: 200, cursor }));
+  const connections = await allItems((cursor) => margin.scm.listProviderConnections(clientId, { limit: 200, cursor }));
   let connection = connections.find(
     (c) => c.providerFamily === options.providerFamily && hostKey(c.hostBaseUrl) === host,
   );
@@ -26,7 +26,7 @@ export async function ensureScmConnection(
       `${options.providerFamily} at ${connection.hostBaseUrl} exists`,
     );
   } else {
-    connection = await margin.scm.connections.create(clientId, {
+    connection = await margin.scm.createProviderConnection(clientId, {
       providerFamily: options.providerFamily,
       authenticationKind: options.authenticationKind ?? 'personalAccessToken',
       hostBaseUrl: options.hostBaseUrl,
@@ -46,7 +46,7 @@ export async function ensureScmConnection(
     return connection.id;
   }
   // A provider's refusal is an answer (200, `failed`), not an error: stop here and say why.
-  const verified = await margin.scm.connections.verify(clientId, connection.id);
+  const verified = await margin.scm.verifyProviderConnection(clientId, connection.id);
   if (verified.verificationStatus !== 'verified') {
     throw new ProvisioningError(
       'source-control connection',

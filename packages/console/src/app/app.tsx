@@ -43,7 +43,7 @@ export function App() {
   const location = useLocation();
 
   const loadMe = useCallback(async () => {
-    const me = await api.auth.me();
+    const me = await api.identity.getMe();
     setState({ kind: 'signedIn', me });
   }, []);
 

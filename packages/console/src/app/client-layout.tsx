@@ -24,7 +24,7 @@ export function useClient(): ClientState {
 export function ClientLayout() {
   const { clientId = '' } = useParams();
   const { me } = useMe();
-  const resource = useResource(() => api.clients.get(clientId), [clientId]);
+  const resource = useResource(() => api.tenancy.getClient(clientId), [clientId]);
   return (
     <Loaded resource={resource}>
       {(client) => (

@@ -26,7 +26,7 @@ export function Shell() {
   const match = useMatch('/clients/:clientId/*');
   const clientId = match?.params.clientId;
   // Reloaded when the client in the URL changes, so a client created a moment ago is in the switcher.
-  const clients = useResource(() => api.clients.list({ limit: 200 }), [clientId]);
+  const clients = useResource(() => api.tenancy.listClients({ limit: 200 }), [clientId]);
   useShortcuts(clientId);
 
   const switchClient = (id: string) => {

@@ -29,7 +29,7 @@ function ChangePassword() {
   const [done, setDone] = useState<string>();
   const action = useAction(async () => {
     setDone(undefined);
-    await api.auth.changeMyPassword({ currentPassword, newPassword });
+    await api.identity.changeMyPassword({ currentPassword, newPassword });
     setCurrent('');
     setNew('');
     // The API ends every session of the user, this one too (its refresh token is revoked, so the next
@@ -77,19 +77,19 @@ function ChangePassword() {
 }
 
 function PersonalAccessTokens() {
-  const tokens = useCursorList('tokens', (q) => api.personalAccessTokens.list(q), []);
+  const tokens = useCursorList('tokens', (q) => api.identity.listPersonalAccessTokens(q), []);
   const [label, setLabel] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [created, setCreated] = useState<Schemas['PatCreated'] | undefined>();
   const create = useAction(async () => {
     const body = expiresOn ? { label, expiresAt: new Date(`${expiresOn}T23:59:59Z`).toISOString() } : { label };
-    setCreated(await api.personalAccessTokens.create(body));
+    setCreated(await api.identity.createPersonalAccessToken(body));
     setLabel('');
     setExpiresOn('');
     tokens.reload();
   });
   const revoke = useAction(async (id: string) => {
-    await api.personalAccessTokens.revoke(id);
+    await api.identity.revokePersonalAccessToken(id);
     tokens.reload();
   });
   return (

@@ -47,7 +47,7 @@ export function AiConnectionPage() {
   const { client, canAdminister } = useClient();
   const { connectionId = '' } = useParams();
   const navigate = useNavigate();
-  const connection = useResource(() => api.ai.connections.get(client.id, connectionId), [client.id, connectionId]);
+  const connection = useResource(() => api.ai.getAiConnection(client.id, connectionId), [client.id, connectionId]);
   // Editing the models is in the URL (`?edit=models`) like every other state a page can be in.
   const [params, setParams] = useSearchParams();
   const editing = canAdminister && params.get('edit') === 'models';
@@ -68,15 +68,15 @@ export function AiConnectionPage() {
   }, [editing]);
   const verify = useAction(async () => {
     setSaved(undefined);
-    await api.ai.connections.verify(client.id, connectionId);
+    await api.ai.verifyAiConnection(client.id, connectionId);
     connection.reload();
   });
   const setActive = useAction(async (on: boolean) => {
-    await (on ? api.ai.connections.activate : api.ai.connections.deactivate)(client.id, connectionId);
+    await (on ? api.ai.activateAiConnection : api.ai.deactivateAiConnection)(client.id, connectionId);
     connection.reload();
   });
   const remove = useAction(async () => {
-    await api.ai.connections.delete(client.id, connectionId);
+    await api.ai.deleteAiConnection(client.id, connectionId);
     navigate(`/clients/${client.id}/ai`);
   });
   return (
@@ -306,7 +306,7 @@ function EditModels({
     heading?.focus();
   }, []);
   const save = useAction(async () => {
-    const updated = await api.ai.connections.update(client.id, connection.id, {
+    const updated = await api.ai.patchAiConnection(client.id, connection.id, {
       configuredModels: models,
       purposeBindings: boundPurposes(bindings).map((purpose: Purpose) => {
         const remoteModelId = bindings[purpose] ?? '';

@@ -9,7 +9,7 @@ import { aiKindName } from '../words.js';
 /** The client's AI connections with their verification and activation state. */
 export function AiConnectionsPage() {
   const { client, canAdminister } = useClient();
-  const connections = useCursorList('connections', (q) => api.ai.connections.list(client.id, q), [client.id]);
+  const connections = useCursorList('connections', (q) => api.ai.listAiConnections(client.id, q), [client.id]);
   return (
     <Page
       title="AI connections"

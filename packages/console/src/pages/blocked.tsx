@@ -10,9 +10,9 @@ import { useCursorList } from '../ui/paging.js';
 /** Pull requests no review may start for, and a form to block one. */
 export function BlockedPage() {
   const { client, canAdminister } = useClient();
-  const blocks = useCursorList('blocks', (q) => api.reviewing.blocks.list(client.id, q), [client.id]);
+  const blocks = useCursorList('blocks', (q) => api.reviewing.listBlockedPullRequests(client.id, q), [client.id]);
   const unblock = useAction(async (b: Schemas['BlockedPullRequest']) => {
-    await api.reviewing.blocks.unblock(client.id, {
+    await api.reviewing.unblockPullRequest(client.id, {
       providerScopePath: b.providerScopePath,
       providerProjectKey: b.providerProjectKey,
       repositoryId: b.repositoryId,
@@ -87,7 +87,7 @@ function BlockForm({ onBlocked }: { onBlocked(): void }) {
   const [pullRequestId, setPullRequest] = useState('');
   const [reason, setReason] = useState('');
   const action = useAction(async () => {
-    await api.reviewing.blocks.block(client.id, {
+    await api.reviewing.blockPullRequest(client.id, {
       providerScopePath,
       providerProjectKey,
       repositoryId,

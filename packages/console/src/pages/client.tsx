@@ -17,7 +17,7 @@ const ROLES = [
 /** A client's home: its state, latest reviews, setup checklist and members. */
 export function ClientPage() {
   const { client } = useClient();
-  const jobs = useCursorList('jobs', (q) => api.reviewing.listJobs(client.id, { ...q, limit: 10 }), [client.id], {
+  const jobs = useCursorList('jobs', (q) => api.reviewing.listReviewJobs(client.id, { ...q, limit: 10 }), [client.id], {
     pollMs: 5000,
   });
   return (
@@ -39,16 +39,16 @@ export function ClientPage() {
 
 function Members() {
   const { client, canAdminister } = useClient();
-  const members = useCursorList('members', (q) => api.clients.members.list(client.id, q), [client.id]);
+  const members = useCursorList('members', (q) => api.identity.listClientMembers(client.id, q), [client.id]);
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState('ClientUser');
   const put = useAction(async () => {
-    await api.clients.members.put(client.id, userId.trim(), { role: role as 'ClientUser' });
+    await api.identity.putClientMember(client.id, userId.trim(), { role: role as 'ClientUser' });
     setUserId('');
     members.reload();
   });
   const remove = useAction(async (id: string) => {
-    await api.clients.members.remove(client.id, id);
+    await api.identity.removeClientMember(client.id, id);
     members.reload();
   });
   return (
@@ -114,7 +114,7 @@ function AddMember(props: {
 }) {
   // Platform admins pick from the user list when it fits one page of the API; others (and
   // installations with more users than that) paste the user id they were given.
-  const users = useResource(() => api.users.list({ limit: 200 }), []);
+  const users = useResource(() => api.identity.listUsers({ limit: 200 }), []);
   const choices =
     users.data?.nextCursor === null
       ? users.data.items.map((u) => ({ value: u.id, label: `${u.displayName} (${u.username})` }))

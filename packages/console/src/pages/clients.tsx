@@ -9,7 +9,7 @@ import { useResource } from '../ui/use-resource.js';
 
 /** Every client the user can see, and a form to create one in a tenant they may create clients in. */
 export function ClientsPage() {
-  const clients = useCursorList('clients', (q) => api.clients.list(q), []);
+  const clients = useCursorList('clients', (q) => api.tenancy.listClients(q), []);
   return (
     <Page title="Clients">
       <Section title="All clients">
@@ -57,12 +57,12 @@ export function ClientsPage() {
 
 function CreateClient({ onCreated }: { onCreated(): void }) {
   const navigate = useNavigate();
-  const tenants = useResource(() => api.tenants.listCreatable(), []);
+  const tenants = useResource(() => api.tenancy.listCreatableTenants(), []);
   const [displayName, setDisplayName] = useState('');
   const [tenantId, setTenantId] = useState('');
   const action = useAction(async () => {
     const tenant = tenantId || tenants.data?.items[0]?.id || '';
-    const client = await api.clients.create({ displayName, tenantId: tenant });
+    const client = await api.tenancy.createClient({ displayName, tenantId: tenant });
     onCreated();
     navigate(`/clients/${client.id}`);
   });

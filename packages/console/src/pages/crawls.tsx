@@ -18,7 +18,7 @@ export function CrawlsPage() {
     'crawls',
     (q) =>
       licensed
-        ? api.triggers.crawls.list({ ...q, clientId: client.id })
+        ? api.triggers.listCrawlConfigurations({ ...q, clientId: client.id })
         : Promise.resolve({ items: [], nextCursor: null }),
     [client.id, licensed],
   );
@@ -94,7 +94,11 @@ function CreateCrawl({ onCreated }: { onCreated(): void }) {
   const fields = useTriggerFields();
   const [interval, setInterval] = useState('300');
   const action = useAction(async () => {
-    await api.triggers.crawls.create({ clientId: client.id, crawlIntervalSeconds: Number(interval), ...fields.body() });
+    await api.triggers.createCrawlConfiguration({
+      clientId: client.id,
+      crawlIntervalSeconds: Number(interval),
+      ...fields.body(),
+    });
     onCreated();
   });
   return (

@@ -14,12 +14,12 @@ export interface ScopeChoice {
 /** Every enabled scope of the client's connections (what triggers and knowledge sources are bound to). */
 export function useClientScopes(clientId: string, connectionId?: string, version = 0) {
   return useResource(async (): Promise<ScopeChoice[]> => {
-    const connections = (await api.scm.connections.list(clientId, { limit: 200 })).items.filter(
+    const connections = (await api.scm.listProviderConnections(clientId, { limit: 200 })).items.filter(
       (c) => !connectionId || c.id === connectionId,
     );
     const lists = await Promise.all(
       connections.map(async (connection) =>
-        (await api.scm.scopes.list(clientId, connection.id, { limit: 200 })).items
+        (await api.scm.listProviderScopes(clientId, connection.id, { limit: 200 })).items
           .filter((scope) => scope.isEnabled)
           .map((scope) => ({ scope, connection })),
       ),
@@ -73,7 +73,7 @@ export function ProjectField({
   const projects = useResource(
     async () =>
       scopeId
-        ? api.scm.discovery.projects(clientId, { organizationScopeId: scopeId, ...(purpose ? { purpose } : {}) })
+        ? api.scm.discoverProjects(clientId, { organizationScopeId: scopeId, ...(purpose ? { purpose } : {}) })
         : undefined,
     [clientId, scopeId, purpose],
   );
@@ -119,7 +119,7 @@ export function RepositoryFilterPicker({
   const filters = useResource(
     async () =>
       scopeId && projectId
-        ? api.scm.discovery.crawlFilters(clientId, {
+        ? api.scm.discoverCrawlFilters(clientId, {
             organizationScopeId: scopeId,
             projectId,
             ...(purpose ? { purpose } : {}),
@@ -182,7 +182,7 @@ export function DiscoveryBrowser({
   const sources = useResource(
     async () =>
       scopeId && project
-        ? api.scm.discovery.sources(clientId, {
+        ? api.scm.discoverSources(clientId, {
             organizationScopeId: scopeId,
             projectId: project.projectId,
             sourceKind: 'repository',
@@ -194,7 +194,7 @@ export function DiscoveryBrowser({
   const branches = useResource(
     async () =>
       scopeId && project && chosen
-        ? api.scm.discovery.branches(clientId, {
+        ? api.scm.discoverBranches(clientId, {
             organizationScopeId: scopeId,
             projectId: project.projectId,
             sourceKind: 'repository',

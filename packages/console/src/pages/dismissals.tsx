@@ -8,9 +8,9 @@ import { useCursorList } from '../ui/paging.js';
 /** Findings the client dismissed; later reviews suppress similar ones. Dismiss from a job's page. */
 export function DismissalsPage() {
   const { client, canAdminister } = useClient();
-  const dismissals = useCursorList('dismissals', (q) => api.reviewing.dismissals.list(client.id, q), [client.id]);
+  const dismissals = useCursorList('dismissals', (q) => api.reviewing.listDismissals(client.id, q), [client.id]);
   const forget = useAction(async (id: string) => {
-    await api.reviewing.dismissals.remove(client.id, id);
+    await api.reviewing.deleteDismissal(client.id, id);
     dismissals.reload();
   });
   return (

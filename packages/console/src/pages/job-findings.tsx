@@ -25,7 +25,7 @@ async function dismissedAmong(clientId: string, findings: readonly Finding[]): P
   const found = new Set<string>();
   let cursor: string | undefined;
   while (found.size < wanted.size) {
-    const page = await api.reviewing.dismissals.list(clientId, cursor ? { limit: 200, cursor } : { limit: 200 });
+    const page = await api.reviewing.listDismissals(clientId, cursor ? { limit: 200, cursor } : { limit: 200 });
     for (const d of page.items) {
       const key = dismissalKey(d.findingMessage, d.filePath ?? null);
       if (wanted.has(key)) found.add(key);
@@ -92,7 +92,7 @@ function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alrea
   const [justDismissed, setDismissed] = useState(false);
   const dismissed = justDismissed || alreadyDismissed;
   const dismiss = useAction(async () => {
-    await api.reviewing.dismissals.dismiss(client.id, {
+    await api.reviewing.dismissFinding(client.id, {
       findingMessage: f.message,
       ...(f.filePath ? { filePath: f.filePath } : {}),
       label: f.category,

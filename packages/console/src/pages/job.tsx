@@ -21,7 +21,7 @@ const RESTARTABLE = new Set(['failed', 'budgetHeld', 'budgetExceeded']);
 /** One review: live progress, findings by file, coverage, usage, the protocol, stop and restart. */
 export function JobPage() {
   const { jobId = '' } = useParams();
-  const job = useResource(() => api.reviewing.getJobStatus(jobId), [jobId], {
+  const job = useResource(() => api.reviewing.getReviewJobStatus(jobId), [jobId], {
     pollMs: 1000,
     poll: (j) => ACTIVE.has(j.status),
   });
@@ -126,11 +126,11 @@ function Header({ job }: { job: Job }) {
 function JobActions({ job, onMoved }: { job: Job; onMoved(): void }) {
   const { canAdminister } = useClient();
   const stop = useAction(async () => {
-    await api.reviewing.stopJob(job.jobId);
+    await api.reviewing.stopReviewJob(job.jobId);
     onMoved();
   });
   const restart = useAction(async () => {
-    await api.reviewing.restartJob(job.jobId);
+    await api.reviewing.restartReviewJob(job.jobId);
     onMoved();
   });
   return (
@@ -213,7 +213,7 @@ function ProtocolSection({ job }: { job: Job }) {
   const protocol = useCursorList(
     'protocol',
     async (q) => {
-      const { passes, nextCursor } = await api.reviewing.getProtocolPage(job.jobId, {
+      const { passes, nextCursor } = await api.reviewing.getReviewJobProtocolPage(job.jobId, {
         ...q,
         ...(category ? { eventCategory: category as 'ai-call' } : {}),
         ...(withBodies ? {} : { includeEvents: 'false' as const }),

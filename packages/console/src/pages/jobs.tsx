@@ -21,7 +21,7 @@ export function JobsPage() {
   const jobs = useCursorList(
     'jobs',
     (q) =>
-      api.reviewing.listJobs(client.id, {
+      api.reviewing.listReviewJobs(client.id, {
         ...q,
         ...(status ? { status: status as Status } : {}),
         ...(repositoryId ? { repositoryId } : {}),

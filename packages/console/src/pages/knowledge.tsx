@@ -11,7 +11,7 @@ import { ProjectField, ScopeField, useClientScopes } from './discovery.js';
 /** Code-knowledge sources: repositories (or Azure DevOps wikis) reviews may consult. */
 export function KnowledgePage() {
   const { client, canAdminister } = useClient();
-  const sources = useCursorList('sources', (q) => api.triggers.knowledgeSources.list(client.id, q), [client.id]);
+  const sources = useCursorList('sources', (q) => api.knowledge.listKnowledgeSources(client.id, q), [client.id]);
   return (
     <Page title="Code knowledge">
       <Section title="Sources">
@@ -73,7 +73,7 @@ function CreateSource({ onCreated }: { onCreated(): void }) {
   const repositories = useResource(
     async () =>
       scopeId && project
-        ? api.scm.discovery.sources(client.id, {
+        ? api.scm.discoverSources(client.id, {
             organizationScopeId: scopeId,
             projectId: project.projectId,
             sourceKind: 'repository',
@@ -83,7 +83,7 @@ function CreateSource({ onCreated }: { onCreated(): void }) {
   );
   const chosen = repositories.data?.items.find((r) => r.canonicalSourceRef.value === repository);
   const action = useAction(async () => {
-    await api.triggers.knowledgeSources.create(client.id, {
+    await api.knowledge.createKnowledgeSource(client.id, {
       displayName,
       sourceKind: 'repository',
       organizationScopeId: scopeId,

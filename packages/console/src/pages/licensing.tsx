@@ -12,7 +12,7 @@ type Override = Schemas['CapabilityState']['overrideState'];
 
 /** The edition and capability overrides, with what each capability does (platform administrators). */
 export function LicensingPage() {
-  const licensing = useResource(() => api.licensing.get(), []);
+  const licensing = useResource(() => api.licensing.getLicensing(), []);
   return (
     <Page title="Licensing">
       <Loaded resource={licensing}>{(data) => <LicensingForm licensing={data} onSaved={licensing.reload} />}</Loaded>
@@ -29,7 +29,7 @@ function LicensingForm({ licensing, onSaved }: { licensing: Schemas['Licensing']
   const [saved, setSaved] = useState(false);
   const action = useAction(async () => {
     setSaved(false);
-    await api.licensing.update({
+    await api.licensing.patchLicensing({
       edition,
       capabilityOverrides: Object.entries(overrides).map(([capability, overrideState]) => ({
         capability,

@@ -14,8 +14,8 @@ type Catalog = Schemas['ClientLogicalModels'];
 /** Logical model names and the purpose map; a purpose nothing maps to is flagged. */
 export function LogicalModelsPage() {
   const { client } = useClient();
-  const catalog = useResource(() => api.ai.logicalModels.list(client.id), [client.id]);
-  const connections = useResource(() => api.ai.connections.list(client.id, { limit: 200 }), [client.id]);
+  const catalog = useResource(() => api.ai.listClientLogicalModels(client.id), [client.id]);
+  const connections = useResource(() => api.ai.listAiConnections(client.id, { limit: 200 }), [client.id]);
   return (
     <Page title="Models and purposes">
       <Loaded resource={catalog}>
@@ -36,8 +36,8 @@ export function LogicalModelsPage() {
 function PurposeMap({ catalog, onChanged }: { catalog: Catalog; onChanged(): void }) {
   const { client, canAdminister } = useClient();
   const set = useAction(async (purpose: Purpose, name: string) => {
-    if (name) await api.ai.purposes.set(client.id, purpose, { logicalModelName: name });
-    else await api.ai.purposes.unset(client.id, purpose);
+    if (name) await api.ai.putClientPurpose(client.id, purpose, { logicalModelName: name });
+    else await api.ai.deleteClientPurpose(client.id, purpose);
     onChanged();
   });
   const unmapped = catalog.purposes.filter((p) => !p.logicalModelName);
@@ -111,7 +111,7 @@ function Names({
   const { client, canAdminister } = useClient();
   const page = useLocalPage('names', catalog.items);
   const remove = useAction(async (name: string) => {
-    await api.ai.logicalModels.delete(client.id, name);
+    await api.ai.deleteClientLogicalModel(client.id, name);
     onChanged();
   });
   const modelName = (connectionId: string, modelId: string) => {
@@ -182,7 +182,7 @@ function CreateName({ connections, onCreated }: { connections: Schemas['AiConnec
   const connection = connections.find((c) => c.id === connectionId);
   const model = connection?.configuredModels.find((m) => m.id === configuredModelId);
   const create = useAction(async () => {
-    await api.ai.logicalModels.create(client.id, {
+    await api.ai.createClientLogicalModel(client.id, {
       name,
       capability: model?.operationKinds.includes('chat') ? 'chat' : 'embedding',
       connectionId,

@@ -47,10 +47,10 @@ export function NewAiConnectionPage() {
       ...(paramName && param ? { defaultQueryParams: { [paramName]: param } } : {}),
     };
   };
-  const probe = useAction(async () => setProbeResult(await api.ai.probe(client.id, endpoint())));
-  const discover = useAction(async () => setDiscovered(await api.ai.discoverModels(client.id, endpoint())));
+  const probe = useAction(async () => setProbeResult(await api.ai.probeAiConnection(client.id, endpoint())));
+  const discover = useAction(async () => setDiscovered(await api.ai.discoverAiModels(client.id, endpoint())));
   const create = useAction(async () => {
-    const created = await api.ai.connections.create(client.id, {
+    const created = await api.ai.createAiConnection(client.id, {
       displayName,
       ...endpoint(),
       configuredModels: models,

@@ -34,15 +34,15 @@ const sum = (counts: Count[]): Count => ({
 });
 
 async function loadActivity(): Promise<Activity> {
-  const clients = await api.clients.list({ limit: CLIENTS_LOOKED_AT });
+  const clients = await api.tenancy.listClients({ limit: CLIENTS_LOOKED_AT });
   const count = async (clientId: string, status: 'queued' | 'running'): Promise<Count> => {
-    const page = await api.reviewing.listJobs(clientId, { status, limit: COUNTED_PER_CLIENT });
+    const page = await api.reviewing.listReviewJobs(clientId, { status, limit: COUNTED_PER_CLIENT });
     return { jobs: page.items.length, atLeast: page.nextCursor !== null };
   };
   const perClient = await Promise.all(
     clients.items.map(async (c) => {
       const [recent, queued, running] = await Promise.all([
-        api.reviewing.listJobs(c.id, { limit: 10 }),
+        api.reviewing.listReviewJobs(c.id, { limit: 10 }),
         count(c.id, 'queued'),
         count(c.id, 'running'),
       ]);

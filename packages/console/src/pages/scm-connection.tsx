@@ -18,7 +18,10 @@ type Connection = Schemas['ProviderConnection'];
 export function ScmConnectionPage() {
   const { client } = useClient();
   const { connectionId = '' } = useParams();
-  const connection = useResource(() => api.scm.connections.get(client.id, connectionId), [client.id, connectionId]);
+  const connection = useResource(
+    () => api.scm.getProviderConnection(client.id, connectionId),
+    [client.id, connectionId],
+  );
   const [scopesVersion, setScopesVersion] = useState(0);
   return (
     <Loaded resource={connection}>
@@ -40,11 +43,11 @@ export function ScmConnectionPage() {
 function Details({ connection: c, onChanged }: { connection: Connection; onChanged(): void }) {
   const { client, canAdminister } = useClient();
   const verify = useAction(async () => {
-    await api.scm.connections.verify(client.id, c.id);
+    await api.scm.verifyProviderConnection(client.id, c.id);
     onChanged();
   });
   const toggle = useAction(async () => {
-    await api.scm.connections.update(client.id, c.id, { isActive: !c.isActive });
+    await api.scm.patchProviderConnection(client.id, c.id, { isActive: !c.isActive });
     onChanged();
   });
   return (
@@ -103,7 +106,7 @@ function Details({ connection: c, onChanged }: { connection: Connection; onChang
 
 function Scopes({ connection, onChanged }: { connection: Connection; onChanged(): void }) {
   const { client, canAdminister } = useClient();
-  const scopes = useCursorList('scopes', (q) => api.scm.scopes.list(client.id, connection.id, q), [
+  const scopes = useCursorList('scopes', (q) => api.scm.listProviderScopes(client.id, connection.id, q), [
     client.id,
     connection.id,
   ]);
@@ -113,7 +116,7 @@ function Scopes({ connection, onChanged }: { connection: Connection; onChanged()
   const [externalScopeId, setExternalScopeId] = useState('');
   const [isEnabled, setEnabled] = useState(true);
   const create = useAction(async () => {
-    await api.scm.scopes.create(client.id, connection.id, {
+    await api.scm.createProviderScope(client.id, connection.id, {
       scopeType: scopeType as 'organization',
       scopePath,
       isEnabled,
@@ -208,16 +211,16 @@ function Scopes({ connection, onChanged }: { connection: Connection; onChanged()
 function ReviewerIdentity({ connection }: { connection: Connection }) {
   const { client, canAdminister } = useClient();
   const current = useResource(
-    () => unlessMissing(api.scm.reviewerIdentity.get(client.id, connection.id)),
+    () => unlessMissing(api.scm.getReviewerIdentity(client.id, connection.id)),
     [client.id, connection.id],
   );
   const [search, setSearch] = useState('');
   const [candidates, setCandidates] = useState<Schemas['ScmUser'][] | undefined>();
   const find = useAction(async () => {
-    setCandidates((await api.scm.reviewerIdentity.resolve(client.id, connection.id, search)).items);
+    setCandidates((await api.scm.resolveReviewerIdentities(client.id, connection.id, { search })).items);
   });
   const pick = useAction(async (user: Schemas['ScmUser']) => {
-    await api.scm.reviewerIdentity.put(client.id, connection.id, user);
+    await api.scm.putReviewerIdentity(client.id, connection.id, user);
     setCandidates(undefined);
     current.reload();
   });

@@ -11,7 +11,7 @@ import { AUTH_KINDS, familyName, PROVIDER_FAMILIES, type ProviderFamily } from '
 /** The client's source-control connections and a form to add one. */
 export function ScmConnectionsPage() {
   const { client, canAdminister } = useClient();
-  const connections = useCursorList('connections', (q) => api.scm.connections.list(client.id, q), [client.id]);
+  const connections = useCursorList('connections', (q) => api.scm.listProviderConnections(client.id, q), [client.id]);
   return (
     <Page title="Source control">
       <Section title="Connections">
@@ -81,7 +81,7 @@ function CreateConnection() {
   const [appId, setAppId] = useState('');
   const [installationId, setInstallationId] = useState('');
   const action = useAction(async () => {
-    const created = await api.scm.connections.create(client.id, {
+    const created = await api.scm.createProviderConnection(client.id, {
       providerFamily: family,
       authenticationKind: kind as 'personalAccessToken',
       hostBaseUrl,

@@ -31,7 +31,7 @@ export function SubmitReviewPage() {
   const action = useAction(async () => {
     setResult(undefined);
     setResult(
-      await api.reviewing.submitByCoordinates(client.id, {
+      await api.reviewing.submitReviewByCoordinates(client.id, {
         providerScopePath,
         providerProjectKey,
         repositoryId,

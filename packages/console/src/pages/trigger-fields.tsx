@@ -47,7 +47,7 @@ export function TriggerFields({
   purpose?: 'crawl';
 }) {
   const { state, more } = fields;
-  const sources = useResource(() => api.triggers.knowledgeSources.list(clientId, { limit: 200 }), [clientId]);
+  const sources = useResource(() => api.knowledge.listKnowledgeSources(clientId, { limit: 200 }), [clientId]);
   return (
     <>
       <div className="row">

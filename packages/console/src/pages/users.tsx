@@ -12,9 +12,9 @@ const GLOBAL_ROLES = [
 
 /** Local accounts of the installation (platform administrators only). */
 export function UsersPage() {
-  const users = useCursorList('users', (q) => api.users.list(q), []);
+  const users = useCursorList('users', (q) => api.identity.listUsers(q), []);
   const update = useAction(async (id: string, body: { isActive?: boolean; globalRole?: 'user' | 'platformAdmin' }) => {
-    await api.users.update(id, body);
+    await api.identity.patchUser(id, body);
     users.reload();
   });
   return (
@@ -90,7 +90,7 @@ function CreateUser({ onCreated }: { onCreated(): void }) {
   const [password, setPassword] = useState('');
   const [globalRole, setGlobalRole] = useState('user');
   const action = useAction(async () => {
-    await api.users.create({
+    await api.identity.createUser({
       username,
       password,
       ...(displayName ? { displayName } : {}),

@@ -13,17 +13,17 @@ export function WebhookPage() {
   const { client, canAdminister } = useClient();
   const { configId = '' } = useParams();
   const navigate = useNavigate();
-  const config = useResource(() => api.triggers.webhooks.get(configId), [configId]);
-  const deliveries = useResource(() => api.triggers.webhooks.deliveries(configId, { take: 200 }), [configId], {
+  const config = useResource(() => api.triggers.getWebhookConfiguration(configId), [configId]);
+  const deliveries = useResource(() => api.triggers.listWebhookDeliveries(configId, { take: '200' }), [configId], {
     pollMs: 5000,
   });
   const page = useLocalPage('deliveries', deliveries.data?.items);
   const toggle = useAction(async (isActive: boolean) => {
-    await api.triggers.webhooks.update(configId, { isActive });
+    await api.triggers.patchWebhookConfiguration(configId, { isActive });
     config.reload();
   });
   const remove = useAction(async () => {
-    await api.triggers.webhooks.delete(configId);
+    await api.triggers.deleteWebhookConfiguration(configId);
     navigate(`/clients/${client.id}/webhooks`);
   });
   return (

@@ -14,9 +14,11 @@ import { TriggerFields, useTriggerFields } from './trigger-fields.js';
 /** The client's webhook configurations, and a form that answers the listener URL and secret once. */
 export function WebhooksPage() {
   const { client, canAdminister } = useClient();
-  const configs = useCursorList('webhooks', (q) => api.triggers.webhooks.list({ ...q, clientId: client.id }), [
-    client.id,
-  ]);
+  const configs = useCursorList(
+    'webhooks',
+    (q) => api.triggers.listWebhookConfigurations({ ...q, clientId: client.id }),
+    [client.id],
+  );
   const [created, setCreated] = useState<Schemas['CreatedWebhookConfiguration']>();
   return (
     <Page title="Webhooks">
@@ -100,7 +102,7 @@ function CreateWebhook({ onCreated }: { onCreated(c: Schemas['CreatedWebhookConf
   const action = useAction(async () => {
     const provider = scopes.data?.find((s) => s.scope.id === fields.state.scopeId)?.connection.providerFamily;
     onCreated(
-      await api.triggers.webhooks.create({
+      await api.triggers.createWebhookConfiguration({
         clientId: client.id,
         provider: provider ?? 'gitHostA',
         enabledEvents: events,

@@ -161,6 +161,13 @@ export interface HostConfig {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
+/** `MARGIN_PLUGINS`: comma-separated package names or file paths. */
+const pluginList = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
 /** The runtime's background settings from the host's configuration (`WORKER_*`, `WEBHOOK_*`, `CRAWL_*`). */
 export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'triggers'>): BackgroundSettings {
   const t = config.triggers;
@@ -214,10 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
-    plugins: (e.MARGIN_PLUGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
+    plugins: pluginList(e.MARGIN_PLUGINS),
     consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
     trustProxy: e.MARGIN_TRUST_PROXY,
     metricsToken: e.MARGIN_METRICS_TOKEN || undefined,
@@ -236,6 +240,7 @@ const CliEnvSchema = z.object({
   MARGIN_AI_API_KEY: optionalText,
   MARGIN_SCM_TOKEN: optionalText,
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+  MARGIN_PLUGINS: optionalText,
 });
 
 export interface CliEnvironment {
@@ -248,6 +253,8 @@ export interface CliEnvironment {
   };
   scmToken: string | undefined;
   allowPrivateEgress: boolean;
+  /** `MARGIN_PLUGINS`: provider plugins to register, as the reference host does. */
+  plugins: string[];
 }
 
 /** Reads the CLI's variables. Errors name the variable and never echo its value. */
@@ -267,5 +274,6 @@ export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnv
     },
     scmToken: e.MARGIN_SCM_TOKEN,
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
+    plugins: pluginList(e.MARGIN_PLUGINS),
   };
 }

@@ -1,6 +1,6 @@
 import { bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
+import type { ProviderRegistry } from '@margin/core/spec';
 import { BUILT_IN_AI_PROVIDER_KINDS } from '@margin/core/spec';
-import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../config.js';
 import type { CliIo } from './cli-io.js';
 
@@ -33,10 +33,13 @@ export interface ModelFlagValues {
  * The model from flags and environment, built through the providers' registry exactly as the
  * service builds a connection's model: the same kinds, endpoint checks and egress guard.
  */
-export function modelFromOptions(values: ModelFlagValues, io: CliIo): ModelBinding & { label: string } {
+export function modelFromOptions(
+  values: ModelFlagValues,
+  io: CliIo,
+  registry: ProviderRegistry,
+): ModelBinding & { label: string } {
   const env = loadCliEnvironment(io.env);
   const providerKind = values['provider-kind'] ?? env.ai.providerKind ?? 'kindCompatible';
-  const registry = createProviderRegistry({ ...io.registryOptions, allowPrivateEgress: env.allowPrivateEgress });
   if (!registry.ai.some((k) => k.kind === providerKind)) {
     const kinds = registry.ai.map((k) => k.kind).join(', ');
     throw MarginError.validation(`--provider-kind must be one of ${kinds} (got '${providerKind.slice(0, 64)}').`);

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { MarginError, type ReviewModelTraits } from '@margin/core';
 import { parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';
 import type { CliCommand } from '../cli-io.js';
+import { cliRegistry } from '../cli-registry.js';
 import { MODEL_FLAGS, MODEL_USAGE, modelFromOptions } from '../model-options.js';
 import { type EvalCase, loadCases } from './eval-case.js';
 import { runEval } from './eval-run.js';
@@ -76,7 +77,7 @@ export const evalCommand: CliCommand = {
     const cases = await loadCases(casesDir, values.case ?? []);
     if (cases.length === 0) throw MarginError.validation(`No eval cases in ${casesDir}.`);
     const scripted = values.scripted || values['record-scripted'];
-    const live = scripted ? undefined : modelFromOptions(values, io);
+    const live = scripted ? undefined : modelFromOptions(values, io, await cliRegistry(io));
 
     const recordings = new Map<string, ReturnType<typeof recordingModel>>();
     const replays = new Map<string, Awaited<ReturnType<typeof readRecordedAnswers>>>();

@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type CoverageManifest, MarginError, openPullRequestByUrl, reviewPullRequest } from '@margin/core';
-import type { ReviewPublisher, ReviewSource } from '@margin/core/spec';
-import { createProviderRegistry } from '@margin/providers';
+import type { ProviderRegistry, ReviewPublisher, ReviewSource } from '@margin/core/spec';
 import { loadCliEnvironment } from '../../config.js';
 import { oneOf, parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
+import { cliRegistry } from '../cli-registry.js';
 import { MODEL_FLAGS, MODEL_USAGE, modelFromOptions } from '../model-options.js';
 import { FAIL_ON, failingFindings } from './fail-on.js';
 import { formatJson } from './format-json.js';
@@ -84,9 +84,10 @@ export const reviewCommand: CliCommand = {
       );
     }
     const config = values.config === undefined ? undefined : await readConfig(resolve(io.cwd, values.config));
-    const binding = modelFromOptions(values, io);
+    const registry = await cliRegistry(io);
+    const binding = modelFromOptions(values, io, registry);
     const { source, publisher, target, hostBaseUrl } = values.pr
-      ? await pullRequestSource(values.pr, io)
+      ? await pullRequestSource(values.pr, io, registry)
       : {
           ...(await gitSource(values.repo ?? '.', values.base as string, values.head ?? 'HEAD', io)),
           publisher: undefined,
@@ -130,12 +131,12 @@ async function gitSource(repo: string, base: string, head: string, io: CliIo) {
 async function pullRequestSource(
   url: string,
   io: CliIo,
+  registry: ProviderRegistry,
 ): Promise<{ source: ReviewSource; publisher: ReviewPublisher; target: string; hostBaseUrl: string }> {
   const env = loadCliEnvironment(io.env);
   if (!env.scmToken) {
     throw MarginError.validation('--pr needs a token for the provider in MARGIN_SCM_TOKEN (never a flag).');
   }
-  const registry = createProviderRegistry({ ...io.registryOptions, allowPrivateEgress: env.allowPrivateEgress });
   const opened = await openPullRequestByUrl({ registry, url, token: env.scmToken, signal: io.signal });
   return { source: opened.bound, publisher: opened.bound, target: url, hostBaseUrl: opened.pullRequest.hostBaseUrl };
 }

@@ -58,14 +58,3 @@ export function requestedAiKind(registry: ProviderRegistry, kind: AiProviderKind
   }
   return found;
 }
-
-/** The kind of something stored (a profile); one no longer registered here is a 409. */
-export function aiKind(registry: ProviderRegistry, kind: AiProviderKind): AiProviderKindV1 {
-  const found = registry.ai.find((p) => p.kind === kind);
-  if (!found) {
-    throw MarginError.conflict(
-      `AI provider kind '${kind}' is not registered in this installation; register its plugin to use what was saved for it.`,
-    );
-  }
-  return found;
-}

@@ -98,7 +98,6 @@ export { type Clock, systemClock } from './platform/clock.js';
 export { type Ids, randomIds } from './platform/ids.js';
 export { type SealedField, type SecretBox, sealedSecretContext } from './platform/secret-box.js';
 export {
-  aiKind,
   familyOfSegment,
   type ProviderRegistry,
   requestedAiKind,

@@ -9,14 +9,7 @@ import type {
   ProtocolMode,
 } from './ai-model-v1.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
-import {
-  connectionView,
-  findKind,
-  invalid,
-  loadConnection,
-  openConnectionConfig,
-  verificationView,
-} from './connections.js';
+import { connectionView, findKind, loadConnection, openConnectionConfig, verificationView } from './connections.js';
 import { failureCategoryOf, failureSummaryOf } from './failure-category.js';
 import { effectiveCatalog, findCatalogEntry, tenantCatalogInUse } from './model-catalog.js';
 import {
@@ -62,7 +55,7 @@ function unsavedConnection(deps: AiDeps, input: unknown): { kind: AiProviderKind
     kind,
     deps.ai.allowPrivateEgress,
   );
-  if (issues.length > 0 || !kind) throw invalid(issues);
+  if (issues.length > 0 || !kind) throw MarginError.invalid(issues);
   return {
     kind,
     config: {

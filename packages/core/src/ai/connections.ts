@@ -1,4 +1,4 @@
-import { MarginError, type ValidationIssue } from '../errors.js';
+import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/actor.js';
 import { PageQuery } from '../identity/schemas.js';
 import { sealedSecretContext } from '../platform/secret-box.js';
@@ -93,8 +93,6 @@ export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnect
   };
 }
 
-export const invalid = (issues: ValidationIssue[]): MarginError => MarginError.invalid(issues);
-
 const apiKeyContext = (connectionId: string) => sealedSecretContext('ai-connection.apiKey', connectionId);
 
 function sealKey(deps: Pick<AiDeps, 'secrets'>, connectionId: string, key: string): string | null {
@@ -166,7 +164,7 @@ function normalizeOrThrow(
     allowPrivateEgress: deps.ai.allowPrivateEgress,
     existingModels,
   });
-  if (!('profile' in result)) throw invalid(result.issues);
+  if (!('profile' in result)) throw MarginError.invalid(result.issues);
   return result.profile;
 }
 
@@ -229,7 +227,7 @@ export async function patchConnection(
       apiKey.present &&
       destinationChanged(current, { providerKind, baseUrl: draft.baseUrl, defaultHeaders, defaultQueryParams })
     ) {
-      throw invalid([{ path: 'auth.apiKey', message: KEY_REQUIRED_AGAIN }]);
+      throw MarginError.invalid([{ path: 'auth.apiKey', message: KEY_REQUIRED_AGAIN }]);
     }
     const next: AiConnectionRecord = {
       ...current,
@@ -283,7 +281,7 @@ export async function attachCatalogModel(
     (e) => e.id === catalogModelId && e.providerKind === current.providerKind,
   );
   if (!entry) {
-    throw invalid([
+    throw MarginError.invalid([
       {
         path: 'catalogModelId',
         message: `names no catalog model of ${current.providerKind}, this connection’s provider kind`,

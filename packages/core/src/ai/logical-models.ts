@@ -5,7 +5,7 @@ import type { Actor } from '../identity/actor.js';
 import type { Repositories } from '../storage/storage-v1.js';
 import type { ClientRecord } from '../tenancy/tenancy-records.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';
-import { findKind, invalid } from './connections.js';
+import { findKind } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
 import { assertTenantCatalogWritable, tenantCatalogInUse } from './model-catalog.js';
 import { modesOfKind } from './profile-rules.js';
@@ -58,7 +58,7 @@ async function assertTarget(
         : (await tx.clients.findById(connection.clientId))?.tenantId === owner.tenantId;
   }
   if (!connection || !reachable) {
-    throw invalid([
+    throw MarginError.invalid([
       {
         path: 'connectionId',
         message:
@@ -69,7 +69,7 @@ async function assertTarget(
     ]);
   }
   const problem = logicalTargetProblem(target, connection, modesOfKind(findKind(deps, connection.providerKind)));
-  if (problem) throw invalid([problem]);
+  if (problem) throw MarginError.invalid([problem]);
 }
 
 /** Purposes of the given mappings that a logical model of `capability` (or none at all) would break. */
@@ -122,7 +122,9 @@ function targetOf(req: ReturnType<typeof parsePut> | ReturnType<typeof LogicalMo
 function parsePut(name: string, input: unknown) {
   const req = PutLogicalModelInput.parse(input);
   if (req.name !== undefined && !sameName(req.name, name)) {
-    throw invalid([{ path: 'name', message: 'name must match the name in the path; logical models are not renamed.' }]);
+    throw MarginError.invalid([
+      { path: 'name', message: 'name must match the name in the path; logical models are not renamed.' },
+    ]);
   }
   return req;
 }
@@ -229,7 +231,7 @@ export async function putPurpose(deps: CoreDeps, actor: Actor, clientId: string,
       (await tx.aiLogicalModels.find('client', clientId, logicalModelName)) ??
       (useTenant ? await tx.aiLogicalModels.find('tenant', client.tenantId, logicalModelName) : undefined);
     if (!model) {
-      throw invalid([
+      throw MarginError.invalid([
         {
           path: 'logicalModelName',
           message: `${logicalModelName} is not a logical model of this client (an override or a tenant-catalog entry).`,
@@ -238,7 +240,7 @@ export async function putPurpose(deps: CoreDeps, actor: Actor, clientId: string,
     }
     const needs = capabilityForPurpose(parsedPurpose);
     if (model.capability !== needs) {
-      throw invalid([
+      throw MarginError.invalid([
         {
           path: 'logicalModelName',
           message: `${parsedPurpose} needs ${article(needs)} model; ${model.name} is ${article(model.capability)} model.`,

@@ -186,7 +186,7 @@ export function checkProfile(
 ): { issues: ValidationIssue[] } | { issues: []; profile: NormalizedProfile } {
   const { kind } = context;
   const issues = endpointIssues(draft, kind, context.allowPrivateEgress);
-  const kindModes = kind && modesOf(kind);
+  const kindModes = modesOfKind(kind);
 
   let discoveryMode: DiscoveryMode =
     draft.discoveryMode ?? (kind?.supportsDiscovery ? 'providerCatalog' : 'manualOnly');
@@ -307,7 +307,7 @@ function normalizeBindings(
   kind: AiProviderKindV1 | undefined,
   issues: ValidationIssue[],
 ): PurposeBindingRecord[] {
-  const kindModes = kind && modesOf(kind);
+  const kindModes = modesOfKind(kind);
   const seen = new Set<AiPurpose>();
   const out: PurposeBindingRecord[] = [];
   inputs.forEach((input, i) => {

@@ -30,7 +30,7 @@ export const REGISTERED_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 /**
  * A value of a registry that adapters extend (provider families, AI provider kinds, protocol
  * modes). Any id-shaped string parses; whether the running installation has it registered is the
- * use case's check (`scmFamily`, `aiKind`), since a plugin may add one. `openapi.json` lists the
+ * use case's check (`requestedScmFamily`, `requestedAiKind`), since a plugin may add one. `openapi.json` lists the
  * built-in values as the known ones, and the SDK's types still accept others.
  */
 export function registeredId<const T extends string>(known: readonly [T, ...T[]], what: string) {

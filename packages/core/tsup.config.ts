@@ -4,7 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     spec: 'src/spec.ts',
-    'schemas/index': 'src/schemas/index.ts',
+    schemas: 'src/schemas.ts',
     memory: 'src/memory.ts',
     'testing/index': 'src/testing/index.ts',
   },

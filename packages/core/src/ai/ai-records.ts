@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { Page, PageRequest } from '../storage/index.js';
 import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
 import type { AiFailureCategory, AiProviderKind, ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
 import type { AiPurpose, OperationKind } from './purposes.js';

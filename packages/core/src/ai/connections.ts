@@ -1,8 +1,8 @@
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { PageQuery } from '../identity/schemas.js';
-import { sealedSecretContext } from '../platform/secret-box.js';
-import type { Repositories } from '../storage/storage-v1.js';
+import type { Actor } from '../identity/index.js';
+import { PageQuery } from '../identity/index.js';
+import { sealedSecretContext } from '../platform/index.js';
+import type { Repositories } from '../storage/index.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
 import type {

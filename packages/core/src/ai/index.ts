@@ -25,7 +25,14 @@ export {
 export { estimateCostUsd, type ModelPrices } from './cost.js';
 export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
 export { toVendorJsonSchema } from './json-schema.js';
-export { inferOperationKinds, inferProtocolModes, modesOf, operationOf } from './profile-rules.js';
+export {
+  checkProfile,
+  inferOperationKinds,
+  inferProtocolModes,
+  modesOf,
+  narrowAutoMode,
+  operationOf,
+} from './profile-rules.js';
 export {
   AI_PURPOSES,
   type AiPurpose,
@@ -44,6 +51,7 @@ export {
   AiProbeResultView,
   AiVerificationView,
   AttachCatalogModelInput,
+  aiProviderKind,
   CatalogModelInput,
   CatalogModelList,
   CatalogModelQuery,
@@ -67,6 +75,7 @@ export {
   PurposeParam,
   PutLogicalModelInput,
   PutPurposeInput,
+  protocolMode,
   TenantLogicalModelList,
 } from './schemas.js';
 export { type ChatStructuredOptions, type ChatStructuredResult, chatStructured } from './structured-chat.js';

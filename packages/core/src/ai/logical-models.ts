@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import type { Repositories } from '../storage/storage-v1.js';
-import type { ClientRecord } from '../tenancy/tenancy-records.js';
+import type { Actor } from '../identity/index.js';
+import type { Repositories } from '../storage/index.js';
+import type { ClientRecord } from '../tenancy/index.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';
 import { findKind } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';

@@ -1,6 +1,6 @@
-import { egressRefusalOf } from '../egress/url-policy.js';
+import { egressRefusalOf } from '../egress/index.js';
 import type { ValidationIssue } from '../errors.js';
-import type { Ids } from '../platform/ids.js';
+import type { Ids } from '../platform/index.js';
 import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from './ai-model-v1.js';
 import type {
   AiAuthMode,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { aiProviderKind, protocolMode } from '../schemas/registered-ids.js';
-import { REASONING_EFFORTS } from './ai-model-v1.js';
+import { registeredId } from '../validation/index.js';
+import { BUILT_IN_AI_PROVIDER_KINDS, BUILT_IN_PROTOCOL_MODES, REASONING_EFFORTS } from './ai-model-v1.js';
 import {
   AI_FAILURE_CATEGORIES,
   AUTH_MODES,
@@ -9,6 +9,15 @@ import {
   VERIFICATION_STATUSES,
 } from './ai-records.js';
 import { AI_PURPOSES, OPERATION_KINDS } from './purposes.js';
+
+/** Ids adapters register, as request and response fields: the built-ins listed, others accepted. */
+export const aiProviderKind = registeredId(BUILT_IN_AI_PROVIDER_KINDS, 'AI provider kind').meta({
+  description: 'A built-in kind (kindCloudA, kindDirect, …) or one a plugin registers.',
+});
+
+export const protocolMode = registeredId(BUILT_IN_PROTOCOL_MODES, 'protocol mode').meta({
+  description: '`auto`, a built-in wire protocol, or one a registered AI provider kind declares.',
+});
 
 const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
 const id = z.string().min(1).max(100);

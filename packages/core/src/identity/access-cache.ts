@@ -1,7 +1,7 @@
-import type { Clock } from '../platform/clock.js';
-import { TtlCache } from '../platform/ttl-cache.js';
-import type { StorageV1 } from '../storage/storage-v1.js';
-import type { ClientAccess } from '../tenancy/tenancy-records.js';
+import type { Clock } from '../platform/index.js';
+import { TtlCache } from '../platform/index.js';
+import type { StorageV1 } from '../storage/index.js';
+import type { ClientAccess } from '../tenancy/index.js';
 import type { GlobalRole } from './user-record.js';
 
 export interface UserState {

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { isTenantInReach } from '../licensing/licensing-state.js';
-import type { ClientRecord, TenantRecord } from '../tenancy/tenancy-records.js';
+import { isTenantInReach } from '../licensing/index.js';
+import type { ClientRecord, TenantRecord } from '../tenancy/index.js';
 import type { Actor } from './actor.js';
 import { type ClientRole, clientRoleAtLeast, higherClientRole, type TenantRole } from './roles.js';
 

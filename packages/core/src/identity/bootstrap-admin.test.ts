@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMarginCore } from '../core.js';
-import { createAesGcmSecretBox } from '../platform/secret-box.js';
-import { createMemoryStorage } from '../storage/memory/memory-storage.js';
-import { createManualClock, createSequentialIds } from '../testing/fakes.js';
+import { createAesGcmSecretBox } from '../platform/index.js';
+import { createMemoryStorage } from '../storage/index.js';
+import { createManualClock, createSequentialIds } from '../testing/index.js';
 import { verifyPassword } from './passwords.js';
 
 function setup() {

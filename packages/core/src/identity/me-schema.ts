@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { EDITIONS } from '../licensing/capabilities.js';
-import { CapabilityStateView } from '../licensing/schemas.js';
+import { CapabilityStateView, EDITIONS } from '../licensing/index.js';
 import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
 import { GLOBAL_ROLES } from './user-record.js';
 

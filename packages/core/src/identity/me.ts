@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { allCapabilityStates, readLicensing } from '../licensing/licensing-state.js';
+import { allCapabilityStates, readLicensing } from '../licensing/index.js';
 import type { Actor } from './actor.js';
 import type { ClientRole, TenantRole } from './roles.js';
 

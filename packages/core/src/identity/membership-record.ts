@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { Page, PageRequest } from '../storage/index.js';
 import type { ClientRole, TenantRole } from './roles.js';
 
 export interface ClientMemberRecord {

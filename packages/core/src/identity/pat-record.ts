@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { Page, PageRequest } from '../storage/index.js';
 
 export interface PersonalAccessTokenRecord {
   id: string;

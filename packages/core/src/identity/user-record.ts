@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { Page, PageRequest } from '../storage/index.js';
 
 export const GLOBAL_ROLES = ['platformAdmin', 'user'] as const;
 export type GlobalRole = (typeof GLOBAL_ROLES)[number];

@@ -1,5 +1,5 @@
-import type { ProviderFamily } from '../scm/scm-provider-v1.js';
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { ProviderFamily } from '../scm/index.js';
+import type { Page, PageRequest } from '../storage/index.js';
 
 export const KNOWLEDGE_SOURCE_KINDS = ['repository', 'adoWiki'] as const;
 export type KnowledgeSourceKind = (typeof KNOWLEDGE_SOURCE_KINDS)[number];

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { PageQuery } from '../identity/schemas.js';
+import type { Actor } from '../identity/index.js';
+import { PageQuery } from '../identity/index.js';
 import { scmFamily } from '../providers.js';
 import { requireWikiSources } from '../scm/index.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';

@@ -7,9 +7,11 @@ export {
   type OverrideState,
 } from './capabilities.js';
 export {
+  allCapabilityStates,
   type CapabilityState,
   capabilityState,
   isCapabilityAvailable,
+  isTenantInReach,
   type LicensingRecord,
   readLicensing,
   requireCapability,

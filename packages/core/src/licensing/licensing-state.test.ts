@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../errors.js';
-import { createMemoryStorage } from '../storage/memory/memory-storage.js';
+import { createMemoryStorage } from '../storage/index.js';
 import { capabilityState, requireCapability, writeLicensing } from './licensing-state.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/tenancy-records.js';
+import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
 import {
   CAPABILITY_FEATURES,
   CAPABILITY_KEYS,

@@ -1,12 +1,8 @@
-import type { AiModelV1, ReasoningEffort } from '../ai/ai-model-v1.js';
-import type { ModelPrices } from '../ai/cost.js';
-import type { AiPurpose } from '../ai/purposes.js';
+import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai/index.js';
 import type { EventBus } from '../events.js';
-import type { Clock } from '../platform/clock.js';
-import type { Ids } from '../platform/ids.js';
-import type { JobUsage, ReviewJobRecord } from '../reviewing/job-record.js';
-import type { ProtocolWriter } from '../reviewing/protocol-writer.js';
-import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/scm-provider-v1.js';
+import type { Clock, Ids } from '../platform/index.js';
+import type { JobUsage, ProtocolWriter, ReviewJobRecord } from '../reviewing/index.js';
+import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
 
 /** The model serving one purpose for a job, with what the engine needs to budget and price it. */

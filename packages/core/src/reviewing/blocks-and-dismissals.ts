@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { PageQuery } from '../identity/schemas.js';
+import type { Actor } from '../identity/index.js';
+import { PageQuery } from '../identity/index.js';
 import type { BlockedPullRequestRecord } from './block-record.js';
 import type { DismissalRecord } from './dismissal-record.js';
 import { BlockInput, DismissInput, UnblockInput } from './schemas.js';

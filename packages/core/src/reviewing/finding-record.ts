@@ -1,5 +1,5 @@
-import type { KnownFinding } from '../review-engine/memory/review-memory.js';
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { KnownFinding } from '../review-engine/index.js';
+import type { Page, PageRequest } from '../storage/index.js';
 
 export const FINDING_STATES = ['open', 'resolved', 'dismissed', 'superseded', 'reopened'] as const;
 /**

@@ -1,5 +1,5 @@
-import type { Clock } from '../platform/clock.js';
-import { TtlCache } from '../platform/ttl-cache.js';
+import type { Clock } from '../platform/index.js';
+import { TtlCache } from '../platform/index.js';
 import type { ReviewJobRecord, ReviewJobsRepository } from './job-record.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewJobRecord } from './job-record.js';
 import { RESTARTABLE, STOPPABLE } from './job-state.js';
 import { jobStatusView, jobSummaryView } from './job-view.js';

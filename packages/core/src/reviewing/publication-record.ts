@@ -1,4 +1,4 @@
-import type { PublicationEntry } from '../review-engine/memory/review-memory.js';
+import type { PublicationEntry } from '../review-engine/index.js';
 
 /** One outbox entry of a pull request (see `PublicationEntry`), as stored. */
 export interface PublicationRecord extends PublicationEntry {

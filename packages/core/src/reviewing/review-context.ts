@@ -1,18 +1,20 @@
-import type { AiPurpose } from '../ai/purposes.js';
-import { type ResolvedPurpose, resolvePurpose } from '../ai/resolve-purpose.js';
+import type { AiPurpose } from '../ai/index.js';
+import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { CoverageFile } from '../review-engine/coverage.js';
 import type {
+  CoverageFile,
   FindingStore,
   KnownFinding,
   PublicationLedger,
   ReviewBaseline,
+  ReviewContext,
   ReviewMemory,
-} from '../review-engine/memory/review-memory.js';
-import type { ReviewContext, ReviewModel, ReviewScm } from '../review-engine/review-engine-v1.js';
-import type { ProviderConnectionRecord } from '../scm/connection-records.js';
-import { connectScmProvider, scopeWithConnection } from '../scm/open-scm-provider.js';
+  ReviewModel,
+  ReviewScm,
+} from '../review-engine/index.js';
+import type { ProviderConnectionRecord } from '../scm/index.js';
+import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
 import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
 import type { ProtocolWriter } from './protocol-writer.js';

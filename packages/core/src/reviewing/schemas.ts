@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerFamily } from '../schemas/registered-ids.js';
+import { providerFamily } from '../scm/index.js';
 import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
 import { EVENT_CATEGORIES } from './protocol-record.js';

@@ -1,10 +1,10 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { isCapabilityAvailable } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { isCapabilityAvailable } from '../licensing/index.js';
 import { requestedScmFamily } from '../providers.js';
-import type { ProviderFamily } from '../scm/scm-provider-v1.js';
-import type { Repositories } from '../storage/storage-v1.js';
+import type { ProviderFamily } from '../scm/index.js';
+import type { Repositories } from '../storage/index.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
 import type {
   JobCodeReview,

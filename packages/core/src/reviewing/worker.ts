@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { isCapabilityAvailable } from '../licensing/licensing-state.js';
-import type { ReviewEngineV1 } from '../review-engine/review-engine-v1.js';
+import { isCapabilityAvailable } from '../licensing/index.js';
+import type { ReviewEngineV1 } from '../review-engine/index.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';

@@ -1,5 +1,5 @@
 import type { ProviderFailure } from '../errors.js';
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { Page, PageRequest } from '../storage/index.js';
 import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
 import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
 

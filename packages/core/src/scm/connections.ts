@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError, type ProviderFailure } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { PageQuery } from '../identity/schemas.js';
-import { requireCapability } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { PageQuery } from '../identity/index.js';
+import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../providers.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';

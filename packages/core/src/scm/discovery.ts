@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { requireCapability } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { requireCapability } from '../licensing/index.js';
 import { type OpenedScmScope, scopeWithConnection } from './open-scm-provider.js';
 import {
   DiscoverBranchesQuery,

@@ -39,6 +39,7 @@ export {
   ProviderScopeList,
   ProviderScopeView,
   PutReviewerIdentityInput,
+  providerFamily,
   ResolveReviewerIdentityQuery,
   ReviewerIdentityCandidates,
   ReviewerIdentityView,

@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { oneOf, required, timestamp } from '../schemas/building-blocks.js';
-import { providerFamily } from '../schemas/registered-ids.js';
+import { oneOf, registeredId, required, timestamp } from '../validation/index.js';
 import { SCOPE_TYPES, VERIFICATION_STATUSES } from './connection-records.js';
 import { PROVIDER_FAILURES } from './provider-failures.js';
-import { AUTHENTICATION_KINDS } from './scm-provider-v1.js';
+import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from './scm-provider-v1.js';
 import { httpUrlProblem } from './support-matrix.js';
+
+/** A family id as a request or response field: the built-ins listed, a plugin's accepted. */
+export const providerFamily = registeredId(BUILT_IN_PROVIDER_FAMILIES, 'provider family').meta({
+  description:
+    'suiteDevOps (Azure DevOps), gitHostA (GitHub), gitHostB (GitLab), gitHostC (Bitbucket), or a family a plugin registers.',
+});
 
 const httpUrl = (max: number) =>
   z

@@ -1,4 +1,4 @@
-import { egressRefusalOf } from '../egress/url-policy.js';
+import { egressRefusalOf } from '../egress/index.js';
 import { MarginError } from '../errors.js';
 import type { AuthenticationKind, ScmProviderFamilyV1 } from './scm-provider-v1.js';
 

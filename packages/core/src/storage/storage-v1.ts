@@ -1,27 +1,31 @@
-import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from '../ai/ai-records.js';
-import type { MembershipsRepository } from '../identity/membership-record.js';
-import type { PersonalAccessTokensRepository } from '../identity/pat-record.js';
-import type { RefreshTokensRepository } from '../identity/session-record.js';
-import type { SignInFailuresRepository } from '../identity/sign-in-failure-record.js';
-import type { UsersRepository } from '../identity/user-record.js';
-import type { KnowledgeSourcesRepository } from '../knowledge/knowledge-records.js';
-import type { BlockedPullRequestsRepository } from '../reviewing/block-record.js';
-import type { DismissalsRepository } from '../reviewing/dismissal-record.js';
-import type { ReviewFindingsRepository } from '../reviewing/finding-record.js';
-import type { ReviewJobsRepository } from '../reviewing/job-record.js';
-import type { ProtocolRepository } from '../reviewing/protocol-record.js';
-import type { ReviewPublicationsRepository } from '../reviewing/publication-record.js';
+import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from '../ai/index.js';
+import type {
+  MembershipsRepository,
+  PersonalAccessTokensRepository,
+  RefreshTokensRepository,
+  SignInFailuresRepository,
+  UsersRepository,
+} from '../identity/index.js';
+import type { KnowledgeSourcesRepository } from '../knowledge/index.js';
+import type {
+  BlockedPullRequestsRepository,
+  DismissalsRepository,
+  ProtocolRepository,
+  ReviewFindingsRepository,
+  ReviewJobsRepository,
+  ReviewPublicationsRepository,
+} from '../reviewing/index.js';
 import type {
   ProviderConnectionsRepository,
   ProviderScopesRepository,
   ReviewerIdentitiesRepository,
-} from '../scm/connection-records.js';
-import type { ClientsRepository, TenantsRepository } from '../tenancy/tenancy-records.js';
+} from '../scm/index.js';
+import type { ClientsRepository, TenantsRepository } from '../tenancy/index.js';
 import type {
   CrawlConfigurationsRepository,
   WebhookConfigurationsRepository,
   WebhookDeliveriesRepository,
-} from '../triggers/trigger-records.js';
+} from '../triggers/index.js';
 import type { SettingsRepository } from './settings-repository.js';
 
 /** Every repository, one per aggregate. Inside `transaction` the same shape is bound to the transaction. */

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { sealedSecretContext } from '../platform/secret-box.js';
+import { sealedSecretContext } from '../platform/index.js';
 
 const KEY = 'system.secretsKeyCheck';
 const PROBE = 'margin-secrets-key-check';

@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { PageQuery } from '../identity/schemas.js';
-import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { PageQuery } from '../identity/index.js';
+import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateClientInput, PatchClientInput } from './schemas.js';
 import { type ClientListFilter, type ClientRecord, SYSTEM_TENANT_ID } from './tenancy-records.js';
 

@@ -1,5 +1,5 @@
-import type { ClientRole, TenantRole } from '../identity/roles.js';
-import type { Page, PageRequest } from '../storage/paging.js';
+import type { ClientRole, TenantRole } from '../identity/index.js';
+import type { Page, PageRequest } from '../storage/index.js';
 
 /** The built-in tenant every installation has. */
 export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { readLicensing, requireMultiTenancy } from '../licensing/licensing-state.js';
+import type { Actor } from '../identity/index.js';
+import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateTenantInput, PatchTenantInput } from './schemas.js';
 import { SYSTEM_TENANT_ID, type TenantRecord } from './tenancy-records.js';
 

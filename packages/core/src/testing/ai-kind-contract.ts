@@ -7,11 +7,11 @@ import {
   type AiProviderKindV1,
   type AiUsage,
   BUILT_IN_PROTOCOL_MODES,
+  modesOf,
   type ProtocolMode,
-} from '../ai/ai-model-v1.js';
-import { modesOf } from '../ai/profile-rules.js';
+} from '../ai/index.js';
 import { MarginError } from '../errors.js';
-import { REGISTERED_ID_PATTERN } from '../schemas/building-blocks.js';
+import { REGISTERED_ID_PATTERN } from '../validation/index.js';
 import { marginErrorOf } from './async-results.js';
 
 /** One request as the kind's fake received it. */

@@ -1,5 +1,4 @@
-import type { Clock } from '../platform/clock.js';
-import type { Ids } from '../platform/ids.js';
+import type { Clock, Ids } from '../platform/index.js';
 
 /** A clock tests move by hand. */
 export interface ManualClock extends Clock {

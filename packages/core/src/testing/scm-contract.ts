@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangedFile, PullRequestRef, ReviewThread, ScmProviderV1, ScmScopeRef } from '../scm/scm-provider-v1.js';
+import type { ChangedFile, PullRequestRef, ReviewThread, ScmProviderV1, ScmScopeRef } from '../scm/index.js';
 import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 

@@ -1,9 +1,9 @@
 import type { CoreDeps } from '../deps.js';
 import { type ErrorCode, MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/submit-job.js';
-import { type OpenedScmScope, scopeWithConnection } from '../scm/open-scm-provider.js';
-import type { PullRequestSnapshot } from '../scm/scm-provider-v1.js';
+import type { Actor } from '../identity/index.js';
+import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/index.js';
+import type { PullRequestSnapshot } from '../scm/index.js';
+import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
 import { filtersCoverRepository, outsideConfiguredOwner, sameRepositoryId } from './repo-filters.js';
 import { type ByCoordinatesOutcome, SubmitByCoordinatesInput } from './schemas.js';
 import { reviewRequestFor } from './trigger-config.js';

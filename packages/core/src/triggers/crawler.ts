@@ -1,9 +1,9 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { isCapabilityAvailable } from '../licensing/licensing-state.js';
-import { announceQueued, requestReview } from '../reviewing/submit-job.js';
-import { scopeWithConnection } from '../scm/open-scm-provider.js';
-import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm/scm-provider-v1.js';
+import { isCapabilityAvailable } from '../licensing/index.js';
+import { announceQueued, requestReview } from '../reviewing/index.js';
+import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm/index.js';
+import { scopeWithConnection } from '../scm/index.js';
 import { addSeconds } from './crawl-configurations.js';
 import { matchRepoFilters, outsideConfiguredOwner, repositoriesToList } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';

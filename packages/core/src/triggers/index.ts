@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/actor.js';
+import type { Actor } from '../identity/index.js';
 import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
 import { DeliveryBatcher } from './delivery-batcher.js';

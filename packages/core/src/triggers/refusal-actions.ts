@@ -1,4 +1,4 @@
-import type { Refusal } from '../reviewing/submit-job.js';
+import type { Refusal } from '../reviewing/index.js';
 
 /** How an automatic trigger records a request that queued nothing, in a delivery's or crawl's actions. */
 export function refusalAction(refusal: Refusal): string {

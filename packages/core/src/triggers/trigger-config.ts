@@ -1,13 +1,16 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { readLicensing } from '../licensing/licensing-state.js';
-import type { JobOptions, JobTrigger } from '../reviewing/job-record.js';
-import type { ReviewRequest } from '../reviewing/submit-job.js';
-import type { ProviderConnectionRecord, ProviderScopeRecord } from '../scm/connection-records.js';
-import type { OpenedScmConnection } from '../scm/open-scm-provider.js';
-import type { ProviderFamily, PullRequestSnapshot } from '../scm/scm-provider-v1.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/tenancy-records.js';
+import type { Actor } from '../identity/index.js';
+import { readLicensing } from '../licensing/index.js';
+import type { JobOptions, JobTrigger, ReviewRequest } from '../reviewing/index.js';
+import type {
+  OpenedScmConnection,
+  ProviderConnectionRecord,
+  ProviderFamily,
+  ProviderScopeRecord,
+  PullRequestSnapshot,
+} from '../scm/index.js';
+import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
 import type { CommonConfigurationPatchInput } from './schemas.js';
 import type {
   CrawlConfigurationPatch,

@@ -1,6 +1,6 @@
-import type { ProviderFamily, WebhookEventKind } from '../scm/scm-provider-v1.js';
-import type { Page, PageRequest } from '../storage/paging.js';
-import type { ClientListFilter } from '../tenancy/tenancy-records.js';
+import type { ProviderFamily, WebhookEventKind } from '../scm/index.js';
+import type { Page, PageRequest } from '../storage/index.js';
+import type { ClientListFilter } from '../tenancy/index.js';
 
 export const KNOWLEDGE_SCOPE_MODES = ['allClientSources', 'selectedSources', 'none'] as const;
 export type KnowledgeScopeMode = (typeof KNOWLEDGE_SCOPE_MODES)[number];

@@ -1,12 +1,11 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/actor.js';
-import { isTenantInReach } from '../licensing/licensing-state.js';
-import type { Clock } from '../platform/clock.js';
-import { sealedSecretContext } from '../platform/secret-box.js';
-import { TtlCache } from '../platform/ttl-cache.js';
+import type { Actor } from '../identity/index.js';
+import { isTenantInReach } from '../licensing/index.js';
+import type { Clock } from '../platform/index.js';
+import { sealedSecretContext, TtlCache } from '../platform/index.js';
 import type { ProviderRegistry } from '../providers.js';
-import type { WebhookEventKind } from '../scm/scm-provider-v1.js';
+import type { WebhookEventKind } from '../scm/index.js';
 import {
   CreateWebhookConfigurationInput,
   DeliveriesQuery,

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
 import { familyOfSegment } from '../providers.js';
-import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/scm-provider-v1.js';
+import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/index.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
 import { matchRepoFilters, withinProject } from './repo-filters.js';

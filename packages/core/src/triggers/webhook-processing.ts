@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../errors.js';
-import { announceQueued, requestReview } from '../reviewing/submit-job.js';
-import { type OpenedScmScope, scopeWithConnection } from '../scm/open-scm-provider.js';
-import type { PullRequestSnapshot } from '../scm/scm-provider-v1.js';
+import { announceQueued, requestReview } from '../reviewing/index.js';
+import type { PullRequestSnapshot } from '../scm/index.js';
+import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
 import { refusalAction } from './refusal-actions.js';
 import { matchRepoFilters, outsideConfiguredOwner } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StructuredSpec } from '../../ai/structured-output.js';
+import type { StructuredSpec } from '../../ai/index.js';
 
 export const FINDING_CATEGORIES = [
   'bug',

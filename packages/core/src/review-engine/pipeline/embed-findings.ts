@@ -1,6 +1,6 @@
 import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { ProtocolPass } from '../../reviewing/protocol-writer.js';
+import type { Clock } from '../../platform/index.js';
+import type { ProtocolPass } from '../../reviewing/index.js';
 import { type EngineFinding, isCandidate } from '../engine-finding.js';
 import type { DismissedFinding, KnownFinding } from '../memory/review-memory.js';
 import type { ReviewModels } from '../review-engine-v1.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest } from '../../ai/ai-model-v1.js';
+import type { AiChatRequest } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { systemClock } from '../../platform/clock.js';
+import { systemClock } from '../../platform/index.js';
 import {
   createMemoryFindingStore,
   createMemoryLedger,

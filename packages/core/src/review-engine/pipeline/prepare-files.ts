@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MarginError } from '../../errors.js';
-import type { ChangedFile, FileDiff, Revision } from '../../scm/scm-provider-v1.js';
+import type { ChangedFile, FileDiff, Revision } from '../../scm/index.js';
 import type { Anchor } from '../anchor/anchor.js';
 import type { CoverageFile } from '../coverage.js';
 import { changedLineCount, type ParsedDiff, parseDiff } from '../diff/parse-diff.js';

@@ -1,6 +1,6 @@
 import { MarginError } from '../../errors.js';
-import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
-import type { CreateThreadOutcome, ReviewThread } from '../../scm/scm-provider-v1.js';
+import type { ProtocolWriter } from '../../reviewing/index.js';
+import type { CreateThreadOutcome, ReviewThread } from '../../scm/index.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { sanitizeOutbound } from '../hostile/outbound.js';
 import {

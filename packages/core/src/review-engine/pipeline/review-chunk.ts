@@ -1,8 +1,8 @@
-import type { AiChatRequest } from '../../ai/ai-model-v1.js';
-import { askStructured, type OutputRung } from '../../ai/structured-output.js';
+import type { AiChatRequest } from '../../ai/index.js';
+import { askStructured, type OutputRung } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { ProtocolPass, ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import type { Clock } from '../../platform/index.js';
+import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
 import { type AnchorableFile, anchorFinding, type PathResolver } from '../anchor/anchor.js';
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import { indexDiff } from '../diff/diff-index.js';

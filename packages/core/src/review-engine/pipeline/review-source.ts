@@ -15,7 +15,7 @@ import type {
   ScmCallOptions,
   ScmProviderV1,
   ThreadStatus,
-} from '../../scm/scm-provider-v1.js';
+} from '../../scm/index.js';
 
 /**
  * What a review reads about one pull request. The service binds an SCM provider to the job's pull

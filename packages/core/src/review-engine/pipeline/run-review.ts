@@ -1,16 +1,8 @@
-import { estimateCostUsd } from '../../ai/cost.js';
+import { estimateCostUsd } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Ids } from '../../platform/ids.js';
-import type { JobUsage } from '../../reviewing/job-record.js';
-import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
-import type {
-  ChangedFile,
-  ListingTruncation,
-  PullRequestSnapshot,
-  ReviewThread,
-  Revision,
-} from '../../scm/scm-provider-v1.js';
+import type { Clock, Ids } from '../../platform/index.js';
+import type { JobUsage, ProtocolWriter } from '../../reviewing/index.js';
+import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
 import { PathResolver } from '../anchor/anchor.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import { type CoverageManifest, countCoverage } from '../coverage.js';

@@ -1,11 +1,8 @@
-import type { AiChatRequest, AiChatResult, AiUsage } from '../../ai/ai-model-v1.js';
-import { estimateCostUsd } from '../../ai/cost.js';
-import type { AiPurpose } from '../../ai/purposes.js';
-import { addUsage, emptyUsage } from '../../ai/usage.js';
+import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai/index.js';
+import { addUsage, emptyUsage, estimateCostUsd } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { JobUsage } from '../../reviewing/job-record.js';
-import type { ProtocolPass } from '../../reviewing/protocol-writer.js';
+import type { Clock } from '../../platform/index.js';
+import type { JobUsage, ProtocolPass } from '../../reviewing/index.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 
 interface Entry {

@@ -1,4 +1,4 @@
-import type { AiPurpose } from '../../ai/purposes.js';
+import type { AiPurpose } from '../../ai/index.js';
 
 export type Tier = 'low' | 'medium' | 'high';
 

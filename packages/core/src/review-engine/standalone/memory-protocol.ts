@@ -1,6 +1,5 @@
-import type { Clock } from '../../platform/clock.js';
-import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
-import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import type { Clock } from '../../platform/index.js';
+import type { ProtocolEventRecord, ProtocolPassRecord, ProtocolWriter } from '../../reviewing/index.js';
 
 /** What a review recorded, in the records the service stores: passes in start order, events in order. */
 export interface ReviewProtocol {

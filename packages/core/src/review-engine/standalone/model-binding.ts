@@ -1,7 +1,7 @@
-import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/ai-model-v1.js';
-import { checkProfile, narrowAutoMode } from '../../ai/profile-rules.js';
+import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/index.js';
+import { checkProfile, narrowAutoMode } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { randomIds } from '../../platform/ids.js';
+import { randomIds } from '../../platform/index.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { type ReviewModelTraits, reviewModelsOf } from './review-models.js';
 

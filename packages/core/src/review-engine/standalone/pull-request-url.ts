@@ -1,6 +1,6 @@
 import { MarginError } from '../../errors.js';
 import { type ProviderRegistry, scmFamily } from '../../providers.js';
-import type { ProviderFamily, PullRequestRef, ScmProviderV1 } from '../../scm/scm-provider-v1.js';
+import type { ProviderFamily, PullRequestRef, ScmProviderV1 } from '../../scm/index.js';
 import { type ReviewPublisher, type ReviewSource, scmReviewSource } from '../pipeline/review-source.js';
 
 /** A pull request's web address read into the coordinates a connection and a `PullRequestRef` need. */

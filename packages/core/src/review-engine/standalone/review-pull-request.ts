@@ -1,8 +1,7 @@
-import type { AiModelV1 } from '../../ai/ai-model-v1.js';
-import { type Clock, systemClock } from '../../platform/clock.js';
-import { type Ids, randomIds } from '../../platform/ids.js';
-import type { JobUsage } from '../../reviewing/job-record.js';
-import type { PullRequestSnapshot, Revision } from '../../scm/scm-provider-v1.js';
+import type { AiModelV1 } from '../../ai/index.js';
+import { type Clock, type Ids, randomIds, systemClock } from '../../platform/index.js';
+import type { JobUsage } from '../../reviewing/index.js';
+import type { PullRequestSnapshot, Revision } from '../../scm/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { ReviewMemory } from '../memory/review-memory.js';

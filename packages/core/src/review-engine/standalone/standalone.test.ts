@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AiModelV1, AiProviderKindV1 } from '../../ai/ai-model-v1.js';
+import type { AiModelV1, AiProviderKindV1 } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import { parseDiff } from '../diff/parse-diff.js';
 import { countingIds, memoryPullRequest } from '../testing/memory-review.js';

@@ -3,16 +3,16 @@
  * the review source and the publisher, and a model set where one scripted model serves every
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
-import type { AiModelV1 } from '../../ai/ai-model-v1.js';
-import type { Ids } from '../../platform/ids.js';
-import type { ProtocolWriter } from '../../reviewing/protocol-writer.js';
+import type { AiModelV1 } from '../../ai/index.js';
+import type { Ids } from '../../platform/index.js';
+import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
   ChangedFile,
   CreateThreadInput,
   EditCommentInput,
   PullRequestSnapshot,
   ReviewThread,
-} from '../../scm/scm-provider-v1.js';
+} from '../../scm/index.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';

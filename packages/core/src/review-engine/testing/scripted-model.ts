@@ -1,4 +1,4 @@
-import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai/ai-model-v1.js';
+import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 
 export type ScriptedAnswer =

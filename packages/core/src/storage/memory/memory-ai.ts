@@ -3,8 +3,8 @@ import type {
   AiConnectionsRepository,
   AiLogicalModelsRepository,
   AiModelCatalogRepository,
-} from '../../ai/ai-records.js';
-import { AI_PURPOSES } from '../../ai/purposes.js';
+} from '../../ai/index.js';
+import { AI_PURPOSES } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';

@@ -1,7 +1,9 @@
-import type { MembershipsRepository } from '../../identity/membership-record.js';
-import type { PersonalAccessTokensRepository } from '../../identity/pat-record.js';
-import type { RefreshTokensRepository } from '../../identity/session-record.js';
-import type { SignInFailuresRepository } from '../../identity/sign-in-failure-record.js';
+import type {
+  MembershipsRepository,
+  PersonalAccessTokensRepository,
+  RefreshTokensRepository,
+  SignInFailuresRepository,
+} from '../../identity/index.js';
 import type { PageRequest } from '../paging.js';
 import { copy, keysetPage, type MemoryState } from './memory-state.js';
 

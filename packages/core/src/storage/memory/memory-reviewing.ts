@@ -1,16 +1,18 @@
 import { MarginError } from '../../errors.js';
-import type { BlockedPullRequestsRepository } from '../../reviewing/block-record.js';
-import type { DismissalsRepository } from '../../reviewing/dismissal-record.js';
-import type { ReviewFindingsRepository } from '../../reviewing/finding-record.js';
+import type {
+  BlockedPullRequestsRepository,
+  DismissalsRepository,
+  ProtocolRepository,
+  ReviewFindingsRepository,
+  ReviewPublicationsRepository,
+} from '../../reviewing/index.js';
 import {
   ACTIVE_STATUSES,
   type JobStatus,
   RECLAIM_EXHAUSTED,
   type ReviewJobRecord,
   type ReviewJobsRepository,
-} from '../../reviewing/job-record.js';
-import type { ProtocolRepository } from '../../reviewing/protocol-record.js';
-import type { ReviewPublicationsRepository } from '../../reviewing/publication-record.js';
+} from '../../reviewing/index.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, keysetPage, type MemoryState } from './memory-state.js';
 

@@ -5,7 +5,7 @@ import type {
   ProviderScopeRecord,
   ProviderScopesRepository,
   ReviewerIdentitiesRepository,
-} from '../../scm/connection-records.js';
+} from '../../scm/index.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 

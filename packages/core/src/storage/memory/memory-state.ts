@@ -4,30 +4,32 @@ import type {
   LogicalModelRecord,
   PriceOverrideRecord,
   PurposeMappingRecord,
-} from '../../ai/ai-records.js';
-import type { ClientMemberRecord, TenantMemberRecord } from '../../identity/membership-record.js';
-import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
-import type { RefreshTokenRecord } from '../../identity/session-record.js';
-import type { SignInFailureRecord } from '../../identity/sign-in-failure-record.js';
-import type { UserRecord } from '../../identity/user-record.js';
-import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
-import type { BlockedPullRequestRecord } from '../../reviewing/block-record.js';
-import type { DismissalRecord } from '../../reviewing/dismissal-record.js';
-import type { StoredFindingRecord } from '../../reviewing/finding-record.js';
-import type { ReviewJobRecord } from '../../reviewing/job-record.js';
-import type { ProtocolEventRecord, ProtocolPassRecord } from '../../reviewing/protocol-record.js';
-import type { PublicationRecord } from '../../reviewing/publication-record.js';
+} from '../../ai/index.js';
 import type {
-  ProviderConnectionRecord,
-  ProviderScopeRecord,
-  ReviewerIdentityRecord,
-} from '../../scm/connection-records.js';
-import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/tenancy-records.js';
+  ClientMemberRecord,
+  PersonalAccessTokenRecord,
+  RefreshTokenRecord,
+  SignInFailureRecord,
+  TenantMemberRecord,
+  UserRecord,
+} from '../../identity/index.js';
+import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
+import type {
+  BlockedPullRequestRecord,
+  DismissalRecord,
+  ProtocolEventRecord,
+  ProtocolPassRecord,
+  PublicationRecord,
+  ReviewJobRecord,
+  StoredFindingRecord,
+} from '../../reviewing/index.js';
+import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
+import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
-} from '../../triggers/trigger-records.js';
+} from '../../triggers/index.js';
 import { decodeCursor, type Page, toPage } from '../paging.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */

@@ -1,5 +1,5 @@
 import { MarginError } from '../../errors.js';
-import type { ClientRecord, ClientsRepository, TenantsRepository } from '../../tenancy/tenancy-records.js';
+import type { ClientRecord, ClientsRepository, TenantsRepository } from '../../tenancy/index.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 

@@ -1,5 +1,5 @@
 import { MarginError } from '../../errors.js';
-import type { KnowledgeSourcesRepository } from '../../knowledge/knowledge-records.js';
+import type { KnowledgeSourcesRepository } from '../../knowledge/index.js';
 import type {
   CrawlConfigurationRecord,
   CrawlConfigurationsRepository,
@@ -8,8 +8,8 @@ import type {
   WebhookConfigurationsRepository,
   WebhookDeliveriesRepository,
   WebhookDeliveryRecord,
-} from '../../triggers/trigger-records.js';
-import { duplicateOf } from '../../triggers/trigger-records.js';
+} from '../../triggers/index.js';
+import { duplicateOf } from '../../triggers/index.js';
 import { decodeCursor, type PageRequest, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 

@@ -1,5 +1,5 @@
 import { MarginError } from '../../errors.js';
-import type { UserRecord, UsersRepository } from '../../identity/user-record.js';
+import type { UserRecord, UsersRepository } from '../../identity/index.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 

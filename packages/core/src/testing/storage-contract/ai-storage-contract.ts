@@ -4,9 +4,9 @@ import type {
   CatalogModelRecord,
   ConfiguredModelRecord,
   LogicalModelRecord,
-} from '../../ai/ai-records.js';
+} from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { SYSTEM_TENANT_ID } from '../../tenancy/tenancy-records.js';
+import { SYSTEM_TENANT_ID } from '../../tenancy/index.js';
 import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
 
 function model(overrides: Partial<ConfiguredModelRecord> = {}): ConfiguredModelRecord {

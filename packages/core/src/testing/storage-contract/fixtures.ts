@@ -1,9 +1,7 @@
-import type { PersonalAccessTokenRecord } from '../../identity/pat-record.js';
-import type { RefreshTokenRecord } from '../../identity/session-record.js';
-import type { UserRecord } from '../../identity/user-record.js';
-import type { ReviewJobRecord } from '../../reviewing/job-record.js';
-import type { StorageV1 } from '../../storage/storage-v1.js';
-import { type ClientRecord, SYSTEM_TENANT_ID } from '../../tenancy/tenancy-records.js';
+import type { PersonalAccessTokenRecord, RefreshTokenRecord, UserRecord } from '../../identity/index.js';
+import type { ReviewJobRecord } from '../../reviewing/index.js';
+import type { StorageV1 } from '../../storage/index.js';
+import { type ClientRecord, SYSTEM_TENANT_ID } from '../../tenancy/index.js';
 
 /** Each sub-suite reads the fresh storage of the running test through this getter. */
 export type StorageGetter = () => StorageV1;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StorageV1 } from '../../storage/storage-v1.js';
+import type { StorageV1 } from '../../storage/index.js';
 import { aiStorageContract } from './ai-storage-contract.js';
 import { identityAndTenancyContract } from './identity-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
-import type { StoredFindingRecord } from '../../reviewing/finding-record.js';
-import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/job-record.js';
-import type { ProtocolEventRecord } from '../../reviewing/protocol-record.js';
-import type { PublicationRecord } from '../../reviewing/publication-record.js';
+import type { ProtocolEventRecord, PublicationRecord, StoredFindingRecord } from '../../reviewing/index.js';
+import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/index.js';
 import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();

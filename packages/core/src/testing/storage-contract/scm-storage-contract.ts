@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
-import type {
-  ProviderConnectionRecord,
-  ProviderScopeRecord,
-  ReviewerIdentityRecord,
-} from '../../scm/connection-records.js';
+import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
 import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
 
 function connection(clientId: string, overrides: Partial<ProviderConnectionRecord> = {}): ProviderConnectionRecord {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../errors.js';
-import type { KnowledgeSourceRecord } from '../../knowledge/knowledge-records.js';
+import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
 import type {
   CrawlConfigurationRecord,
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
-} from '../../triggers/trigger-records.js';
+} from '../../triggers/index.js';
 import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();

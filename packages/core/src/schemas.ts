@@ -11,6 +11,7 @@ export {
   AiProbeResultView,
   AiVerificationView,
   AttachCatalogModelInput,
+  aiProviderKind,
   CatalogModelInput,
   CatalogModelList,
   CatalogModelQuery,
@@ -34,9 +35,9 @@ export {
   PurposeParam,
   PutLogicalModelInput,
   PutPurposeInput,
+  protocolMode,
   TenantLogicalModelList,
-} from '../ai/schemas.js';
-export { MeView } from '../identity/me-schema.js';
+} from './ai/index.js';
 export {
   ChangePasswordInput,
   CreatePatInput,
@@ -44,6 +45,7 @@ export {
   LoginInput,
   MemberList,
   MemberView,
+  MeView,
   PageQuery,
   PatCreated,
   PatchUserInput,
@@ -55,9 +57,9 @@ export {
   TokenResponse,
   UserList,
   UserView,
-} from '../identity/schemas.js';
-export { CreateKnowledgeSourceInput, KnowledgeSourceList, KnowledgeSourceView } from '../knowledge/schemas.js';
-export { CapabilityStateView, LicensingView, PatchLicensingInput } from '../licensing/schemas.js';
+} from './identity/index.js';
+export { CreateKnowledgeSourceInput, KnowledgeSourceList, KnowledgeSourceView } from './knowledge/index.js';
+export { CapabilityStateView, LicensingView, PatchLicensingInput } from './licensing/index.js';
 export {
   BlockInput,
   BlockList,
@@ -81,7 +83,7 @@ export {
   StoredFindingView,
   SubmitJobInput,
   UnblockInput,
-} from '../reviewing/schemas.js';
+} from './reviewing/index.js';
 export {
   CanonicalSourceRef,
   CreateProviderConnectionInput,
@@ -101,13 +103,14 @@ export {
   ProviderScopeList,
   ProviderScopeView,
   PutReviewerIdentityInput,
+  providerFamily,
   ResolveReviewerIdentityQuery,
   ReviewerIdentityCandidates,
   ReviewerIdentityView,
   ScmUserView,
   SOURCE_KINDS,
   SuggestedRepoFilterList,
-} from '../scm/schemas.js';
+} from './scm/index.js';
 export {
   ClientList,
   ClientView,
@@ -117,7 +120,7 @@ export {
   PatchTenantInput,
   TenantList,
   TenantView,
-} from '../tenancy/schemas.js';
+} from './tenancy/index.js';
 export {
   BY_COORDINATES_OUTCOMES,
   type ByCoordinatesOutcome,
@@ -139,4 +142,11 @@ export {
   WebhookConfigurationView,
   WebhookDeliveryList,
   WebhookDeliveryView,
-} from '../triggers/schemas.js';
+} from './triggers/index.js';
+export {
+  oneOf,
+  REGISTERED_ID_PATTERN,
+  required,
+  text,
+  timestamp,
+} from './validation/index.js';

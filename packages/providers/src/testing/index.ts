@@ -1,9 +1,22 @@
 /**
- * Test support for Margin's adapters: a loopback HTTP fake, and one stateful fake per source-control
- * family serving the SCM contract scenario in that provider's own wire shapes. Point a connection's
+ * Test support for Margin's adapters: a loopback HTTP fake, one stateful fake per source-control
+ * family serving the SCM contract scenario in that provider's own wire shapes, and one fake per AI
+ * wire (OpenAI-style, Anthropic, Bedrock, Vertex) answering the AI kind contract's requests. Point a connection's
  * `hostBaseUrl` at a fake (and, for Bitbucket and Entra, the registry's `bitbucketApiBaseUrl` and
  * `entraAuthorityUrl`), and use the credentials exported here.
  */
+export {
+  type AnthropicFake,
+  type AnthropicFakeOptions,
+  startAnthropicFake,
+} from '../ai/anthropic/anthropic-fake.js';
+export { type BedrockFake, type BedrockFakeOptions, startBedrockFake } from '../ai/bedrock/bedrock-fake.js';
+export {
+  type OpenAiWireFake,
+  type OpenAiWireFakeOptions,
+  startOpenAiWireFake,
+} from '../ai/openai-wire/openai-wire-fake.js';
+export { startVertexFake, type VertexFake, type VertexFakeOptions } from '../ai/vertex/vertex-fake.js';
 export {
   ADO_MERGE_BASE,
   ADO_ORG,

@@ -1,6 +1,6 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { startAnthropicFake } from '../../testing/anthropic-fake.js';
 import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
+import { startAnthropicFake } from './anthropic-fake.js';
 import { createAnthropicKind } from './anthropic-kind.js';
 
 const KEY = 'sk-ant-api03-contract-0123456789';

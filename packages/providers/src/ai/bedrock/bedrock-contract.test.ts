@@ -1,6 +1,6 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { startBedrockFake } from '../../testing/bedrock-fake.js';
 import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
+import { startBedrockFake } from './bedrock-fake.js';
 import { createBedrockKind } from './bedrock-kind.js';
 
 const ACCESS_KEY_ID = 'AKIAIOSFODNN7CONTRACT';

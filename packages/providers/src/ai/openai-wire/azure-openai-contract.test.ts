@@ -1,7 +1,7 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { startOpenAiWireFake } from '../../testing/openai-wire-fake.js';
 import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
 import { createAzureOpenAiKind } from './azure-openai-kind.js';
+import { startOpenAiWireFake } from './openai-wire-fake.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const BAD_KEY = 'fedcba9876543210fedcba9876543210';

@@ -1,7 +1,7 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { startOpenAiWireFake } from '../../testing/openai-wire-fake.js';
 import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
 import { createLiteLlmProxyKind } from './litellm-proxy-kind.js';
+import { startOpenAiWireFake } from './openai-wire-fake.js';
 
 const KEY = 'sk-litellm-contract-0123456789';
 const BAD_KEY = 'sk-litellm-refused-9876543210';

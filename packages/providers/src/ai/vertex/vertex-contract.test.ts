@@ -1,6 +1,6 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { startVertexFake } from '../../testing/vertex-fake.js';
 import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
+import { startVertexFake } from './vertex-fake.js';
 import { createVertexKind } from './vertex-kind.js';
 
 const KEY = 'AIzaSyContract0123456789abcdefghijk';

@@ -1,6 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
-import { type AiKindFakeControls, aiKindFakeScript } from './ai-kind-fake.js';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import { type AiKindFakeControls, aiKindFakeScript } from '../../testing/ai-kind-fake.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 
 export interface BedrockFakeOptions {
   /** The only access key the fake knows, and its secret: requests must be SigV4-signed with them. */

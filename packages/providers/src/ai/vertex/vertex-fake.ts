@@ -1,5 +1,10 @@
-import { type AiKindFakeControls, aiKindFakeScript } from './ai-kind-fake.js';
-import { type FakeHttpServer, type FakeReply, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import { type AiKindFakeControls, aiKindFakeScript } from '../../testing/ai-kind-fake.js';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type FakeRequest,
+  startFakeHttpServer,
+} from '../../testing/fake-http-server.js';
 
 export interface VertexFakeOptions {
   /** The only `x-goog-api-key` the fake accepts. */

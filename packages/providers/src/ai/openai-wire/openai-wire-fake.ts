@@ -1,5 +1,5 @@
-import { type AiKindFakeControls, aiKindFakeScript, inputsOf } from './ai-kind-fake.js';
-import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import { type AiKindFakeControls, aiKindFakeScript, inputsOf } from '../../testing/ai-kind-fake.js';
+import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../../testing/fake-http-server.js';
 
 export interface OpenAiWireFakeOptions {
   /** Where the OpenAI routes live: `/v1` (OpenAI, LiteLLM, compatible servers) or `/openai/v1` (Azure). */

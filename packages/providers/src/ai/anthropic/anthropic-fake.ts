@@ -1,5 +1,5 @@
-import { type AiKindFakeControls, aiKindFakeScript } from './ai-kind-fake.js';
-import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from './fake-http-server.js';
+import { type AiKindFakeControls, aiKindFakeScript } from '../../testing/ai-kind-fake.js';
+import { type FakeHttpServer, type FakeRequest, startFakeHttpServer } from '../../testing/fake-http-server.js';
 
 export interface AnthropicFakeOptions {
   /** The only `x-api-key` the fake accepts. */

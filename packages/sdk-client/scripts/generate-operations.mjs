@@ -35,6 +35,10 @@ for (const [path, item] of Object.entries(document.paths)) {
   }
 }
 
+function successOf(operation) {
+  return Object.entries(operation.responses ?? {}).find(([status]) => status.startsWith('2'));
+}
+
 function describe(path, method, operation, shared) {
   const parameters = [...shared, ...(operation.parameters ?? [])];
   const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -53,6 +57,13 @@ function describe(path, method, operation, shared) {
     path,
     method,
     summary: operation.summary,
+    answer: successOf(operation)?.[1].description,
+    parameters: [...pathParameters.map((p) => parameters.find((d) => d.in === 'path' && d.name === p.name)), ...query]
+      .filter((p) => p.description)
+      .map((p) => ({ name: p.in === 'query' ? `query.${p.name}` : p.name, description: p.description })),
+    errors: Object.entries(operation.responses ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, response]) => ({ status: Number(status), description: response.description })),
     pathParameters,
     query: query.length === 0 ? undefined : { required: query.some((p) => p.required) },
     body: body ? { required: operation.requestBody.required !== false } : undefined,
@@ -60,11 +71,21 @@ function describe(path, method, operation, shared) {
   };
 }
 
+/** The `MarginApiError` subclass `errorFromResponse` (src/errors.ts) throws for a status. */
+function errorClassOf(status) {
+  const named = { 400: 'ValidationError', 401: 'AuthenticationError', 403: 'PermissionError', 404: 'NotFoundError' };
+  if (named[status]) return named[status];
+  if (status === 409) return 'ConflictError';
+  if (status === 429) return 'RateLimitError';
+  if (status === 502) return 'ProviderError';
+  return status >= 500 ? 'ServerError' : 'MarginApiError';
+}
+
 /** Non-2xx statuses whose body is the 2xx schema, with the keys that tell such a body from an error body. */
 function outcomes(operation) {
   const refOf = (response) => response?.content?.['application/json']?.schema?.$ref;
   const entries = Object.entries(operation.responses ?? {});
-  const success = entries.find(([status]) => status.startsWith('2'));
+  const success = successOf(operation);
   const ref = success && refOf(success[1]);
   if (!ref) return undefined;
   const statuses = entries
@@ -96,6 +117,11 @@ function emitMethod(op) {
     : `unwrap(${call})`;
   const doc = [`${op.summary ?? op.id}`, `\`${op.method.toUpperCase()} ${op.path}\``];
   if (op.outcomes) doc.push(`Answers ${op.outcomes.statuses.join(', ')} with the outcome as data, not as an error.`);
+  for (const p of op.parameters) doc.push(`@param ${p.name} ${p.description}`);
+  if (op.answer) doc.push(`@returns ${op.answer}`);
+  for (const e of op.errors.filter((e) => !op.outcomes?.statuses.includes(e.status))) {
+    doc.push(`@throws {${errorClassOf(e.status)}} ${e.status}: ${e.description}`);
+  }
   return [
     '      /**',
     ...doc.map((line) => `       * ${line.replaceAll('*/', '*\\/')}`),

@@ -138,102 +138,185 @@ export function createOperations(raw: Client<paths>) {
       /**
        * Sign in with a username and password
        * `POST /auth/login`
+       * @returns Signed in. The refresh token is set as the httpOnly `margin_refresh` cookie.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {RateLimitError} 429: Too many requests; see `Retry-After`.
        */
       login: (body: Body<'login'>, options?: CallOptions) =>
         unwrap(raw.POST('/auth/login', { body, ...options })),
       /**
        * Exchange the refresh token for a new access token (the refresh token rotates)
        * `POST /auth/refresh`
+       * @returns A new access token and a new refresh cookie.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {RateLimitError} 429: Too many requests; see `Retry-After`.
        */
       refreshSession: (body: Body<'refreshSession'>, options?: CallOptions) =>
         unwrap(raw.POST('/auth/refresh', { body, ...options })),
       /**
        * End the session of the refresh cookie (or body token) and clear the cookie
        * `POST /auth/logout`
+       * @returns Signed out.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
        */
       logout: (body: Body<'logout'>, options?: CallOptions) =>
         unwrap(raw.POST('/auth/logout', { body, ...options })),
       /**
        * Who I am: roles, edition and capability states
        * `GET /auth/me`
+       * @returns The caller.
+       * @throws {AuthenticationError} 401: No valid credentials.
        */
       getMe: (options?: CallOptions) =>
         unwrap(raw.GET('/auth/me', { ...options })),
       /**
        * Change my password (ends my other sessions)
        * `POST /users/me/password`
+       * @returns Changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {RateLimitError} 429: Too many requests; see `Retry-After`.
        */
       changeMyPassword: (body: Body<'changeMyPassword'>, options?: CallOptions) =>
         unwrap(raw.POST('/users/me/password', { body, ...options })),
       /**
        * List my usable personal access tokens (no token material)
        * `GET /users/me/pats`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of tokens, newest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
        */
       listPersonalAccessTokens: (query: Query<'listPersonalAccessTokens'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/users/me/pats', { params: { query }, ...options })),
       /**
        * Create a personal access token (shown once)
        * `POST /users/me/pats`
+       * @returns The token; its plaintext is never shown again.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
        */
       createPersonalAccessToken: (body: Body<'createPersonalAccessToken'>, options?: CallOptions) =>
         unwrap(raw.POST('/users/me/pats', { body, ...options })),
       /**
        * Revoke one of my personal access tokens
        * `DELETE /users/me/pats/{patId}`
+       * @returns Revoked.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       revokePersonalAccessToken: (patId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/users/me/pats/{patId}', { params: { path: { patId } }, ...options })),
       /**
        * List users, oldest first (platform administrator)
        * `GET /admin/users`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of users.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
        */
       listUsers: (query: Query<'listUsers'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/users', { params: { query }, ...options })),
       /**
        * Create a local user (platform administrator)
        * `POST /admin/users`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createUser: (body: Body<'createUser'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/users', { body, ...options })),
       /**
        * Change a user: active state, password, display name, global role (platform administrator)
        * `PATCH /admin/users/{userId}`
+       * @returns The user as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchUser: (userId: string, body: Body<'patchUser'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/users/{userId}', { params: { path: { userId } }, body, ...options })),
       /**
        * Users with a role on the tenant (tenant administrator)
        * `GET /admin/tenants/{tenantId}/members`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of members, oldest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listTenantMembers: (tenantId: string, query: Query<'listTenantMembers'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/tenants/{tenantId}/members', { params: { path: { tenantId }, query }, ...options })),
       /**
        * Give a user a role on the tenant (tenant administrator)
        * `PUT /admin/tenants/{tenantId}/members/{userId}`
+       * @returns The membership.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       putTenantMember: (tenantId: string, userId: string, body: Body<'putTenantMember'>, options?: CallOptions) =>
         unwrap(raw.PUT('/admin/tenants/{tenantId}/members/{userId}', { params: { path: { tenantId, userId } }, body, ...options })),
       /**
        * Take a user’s role on the tenant away (tenant administrator)
        * `DELETE /admin/tenants/{tenantId}/members/{userId}`
+       * @returns Removed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       removeTenantMember: (tenantId: string, userId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/admin/tenants/{tenantId}/members/{userId}', { params: { path: { tenantId, userId } }, ...options })),
       /**
        * Users with an explicit role on the client (ClientAdministrator)
        * `GET /clients/{clientId}/members`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of members, oldest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listClientMembers: (clientId: string, query: Query<'listClientMembers'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/members', { params: { path: { clientId }, query }, ...options })),
       /**
        * Give a user a role on the client (ClientAdministrator)
        * `PUT /clients/{clientId}/members/{userId}`
+       * @returns The membership.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       putClientMember: (clientId: string, userId: string, body: Body<'putClientMember'>, options?: CallOptions) =>
         unwrap(raw.PUT('/clients/{clientId}/members/{userId}', { params: { path: { clientId, userId } }, body, ...options })),
       /**
        * Take a user’s role on the client away (ClientAdministrator)
        * `DELETE /clients/{clientId}/members/{userId}`
+       * @returns Removed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       removeClientMember: (clientId: string, userId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/members/{userId}', { params: { path: { clientId, userId } }, ...options })),
@@ -242,42 +325,76 @@ export function createOperations(raw: Client<paths>) {
       /**
        * Tenants in which the caller may create a client
        * `GET /admin/tenants`
+       * @returns Tenants.
+       * @throws {AuthenticationError} 401: No valid credentials.
        */
       listCreatableTenants: (options?: CallOptions) =>
         unwrap(raw.GET('/admin/tenants', { ...options })),
       /**
        * Create a tenant (platform administrator; Commercial edition)
        * `POST /admin/tenants`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createTenant: (body: Body<'createTenant'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/tenants', { body, ...options })),
       /**
        * Rename a tenant (tenant administrator; Commercial edition)
        * `PATCH /admin/tenants/{tenantId}`
+       * @returns The tenant as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchTenant: (tenantId: string, body: Body<'patchTenant'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/tenants/{tenantId}', { params: { path: { tenantId } }, body, ...options })),
       /**
        * Clients the caller has a role on, oldest first
        * `GET /clients`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of clients.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
        */
       listClients: (query: Query<'listClients'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients', { params: { query }, ...options })),
       /**
        * Create a client (System tenant: platform administrator; other tenants: their administrator)
        * `POST /clients`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createClient: (body: Body<'createClient'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients', { body, ...options })),
       /**
        * Read a client (ClientUser)
        * `GET /clients/{clientId}`
+       * @returns The client.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getClient: (clientId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}', { params: { path: { clientId } }, ...options })),
       /**
        * Rename or (de)activate a client (ClientAdministrator)
        * `PATCH /clients/{clientId}`
+       * @returns The client as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchClient: (clientId: string, body: Body<'patchClient'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/clients/{clientId}', { params: { path: { clientId } }, body, ...options })),
@@ -286,12 +403,20 @@ export function createOperations(raw: Client<paths>) {
       /**
        * The edition and every capability’s state (platform administrator)
        * `GET /admin/licensing`
+       * @returns Licensing.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
        */
       getLicensing: (options?: CallOptions) =>
         unwrap(raw.GET('/admin/licensing', { ...options })),
       /**
        * Set the edition and capability overrides (platform administrator)
        * `PATCH /admin/licensing`
+       * @returns Licensing as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchLicensing: (body: Body<'patchLicensing'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/licensing', { body, ...options })),
@@ -300,84 +425,162 @@ export function createOperations(raw: Client<paths>) {
       /**
        * Findings posted on the client’s pull requests, followed across pushes (ClientUser)
        * `GET /clients/{clientId}/reviewing/findings`
+       * @returns A page of findings, most recently changed first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listReviewFindings: (clientId: string, query: Query<'listReviewFindings'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/findings', { params: { path: { clientId }, query }, ...options })),
       /**
        * Where one pull request stands: findings by state and its last review (ClientUser)
        * `GET /clients/{clientId}/reviewing/pull-requests/findings`
+       * @returns The pull request’s findings.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getPullRequestFindings: (clientId: string, query: Query<'getPullRequestFindings'>, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/pull-requests/findings', { params: { path: { clientId }, query }, ...options })),
       /**
        * The client’s review jobs, newest first (ClientUser)
        * `GET /clients/{clientId}/reviewing/jobs`
+       * @returns A page of jobs without their findings.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listReviewJobs: (clientId: string, query: Query<'listReviewJobs'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId }, query }, ...options })),
       /**
        * Queue a review of a pull request (ClientAdministrator)
        * `POST /clients/{clientId}/reviewing/jobs`
+       * @returns Queued; poll the job status.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       submitReviewJob: (clientId: string, body: Body<'submitReviewJob'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId } }, body, ...options })),
       /**
        * A review job’s status, progress, result and usage (ClientUser)
        * `GET /reviewing/jobs/{jobId}/status`
+       * @returns The job.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getReviewJobStatus: (jobId: string, options?: CallOptions) =>
         unwrap(raw.GET('/reviewing/jobs/{jobId}/status', { params: { path: { jobId } }, ...options })),
       /**
        * Queue a failed job again as its next attempt (ClientUser)
        * `POST /reviewing/jobs/{jobId}/restart`
+       * @returns Queued again.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       restartReviewJob: (jobId: string, options?: CallOptions) =>
         unwrap(raw.POST('/reviewing/jobs/{jobId}/restart', { params: { path: { jobId } }, ...options })),
       /**
        * Stop a queued or running job for good (ClientAdministrator)
        * `POST /reviewing/jobs/{jobId}/stop`
+       * @returns Stopped.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       stopReviewJob: (jobId: string, options?: CallOptions) =>
         unwrap(raw.POST('/reviewing/jobs/{jobId}/stop', { params: { path: { jobId } }, ...options })),
       /**
        * The review’s protocol: passes per stage with their categorised events (ClientUser)
        * `GET /jobs/{jobId}/protocol`
+       * @param query.includeEvents `false` keeps event rows and metadata but leaves out their bodies. Default true.
+       * @param query.limit Passes per page, 1–200 (default 100); the next page’s cursor is in `X-Next-Cursor`.
+       * @param query.cursor `X-Next-Cursor` of the previous page.
+       * @returns A page of passes in start order, each with its events. When more passes follow, the `X-Next-Cursor` header carries the `cursor` for the next page.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getReviewJobProtocol: (jobId: string, query: Query<'getReviewJobProtocol'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/jobs/{jobId}/protocol', { params: { path: { jobId }, query }, ...options })),
       /**
        * Pull requests blocked from review (ClientUser)
        * `GET /clients/{clientId}/reviewing/blocked-prs`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of current blocks, newest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listBlockedPullRequests: (clientId: string, query: Query<'listBlockedPullRequests'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/blocked-prs', { params: { path: { clientId }, query }, ...options })),
       /**
        * Block a pull request from review; idempotent (ClientAdministrator)
        * `POST /clients/{clientId}/reviewing/blocked-prs`
+       * @returns The block (the existing one when already blocked).
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       blockPullRequest: (clientId: string, body: Body<'blockPullRequest'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/blocked-prs', { params: { path: { clientId } }, body, ...options })),
       /**
        * Lift a block (ClientAdministrator)
        * `POST /clients/{clientId}/reviewing/blocked-prs/unblock`
+       * @returns Unblocked (`unblocked: false` when it was not blocked).
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       unblockPullRequest: (clientId: string, body: Body<'unblockPullRequest'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/blocked-prs/unblock', { params: { path: { clientId } }, body, ...options })),
       /**
        * Remember a dismissed finding so later reviews suppress similar ones (ClientAdministrator)
        * `POST /clients/{clientId}/reviewing/dismiss-finding`
+       * @returns The stored record.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       dismissFinding: (clientId: string, body: Body<'dismissFinding'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/dismiss-finding', { params: { path: { clientId } }, body, ...options })),
       /**
        * Dismissed findings, newest first (ClientUser)
        * `GET /clients/{clientId}/reviewing/dismissals`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of dismissals.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listDismissals: (clientId: string, query: Query<'listDismissals'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/reviewing/dismissals', { params: { path: { clientId }, query }, ...options })),
       /**
        * Forget a dismissed finding (ClientAdministrator)
        * `DELETE /clients/{clientId}/reviewing/dismissals/{dismissalId}`
+       * @returns Forgotten.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deleteDismissal: (clientId: string, dismissalId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/reviewing/dismissals/{dismissalId}', { params: { path: { clientId, dismissalId } }, ...options })),
@@ -385,6 +588,9 @@ export function createOperations(raw: Client<paths>) {
        * Queue a review of a pull request named by its coordinates, under the configuration covering them (ClientUser)
        * `POST /clients/{clientId}/reviewing/jobs/by-coordinates`
        * Answers 403, 404, 409, 500, 502 with the outcome as data, not as an error.
+       * @returns `submitted`: queued; poll the job.
+       * @throws {ValidationError} 400: A field is missing or invalid; no outcome.
+       * @throws {AuthenticationError} 401: No valid credentials.
        */
       submitReviewByCoordinates: (clientId: string, body: Body<'submitReviewByCoordinates'>, options?: CallOptions) =>
         unwrapOutcome(raw.POST('/clients/{clientId}/reviewing/jobs/by-coordinates', { params: { path: { clientId } }, body, ...options }), [403, 404, 409, 500, 502], ['outcome']),
@@ -393,102 +599,212 @@ export function createOperations(raw: Client<paths>) {
       /**
        * The client’s provider connections, oldest first (ClientUser)
        * `GET /clients/{clientId}/provider-connections`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of connections.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listProviderConnections: (clientId: string, query: Query<'listProviderConnections'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/provider-connections', { params: { path: { clientId }, query }, ...options })),
       /**
        * Connect the client to a source-control host (ClientAdministrator; a second connection needs multiple-scm-providers)
        * `POST /clients/{clientId}/provider-connections`
+       * @returns Created; the secret is never returned.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createProviderConnection: (clientId: string, body: Body<'createProviderConnection'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/provider-connections', { params: { path: { clientId } }, body, ...options })),
       /**
        * Read a provider connection (ClientUser)
        * `GET /clients/{clientId}/provider-connections/{connectionId}`
+       * @returns The connection.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getProviderConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/provider-connections/{connectionId}', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Change a provider connection; a new host or credentials reset verification (ClientAdministrator)
        * `PATCH /clients/{clientId}/provider-connections/{connectionId}`
+       * @returns The connection as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchProviderConnection: (clientId: string, connectionId: string, body: Body<'patchProviderConnection'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/clients/{clientId}/provider-connections/{connectionId}', { params: { path: { clientId, connectionId } }, body, ...options })),
       /**
        * Delete a provider connection with its scopes and reviewer identity (ClientAdministrator)
        * `DELETE /clients/{clientId}/provider-connections/{connectionId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deleteProviderConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/provider-connections/{connectionId}', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Check the stored credentials with the provider and record the outcome; a refusal is recorded, not an error (ClientAdministrator)
        * `POST /clients/{clientId}/provider-connections/{connectionId}/verify`
+       * @returns The connection with `verificationStatus` `verified` or `failed` and the provider’s answer.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       verifyProviderConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/provider-connections/{connectionId}/verify', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * A connection’s scopes, oldest first (ClientUser: discovery starts from a scope id)
        * `GET /clients/{clientId}/provider-connections/{connectionId}/scopes`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of scopes.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listProviderScopes: (clientId: string, connectionId: string, query: Query<'listProviderScopes'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/provider-connections/{connectionId}/scopes', { params: { path: { clientId, connectionId }, query }, ...options })),
       /**
        * Add a scope (organization, project or repository URL) to a connection (ClientAdministrator)
        * `POST /clients/{clientId}/provider-connections/{connectionId}/scopes`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createProviderScope: (clientId: string, connectionId: string, body: Body<'createProviderScope'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/provider-connections/{connectionId}/scopes', { params: { path: { clientId, connectionId } }, body, ...options })),
       /**
        * Change a scope (ClientAdministrator)
        * `PATCH /clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}`
+       * @returns The scope as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchProviderScope: (clientId: string, connectionId: string, scopeId: string, body: Body<'patchProviderScope'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}', { params: { path: { clientId, connectionId, scopeId } }, body, ...options })),
       /**
        * Delete a scope (ClientAdministrator)
        * `DELETE /clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deleteProviderScope: (clientId: string, connectionId: string, scopeId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/provider-connections/{connectionId}/scopes/{scopeId}', { params: { path: { clientId, connectionId, scopeId } }, ...options })),
       /**
        * Search the provider’s users to pick the reviewer identity from (ClientAdministrator)
        * `GET /clients/{clientId}/provider-connections/{connectionId}/reviewer-identities/resolve`
+       * @param query.search Part of a login, name or e-mail, as the provider searches.
+       * @returns Matching provider users.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ProviderError} 502: A provider could not be reached or refused the call.
        */
       resolveReviewerIdentities: (clientId: string, connectionId: string, query: Query<'resolveReviewerIdentities'>, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/provider-connections/{connectionId}/reviewer-identities/resolve', { params: { path: { clientId, connectionId }, query }, ...options })),
       /**
        * The connection’s reviewer identity; 404 until one is set (ClientUser)
        * `GET /clients/{clientId}/provider-connections/{connectionId}/reviewer-identity`
+       * @returns The reviewer identity.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getReviewerIdentity: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/provider-connections/{connectionId}/reviewer-identity', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Set the account Margin’s review comments appear under, one per connection (ClientAdministrator)
        * `PUT /clients/{clientId}/provider-connections/{connectionId}/reviewer-identity`
+       * @returns The reviewer identity.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       putReviewerIdentity: (clientId: string, connectionId: string, body: Body<'putReviewerIdentity'>, options?: CallOptions) =>
         unwrap(raw.PUT('/clients/{clientId}/provider-connections/{connectionId}/reviewer-identity', { params: { path: { clientId, connectionId } }, body, ...options })),
       /**
        * Projects under a scope (ClientUser; `purpose=crawl` needs crawl-configs)
        * `GET /admin/clients/{clientId}/devops/discovery/projects`
+       * @param query.organizationScopeId Id of one of the client’s provider scopes.
+       * @param query.purpose `crawl` needs the crawl-configs capability (409 license_required otherwise).
+       * @returns Projects.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       * @throws {ProviderError} 502: A provider could not be reached or refused the call.
        */
       discoverProjects: (clientId: string, query: Query<'discoverProjects'>, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/devops/discovery/projects', { params: { path: { clientId }, query }, ...options })),
       /**
        * Repositories (or Azure DevOps wikis) of a project (ClientUser)
        * `GET /admin/clients/{clientId}/devops/discovery/sources`
+       * @param query.organizationScopeId Id of one of the client’s provider scopes.
+       * @param query.projectId `projectId` of a discovered project (the providerProjectKey).
+       * @param query.sourceKind `adoWiki` only on suiteDevOps scopes.
+       * @returns Sources.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ProviderError} 502: A provider could not be reached or refused the call.
        */
       discoverSources: (clientId: string, query: Query<'discoverSources'>, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/devops/discovery/sources', { params: { path: { clientId }, query }, ...options })),
       /**
        * Branches of one repository (ClientUser)
        * `GET /admin/clients/{clientId}/devops/discovery/branches`
+       * @param query.organizationScopeId Id of one of the client’s provider scopes.
+       * @param query.projectId `projectId` of a discovered project (the providerProjectKey).
+       * @param query.sourceKind `adoWiki` only on suiteDevOps scopes.
+       * @param query.canonicalSourceProvider Must be the family of the scope’s connection.
+       * @param query.canonicalSourceValue The repository id (`canonicalSourceRef.value` of a discovered source).
+       * @returns Branches.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ProviderError} 502: A provider could not be reached or refused the call.
        */
       discoverBranches: (clientId: string, query: Query<'discoverBranches'>, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/devops/discovery/branches', { params: { path: { clientId }, query }, ...options })),
       /**
        * A project’s repositories as ready-made repoFilters with their default branch (ClientUser; `purpose=crawl` needs crawl-configs)
        * `GET /admin/clients/{clientId}/devops/discovery/crawl-filters`
+       * @param query.organizationScopeId Id of one of the client’s provider scopes.
+       * @param query.projectId `projectId` of a discovered project (the providerProjectKey).
+       * @param query.purpose `crawl` needs the crawl-configs capability (409 license_required otherwise).
+       * @returns Suggested repository filters.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       * @throws {ProviderError} 502: A provider could not be reached or refused the call.
        */
       discoverCrawlFilters: (clientId: string, query: Query<'discoverCrawlFilters'>, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/devops/discovery/crawl-filters', { params: { path: { clientId }, query }, ...options })),
@@ -497,186 +813,354 @@ export function createOperations(raw: Client<paths>) {
       /**
        * Provider kinds this build can call and the tenant permits, with their protocol modes
        * `GET /clients/{clientId}/ai-connections/permitted-providers`
+       * @returns Provider kinds.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listPermittedAiProviders: (clientId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/ai-connections/permitted-providers', { params: { path: { clientId } }, ...options })),
       /**
        * Try an unsaved connection with one cheap authenticated call
        * `POST /clients/{clientId}/ai-connections/probe`
+       * @returns The probe result; a provider failure is `status: failed`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       probeAiConnection: (clientId: string, body: Body<'probeAiConnection'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/probe', { params: { path: { clientId } }, body, ...options })),
       /**
        * List the models an unsaved connection offers, shaped as configured models
        * `POST /clients/{clientId}/ai-connections/discover-models`
+       * @returns Discovered models.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       discoverAiModels: (clientId: string, body: Body<'discoverAiModels'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/discover-models', { params: { path: { clientId } }, body, ...options })),
       /**
        * The client’s AI connection profiles, oldest first
        * `GET /clients/{clientId}/ai-connections`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of profiles.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listAiConnections: (clientId: string, query: Query<'listAiConnections'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/ai-connections', { params: { path: { clientId }, query }, ...options })),
       /**
        * Create an AI connection profile (inactive, never verified)
        * `POST /clients/{clientId}/ai-connections`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createAiConnection: (clientId: string, body: Body<'createAiConnection'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections', { params: { path: { clientId } }, body, ...options })),
       /**
        * Read an AI connection profile
        * `GET /clients/{clientId}/ai-connections/{connectionId}`
+       * @returns The profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/ai-connections/{connectionId}', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Change a profile; a change to endpoint, auth, headers, query, models or bindings resets verification
        * `PATCH /clients/{clientId}/ai-connections/{connectionId}`
+       * @returns The profile as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchAiConnection: (clientId: string, connectionId: string, body: Body<'patchAiConnection'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/clients/{clientId}/ai-connections/{connectionId}', { params: { path: { clientId, connectionId } }, body, ...options })),
       /**
        * Delete a profile no logical model points at
        * `DELETE /clients/{clientId}/ai-connections/{connectionId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deleteAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/ai-connections/{connectionId}', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Add a model from the catalog to the profile’s configured models, with its metadata and prices (ClientAdministrator, both editions)
        * `POST /clients/{clientId}/ai-connections/{connectionId}/catalog-models`
+       * @returns The profile with the model added; verification is reset and the profile is inactive.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       attachCatalogModel: (clientId: string, connectionId: string, body: Body<'attachCatalogModel'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/{connectionId}/catalog-models', { params: { path: { clientId, connectionId } }, body, ...options })),
       /**
        * Probe the profile and check each configured model; stores the verification snapshot
        * `POST /clients/{clientId}/ai-connections/{connectionId}/verify`
+       * @returns The stored verification (`verified` or `failed`).
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       verifyAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/{connectionId}/verify', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Activate a profile whose last verification succeeded and that has not changed since
        * `POST /clients/{clientId}/ai-connections/{connectionId}/activate`
+       * @returns The active profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       activateAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/{connectionId}/activate', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Deactivate a profile: nothing resolves to it any more
        * `POST /clients/{clientId}/ai-connections/{connectionId}/deactivate`
+       * @returns The inactive profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deactivateAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/{connectionId}/deactivate', { params: { path: { clientId, connectionId } }, ...options })),
       /**
        * Effective logical models of the client (overrides, then unshadowed tenant entries) and purpose mappings
        * `GET /clients/{clientId}/logical-models`
+       * @returns Logical models and purposes.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listClientLogicalModels: (clientId: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/logical-models', { params: { path: { clientId } }, ...options })),
       /**
        * Define a logical model for the client, pointing at a model of one of its AI connections
        * `POST /clients/{clientId}/logical-models/overrides`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createClientLogicalModel: (clientId: string, body: Body<'createClientLogicalModel'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/logical-models/overrides', { params: { path: { clientId } }, body, ...options })),
       /**
        * Read one of the client’s logical models
        * `GET /clients/{clientId}/logical-models/overrides/{name}`
+       * @returns The logical model.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getClientLogicalModel: (clientId: string, name: string, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/logical-models/overrides/{name}', { params: { path: { clientId, name } }, ...options })),
       /**
        * Repoint one of the client’s logical models
        * `PUT /clients/{clientId}/logical-models/overrides/{name}`
+       * @returns Changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       putClientLogicalModel: (clientId: string, name: string, body: Body<'putClientLogicalModel'>, options?: CallOptions) =>
         unwrap(raw.PUT('/clients/{clientId}/logical-models/overrides/{name}', { params: { path: { clientId, name } }, body, ...options })),
       /**
        * Delete one of the client’s logical models no purpose depends on
        * `DELETE /clients/{clientId}/logical-models/overrides/{name}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deleteClientLogicalModel: (clientId: string, name: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/logical-models/overrides/{name}', { params: { path: { clientId, name } }, ...options })),
       /**
        * Point a purpose at a logical model effective for the client
        * `PUT /clients/{clientId}/logical-models/purposes/{purpose}`
+       * @returns The mapping.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       putClientPurpose: (clientId: string, purpose: Path<'putClientPurpose'>['purpose'], body: Body<'putClientPurpose'>, options?: CallOptions) =>
         unwrap(raw.PUT('/clients/{clientId}/logical-models/purposes/{purpose}', { params: { path: { clientId, purpose } }, body, ...options })),
       /**
        * Unmap a purpose: it resolves through the profiles’ purpose bindings again
        * `DELETE /clients/{clientId}/logical-models/purposes/{purpose}`
+       * @returns Unmapped.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deleteClientPurpose: (clientId: string, purpose: Path<'deleteClientPurpose'>['purpose'], options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/logical-models/purposes/{purpose}', { params: { path: { clientId, purpose } }, ...options })),
       /**
        * The tenant’s logical-model catalog
        * `GET /tenants/{tenantId}/logical-models`
+       * @returns Tenant entries.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listTenantLogicalModels: (tenantId: string, options?: CallOptions) =>
         unwrap(raw.GET('/tenants/{tenantId}/logical-models', { params: { path: { tenantId } }, ...options })),
       /**
        * Add a catalog entry pointing at a model of one of the tenant’s clients’ connections
        * `POST /tenants/{tenantId}/logical-models`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createTenantLogicalModel: (tenantId: string, body: Body<'createTenantLogicalModel'>, options?: CallOptions) =>
         unwrap(raw.POST('/tenants/{tenantId}/logical-models', { params: { path: { tenantId } }, body, ...options })),
       /**
        * Repoint a catalog entry
        * `PUT /tenants/{tenantId}/logical-models/{name}`
+       * @returns Changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       putTenantLogicalModel: (tenantId: string, name: string, body: Body<'putTenantLogicalModel'>, options?: CallOptions) =>
         unwrap(raw.PUT('/tenants/{tenantId}/logical-models/{name}', { params: { path: { tenantId, name } }, body, ...options })),
       /**
        * Delete a catalog entry no client purpose depends on
        * `DELETE /tenants/{tenantId}/logical-models/{name}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deleteTenantLogicalModel: (tenantId: string, name: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/tenants/{tenantId}/logical-models/{name}', { params: { path: { tenantId, name } }, ...options })),
       /**
        * Browse the model catalog as the client’s connections see it: built-in models, and its tenant’s own in Commercial (ClientAdministrator, both editions)
        * `GET /clients/{clientId}/model-catalog/models`
+       * @param query.providerKind Only this kind.
+       * @returns Catalog models.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listClientCatalogModels: (clientId: string, query: Query<'listClientCatalogModels'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/clients/{clientId}/model-catalog/models', { params: { path: { clientId }, query }, ...options })),
       /**
        * Browse the model catalog: built-in models, the tenant’s own, with its prices
        * `GET /tenants/{tenantId}/model-catalog/models`
+       * @param query.providerKind Only this kind.
+       * @returns Catalog models.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listCatalogModels: (tenantId: string, query: Query<'listCatalogModels'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/tenants/{tenantId}/model-catalog/models', { params: { path: { tenantId }, query }, ...options })),
       /**
        * Hand-define a model in the tenant’s catalog
        * `POST /tenants/{tenantId}/model-catalog/models`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createCatalogModel: (tenantId: string, body: Body<'createCatalogModel'>, options?: CallOptions) =>
         unwrap(raw.POST('/tenants/{tenantId}/model-catalog/models', { params: { path: { tenantId } }, body, ...options })),
       /**
        * Delete a hand-defined catalog model
        * `DELETE /tenants/{tenantId}/model-catalog/models/{modelId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deleteCatalogModel: (tenantId: string, modelId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/tenants/{tenantId}/model-catalog/models/{modelId}', { params: { path: { tenantId, modelId } }, ...options })),
       /**
        * Provider kinds this build can call, with their protocol modes and catalog model counts
        * `GET /tenants/{tenantId}/model-catalog/providers`
+       * @returns Provider kinds.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listCatalogProviders: (tenantId: string, options?: CallOptions) =>
         unwrap(raw.GET('/tenants/{tenantId}/model-catalog/providers', { params: { path: { tenantId } }, ...options })),
       /**
        * The tenant’s price overrides for catalog models
        * `GET /tenants/{tenantId}/model-catalog/overrides`
+       * @returns Price overrides.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listPriceOverrides: (tenantId: string, options?: CallOptions) =>
         unwrap(raw.GET('/tenants/{tenantId}/model-catalog/overrides', { params: { path: { tenantId } }, ...options })),
       /**
        * Set the tenant’s prices for a catalog model (replaces an existing override of that model)
        * `POST /tenants/{tenantId}/model-catalog/overrides`
+       * @returns Replaced an existing override.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       putPriceOverride: (tenantId: string, body: Body<'putPriceOverride'>, options?: CallOptions) =>
         unwrap(raw.POST('/tenants/{tenantId}/model-catalog/overrides', { params: { path: { tenantId } }, body, ...options })),
       /**
        * Delete a price override: the catalog price applies again
        * `DELETE /tenants/{tenantId}/model-catalog/overrides/{overrideId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deletePriceOverride: (tenantId: string, overrideId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/tenants/{tenantId}/model-catalog/overrides/{overrideId}', { params: { path: { tenantId, overrideId } }, ...options })),
@@ -685,72 +1169,141 @@ export function createOperations(raw: Client<paths>) {
       /**
        * Webhook configurations of the clients the caller can see, oldest first (ClientUser)
        * `GET /admin/webhook-configurations`
+       * @param query.clientId Only this client’s configurations.
+       * @param query.limit Page size, 1–200 (default 50).
+       * @returns A page of configurations.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listWebhookConfigurations: (query: Query<'listWebhookConfigurations'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/webhook-configurations', { params: { query }, ...options })),
       /**
        * Create a webhook configuration; the generated secret is shown only here (ClientAdministrator)
        * `POST /admin/webhook-configurations`
+       * @returns Created, with `listenerUrl` and `generatedSecret`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       createWebhookConfiguration: (body: Body<'createWebhookConfiguration'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/webhook-configurations', { body, ...options })),
       /**
        * A webhook configuration, without its secret (ClientUser)
        * `GET /admin/webhook-configurations/{configId}`
+       * @returns The configuration.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getWebhookConfiguration: (configId: string, options?: CallOptions) =>
         unwrap(raw.GET('/admin/webhook-configurations/{configId}', { params: { path: { configId } }, ...options })),
       /**
        * Change isActive, reviewTemperature, enabledEvents, repoFilters or the knowledge scope (ClientAdministrator)
        * `PATCH /admin/webhook-configurations/{configId}`
+       * @returns The configuration.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       patchWebhookConfiguration: (configId: string, body: Body<'patchWebhookConfiguration'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/webhook-configurations/{configId}', { params: { path: { configId } }, body, ...options })),
       /**
        * Delete a webhook configuration and its delivery history (ClientAdministrator)
        * `DELETE /admin/webhook-configurations/{configId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       deleteWebhookConfiguration: (configId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/admin/webhook-configurations/{configId}', { params: { path: { configId } }, ...options })),
       /**
        * Recent deliveries, newest first (ClientUser)
        * `GET /admin/webhook-configurations/{configId}/deliveries`
+       * @param query.take How many, newest first: default 50, clamped to 1–200.
+       * @returns Deliveries.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listWebhookDeliveries: (configId: string, query: Query<'listWebhookDeliveries'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/webhook-configurations/{configId}/deliveries', { params: { path: { configId }, query }, ...options })),
       /**
        * Crawl configurations of the clients the caller can see; needs crawl-configs (ClientUser)
        * `GET /admin/crawl-configurations`
+       * @param query.clientId Only this client’s configurations.
+       * @param query.limit Page size, 1–200 (default 50).
+       * @returns A page of configurations.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       listCrawlConfigurations: (query: Query<'listCrawlConfigurations'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/crawl-configurations', { params: { query }, ...options })),
       /**
        * Create a crawl configuration; needs crawl-configs (ClientAdministrator)
        * `POST /admin/crawl-configurations`
+       * @returns Created; the first crawl is due at once.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createCrawlConfiguration: (body: Body<'createCrawlConfiguration'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/crawl-configurations', { body, ...options })),
       /**
        * A crawl configuration with its last crawl; needs crawl-configs (ClientUser)
        * `GET /admin/crawl-configurations/{configId}`
+       * @returns The configuration.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       getCrawlConfiguration: (configId: string, options?: CallOptions) =>
         unwrap(raw.GET('/admin/crawl-configurations/{configId}', { params: { path: { configId } }, ...options })),
       /**
        * Change a crawl configuration; needs crawl-configs (ClientAdministrator)
        * `PATCH /admin/crawl-configurations/{configId}`
+       * @returns The configuration.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       patchCrawlConfiguration: (configId: string, body: Body<'patchCrawlConfiguration'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/crawl-configurations/{configId}', { params: { path: { configId } }, body, ...options })),
       /**
        * Delete a crawl configuration; needs crawl-configs (ClientAdministrator)
        * `DELETE /admin/crawl-configurations/{configId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       deleteCrawlConfiguration: (configId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/admin/crawl-configurations/{configId}', { params: { path: { configId } }, ...options })),
       /**
        * The public webhook receiver: authenticated by the configuration’s generated secret
        * `POST /webhooks/v1/providers/{provider}/{pathKey}`
+       * @param provider `devopsA`, `gitHostA`, `gitHostB` or `gitHostC` (any case).
+       * @param pathKey The configuration’s 32-hex path key.
+       * @returns Validated: `accepted` (a review will be queued) or `ignored`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {MarginApiError} 413: The body is too large.
        */
       receiveWebhook: (provider: string, pathKey: string, body: Body<'receiveWebhook'>, options?: CallOptions) =>
         unwrap(raw.POST('/webhooks/v1/providers/{provider}/{pathKey}', { params: { path: { provider, pathKey } }, body, ...options })),
@@ -759,18 +1312,36 @@ export function createOperations(raw: Client<paths>) {
       /**
        * The client’s code-knowledge sources, oldest first (ClientUser)
        * `GET /admin/clients/{clientId}/knowledge/sources`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of sources.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       listKnowledgeSources: (clientId: string, query: Query<'listKnowledgeSources'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources', { params: { path: { clientId }, query }, ...options })),
       /**
        * Add a code-knowledge source (ClientAdministrator)
        * `POST /admin/clients/{clientId}/knowledge/sources`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
        */
       createKnowledgeSource: (clientId: string, body: Body<'createKnowledgeSource'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/clients/{clientId}/knowledge/sources', { params: { path: { clientId } }, body, ...options })),
       /**
        * A code-knowledge source (ClientUser)
        * `GET /admin/clients/{clientId}/knowledge/sources/{sourceId}`
+       * @returns The source.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        */
       getKnowledgeSource: (clientId: string, sourceId: string, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}', { params: { path: { clientId, sourceId } }, ...options })),

@@ -2,8 +2,8 @@ import type { MarginError } from '../errors.js';
 
 /**
  * The source-control port. One `ScmProviderFamilyV1` per provider family (Azure DevOps, GitHub,
- * GitLab, Bitbucket) creates `ScmProviderV1` instances for stored connections and owns the webhook
- * side for that family. Adapters live in `@margin/providers`; plugin authors may add their own.
+ * GitLab, Bitbucket) creates `ScmProviderV1` instances for stored connections, owns the webhook
+ * side for that family and may read the web addresses of its pull requests. Adapters live in `@margin/providers`; plugin authors may add their own.
  *
  * Failures are `MarginError`s: `not_found` when the provider says the object does not exist,
  * otherwise `provider_unavailable` with a `providerFailure` detail. Messages never carry credentials.
@@ -398,6 +398,55 @@ export interface ScmWebhookV1 {
 export type CodeReviewPlatform = 'pullRequest' | 'mergeRequest';
 
 /**
+ * A pull request's coordinates as its web address gives them: the connection's `hostBaseUrl`, the
+ * scope, and the repository still by name (the port names repositories by id, so whoever opens the
+ * pull request looks the id up among the scope's repositories).
+ */
+export interface PullRequestAddress {
+  /** The connection's host: GitHub/GitLab origin, Azure DevOps organization or collection URL, … */
+  hostBaseUrl: string;
+  scopePath: string;
+  projectKey: string;
+  /** As the address names it (GitHub, GitLab, Bitbucket: the path slug; Azure DevOps: the name). */
+  repositoryName: string;
+  /**
+   * Where the repository lives, as people write it (`OWNER/REPO`, `GROUP/SUBGROUP/PROJECT`,
+   * `PROJECT/REPO`): said when it cannot be found; GitLab also tells namesakes in subgroups apart by it.
+   */
+  repositoryPath: string;
+  /**
+   * The number the address ends in. An address of the family's shape that ends in none (a list
+   * page) is better refused than read, so that a family whose shape it really is may read it; one
+   * read with a number that is not a positive integer is refused by the caller all the same.
+   */
+  pullRequestId: number;
+}
+
+/**
+ * How a family reads the web addresses of its pull requests (`margin review --pr <url>`). Optional:
+ * a family without it is not reviewed by address. Families are asked in turn; an address two of
+ * them read is refused as ambiguous, so a shape should be as narrow as the provider's own.
+ */
+export interface ScmPullRequestUrlsV1 {
+  /**
+   * One address of the family's shape with placeholders in capitals, listed when an address is not
+   * understood: `https://github.com/OWNER/REPO/pull/7`.
+   */
+  readonly example: string;
+  /**
+   * What `url` addresses when it has the family's shape, else `undefined`. Told by the path rather
+   * than the host where the provider is self-hosted (GitHub Enterprise Server, self-managed GitLab
+   * live on any host). `{ refused }` when the address has the shape but the family cannot serve it,
+   * saying why in words that follow the option's name (`names a Bitbucket Server pull request, which
+   * Margin does not support`); a refusal stands only when no other family reads the address.
+   *
+   * Called only with an http or https address without credentials whose path decodes; `segments`
+   * are its path's non-empty segments, percent-decoded. Pure: no network, no state.
+   */
+  read(url: URL, segments: readonly string[]): PullRequestAddress | { refused: string } | undefined;
+}
+
+/**
  * A source-control family as an adapter registers it: its facts (core derives the support matrix,
  * the webhook receiver's paths and the job's code-review platform from them) and its behaviour.
  */
@@ -424,4 +473,6 @@ export interface ScmProviderFamilyV1 {
   };
   connect(connection: ScmConnectionConfig): ScmProviderV1;
   readonly webhook: ScmWebhookV1;
+  /** Reads its pull requests' web addresses; without it, the family's pull requests are not reviewed by address. */
+  readonly pullRequestUrls?: ScmPullRequestUrlsV1 | undefined;
 }

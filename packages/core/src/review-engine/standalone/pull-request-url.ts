@@ -1,34 +1,68 @@
 import { MarginError } from '../../errors.js';
-import { type ProviderRegistry, scmFamily } from '../../providers.js';
-import type { ProviderFamily, PullRequestRef, ScmProviderV1 } from '../../scm/index.js';
+import type { ProviderRegistry } from '../../providers.js';
+import type {
+  ProviderFamily,
+  PullRequestAddress,
+  PullRequestRef,
+  ScmProviderFamilyV1,
+  ScmProviderV1,
+  ScmPullRequestUrlsV1,
+} from '../../scm/index.js';
 import { type ReviewPublisher, type ReviewSource, scmReviewSource } from '../pipeline/review-source.js';
 
 /** A pull request's web address read into the coordinates a connection and a `PullRequestRef` need. */
-export interface PullRequestUrl {
+export interface PullRequestUrl extends PullRequestAddress {
+  /** The registered family that read the address. */
   family: ProviderFamily;
-  /** The connection's host: GitHub/GitLab origin, Azure DevOps organization or collection URL. */
-  hostBaseUrl: string;
-  scopePath: string;
-  projectKey: string;
-  /** As the address names it (GitHub, GitLab, Bitbucket: the path slug; Azure DevOps: the name). */
-  repositoryName: string;
-  /** GitLab: the project's full path, to tell apart projects of the same name in subgroups. */
-  repositoryPath: string;
-  pullRequestId: number;
 }
 
-const EXAMPLES =
-  'https://github.com/OWNER/REPO/pull/7, https://gitlab.com/GROUP/PROJECT/-/merge_requests/7, https://dev.azure.com/ORG/PROJECT/_git/REPO/pullrequest/7 or https://bitbucket.org/WORKSPACE/REPO/pull-requests/7';
+type UrlReadingFamily = ScmProviderFamilyV1 & { pullRequestUrls: ScmPullRequestUrlsV1 };
 
 /**
- * Reads a pull request address of any of the four providers. The family is told by the path
- * (`/pull/`, `/-/merge_requests/`, `/_git/…/pullrequest/`, `/pull-requests/`), so GitHub Enterprise
- * Server, self-managed GitLab and Azure DevOps Server addresses work on any host. GitLab installed
- * under a relative root is not told apart from a group of that name.
+ * Reads a pull request address of any registered family that declares `pullRequestUrls`. The checks
+ * every address shares are made here (a URL, http or https, no credentials, a path that decodes, a
+ * positive pull request number); the shape is each family's: exactly one must read the address.
  */
-export function parsePullRequestUrl(text: string): PullRequestUrl {
+export function parsePullRequestUrl(text: string, registry: Pick<ProviderRegistry, 'scm'>): PullRequestUrl {
+  const { family, address } = readPullRequestUrl(text, registry);
+  return { family: family.family, ...address };
+}
+
+/** The family that reads the address, and what it read. */
+function readPullRequestUrl(
+  text: string,
+  registry: Pick<ProviderRegistry, 'scm'>,
+): { family: ScmProviderFamilyV1; address: PullRequestAddress } {
+  const families = registry.scm.filter((f): f is UrlReadingFamily => f.pullRequestUrls !== undefined);
   const unusable = (why: string) =>
-    MarginError.validation(`--pr ${why}; expected an address like ${EXAMPLES}.`, [{ path: 'pr', message: why }]);
+    MarginError.validation(`--pr ${why}; ${expected(families)}.`, [{ path: 'pr', message: why }]);
+  const { url, segments } = sharedChecks(text, unusable);
+  const readings = families.map((family) => ({ family, reading: family.pullRequestUrls.read(url, segments) }));
+  const claims = readings.flatMap(({ family, reading }) =>
+    reading && !('refused' in reading) ? [{ family, address: reading }] : [],
+  );
+  if (claims.length > 1) {
+    const names = claims.map(({ family }) => `${family.displayName} (${family.family})`);
+    const why = `is read as a pull request address by ${names.join(' and ')}, whose address shapes overlap`;
+    throw MarginError.validation(`--pr ${why}; the address alone does not say which to ask.`, [
+      { path: 'pr', message: why },
+    ]);
+  }
+  const [claim] = claims;
+  if (!claim) {
+    // A family's refusal ("not this kind of server") says more than "no family knows it".
+    const refusal = readings.find(({ reading }) => reading && 'refused' in reading)?.reading;
+    throw unusable(
+      refusal && 'refused' in refusal ? refusal.refused : 'is not a pull request or merge request address',
+    );
+  }
+  const id = claim.address.pullRequestId;
+  if (!Number.isSafeInteger(id) || id <= 0) throw unusable('does not end in a pull request number');
+  return claim;
+}
+
+/** The address as a URL and its decoded path segments, refused as no family could use it. */
+function sharedChecks(text: string, unusable: (why: string) => MarginError): { url: URL; segments: string[] } {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -38,77 +72,19 @@ export function parsePullRequestUrl(text: string): PullRequestUrl {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw unusable('must be an http or https address');
   if (url.username || url.password)
     throw unusable('must not carry credentials (the token comes from MARGIN_SCM_TOKEN)');
-  const origin = `${url.protocol}//${url.host}`.toLowerCase();
-  const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  const number = (value: string | undefined) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw unusable('does not end in a pull request number');
-    return n;
-  };
+  try {
+    return { url, segments: url.pathname.split('/').filter(Boolean).map(decodeURIComponent) };
+  } catch {
+    throw unusable('has a malformed %-escape in its path');
+  }
+}
 
-  const dash = segments.indexOf('-');
-  if (dash >= 2 && segments[dash + 1] === 'merge_requests') {
-    const path = segments.slice(0, dash);
-    const namespace = path.slice(0, -1).join('/');
-    return {
-      family: 'gitHostB',
-      hostBaseUrl: origin,
-      scopePath: `${origin}/${namespace}`,
-      projectKey: namespace,
-      repositoryName: path.at(-1) as string,
-      repositoryPath: path.join('/'),
-      pullRequestId: number(segments[dash + 2]),
-    };
-  }
-  const git = segments.indexOf('_git');
-  if (git >= 0 && segments[git + 2]?.toLowerCase() === 'pullrequest') {
-    const repository = segments[git + 1] as string;
-    const before = segments.slice(0, git);
-    // dev.azure.com/ORG/PROJECT; ORG.visualstudio.com/PROJECT; HOST/tfs/COLLECTION/PROJECT. A
-    // project whose only repository shares its name may be left out of the address.
-    const organizationSegments = url.hostname.toLowerCase() === 'dev.azure.com' ? 1 : 0;
-    const hasProject = before.length > organizationSegments;
-    const collection = hasProject ? before.slice(0, -1) : before;
-    const project = hasProject ? (before.at(-1) as string) : repository;
-    const hostBaseUrl = [origin, ...collection.map(encodeURIComponent)].join('/');
-    return {
-      family: 'suiteDevOps',
-      hostBaseUrl,
-      scopePath: hostBaseUrl,
-      projectKey: project,
-      repositoryName: repository,
-      repositoryPath: `${project}/${repository}`,
-      pullRequestId: number(segments[git + 3]),
-    };
-  }
-  if (segments.length >= 4 && segments[2] === 'pull-requests') {
-    if (url.hostname.toLowerCase() !== 'bitbucket.org') {
-      throw unusable('names a Bitbucket Server or Data Center pull request, which Margin does not support');
-    }
-    const [workspace, slug] = segments as [string, string];
-    return {
-      family: 'gitHostC',
-      hostBaseUrl: 'https://bitbucket.org',
-      scopePath: `https://bitbucket.org/${workspace}`,
-      projectKey: workspace,
-      repositoryName: slug,
-      repositoryPath: `${workspace}/${slug}`,
-      pullRequestId: number(segments[3]),
-    };
-  }
-  if (segments.length >= 4 && segments[2] === 'pull') {
-    const [owner, repository] = segments as [string, string];
-    return {
-      family: 'gitHostA',
-      hostBaseUrl: origin,
-      scopePath: `${origin}/${owner}`,
-      projectKey: owner,
-      repositoryName: repository,
-      repositoryPath: `${owner}/${repository}`,
-      pullRequestId: number(segments[3]),
-    };
-  }
-  throw unusable('is not a pull request or merge request address');
+/** "expected an address like A, B or C", from the registered families' examples. */
+function expected(families: readonly UrlReadingFamily[]): string {
+  const examples = families.map((f) => f.pullRequestUrls.example);
+  if (examples.length === 0) return 'no registered source-control family reads pull request addresses';
+  const last = examples.pop() as string;
+  return `expected an address like ${examples.length > 0 ? `${examples.join(', ')} or ${last}` : last}`;
 }
 
 /**
@@ -125,8 +101,8 @@ export async function resolvePullRequestRef(
   for await (const repository of provider.listRepositories(scope, options)) {
     if (repository.name.toLowerCase() !== wanted) continue;
     // GitLab lists subgroups' projects too: the address's full path decides between namesakes.
-    if (pr.family === 'gitHostB' && repository.webUrl && !pathOf(repository.webUrl).endsWith(`/${pr.repositoryPath}`))
-      continue;
+    const path = `/${pr.repositoryPath.toLowerCase()}`;
+    if (pr.family === 'gitHostB' && repository.webUrl && !pathOf(repository.webUrl).endsWith(path)) continue;
     return { ...scope, repositoryId: repository.repositoryId, pullRequestId: pr.pullRequestId };
   }
   throw MarginError.notFound(
@@ -151,9 +127,10 @@ export async function openPullRequestByUrl(input: {
   token: string;
   signal?: AbortSignal | undefined;
 }): Promise<OpenedPullRequest> {
-  const pullRequest = parsePullRequestUrl(input.url);
-  const provider = scmFamily({ scm: input.registry.scm, ai: [] }, pullRequest.family).connect({
-    family: pullRequest.family,
+  const { family, address } = readPullRequestUrl(input.url, input.registry);
+  const pullRequest: PullRequestUrl = { family: family.family, ...address };
+  const provider = family.connect({
+    family: family.family,
     authenticationKind: 'personalAccessToken',
     hostBaseUrl: pullRequest.hostBaseUrl,
     secret: input.token,

@@ -5,11 +5,18 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AiModelV1, AiProviderKindV1 } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
+import type {
+  ScmConnectionConfig,
+  ScmProviderFamilyV1,
+  ScmProviderV1,
+  ScmPullRequestUrlsV1,
+  ScmScopeRef,
+} from '../../scm/index.js';
 import { parseDiff } from '../diff/parse-diff.js';
 import { countingIds, memoryPullRequest } from '../testing/memory-review.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { bindReviewModel } from './model-binding.js';
-import { parsePullRequestUrl } from './pull-request-url.js';
+import { openPullRequestByUrl, parsePullRequestUrl } from './pull-request-url.js';
 import { reviewDiff, reviewPullRequest } from './review-pull-request.js';
 import { splitUnifiedDiff } from './unified-diff-files.js';
 
@@ -220,101 +227,154 @@ describe('reviewPullRequest with publish', () => {
 });
 
 describe('parsePullRequestUrl', () => {
-  it.each([
-    [
-      'https://github.com/acme/app/pull/7',
-      {
-        family: 'gitHostA',
-        hostBaseUrl: 'https://github.com',
-        scopePath: 'https://github.com/acme',
-        projectKey: 'acme',
-        repositoryName: 'app',
-        pullRequestId: 7,
-      },
-    ],
-    [
-      'http://127.0.0.1:4321/acme/uploader/pull/901/files',
-      {
-        family: 'gitHostA',
-        hostBaseUrl: 'http://127.0.0.1:4321',
-        projectKey: 'acme',
-        repositoryName: 'uploader',
-        pullRequestId: 901,
-      },
-    ],
-    [
-      'https://gitlab.example.com/acme/platform/api/-/merge_requests/12/diffs',
-      {
-        family: 'gitHostB',
-        hostBaseUrl: 'https://gitlab.example.com',
-        scopePath: 'https://gitlab.example.com/acme/platform',
-        projectKey: 'acme/platform',
-        repositoryName: 'api',
-        repositoryPath: 'acme/platform/api',
-        pullRequestId: 12,
-      },
-    ],
-    [
-      'https://dev.azure.com/contoso/Web%20Shop/_git/shop-api/pullrequest/55',
-      {
-        family: 'suiteDevOps',
-        hostBaseUrl: 'https://dev.azure.com/contoso',
-        projectKey: 'Web Shop',
-        repositoryName: 'shop-api',
-        pullRequestId: 55,
-      },
-    ],
-    [
-      'https://contoso.visualstudio.com/Shop/_git/api/pullrequest/3',
-      {
-        family: 'suiteDevOps',
-        hostBaseUrl: 'https://contoso.visualstudio.com',
-        projectKey: 'Shop',
-        repositoryName: 'api',
-        pullRequestId: 3,
-      },
-    ],
-    [
-      'https://tfs.acme.example/tfs/DefaultCollection/Shop/_git/api/pullrequest/9',
-      {
-        family: 'suiteDevOps',
-        hostBaseUrl: 'https://tfs.acme.example/tfs/DefaultCollection',
-        projectKey: 'Shop',
-        pullRequestId: 9,
-      },
-    ],
-    [
-      'https://dev.azure.com/contoso/_git/solo/pullrequest/4',
-      {
-        family: 'suiteDevOps',
-        hostBaseUrl: 'https://dev.azure.com/contoso',
-        projectKey: 'solo',
-        repositoryName: 'solo',
-      },
-    ],
-    [
-      'https://bitbucket.org/acme/site/pull-requests/21',
-      {
-        family: 'gitHostC',
-        hostBaseUrl: 'https://bitbucket.org',
-        scopePath: 'https://bitbucket.org/acme',
-        projectKey: 'acme',
-        repositoryName: 'site',
-        pullRequestId: 21,
-      },
-    ],
-  ])('reads %s', (url, expected) => {
-    expect(parsePullRequestUrl(url)).toMatchObject(expected);
+  /** A family of the test's own that reads addresses through `read`, or none when it is left out. */
+  const family = (id: string, read?: ScmPullRequestUrlsV1['read']): ScmProviderFamilyV1 => ({
+    specificationVersion: 'v1',
+    family: id,
+    displayName: `${id[0]?.toUpperCase()}${id.slice(1)}`,
+    authenticationKinds: ['personalAccessToken'],
+    receiverSegment: id,
+    codeReviewPlatform: 'pullRequest',
+    capabilities: { repositoriesById: false, wikiSources: false },
+    connect: () => {
+      throw new Error('not connected in this test');
+    },
+    webhook: { authenticate: () => false, parse: () => ({ kind: 'unclassified', eventType: '', idempotencyKey: '' }) },
+    ...(read ? { pullRequestUrls: { example: `https://${id}.example/OWNER/REPO/${id}/7`, read } } : {}),
+  });
+  /** Reads `https://HOST/OWNER/REPO/<marker>/N`, as a family whose addresses carry `marker` would. */
+  const byMarker =
+    (marker: string): ScmPullRequestUrlsV1['read'] =>
+    (url, [owner, repository, kind, number]) =>
+      kind === marker && owner && repository
+        ? {
+            hostBaseUrl: url.origin,
+            scopePath: `${url.origin}/${owner}`,
+            projectKey: owner,
+            repositoryName: repository,
+            repositoryPath: `${owner}/${repository}`,
+            pullRequestId: Number(number),
+          }
+        : undefined;
+  const registry = (...scm: ScmProviderFamilyV1[]) => ({ scm });
+  const catchError = (run: () => unknown): MarginError => {
+    try {
+      run();
+    } catch (error) {
+      if (MarginError.isInstance(error)) return error;
+      throw error;
+    }
+    throw new Error('expected a MarginError');
+  };
+  const both = registry(family('alpha', byMarker('alpha')), family('beta', byMarker('beta')));
+
+  it('asks every family and answers what the one that reads the address read, naming it', () => {
+    expect(parsePullRequestUrl('https://git.example/acme/Web%20App/beta/12/files', both)).toEqual({
+      family: 'beta',
+      hostBaseUrl: 'https://git.example',
+      scopePath: 'https://git.example/acme',
+      projectKey: 'acme',
+      repositoryName: 'Web App',
+      repositoryPath: 'acme/Web App',
+      pullRequestId: 12,
+    });
+  });
+
+  it('refuses an address two families read, naming both', () => {
+    const greedy = registry(family('alpha', byMarker('alpha')), family('copycat', byMarker('alpha')));
+    expect(() => parsePullRequestUrl('https://git.example/acme/app/alpha/3', greedy)).toThrow(
+      '--pr is read as a pull request address by Alpha (alpha) and Copycat (copycat), whose address shapes overlap',
+    );
+  });
+
+  it('refuses an address no family reads, listing the examples of those that read addresses', () => {
+    const withSilent = registry(family('alpha', byMarker('alpha')), family('silent'), family('beta', byMarker('beta')));
+    const refusal = catchError(() => parsePullRequestUrl('https://git.example/acme/app/issues/3', withSilent));
+    expect(refusal).toMatchObject({
+      code: 'validation_failed',
+      message:
+        '--pr is not a pull request or merge request address; expected an address like https://alpha.example/OWNER/REPO/alpha/7 or https://beta.example/OWNER/REPO/beta/7.',
+      details: { details: [{ path: 'pr', message: 'is not a pull request or merge request address' }] },
+    });
+    expect(() => parsePullRequestUrl('https://git.example/a/b/alpha/1', registry(family('silent')))).toThrow(
+      '--pr is not a pull request or merge request address; no registered source-control family reads pull request addresses.',
+    );
+  });
+
+  it('says why a family refuses an address of its shape, unless another family reads it', () => {
+    const refusing = family('gamma', (_url, segments) =>
+      segments.includes('gamma')
+        ? { refused: 'names a Gamma Server pull request, which Margin does not support' }
+        : undefined,
+    );
+    expect(() =>
+      parsePullRequestUrl('https://git.example/a/b/gamma/1', registry(refusing, family('beta', byMarker('beta')))),
+    ).toThrow('--pr names a Gamma Server pull request, which Margin does not support; expected an address like');
+    expect(
+      parsePullRequestUrl('https://git.example/a/gamma/beta/1', registry(refusing, family('beta', byMarker('beta')))),
+    ).toMatchObject({
+      family: 'beta',
+      repositoryName: 'gamma',
+    });
   });
 
   it.each([
     ['not a url', 'is not a URL'],
-    ['https://github.com/acme/app/issues/7', 'is not a pull request or merge request address'],
-    ['https://github.com/acme/app/pull/x', 'does not end in a pull request number'],
-    ['https://me:secret@github.com/acme/app/pull/1', 'must not carry credentials'],
-    ['https://bitbucket.acme.example/acme/site/pull-requests/2', 'Bitbucket Server'],
-  ])('refuses %s', (url, message) => {
-    expect(() => parsePullRequestUrl(url)).toThrow(message);
+    ['ftp://git.example/acme/app/alpha/7', 'must be an http or https address'],
+    ['https://me:secret@git.example/acme/app/alpha/1', 'must not carry credentials'],
+    ['https://git.example/acme/%E0%A4%A/alpha/1', 'has a malformed %-escape in its path'],
+    ['https://git.example/acme/app/alpha/x', 'does not end in a pull request number'],
+    ['https://git.example/acme/app/alpha/0', 'does not end in a pull request number'],
+    ['https://git.example/acme/app/alpha', 'does not end in a pull request number'],
+  ])('refuses %s before or after asking the families, whatever they read', (url, why) => {
+    const error = catchError(() => parsePullRequestUrl(url, both));
+    expect(error).toMatchObject({
+      code: 'validation_failed',
+      details: { details: [{ path: 'pr', message: expect.stringContaining(why) }] },
+    });
+    expect(error.message).toMatch(
+      /; expected an address like https:\/\/alpha\.example\/.* or https:\/\/beta\.example\//,
+    );
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('openPullRequestByUrl connects the family that read the address and looks the repository id up by name', async () => {
+    const connected: ScmConnectionConfig[] = [];
+    const provider = {
+      specificationVersion: 'v1',
+      family: 'beta',
+      async *listRepositories(scope: ScmScopeRef) {
+        yield { repositoryId: 'r-1', name: 'other', projectKey: scope.projectKey };
+        yield { repositoryId: 'r-2', name: 'App', projectKey: scope.projectKey };
+      },
+    } as unknown as ScmProviderV1;
+    const beta = {
+      ...family('beta', byMarker('beta')),
+      connect: (connection: ScmConnectionConfig) => {
+        connected.push(connection);
+        return provider;
+      },
+    };
+    const opened = await openPullRequestByUrl({
+      registry: registry(family('alpha', byMarker('alpha')), beta),
+      url: 'http://127.0.0.1:3000/acme/app/beta/9',
+      token: 'pat-for-beta',
+    });
+    expect(connected).toEqual([
+      {
+        family: 'beta',
+        authenticationKind: 'personalAccessToken',
+        hostBaseUrl: 'http://127.0.0.1:3000',
+        secret: 'pat-for-beta',
+      },
+    ]);
+    expect(opened.ref).toEqual({
+      scopePath: 'http://127.0.0.1:3000/acme',
+      projectKey: 'acme',
+      repositoryId: 'r-2',
+      pullRequestId: 9,
+    });
+    expect(opened.pullRequest.family).toBe('beta');
   });
 });
 

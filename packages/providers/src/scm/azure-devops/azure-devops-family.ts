@@ -1,5 +1,6 @@
 import type { ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
+import { azureDevOpsPullRequestUrls } from './azure-devops-pull-request-url.js';
 import { createAzureDevOpsProvider } from './azure-devops-scm-provider.js';
 import { azureDevOpsWebhook } from './azure-devops-webhook.js';
 
@@ -19,5 +20,6 @@ export function azureDevOpsFamily(options: AzureDevOpsOptions = {}): ScmProvider
     capabilities: { repositoriesById: false, wikiSources: true },
     connect: (connection) => createAzureDevOpsProvider(connection, options),
     webhook: azureDevOpsWebhook,
+    pullRequestUrls: azureDevOpsPullRequestUrls,
   };
 }

@@ -1,6 +1,7 @@
 import { MarginError } from '@margin/core';
 import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { HttpTuning } from '../../utils/index.js';
+import { bitbucketPullRequestUrls } from './bitbucket-pull-request-url.js';
 import { createBitbucketProvider } from './bitbucket-scm-provider.js';
 import { createBitbucketWebhook } from './bitbucket-webhook.js';
 
@@ -40,5 +41,6 @@ export function bitbucketFamily(options: BitbucketFamilyOptions = {}): ScmProvid
       });
     },
     webhook: createBitbucketWebhook(),
+    pullRequestUrls: bitbucketPullRequestUrls,
   };
 }

@@ -1,5 +1,6 @@
 import type { ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { GitHubOptions } from './github-options.js';
+import { gitHubPullRequestUrls } from './github-pull-request-url.js';
 import { createGitHubProvider } from './github-scm-provider.js';
 import { gitHubWebhook } from './github-webhook.js';
 
@@ -16,5 +17,6 @@ export function gitHubFamily(options: GitHubOptions = {}): ScmProviderFamilyV1 {
     capabilities: { repositoriesById: true, wikiSources: false },
     connect: (connection) => createGitHubProvider(connection, options),
     webhook: gitHubWebhook,
+    pullRequestUrls: gitHubPullRequestUrls,
   };
 }

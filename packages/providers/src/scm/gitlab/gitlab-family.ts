@@ -1,6 +1,7 @@
 import { MarginError } from '@margin/core';
 import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { HttpTuning } from '../../utils/index.js';
+import { gitLabPullRequestUrls } from './gitlab-pull-request-url.js';
 import { createGitLabProvider } from './gitlab-scm-provider.js';
 import { createGitLabWebhook } from './gitlab-webhook.js';
 
@@ -39,5 +40,6 @@ export function gitLabFamily(options: GitLabFamilyOptions = {}): ScmProviderFami
       });
     },
     webhook: createGitLabWebhook({ now: options.now }),
+    pullRequestUrls: gitLabPullRequestUrls,
   };
 }

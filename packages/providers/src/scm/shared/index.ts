@@ -14,5 +14,6 @@ export {
   withMarkerRead,
 } from './hidden-marker.js';
 export { branchName, type DecodedFile, decodeFile, headsRef, looksBinary, relativePath } from './normalize.js';
+export { pullRequestNumber } from './pull-request-number.js';
 export { describeAnchor, refusedThread } from './thread-refusal.js';
 export { computeUnifiedDiff, type UnifiedDiffInput, withFileHeaders } from './unified-diff.js';

@@ -1,6 +1,7 @@
 import type { ProviderFamily, ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { ProviderPlugin } from '@margin/providers';
 import type { ForgejoOptions } from './forgejo-options.js';
+import { forgejoPullRequestUrls } from './forgejo-pull-request-url.js';
 import { createForgejoProvider } from './forgejo-scm-provider.js';
 import { forgejoWebhook } from './forgejo-webhook.js';
 
@@ -16,7 +17,8 @@ export const FORGEJO_PLUGIN_NAME = '@margin/example-forgejo-provider';
 /**
  * The Forgejo/Gitea family (Forgejo, Codeberg, Gitea; personal access tokens), with the facts the
  * registry derives the rest from: its name, the webhook receiver's path segment
- * (`/webhooks/v1/providers/forgejo/<pathKey>`) and what it calls a code review.
+ * (`/webhooks/v1/providers/forgejo/<pathKey>`), what it calls a code review and the shape of its
+ * pull requests' addresses (`margin review --pr https://codeberg.org/OWNER/REPO/pulls/7`).
  *
  * `repositoriesById`: the adapter is handed a repository's numeric id (as webhooks name it) and reads
  * it with `GET /repositories/{id}`, which answers for any repository the token can see, whatever its
@@ -35,6 +37,7 @@ export function createForgejoFamily(options: ForgejoOptions = {}): ScmProviderFa
     capabilities: { repositoriesById: true, wikiSources: false },
     connect: (connection) => createForgejoProvider(connection, FORGEJO_FAMILY, options),
     webhook: forgejoWebhook,
+    pullRequestUrls: forgejoPullRequestUrls,
   };
 }
 

@@ -9,6 +9,7 @@ export {
   forgejoPlugin,
 } from './forgejo-family.js';
 export type { ForgejoOptions } from './forgejo-options.js';
+export { forgejoPullRequestUrls } from './forgejo-pull-request-url.js';
 export { createForgejoProvider } from './forgejo-scm-provider.js';
 export { forgejoWebhook } from './forgejo-webhook.js';
 

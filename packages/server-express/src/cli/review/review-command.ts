@@ -28,8 +28,9 @@ What to review:
   --base REF             the branch the change goes into, e.g. origin/main; the change is
                          reviewed from the merge base of --base and --head
   --head REF             the change's tip (default: HEAD)
-  --pr URL               a pull request on GitHub, GitLab, Azure DevOps or Bitbucket Cloud instead,
-                         read with the token in MARGIN_SCM_TOKEN
+  --pr URL               a pull request on GitHub, GitLab, Azure DevOps, Bitbucket Cloud or a
+                         family a plugin in MARGIN_PLUGINS registers, instead; read with the
+                         token in MARGIN_SCM_TOKEN
   --publish              with --pr: post the threads and the summary as the service does; running
                          it again posts nothing twice (Margin's hidden markers). Default: a dry run
   --config FILE          use FILE instead of the repository's .margin/config.yml (base side)

@@ -42,6 +42,35 @@ export const plugin = {
 };
 `;
 
+/**
+ * A source-control family a plugin adds, with no network: it reads `HOST/OWNER/REPO/changes/N` (and,
+ * on toy.example, GitHub's `/pull/` too, to overlap a built-in) and its provider sees no repository.
+ */
+const TOY_HOST_PLUGIN = `
+const coordinates = (url, owner, repository, number) => ({
+  hostBaseUrl: url.origin, scopePath: url.origin + '/' + owner, projectKey: owner, repositoryName: repository,
+  repositoryPath: owner + '/' + repository, pullRequestId: Number(number),
+});
+export default () => ({
+  name: 'toy-host',
+  scm: () => [{
+    specificationVersion: 'v1', family: 'toyHost', displayName: 'Toy Host', authenticationKinds: ['personalAccessToken'],
+    receiverSegment: 'toyHost', codeReviewPlatform: 'pullRequest', capabilities: { repositoriesById: false, wikiSources: false },
+    connect: () => ({ specificationVersion: 'v1', family: 'toyHost', async *listRepositories() {} }),
+    webhook: { authenticate: () => false, parse: () => ({ kind: 'unclassified', eventType: 'none', idempotencyKey: 'none' }) },
+    pullRequestUrls: {
+      example: 'https://toy.example/OWNER/REPO/changes/7',
+      read(url, [owner, repository, kind, number]) {
+        if (kind === 'changes' || (kind === 'pull' && url.hostname === 'toy.example')) {
+          return coordinates(url, owner, repository, number);
+        }
+        return undefined;
+      },
+    },
+  }],
+});
+`;
+
 describe('margin review with MARGIN_PLUGINS', { timeout: 60_000 }, () => {
   let dir: string;
   let repo: string;
@@ -50,6 +79,7 @@ describe('margin review with MARGIN_PLUGINS', { timeout: 60_000 }, () => {
     repo = join(dir, 'repo');
     writeFeatureRepository(repo);
     await writeFile(join(dir, 'echo-plugin.mjs'), ECHO_PLUGIN);
+    await writeFile(join(dir, 'toy-host-plugin.mjs'), TOY_HOST_PLUGIN);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -94,5 +124,36 @@ describe('margin review with MARGIN_PLUGINS', { timeout: 60_000 }, () => {
       /^margin review: Invalid configuration: MARGIN_PLUGINS entry '\.\/nowhere\.mjs' could not be loaded/,
     );
     expect(broken.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('asks a plugin’s family to read --pr addresses: its own, and one that overlaps a built-in’s, refused naming both', async () => {
+    const pr = (url: string, env: Record<string, string> = {}) =>
+      runCliInProcess(
+        ['review', '--pr', url, '--model', 'm', '--base-url', 'https://models.example.com/v1'],
+        { MARGIN_SCM_TOKEN: 'toy-token-1234567890', ...env },
+        { cwd: dir },
+      );
+    const plugins = { MARGIN_PLUGINS: './toy-host-plugin.mjs' };
+    // Read by the plugin and opened with its provider, which lists no repository: nothing reaches the network.
+    expect(await pr('https://toy.example/acme/app/changes/3', plugins)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'margin review: No repository acme/app is visible to the token in MARGIN_SCM_TOKEN on https://toy.example.\n',
+    });
+    expect(await pr('https://toy.example/acme/app/pull/3', plugins)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'margin review: --pr is read as a pull request address by GitHub (gitHostA) and Toy Host (toyHost), whose address shapes overlap; the address alone does not say which to ask.\n',
+    });
+    const unknown = await pr('https://toy.example/acme/app/issues/3', plugins);
+    expect(unknown.stderr).toMatch(
+      /^margin review: --pr is not a pull request or merge request address; expected an address like .*pull-requests\/7 or https:\/\/toy\.example\/OWNER\/REPO\/changes\/7\.\n$/,
+    );
+    // Without the plugin, the family's shape is nobody's.
+    expect((await pr('https://toy.example/acme/app/changes/3')).stderr).toMatch(
+      /^margin review: --pr is not a pull request or merge request address; .*pull-requests\/7\.\n$/,
+    );
   });
 });

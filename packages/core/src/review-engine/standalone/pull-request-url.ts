@@ -51,10 +51,8 @@ function readPullRequestUrl(
   const [claim] = claims;
   if (!claim) {
     // A family's refusal ("not this kind of server") says more than "no family knows it".
-    const refusal = readings.find(({ reading }) => reading && 'refused' in reading)?.reading;
-    throw unusable(
-      refusal && 'refused' in refusal ? refusal.refused : 'is not a pull request or merge request address',
-    );
+    const refusals = readings.flatMap(({ reading }) => (reading && 'refused' in reading ? [reading.refused] : []));
+    throw unusable(refusals[0] ?? 'is not a pull request or merge request address');
   }
   const id = claim.address.pullRequestId;
   if (!Number.isSafeInteger(id) || id <= 0) throw unusable('does not end in a pull request number');
@@ -62,7 +60,7 @@ function readPullRequestUrl(
 }
 
 /** The address as a URL and its decoded path segments, refused as no family could use it. */
-function sharedChecks(text: string, unusable: (why: string) => MarginError): { url: URL; segments: string[] } {
+function sharedChecks(text: string, unusable: (why: string) => MarginError): { url: URL; segments: readonly string[] } {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -83,8 +81,8 @@ function sharedChecks(text: string, unusable: (why: string) => MarginError): { u
 function expected(families: readonly UrlReadingFamily[]): string {
   const examples = families.map((f) => f.pullRequestUrls.example);
   if (examples.length === 0) return 'no registered source-control family reads pull request addresses';
-  const last = examples.pop() as string;
-  return `expected an address like ${examples.length > 0 ? `${examples.join(', ')} or ${last}` : last}`;
+  const list = examples.length === 1 ? examples[0] : `${examples.slice(0, -1).join(', ')} or ${examples.at(-1)}`;
+  return `expected an address like ${list}`;
 }
 
 /**

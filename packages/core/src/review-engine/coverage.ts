@@ -41,6 +41,30 @@ export interface CoverageManifest {
    * ranges; anything else means a full review), and whether focus ranges were used.
    */
   incremental?: { sinceHeadSha: string; relation: string; focused: boolean } | undefined;
+  /** The spend caps this run was held to, and what they changed; absent when none applied. */
+  budget?: CoverageBudget | undefined;
+}
+
+/**
+ * What the spend caps did to a run, so a capped review is never silently partial: the ladder's
+ * steps on the estimate (before any call), and where the hard cap stopped it. Files the caps kept
+ * from review are `skipped` (or `partial`) with reason `budget`.
+ */
+export interface CoverageBudget {
+  softUsd?: number | undefined;
+  hardUsd?: number | undefined;
+  /** Ladder steps taken to bring the estimate under the soft cap, in order. */
+  degraded: Array<{
+    step: 'verifySevereOnly' | 'skipFiles';
+    estimateBeforeUsd: number;
+    estimateAfterUsd: number;
+    /** For `skipFiles`: how many files were skipped. */
+    files?: number | undefined;
+  }>;
+  /** Even the cheapest plan was estimated over the hard cap: nothing was sent to a model. */
+  held?: { cheapestUsd: number; estimateUsd: number } | undefined;
+  /** The spend reached the hard cap: no chunk started after it (those in flight finished). */
+  stopped?: { spentUsd: number; chunksNotStarted: number; files: number } | undefined;
 }
 
 export function countCoverage(files: readonly CoverageFile[]): Record<CoverageState, number> {

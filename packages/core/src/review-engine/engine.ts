@@ -1,3 +1,5 @@
+import { stoppedReason } from './budget/budget-reasons.js';
+import { checkSpendCaps } from './budget/spend-caps.js';
 import { publishReview } from './pipeline/publish-review.js';
 import { scmReviewSource } from './pipeline/review-source.js';
 import { lifecycleOf, type ReviewSettings, runReview } from './pipeline/run-review.js';
@@ -13,8 +15,12 @@ export interface ReviewEngineOptions {
  * Margin's review engine for the service: reviews the job's pull request through its connection's
  * provider, publishes the threads and the summary, and returns the result, coverage and usage the
  * worker stores. Jobs whose every chunk failed fail, saying so; "no comments" never hides "we failed".
+ * The settings' spend caps bind the jobs whose context says they apply (the `budgeting` capability):
+ * a review the hard cap stopped is published as far as it got and ends `budgetExceeded`.
  */
 export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEngineV1 {
+  // A wrong cap stops the host at its start, not at its first review.
+  const spendCaps = checkSpendCaps(options.settings?.spendCaps);
   return {
     specificationVersion: 'v1',
     async review(job, ctx) {
@@ -33,11 +39,11 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
         revision: job.reviewRevision,
         temperature: job.options.reviewTemperature,
         blockedReason: ctx.blockedReason,
-        settings: options.settings,
+        settings: { ...options.settings, spendCaps: ctx.spendCapsApply ? spendCaps : {} },
       });
       if (run.status !== 'reviewed') {
         return {
-          status: run.status === 'cancelled' ? 'cancelled' : 'superseded',
+          status: run.status,
           result: { summary: null, findings: [], coverage: run.coverage },
           usage: run.usage,
           reason: run.reason,
@@ -67,8 +73,9 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
             providerThreadId: finding.providerThreadId ?? '',
           }),
       });
+      const stopped = run.coverage.budget?.stopped;
       return {
-        status: 'completed',
+        status: stopped ? 'budgetExceeded' : 'completed',
         result: {
           ...resultView(run.summary, run.findings, run.coverage),
           // What the next review of this pull request builds on.
@@ -76,6 +83,7 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
           lifecycle: { ...lifecycleOf(run.identity), resolved: published.resolved },
         },
         usage: run.usage,
+        ...(stopped && run.coverage.budget ? { reason: stoppedReason(run.coverage.budget, stopped) } : {}),
       };
     },
   };

@@ -61,6 +61,11 @@ export interface ReviewContext {
   events: Pick<EventBus, 'emit'>;
   /** Why the pull request is blocked now, if it is (a block placed after the job was queued). */
   blockedReason(): Promise<string | undefined>;
+  /**
+   * Whether the engine's spend caps bind this job: the `budgeting` capability was available when
+   * it started. Without it (Community) reviews run uncapped, as the edition table says.
+   */
+  spendCapsApply: boolean;
 }
 
 export interface ReviewOutcome {
@@ -68,12 +73,15 @@ export interface ReviewOutcome {
    * `cancelled`: the pull request was closed, merged or blocked, so nothing was reviewed;
    * `superseded`: the pull request moved on past the job's revision, which its own job reviews;
    * `failed`: the review ran but produced nothing it can stand behind (every chunk failed) — the
-   * result's coverage and the usage still say what was tried and what it cost.
+   * result's coverage and the usage still say what was tried and what it cost;
+   * `budgetHeld`: even the cheapest plan was estimated over the hard spend cap, so no model was
+   * called; `budgetExceeded`: the spend reached the hard cap and the review stopped short, its
+   * findings so far published. Both are restartable, like `failed`.
    */
-  status: 'completed' | 'cancelled' | 'superseded' | 'failed';
+  status: 'completed' | 'cancelled' | 'superseded' | 'failed' | 'budgetHeld' | 'budgetExceeded';
   result: { summary: string | null; findings: unknown[]; coverage: unknown; [extra: string]: unknown };
   usage: JobUsage | null;
-  /** Why a job was cancelled, superseded or failed, shown as the job's error text. */
+  /** Why a job was cancelled, superseded, failed or stopped by its budget, shown as the job's error text. */
   reason?: string | undefined;
 }
 

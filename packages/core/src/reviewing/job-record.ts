@@ -121,7 +121,7 @@ export interface ClaimRequest {
 }
 
 export interface FinishRequest {
-  status: Extract<JobStatus, 'completed' | 'failed' | 'cancelled' | 'superseded' | 'budgetExceeded'>;
+  status: Extract<JobStatus, 'completed' | 'failed' | 'cancelled' | 'superseded' | 'budgetHeld' | 'budgetExceeded'>;
   at: string;
   result?: unknown;
   usage?: JobUsage | null | undefined;

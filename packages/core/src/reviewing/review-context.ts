@@ -28,7 +28,13 @@ import type { ProtocolWriter } from './protocol-writer.js';
 export function createReviewContext(
   deps: CoreDeps,
   job: ReviewJobRecord,
-  run: { signal: AbortSignal; protocol: ProtocolWriter; onProgress(progress: ReviewJobRecord['progress']): void },
+  run: {
+    signal: AbortSignal;
+    protocol: ProtocolWriter;
+    onProgress(progress: ReviewJobRecord['progress']): void;
+    /** The `budgeting` capability was available when the job started. */
+    spendCapsApply: boolean;
+  },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
   let embeddings: Promise<ReviewModel | undefined> | undefined;
@@ -58,6 +64,7 @@ export function createReviewContext(
       },
     },
     memory: reviewMemory(deps, job),
+    spendCapsApply: run.spendCapsApply,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

@@ -67,7 +67,7 @@ export async function releaseJob(deps: CoreDeps, jobId: string, owner: string): 
 
 export interface ExecutionOutcome {
   /** What the job ended as; `abandoned` when the run was aborted and left for its new state. */
-  status: 'completed' | 'cancelled' | 'superseded' | 'failed' | 'abandoned';
+  status: 'completed' | 'cancelled' | 'superseded' | 'failed' | 'budgetHeld' | 'budgetExceeded' | 'abandoned';
   /** The error that failed it, for the host's log (never put on the wire as is). */
   error?: unknown;
 }
@@ -107,7 +107,9 @@ export async function executeJob(
       progress = p;
       run.onProgress(p);
     };
-    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress });
+    // Decided once per job: a license change while it runs applies from the next job on.
+    const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
+    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress, spendCapsApply });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
     const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
@@ -122,7 +124,8 @@ export async function executeJob(
     if (!recorded) return { status: 'abandoned' };
     if (outcome.status === 'failed') {
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: outcome.reason ?? '' });
-    } else {
+    } else if (outcome.status !== 'budgetHeld' && outcome.status !== 'budgetExceeded') {
+      // The bus's `job.completed` names no budget state yet; those are read from the job status.
       deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: outcome.status });
     }
     return { status: outcome.status };

@@ -39,6 +39,8 @@ export interface ChunkEnv {
   dismissed: string[];
   temperature: number;
   verify: boolean;
+  /** The soft spend cap's first rung: only `error` and `warning` findings go to the verifier. */
+  verifySevereOnly: boolean;
   maxOutputTokens: number;
   /** By planned file: lines changed since the last review. */
   focus: ReadonlyMap<number, number[]>;
@@ -170,10 +172,20 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
 
   const resolver = resolverFor(shown, env.changedFiles);
   const findings = answer.value.findings.map((proposed) => anchoredFinding(proposed, resolver, shown, env, pass));
+  const live = findings.filter((f) => f.publication !== 'dropped');
+  // Under the soft spend cap the verifier checks only what would cost most if it were wrong.
+  const toVerify = env.verifySevereOnly ? live.filter((f) => f.severity === 'error' || f.severity === 'warning') : live;
+  if (env.verify && toVerify.length < live.length) {
+    pass.event({
+      kind: 'decision',
+      name: 'verify.skipped',
+      eventCategory: 'filtering',
+      body: { findingIds: live.filter((f) => !toVerify.includes(f)).map((f) => f.id), reason: 'budget' },
+    });
+  }
   await pass.complete('succeeded', tokensOf(outcome.usage));
 
-  const live = findings.filter((f) => f.publication !== 'dropped');
-  if (env.verify && live.length > 0) await verifyFindings(live, rendered, resolver, shown, env);
+  if (env.verify && toVerify.length > 0) await verifyFindings(toVerify, rendered, resolver, shown, env);
   refuteClaims(live, shown, env.changedPaths);
   for (const f of findings) keyFinding(f);
   return { findings, failures: [], parsing };

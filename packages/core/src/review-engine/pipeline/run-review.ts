@@ -1,11 +1,13 @@
-import { estimateCostUsd } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import type { Clock, Ids } from '../../platform/index.js';
 import type { JobUsage, ProtocolWriter } from '../../reviewing/index.js';
 import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
 import { PathResolver } from '../anchor/anchor.js';
+import { heldReason } from '../budget/budget-reasons.js';
+import { planWithinCaps } from '../budget/plan-within-caps.js';
+import { checkSpendCaps, hasSpendCaps, roundUsd, type SpendCaps } from '../budget/spend-caps.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
-import { type CoverageManifest, countCoverage } from '../coverage.js';
+import { type CoverageBudget, type CoverageManifest, countCoverage } from '../coverage.js';
 import { dedupeFindings, type KnownMatch } from '../dedupe/dedupe.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { DEFAULT_GATE_POLICY, type GatePolicy, gateFindings } from '../gate/gate.js';
@@ -14,7 +16,8 @@ import { SecretRedactor } from '../hostile/redact-secrets.js';
 import { findingKeys } from '../identity/finding-keys.js';
 import type { DismissedFinding, KnownFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
 import { excludeMatcher } from '../plan/classify-file.js';
-import { estimateTokens, packChunks } from '../plan/pack-chunks.js';
+import { estimateTokens, type PackedChunk, type PackLimits, packChunks } from '../plan/pack-chunks.js';
+import { lowestRiskFirst, TIER_RANK } from '../plan/tiers.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
@@ -43,6 +46,8 @@ export interface ReviewSettings {
   /** Used when the job's configuration names none. */
   temperature: number;
   gate: GatePolicy;
+  /** What one review run may spend; absent caps mean none (the service applies them only with `budgeting`). */
+  spendCaps: SpendCaps;
 }
 
 export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
@@ -54,6 +59,7 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
   verify: true,
   temperature: 0.1,
   gate: DEFAULT_GATE_POLICY,
+  spendCaps: {},
 };
 
 export interface RunReviewInput {
@@ -74,7 +80,12 @@ export interface RunReviewInput {
 }
 
 export interface ReviewRun {
-  status: 'reviewed' | 'cancelled' | 'superseded';
+  /**
+   * `budgetHeld`: even the cheapest plan was estimated over the hard spend cap, so no model was
+   * called (the reason says the estimate and the cap). A run the hard cap stopped is `reviewed`,
+   * with `coverage.budget.stopped` set.
+   */
+  status: 'reviewed' | 'cancelled' | 'superseded' | 'budgetHeld';
   reason?: string | undefined;
   pullRequest?: PullRequestSnapshot | undefined;
   revision?: Revision | undefined;
@@ -106,6 +117,7 @@ export interface ReviewIdentity {
  */
 export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
+  const caps = checkSpendCaps(settings.spendCaps);
   const { protocol, signal, source } = input;
   const ledger = new UsageLedger();
   const emptyCoverage = (): CoverageManifest => ({
@@ -115,12 +127,17 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     injectionSuspected: false,
     tokensApproximate: true,
   });
-  const ended = (status: 'cancelled' | 'superseded', reason: string, pullRequest?: PullRequestSnapshot): ReviewRun => ({
+  const ended = (
+    status: Exclude<ReviewRun['status'], 'reviewed'>,
+    reason: string,
+    pullRequest?: PullRequestSnapshot,
+    coverage = emptyCoverage(),
+  ): ReviewRun => ({
     status,
     reason,
     pullRequest,
     findings: [],
-    coverage: emptyCoverage(),
+    coverage,
     summary: null,
     usage: ledger.toJobUsage(),
     threads: [],
@@ -278,50 +295,65 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const prefixTokens = countTokens(REVIEW_SYSTEM_PROMPT) + countTokens(pullRequestText) + 300;
   const window = defaultModel.maxContextTokens ?? settings.defaultContextTokens;
   const maxTokens = Math.max(500, window - prefixTokens - settings.outputReserveTokens - Math.ceil(window * 0.1));
-  const packed = packChunks(
-    prepared.planned.map((p) => ({
-      id: p.id,
-      path: p.file.path,
-      headerTokens: p.headerTokens,
-      hunks: p.hunks,
-      tier: p.tier,
-    })),
-    { targetTokens: settings.targetChunkTokens, maxTokens },
-  );
+  const limits: PackLimits = { targetTokens: settings.targetChunkTokens, maxTokens };
+  const packable = prepared.planned.map((p) => ({
+    id: p.id,
+    path: p.file.path,
+    headerTokens: p.headerTokens,
+    hunks: p.hunks,
+    tier: p.tier,
+  }));
+  const firstPacking = packChunks(packable, limits);
   const byId = new Map(prepared.planned.map((p) => [p.id, p]));
-  for (const [fileId, hunks] of packed.oversized) {
+  for (const [fileId, hunks] of firstPacking.oversized) {
     const file = byId.get(fileId) as PlannedFile;
     file.coverage.state = hunks.length === file.hunks.length ? 'skipped' : 'partial';
     file.coverage.reason = 'hunkTooLarge';
   }
-  const chunksLeft = new Map<number, number>();
-  for (const chunk of packed.chunks)
-    for (const part of chunk.parts) chunksLeft.set(part.fileId, (chunksLeft.get(part.fileId) ?? 0) + 1);
   for (const file of prepared.planned) {
     file.coverage.tokens = file.headerTokens + file.hunks.reduce((n, h) => n + h.tokens, 0);
+  }
+  const capPlan = planWithinCaps({
+    caps,
+    files: packable,
+    packed: firstPacking,
+    pack: (some) => packChunks(some, limits),
+    basis: { prefixTokens, prices: defaultModel.prices },
+    verify: settings.verify,
+    skipOrder: () => lowestRiskFirst(prepared.planned.map((p) => ({ ...p, path: p.file.path }))),
+  });
+  const { estimate } = capPlan;
+  for (const step of capPlan.steps) {
+    plan.event({ kind: 'decision', name: 'budget.degraded', eventCategory: 'planning', body: { ...step, caps } });
+  }
+  for (const fileId of capPlan.skipped) budgetCut(byId.get(fileId) as PlannedFile, 'skipped');
+  if (capPlan.held) {
+    for (const chunk of firstPacking.chunks)
+      for (const part of chunk.parts) budgetCut(byId.get(part.fileId) as PlannedFile, 'skipped');
+    plan.event({
+      kind: 'decision',
+      name: 'budget.held',
+      eventCategory: 'planning',
+      body: { ...capPlan.held, hardUsd: caps.hardUsd },
+    });
+  }
+  // When the estimate says the hard cap will stop the run, the riskiest chunks go first, so the
+  // stop cuts the least valuable review (the order stays deterministic).
+  const chunks: PackedChunk[] = capPlan.held
+    ? []
+    : capPlan.overHardCap
+      ? [...capPlan.packed.chunks].sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier])
+      : capPlan.packed.chunks;
+  const chunksLeft = new Map<number, number>();
+  for (const chunk of chunks)
+    for (const part of chunk.parts) chunksLeft.set(part.fileId, (chunksLeft.get(part.fileId) ?? 0) + 1);
+  for (const file of prepared.planned) {
     if (!chunksLeft.has(file.id)) {
       file.diff = undefined;
       filesDone++;
     }
   }
   progress();
-  const estimatedInput = packed.chunks.reduce((n, c) => n + c.tokens + prefixTokens, 0) * (settings.verify ? 1.3 : 1);
-  const estimate = {
-    inputTokens: Math.round(estimatedInput),
-    costUsd:
-      Math.round(
-        estimateCostUsd(
-          {
-            inputTokens: estimatedInput,
-            outputTokens: packed.chunks.length * 1000,
-            cachedInputTokens: 0,
-            cacheWriteTokens: 0,
-            reasoningTokens: 0,
-          },
-          defaultModel.prices,
-        ) * 1_000_000,
-      ) / 1_000_000,
-  };
   for (const entry of prepared.coverage.filter((c) => c.state === 'skipped')) {
     plan.event({
       kind: 'decision',
@@ -337,11 +369,12 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     body: {
       files: files.length,
       toReview: prepared.planned.length,
-      chunks: packed.chunks.length,
+      chunks: chunks.length,
       maxChunkTokens: maxTokens,
       estimate,
       tokensApproximate: approximate,
       deterministicFindings: prepared.deterministic.length,
+      ...(hasSpendCaps(caps) ? { spendCaps: caps, ...(capPlan.overHardCap ? { order: 'riskiestFirst' } : {}) } : {}),
     },
   });
   if (prepared.injection.length > 0) {
@@ -353,6 +386,24 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     });
   }
   await plan.complete('succeeded');
+  if (capPlan.held) {
+    const coverage: CoverageManifest = {
+      files: prepared.coverage,
+      counts: countCoverage(prepared.coverage),
+      complete: false,
+      listingTruncated: truncation,
+      injectionSuspected: prepared.injection.length > 0,
+      tokensApproximate: approximate,
+      estimate,
+      budget: { ...caps, degraded: [], held: capPlan.held },
+    };
+    return {
+      ...ended('budgetHeld', heldReason(capPlan.held, caps.hardUsd), pr, coverage),
+      revision,
+      threads,
+      ledger: publications,
+    };
+  }
 
   // review
   const parsing: NonNullable<CoverageManifest['parsing']> = {};
@@ -380,8 +431,18 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     ...(file.file.previousPath ? (openKnown.get(file.file.previousPath.toLowerCase()) ?? []) : []),
   ];
   const gone = new Set<string>();
-  await forEachPooled(packed.chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
-    const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${packed.chunks.length}`, {
+  // The hard cap is checked before each chunk against what the calls so far cost (the ledger is
+  // updated as each call's usage comes back); chunks already in flight finish.
+  const hardUsd = caps.hardUsd;
+  const notStarted: PackedChunk[] = [];
+  const started = new Set<number>();
+  await forEachPooled(chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
+    if (hardUsd !== undefined && ledger.costUsd() >= hardUsd) {
+      notStarted.push(chunk);
+      return;
+    }
+    for (const part of chunk.parts) started.add(part.fileId);
+    const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${chunks.length}`, {
       files: byId,
       changedFiles,
       changedPaths,
@@ -397,6 +458,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       dismissed,
       temperature,
       verify: settings.verify,
+      verifySevereOnly: capPlan.verifySevereOnly,
       maxOutputTokens: settings.outputReserveTokens,
       focus: focus.lines,
       alreadyReported,
@@ -427,6 +489,35 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     }
     progress();
   });
+  // What the hard cap kept from review: `skipped`, or `partial` when some of a file's chunks ran.
+  const stopAtHardCap = async (): Promise<NonNullable<CoverageBudget['stopped']>> => {
+    const cut = new Set<PlannedFile>();
+    for (const chunk of notStarted) {
+      for (const part of chunk.parts) {
+        const file = byId.get(part.fileId) as PlannedFile;
+        budgetCut(file, started.has(file.id) ? 'partial' : 'skipped');
+        cut.add(file);
+        const left = (chunksLeft.get(part.fileId) ?? 1) - 1;
+        chunksLeft.set(part.fileId, left);
+        if (left === 0) {
+          file.diff = undefined;
+          filesDone++;
+        }
+      }
+    }
+    progress();
+    const stop = { spentUsd: roundUsd(ledger.costUsd()), chunksNotStarted: notStarted.length, files: cut.size };
+    const pass = await protocol.pass('review', 'Stop at the hard spend cap');
+    pass.event({
+      kind: 'decision',
+      name: 'budget.exceeded',
+      eventCategory: 'operational',
+      body: { ...stop, hardUsd, paths: [...cut].map((f) => f.file.path) },
+    });
+    await pass.complete('skipped');
+    return stop;
+  };
+  const stopped = notStarted.length > 0 ? await stopAtHardCap() : undefined;
   for (const failure of failedChunks) {
     for (const fileId of failure.fileIds) {
       const file = byId.get(fileId) as PlannedFile;
@@ -509,9 +600,24 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     tokensApproximate: approximate,
     estimate,
     parsing,
+    ...(hasSpendCaps(caps)
+      ? {
+          budget: {
+            ...caps,
+            degraded: capPlan.steps.map((step) =>
+              step.step === 'skipFiles' ? { ...step, files: step.files.length } : step,
+            ),
+            ...(stopped ? { stopped } : {}),
+          },
+        }
+      : {}),
   };
-  coverage.complete = !truncation && coverage.counts.partial === 0 && coverage.counts.reviewFailed === 0;
-  const reviewed = packed.chunks.length;
+  coverage.complete =
+    !truncation &&
+    coverage.counts.partial === 0 &&
+    coverage.counts.reviewFailed === 0 &&
+    !(hasSpendCaps(caps) && prepared.coverage.some((c) => c.reason === 'budget'));
+  const reviewed = chunks.length;
   const allFailed =
     reviewed > 0 && prepared.planned.every((p) => p.coverage.state === 'reviewFailed' || !chunksLeft.has(p.id));
 
@@ -582,6 +688,12 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     allFailed: allFailed && failedChunks.length > 0,
     identity,
   };
+}
+
+/** A file the spend caps kept (wholly or in part) from review. */
+function budgetCut(file: PlannedFile, state: 'skipped' | 'partial'): void {
+  file.coverage.state = state;
+  file.coverage.reason = 'budget';
 }
 
 /** Counts for the result and the summary: what became of earlier findings. */

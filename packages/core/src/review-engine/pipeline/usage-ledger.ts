@@ -31,6 +31,13 @@ export class UsageLedger {
     this.entries.set(key, entry);
   }
 
+  /** US$ spent so far at the models' prices: what the hard spend cap is checked against. */
+  costUsd(): number {
+    let sum = 0;
+    for (const e of this.entries.values()) sum += e.costUsd;
+    return sum;
+  }
+
   total(): AiUsage {
     let sum = emptyUsage();
     for (const e of this.entries.values()) sum = addUsage(sum, e.usage);

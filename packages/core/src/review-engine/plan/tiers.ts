@@ -16,9 +16,22 @@ export function tierOf(path: string, changedLines: number): Tier {
   return 'high';
 }
 
+export const TIER_RANK: Record<Tier, number> = { low: 0, medium: 1, high: 2 };
+
 export function maxTier(a: Tier, b: Tier): Tier {
-  const rank = { low: 0, medium: 1, high: 2 } as const;
-  return rank[a] >= rank[b] ? a : b;
+  return TIER_RANK[a] >= TIER_RANK[b] ? a : b;
+}
+
+/** File ids, lowest risk first: lower tier, then fewer changed lines, then by path. */
+export function lowestRiskFirst(
+  files: ReadonlyArray<{ id: number; tier: Tier; changedLines: number; path: string }>,
+): number[] {
+  return [...files]
+    .sort(
+      (a, b) =>
+        TIER_RANK[a.tier] - TIER_RANK[b.tier] || a.changedLines - b.changedLines || a.path.localeCompare(b.path),
+    )
+    .map((f) => f.id);
 }
 
 /** Each tier asks its own purpose; unmapped ones fall back to `reviewDefault`. */

@@ -43,8 +43,12 @@ export interface ReviewPullRequestInput {
 
 /** A review's outcome in the job-result shapes, with the protocol it recorded. */
 export interface StandaloneReview extends ReviewResultView {
-  /** `cancelled`: the pull request is closed or merged, so nothing was reviewed. */
-  status: 'reviewed' | 'cancelled' | 'superseded';
+  /**
+   * `cancelled`: the pull request is closed or merged, so nothing was reviewed. `budgetHeld`: even
+   * the cheapest plan was estimated over `settings.spendCaps.hardUsd`, so no model was called. A
+   * review the hard cap stopped is `reviewed` with `coverage.budget.stopped` (and `partial`).
+   */
+  status: 'reviewed' | 'cancelled' | 'superseded' | 'budgetHeld';
   reason?: string | undefined;
   usage: JobUsage;
   protocol: ReviewProtocol;

@@ -89,11 +89,47 @@ function coverageLine(coverage: CoverageManifest): string {
         .join(', ')}${failed.length > 10 ? ', …' : ''}.`,
     );
   }
+  out.push(...budgetLines(coverage));
   if (coverage.listingTruncated) out.push(`⚠️ ${coverage.listingTruncated.reason} Files past that were not reviewed.`);
   if (coverage.injectionSuspected) {
     out.push('⚠️ This pull request contains text that reads like instructions to a reviewer; it was treated as data.');
   }
   return out.join('\n');
+}
+
+/** What the spend caps changed, in words: the ladder's steps on the estimate, and a stop at the hard cap. */
+function budgetLines(coverage: CoverageManifest): string[] {
+  const budget = coverage.budget;
+  if (!budget) return [];
+  const lines: string[] = [];
+  const first = budget.degraded[0];
+  const last = budget.degraded.at(-1);
+  if (first && last) {
+    const what = budget.degraded.map((d) =>
+      d.step === 'verifySevereOnly'
+        ? 'only errors and warnings were checked by the verifier'
+        : `${d.files} lower-risk file${d.files === 1 ? ' was' : 's were'} skipped`,
+    );
+    lines.push(
+      `The estimated cost (US$${first.estimateBeforeUsd}) was over the soft spend cap of US$${budget.softUsd} per review, so ${what.join(' and ')} (estimate now US$${last.estimateAfterUsd}).`,
+    );
+  }
+  if (budget.stopped) {
+    const n = budget.stopped.files;
+    lines.push(
+      `⚠️ The review stopped at the hard spend cap of US$${budget.hardUsd} per review (US$${budget.stopped.spentUsd} spent), leaving ${n} file${n === 1 ? '' : 's'} not fully reviewed.`,
+    );
+  }
+  const kept = coverage.files.filter((f) => f.reason === 'budget');
+  if (kept.length > 0) {
+    lines.push(
+      `Not fully reviewed within the spend caps, so no comment there does not mean no problem: ${kept
+        .slice(0, 10)
+        .map((f) => `\`${f.path}\``)
+        .join(', ')}${kept.length > 10 ? ', …' : ''}.`,
+    );
+  }
+  return lines;
 }
 
 function countBy(values: string[]): Map<string, number> {
@@ -140,5 +176,5 @@ const REASON_TEXT: Record<string, string> = {
   renameOnly: 'renamed only',
   formattingOnly: 'formatting only',
   noTextChange: 'no text change',
-  budget: 'over the token budget',
+  budget: 'over the spend cap',
 };

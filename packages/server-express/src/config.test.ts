@@ -51,6 +51,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MARGIN_PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/MARGIN_PUBLIC_BASE_URL/);
   });
 
+  it('reads the spend caps per review in US dollars, none by default, and refuses a bad or inverted pair', () => {
+    expect(loadConfig({}).review.spendCaps).toEqual({ softUsd: undefined, hardUsd: undefined });
+    expect(
+      loadConfig({ MARGIN_REVIEW_SOFT_CAP_USD: '0.50', MARGIN_REVIEW_HARD_CAP_USD: ' 2 ' }).review.spendCaps,
+    ).toEqual({ softUsd: 0.5, hardUsd: 2 });
+    expect(loadConfig({ MARGIN_REVIEW_HARD_CAP_USD: '1.25' }).review.spendCaps).toEqual({
+      softUsd: undefined,
+      hardUsd: 1.25,
+    });
+    for (const bad of ['0', '-1', 'two', '1e3', '$2', 'Infinity']) {
+      expect(() => loadConfig({ MARGIN_REVIEW_HARD_CAP_USD: bad }), bad).toThrow(
+        'Invalid configuration: MARGIN_REVIEW_HARD_CAP_USD must be a positive amount of US dollars, such as 2.50.',
+      );
+    }
+    expect(() => loadConfig({ MARGIN_REVIEW_SOFT_CAP_USD: '3', MARGIN_REVIEW_HARD_CAP_USD: '2' })).toThrow(
+      'Invalid configuration: MARGIN_REVIEW_SOFT_CAP_USD must not exceed MARGIN_REVIEW_HARD_CAP_USD.',
+    );
+  });
+
   it('trusts no proxy unless MARGIN_TRUST_PROXY names them, and refuses what Express would misread', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ MARGIN_TRUST_PROXY: '1' }).trustProxy).toBe(1);

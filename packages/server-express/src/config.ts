@@ -23,6 +23,21 @@ const int = (min: number, max: number, fallback: number) =>
       return n;
     });
 
+/** A positive amount of US dollars (`2.50`); unset means none. */
+const usd = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const text = v?.trim() ?? '';
+    if (text === '') return undefined;
+    // Plain decimals only: `1e3`, `0x10` or `Infinity` are not amounts an operator means.
+    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be a positive amount of US dollars, such as 2.50' });
+      return z.NEVER;
+    }
+    return Number(text);
+  });
+
 const optionalText = z
   .string()
   .optional()
@@ -69,7 +84,7 @@ const trustProxy = z
   });
 
 /** The operator contract (ARCHITECTURE.md §6). The only place that reads `process.env`. */
-const EnvSchema = z.object({
+const EnvFields = z.object({
   PORT: int(0, 65535, 8080),
   HOST: optionalText.transform((v) => v ?? '127.0.0.1'),
   MARGIN_DATA_DIR: optionalText.transform((v) => v ?? './data'),
@@ -96,6 +111,8 @@ const EnvSchema = z.object({
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, worker.pollIntervalMs),
   WORKER_LEASE_SECONDS: int(1, 3600, worker.leaseMs / 1000),
   MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: int(1, 32, 4),
+  MARGIN_REVIEW_SOFT_CAP_USD: usd,
+  MARGIN_REVIEW_HARD_CAP_USD: usd,
   WORKER_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -122,6 +139,19 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
+const EnvSchema = EnvFields.superRefine((e, ctx) => {
+  // A soft cap above the hard one could never degrade a review before the stop.
+  if (e.MARGIN_REVIEW_SOFT_CAP_USD !== undefined && e.MARGIN_REVIEW_HARD_CAP_USD !== undefined) {
+    if (e.MARGIN_REVIEW_SOFT_CAP_USD > e.MARGIN_REVIEW_HARD_CAP_USD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MARGIN_REVIEW_SOFT_CAP_USD'],
+        message: 'must not exceed MARGIN_REVIEW_HARD_CAP_USD',
+      });
+    }
+  }
+});
+
 export interface HostConfig {
   port: number;
   host: string;
@@ -135,8 +165,14 @@ export interface HostConfig {
   allowPrivateEgress: boolean;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
   worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
-  /** The review engine: model conversations one job keeps in flight. */
-  review: { maxConcurrentModelCalls: number };
+  /**
+   * The review engine: model conversations one job keeps in flight, and what one review may spend
+   * (US$; enforced only while the `budgeting` capability is available).
+   */
+  review: {
+    maxConcurrentModelCalls: number;
+    spendCaps: { softUsd?: number | undefined; hardUsd?: number | undefined };
+  };
   /** The webhook delivery processor and the crawl scheduler (they run on every host; leases share the work). */
   triggers: {
     /** False on intake-only hosts: deliveries are recorded here and turned into jobs by other hosts. */
@@ -211,7 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
       leaseMs: e.WORKER_LEASE_SECONDS * 1000,
     },
-    review: { maxConcurrentModelCalls: e.MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS },
+    review: {
+      maxConcurrentModelCalls: e.MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS,
+      spendCaps: { softUsd: e.MARGIN_REVIEW_SOFT_CAP_USD, hardUsd: e.MARGIN_REVIEW_HARD_CAP_USD },
+    },
     triggers: {
       processDeliveries: e.WEBHOOK_PROCESSOR_ENABLED,
       deliveryPollIntervalMs: e.WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS,

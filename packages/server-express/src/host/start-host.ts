@@ -86,7 +86,13 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     ai: { allowPrivateEgress: config.allowPrivateEgress },
     reviewEngine:
       options.reviewEngine ??
-      createReviewEngine({ settings: { maxConcurrentModelCalls: config.review.maxConcurrentModelCalls } }),
+      createReviewEngine({
+        settings: {
+          maxConcurrentModelCalls: config.review.maxConcurrentModelCalls,
+          // Bound only while the `budgeting` capability is available; each job checks when it starts.
+          spendCaps: config.review.spendCaps,
+        },
+      }),
     clock: options.clock,
     ids: options.ids,
     logger,

@@ -248,7 +248,11 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
         body: {
           code: 'validation_failed',
           details: [
-            { path: 'providerKind', message: 'AI provider kind kindNope is not available in this installation.' },
+            {
+              path: 'providerKind',
+              message:
+                'AI provider kind kindNope is not available in this installation; use one of kindCloudA, kindDirect, kindProxy, kindCompatible, kindAssistant, kindCloudB, kindCloudC, kindAcme.',
+            },
           ],
         },
       });

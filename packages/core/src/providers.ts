@@ -1,5 +1,5 @@
 import type { AiProviderKind, AiProviderKindV1 } from './ai/ai-model-v1.js';
-import { MarginError } from './errors.js';
+import { MarginError, type ValidationIssue } from './errors.js';
 import type { ProviderFamily, ScmProviderFamilyV1 } from './scm/scm-provider-v1.js';
 
 /**
@@ -48,13 +48,26 @@ export function familyOfSegment(registry: ProviderRegistry, segment: string): Sc
   return registry.scm.find((f) => f.receiverSegment.toLowerCase() === wanted);
 }
 
+/**
+ * How a request naming an AI kind this installation does not register is refused, wherever it is
+ * checked (the catalog, a profile's endpoint, probe and discovery, a review without a server), so it
+ * reads the same everywhere: the kind, and the kinds there are.
+ */
+export function unregisteredAiKindIssue(
+  registry: Pick<ProviderRegistry, 'ai'>,
+  kind: AiProviderKind,
+  field: string,
+): ValidationIssue {
+  const registered = registry.ai.map((k) => k.kind).join(', ');
+  return {
+    path: field,
+    message: `AI provider kind ${kind} is not available in this installation; use one of ${registered}.`,
+  };
+}
+
 /** The kind a request names; one this installation does not register is a 400 naming the field. */
 export function requestedAiKind(registry: ProviderRegistry, kind: AiProviderKind, field: string): AiProviderKindV1 {
   const found = registry.ai.find((p) => p.kind === kind);
-  if (!found) {
-    throw MarginError.invalid([
-      { path: field, message: `must be one of ${registry.ai.map((k) => k.kind).join(', ')}` },
-    ]);
-  }
+  if (!found) throw MarginError.invalid([unregisteredAiKindIssue(registry, kind, field)]);
   return found;
 }

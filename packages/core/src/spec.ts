@@ -2,15 +2,23 @@
  * `@margin/core/spec`: the versioned ports adapters implement (storage, source control, AI, the
  * review engine, secrets, clock, ids) with their records, and the helpers adapters share with core.
  */
+
+/**
+ * The zod core checks an AI kind's `settings` schema with: adapters build the schema with it, so
+ * it is the copy core reads (`z.object({ region: z.string().regex(...).optional() })`).
+ */
+export { z } from 'zod';
 export {
   type AiAuth,
   type AiChatRequest,
   type AiChatResult,
   type AiConnectionConfig,
+  type AiConnectionProfile,
   type AiDiscoveryResult,
   type AiEmbeddingResult,
   type AiFailureCategory,
   type AiFinishReason,
+  type AiKindSettings,
   type AiMessage,
   type AiModelSpec,
   type AiModelV1,
@@ -19,6 +27,7 @@ export {
   type AiProviderKind,
   type AiProviderKindV1,
   type AiResponseFormat,
+  type AiSettingsSchemaV1,
   type AiToolCall,
   type AiToolChoice,
   type AiToolDefinition,
@@ -58,6 +67,7 @@ export {
   type VerificationRecord,
 } from './ai/ai-records.js';
 export { failureCategoryOf, failureSummaryOf } from './ai/failure-category.js';
+export { aiConnectionConfigOf } from './ai/kind-settings.js';
 export { modesOf, operationOf } from './ai/profile-rules.js';
 export {
   AI_PURPOSES,

@@ -6,6 +6,7 @@
  * Failures are `MarginError`s with code `provider_unavailable` and a `providerFailure` detail
  * (`credentials`, `rateLimited`, `quotaExceeded`, ...). Messages never carry credentials.
  */
+import type { z } from 'zod';
 
 /** The kinds Margin ships (the spec's wire values); plugins register others. */
 export const BUILT_IN_AI_PROVIDER_KINDS = [
@@ -41,14 +42,35 @@ export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 export type AiAuth = { mode: 'apiKey'; apiKey: string } | { mode: 'azureIdentity' };
 
-/** A stored AI connection profile with its credential opened, as an adapter needs it. */
-export interface AiConnectionConfig {
+/** What a kind's settings parse to: each setting a string, absent when the profile does not set it. */
+export type AiKindSettings = Readonly<Record<string, string | undefined>>;
+
+/**
+ * How a kind declares its settings: a zod object schema whose keys are the setting keys and whose
+ * fields each check one string. A profile has no field of its own for them, so they ride in its
+ * `defaultQueryParams` (the spec's wire field: `region` for kindCloudB, `project` for kindCloudC);
+ * every other entry there is a real query parameter.
+ */
+export type AiSettingsSchemaV1<TSettings extends AiKindSettings = AiKindSettings> = z.ZodObject & z.ZodType<TSettings>;
+
+/** A connection as stored and sent on the wire: the kind's settings still among its `defaultQueryParams`. */
+export interface AiConnectionProfile {
   providerKind: AiProviderKind;
   baseUrl: string;
   auth: AiAuth;
   defaultHeaders: Readonly<Record<string, string>>;
-  /** Also carries provider settings: `region` (kindCloudB), `project` (kindCloudC). */
   defaultQueryParams: Readonly<Record<string, string>>;
+}
+
+/**
+ * A profile with its credential opened, as an adapter needs it. Core builds it
+ * (`aiConnectionConfigOf`): the kind's settings parsed out of `defaultQueryParams` into `settings`.
+ */
+export interface AiConnectionConfig<TSettings extends AiKindSettings = AiKindSettings> extends AiConnectionProfile {
+  /** The query parameters for every call: the profile's `defaultQueryParams` without the kind's settings. */
+  defaultQueryParams: Readonly<Record<string, string>>;
+  /** The kind's settings as its `settings` schema parsed them; `{}` for a kind that declares none. */
+  settings: TSettings;
 }
 
 export interface AiToolDefinition {
@@ -223,9 +245,11 @@ export interface KnownModelV1 {
 
 /**
  * An AI provider kind as an adapter registers it: its facts (core checks profiles, endpoints and
- * keys against them) and its behaviour.
+ * keys against them) and its behaviour. An adapter with settings names their type,
+ * `AiProviderKindV1<{ region?: string }>`, and reads `connection.settings.region`; registries hold
+ * plain `AiProviderKindV1`s.
  */
-export interface AiProviderKindV1 {
+export interface AiProviderKindV1<TSettings extends AiKindSettings = AiKindSettings> {
   readonly specificationVersion: 'v1';
   /** The wire value (`kindDirect`); for a plugin, its own id (`kindAcme`), matching `REGISTERED_ID_PATTERN`. */
   readonly kind: AiProviderKind;
@@ -246,8 +270,15 @@ export interface AiProviderKindV1 {
   readonly managedIdentity?: { readonly hosts: RegExp; readonly hostsDescription: string } | undefined;
   /** Models the catalog lists for this kind out of the box. */
   readonly knownModels?: readonly KnownModelV1[] | undefined;
-  probe(connection: AiConnectionConfig): Promise<AiProbeResult>;
-  discoverModels(connection: AiConnectionConfig): Promise<AiDiscoveryResult>;
+  /**
+   * The settings it reads from a profile's `defaultQueryParams` (keys matching `REGISTERED_ID_PATTERN`).
+   * Core refuses a profile whose settings fail it (400 at `defaultQueryParams.<key>`, the schema's
+   * message) before the adapter is called, and hands the adapter them parsed in `connection.settings`.
+   * Rules across fields (a region or a regional host) stay the adapter's.
+   */
+  readonly settings?: AiSettingsSchemaV1<TSettings> | undefined;
+  probe(connection: AiConnectionConfig<TSettings>): Promise<AiProbeResult>;
+  discoverModels(connection: AiConnectionConfig<TSettings>): Promise<AiDiscoveryResult>;
   /** Resolves `auto` to a wire mode for this kind and model. */
-  createModel(connection: AiConnectionConfig, model: AiModelSpec): AiModelV1;
+  createModel(connection: AiConnectionConfig<TSettings>, model: AiModelSpec): AiModelV1;
 }

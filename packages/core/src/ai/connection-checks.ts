@@ -11,6 +11,7 @@ import type {
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
 import { connectionView, findKind, loadConnection, openConnectionConfig, verificationView } from './connections.js';
 import { failureCategoryOf, failureSummaryOf } from './failure-category.js';
+import { aiConnectionConfigOf } from './kind-settings.js';
 import { effectiveCatalog, findCatalogEntry, tenantCatalogInUse } from './model-catalog.js';
 import {
   endpointIssues,
@@ -45,27 +46,29 @@ function unsavedConnection(deps: AiDeps, input: unknown): { kind: AiProviderKind
   const kind = findKind(deps, req.providerKind);
   const baseUrl = req.baseUrl ?? '';
   const key = req.auth.apiKey;
+  const defaultQueryParams = req.defaultQueryParams ?? {};
   const issues = endpointIssues(
     {
       providerKind: req.providerKind,
       baseUrl,
       authMode: req.auth.mode,
       apiKey: key != null ? { kind: 'new', value: key } : { kind: 'missing' },
+      defaultQueryParams,
     },
-    kind,
+    deps.providers,
     deps.ai.allowPrivateEgress,
   );
   if (issues.length > 0 || !kind) throw MarginError.invalid(issues);
   return {
     kind,
-    config: {
+    config: aiConnectionConfigOf(kind, {
       providerKind: req.providerKind,
       baseUrl,
       auth:
         req.auth.mode === 'azureIdentity' ? { mode: 'azureIdentity' } : { mode: 'apiKey', apiKey: (key ?? '').trim() },
       defaultHeaders: req.defaultHeaders ?? {},
-      defaultQueryParams: req.defaultQueryParams ?? {},
-    },
+      defaultQueryParams,
+    }),
   };
 }
 
@@ -149,7 +152,7 @@ export async function verifyConnection(deps: AiDeps, actor: Actor, clientId: str
   const current = await loadConnection(deps.storage, clientId, connectionId);
   const kind = findKind(deps, current.providerKind);
   const outcome = kind
-    ? await runVerification(kind, openConnectionConfig(deps, current), current)
+    ? await runVerification(kind, () => openConnectionConfig(deps, kind, current), current)
     : failed('capabilityMismatch', `AI provider kind ${current.providerKind} is not available in this installation.`);
   const now = deps.clock.now().toISOString();
   const verification: VerificationRecord = { ...outcome, checkedAt: now };
@@ -173,13 +176,16 @@ const failed = (
   warnings,
 });
 
+/** `openConfig` runs inside: stored settings the kind now refuses fail the verification, as an adapter's refusal would. */
 async function runVerification(
   kind: AiProviderKindV1,
-  config: AiConnectionConfig,
+  openConfig: () => AiConnectionConfig,
   profile: AiConnectionRecord,
 ): Promise<Outcome> {
+  let config: AiConnectionConfig;
   let probe: Awaited<ReturnType<AiProviderKindV1['probe']>>;
   try {
+    config = openConfig();
     probe = await kind.probe(config);
   } catch (error) {
     return failed(failureCategoryOf(error), failureSummaryOf(error));

@@ -11,6 +11,7 @@ import type {
   PurposeBindingRecord,
   VerificationRecord,
 } from './ai-records.js';
+import { aiConnectionConfigOf } from './kind-settings.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
 import { clientCatalog } from './model-catalog.js';
 import {
@@ -79,18 +80,26 @@ export function findKind(deps: Pick<AiDeps, 'providers'>, kind: string): AiProvi
   return deps.providers.ai.find((k) => k.kind === kind);
 }
 
-/** The profile as an adapter needs it, with the key opened. Never returned or logged. */
-export function openConnectionConfig(deps: Pick<AiDeps, 'secrets'>, c: AiConnectionRecord): AiConnectionConfig {
-  return {
+/**
+ * The profile as its kind's adapter needs it: the key opened, the kind's settings parsed out of
+ * `defaultQueryParams` (400 naming the setting if the kind's schema refuses the stored value).
+ * Never returned or logged.
+ */
+export function openConnectionConfig(
+  deps: Pick<AiDeps, 'secrets'>,
+  kind: AiProviderKindV1,
+  c: AiConnectionRecord,
+): AiConnectionConfig {
+  return aiConnectionConfigOf(kind, {
     providerKind: c.providerKind,
     baseUrl: c.baseUrl,
     auth:
       c.authMode === 'azureIdentity'
         ? { mode: 'azureIdentity' }
         : { mode: 'apiKey', apiKey: c.sealedApiKey ? deps.secrets.open(c.sealedApiKey, apiKeyContext(c.id)) : '' },
-    defaultHeaders: { ...c.defaultHeaders },
-    defaultQueryParams: { ...c.defaultQueryParams },
-  };
+    defaultHeaders: c.defaultHeaders,
+    defaultQueryParams: c.defaultQueryParams,
+  });
 }
 
 const apiKeyContext = (connectionId: string) => sealedSecretContext('ai-connection.apiKey', connectionId);
@@ -122,6 +131,7 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     baseUrl: req.baseUrl ?? '',
     authMode: req.auth.mode,
     apiKey,
+    defaultQueryParams: req.defaultQueryParams ?? {},
     discoveryMode: req.discoveryMode,
     configuredModels: req.configuredModels,
     purposeBindings: req.purposeBindings,
@@ -140,7 +150,7 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     sealedApiKey: apiKey.kind === 'new' && req.auth.mode === 'apiKey' ? sealKey(deps, id, apiKey.value) : null,
     discoveryMode: profile.discoveryMode,
     defaultHeaders: req.defaultHeaders ?? {},
-    defaultQueryParams: req.defaultQueryParams ?? {},
+    defaultQueryParams: draft.defaultQueryParams,
     configuredModels: profile.configuredModels,
     purposeBindings: profile.purposeBindings,
     isActive: false,
@@ -159,7 +169,7 @@ function normalizeOrThrow(
   existingModels: readonly ConfiguredModelRecord[],
 ): NormalizedProfile {
   const result = checkProfile(draft, {
-    kind: findKind(deps, draft.providerKind),
+    registry: deps.providers,
     ids: deps.ids,
     allowPrivateEgress: deps.ai.allowPrivateEgress,
     existingModels,
@@ -214,6 +224,7 @@ export async function patchConnection(
       baseUrl: req.baseUrl ?? current.baseUrl,
       authMode,
       apiKey,
+      defaultQueryParams: req.defaultQueryParams ?? current.defaultQueryParams,
       // A new kind gets its own default unless the caller names one.
       discoveryMode: req.discoveryMode ?? (providerKind === current.providerKind ? current.discoveryMode : undefined),
       configuredModels: req.configuredModels ?? current.configuredModels.map(modelAsInput),
@@ -221,7 +232,7 @@ export async function patchConnection(
     };
     const profile = normalizeOrThrow(deps, draft, current.configuredModels);
     const defaultHeaders = req.defaultHeaders ?? current.defaultHeaders;
-    const defaultQueryParams = req.defaultQueryParams ?? current.defaultQueryParams;
+    const defaultQueryParams = { ...draft.defaultQueryParams };
     if (
       apiKey.kind === 'stored' &&
       apiKey.present &&

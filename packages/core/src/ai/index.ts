@@ -25,6 +25,7 @@ export {
 export { estimateCostUsd, type ModelPrices } from './cost.js';
 export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
 export { toVendorJsonSchema } from './json-schema.js';
+export { aiConnectionConfigOf, settingKeysOf, settingsSchemaProblems } from './kind-settings.js';
 export {
   checkProfile,
   inferOperationKinds,

@@ -1,6 +1,7 @@
 import { egressRefusalOf } from '../egress/index.js';
 import type { ValidationIssue } from '../errors.js';
 import type { Ids } from '../platform/index.js';
+import { type ProviderRegistry, unregisteredAiKindIssue } from '../providers.js';
 import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from './ai-model-v1.js';
 import type {
   AiAuthMode,
@@ -9,6 +10,7 @@ import type {
   ModelSource,
   PurposeBindingRecord,
 } from './ai-records.js';
+import { readKindSettings } from './kind-settings.js';
 import { type AiPurpose, capabilityForPurpose, type OperationKind } from './purposes.js';
 import type { ConfiguredModelInputBody, PurposeBindingInputBody } from './schemas.js';
 
@@ -91,6 +93,8 @@ export interface ProfileDraft {
   baseUrl: string;
   authMode: AiAuthMode;
   apiKey: DraftKey;
+  /** As stored and sent: the kind's settings among the real query parameters. */
+  defaultQueryParams: Readonly<Record<string, string>>;
   discoveryMode: DiscoveryMode | undefined;
   configuredModels: ConfiguredModelInputBody[];
   purposeBindings: PurposeBindingInputBody[];
@@ -103,27 +107,28 @@ export interface NormalizedProfile {
 }
 
 export interface ProfileContext {
-  /** The kind's adapter, or undefined when this installation has none. */
-  kind: AiProviderKindV1 | undefined;
+  /** The installation's kinds; the draft's kind is looked up among them. */
+  registry: Pick<ProviderRegistry, 'ai'>;
   ids: Ids;
   allowPrivateEgress: boolean;
   /** Models of the stored profile (PATCH), whose ids are kept. */
   existingModels: readonly ConfiguredModelRecord[];
 }
 
-/** Checks the parts of a connection that need no stored profile: the endpoint and the credential. */
+/**
+ * Checks the parts of a connection that need no stored profile, against the kind it names: the
+ * endpoint, the credential and the kind's settings among `defaultQueryParams`.
+ */
 export function endpointIssues(
-  draft: Pick<ProfileDraft, 'providerKind' | 'baseUrl' | 'authMode' | 'apiKey'>,
-  kind: AiProviderKindV1 | undefined,
+  draft: Pick<ProfileDraft, 'providerKind' | 'baseUrl' | 'authMode' | 'apiKey' | 'defaultQueryParams'>,
+  registry: Pick<ProviderRegistry, 'ai'>,
   allowPrivateEgress: boolean,
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!kind) {
-    issues.push({
-      path: 'providerKind',
-      message: `AI provider kind ${draft.providerKind} is not available in this installation.`,
-    });
-  }
+  const kind = registry.ai.find((k) => k.kind === draft.providerKind);
+  if (!kind) issues.push(unregisteredAiKindIssue(registry, draft.providerKind, 'providerKind'));
+  const settings = readKindSettings(kind, draft.defaultQueryParams);
+  if (!settings.ok) issues.push(...settings.issues);
   if (draft.baseUrl === '') {
     if (kind && !kind.defaultEndpoint) {
       issues.push({ path: 'baseUrl', message: `baseUrl is required for ${draft.providerKind}.` });
@@ -184,8 +189,8 @@ export function checkProfile(
   draft: ProfileDraft,
   context: ProfileContext,
 ): { issues: ValidationIssue[] } | { issues: []; profile: NormalizedProfile } {
-  const { kind } = context;
-  const issues = endpointIssues(draft, kind, context.allowPrivateEgress);
+  const kind = context.registry.ai.find((k) => k.kind === draft.providerKind);
+  const issues = endpointIssues(draft, context.registry, context.allowPrivateEgress);
   const kindModes = modesOfKind(kind);
 
   let discoveryMode: DiscoveryMode =
@@ -198,7 +203,7 @@ export function checkProfile(
     discoveryMode = 'manualOnly';
   }
 
-  const models = normalizeModels(draft.configuredModels, draft.providerKind, kindModes, context, issues);
+  const models = normalizeModels(draft.configuredModels, draft.providerKind, kindModes, { ...context, kind }, issues);
   const bindings = normalizeBindings(draft.purposeBindings, models, draft.providerKind, kind, issues);
   if (issues.length > 0) return { issues };
   return { issues: [], profile: { discoveryMode, configuredModels: models, purposeBindings: bindings } };
@@ -208,7 +213,7 @@ function normalizeModels(
   inputs: readonly ConfiguredModelInputBody[],
   providerKind: AiProviderKind,
   kindModes: readonly ProtocolMode[] | undefined,
-  context: ProfileContext,
+  context: ProfileContext & { kind: AiProviderKindV1 | undefined },
   issues: ValidationIssue[],
 ): ConfiguredModelRecord[] {
   const byId = new Map(context.existingModels.map((m) => [m.id, m]));

@@ -151,7 +151,7 @@ async function build(
   }
   const capability = capabilityForPurpose(purpose);
   const protocolMode = narrowAutoMode(requestedMode, configuredModel, capability, kind);
-  const config = openConnectionConfig(deps, connection);
+  const config = openConnectionConfig(deps, kind, connection);
   const model = kind.createModel(config, {
     remoteModelId: configuredModel.remoteModelId,
     protocolMode,

@@ -9,6 +9,8 @@ import {
   BUILT_IN_PROTOCOL_MODES,
   modesOf,
   type ProtocolMode,
+  settingKeysOf,
+  settingsSchemaProblems,
 } from '../ai/index.js';
 import { MarginError } from '../errors.js';
 import { REGISTERED_ID_PATTERN } from '../validation/index.js';
@@ -40,7 +42,10 @@ export interface AiKindContractChatAnswer {
 export interface AiKindContractHarness {
   /** Created on a runtime that reaches the fake (private egress allowed, short retry waits). */
   kind: AiProviderKindV1;
-  /** A connection the fake accepts on every route. */
+  /**
+   * A connection the fake accepts on every route, built as core builds it (`aiConnectionConfigOf`
+   * of `@margin/core/spec`): the kind's settings in `settings`, only real query parameters left.
+   */
   connection: AiConnectionConfig;
   /** The same connection with a key the fake refuses on every route (401 or the vendor's equivalent). */
   connectionWithBadKey: AiConnectionConfig;
@@ -159,6 +164,21 @@ export function describeAiProviderKindContract(name: string, makeHarness: () => 
         if (h.kind.managedIdentity !== undefined) {
           expect(h.kind.managedIdentity.hosts).toBeInstanceOf(RegExp);
           expect(h.kind.managedIdentity.hostsDescription.trim()).not.toBe('');
+        }
+      });
+
+      it('declares its settings, if any, as a zod object keyed by id-shaped setting names', () => {
+        expect(settingsSchemaProblems(h.kind.settings)).toEqual([]);
+      });
+
+      it('is handed its settings as core splits them out of defaultQueryParams', () => {
+        const keys = settingKeysOf(h.kind);
+        for (const connection of [h.connection, h.connectionWithBadKey]) {
+          for (const key of Object.keys(connection.settings)) expect(keys, `setting ${key}`).toContain(key);
+          for (const key of Object.keys(connection.defaultQueryParams)) {
+            expect(keys, `${key} is a setting, not a query parameter`).not.toContain(key);
+          }
+          if (h.kind.settings) expect(h.kind.settings.safeParse(connection.settings).success).toBe(true);
         }
       });
 

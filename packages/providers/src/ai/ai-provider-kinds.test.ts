@@ -41,9 +41,7 @@ describe('the AI provider kinds door', () => {
   it('guards egress by default: a plain-http loopback endpoint is refused before any request', async () => {
     const kinds = createAiProviderKinds({ retries: 0 });
     for (const kind of kinds) {
-      const connection = profile(kind.kind, fake.url, {
-        defaultQueryParams: { region: 'us-east-1', project: 'p' },
-      });
+      const connection = profile(kind.kind, fake.url, { settings: { region: 'us-east-1', project: 'my-project' } });
       const error = await marginErrorOf(
         Promise.resolve().then(() =>
           kind.createModel(connection, chatSpec('m')).chat({ messages: [{ role: 'user', content: 'x' }] }),
@@ -65,7 +63,7 @@ describe('the AI provider kinds door', () => {
     const diff = '+const answer = await model.chat(request);';
     const counts = Object.fromEntries(
       kinds.map((kind) => {
-        const connection = profile(kind.kind, fake.url, { defaultQueryParams: { region: 'us-east-1', project: 'p' } });
+        const connection = profile(kind.kind, fake.url, { settings: { region: 'us-east-1', project: 'my-project' } });
         return [kind.kind, kind.createModel(connection, chatSpec('gpt-4.1')).countTokens?.(diff)];
       }),
     );

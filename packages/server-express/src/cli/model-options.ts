@@ -18,7 +18,8 @@ export const MODEL_USAGE = `Model (flags win over the environment; the key is re
                          ${BUILT_IN_AI_PROVIDER_KINDS.slice(4).join(', ')}
   --base-url URL         the provider's endpoint (MARGIN_AI_BASE_URL); empty for kinds with a public one
   --model ID             the model id at the provider (MARGIN_AI_MODEL)
-  --ai-setting K=V       a provider setting, repeatable: region (kindCloudB), project, location (kindCloudC)
+  --ai-setting K=V       a provider setting, repeatable: region (kindCloudB), project, location (kindCloudC),
+                         a plugin kind's own; any other key is sent as a query parameter
   MARGIN_AI_API_KEY      the key; kindCompatible servers may run without one
   MARGIN_ALLOW_PRIVATE_EGRESS=true  allow a model on loopback, a private address or plain http`;
 
@@ -68,12 +69,16 @@ export function modelFromOptions(
   }
 }
 
-/** The service's field names (`baseUrl`, `auth.apiKey`) said as the CLI's flags and variables. */
+/**
+ * The service's field names (`baseUrl`, `auth.apiKey`, `defaultQueryParams.<key>`, where a kind's
+ * settings are named) said as the CLI's flags and variables. A key may hold `-` and `.` but never
+ * ends with one, so a sentence's full stop stays out of it.
+ */
 function inFlagTerms(error: MarginError): MarginError {
   const words: Array<[RegExp, string]> = [
     [/\bbaseUrl\b/g, '--base-url'],
     [/\bapiKey\b/g, 'MARGIN_AI_API_KEY'],
-    [/\bdefaultQueryParams\.(\w+)/g, '--ai-setting $1=…'],
+    [/\bdefaultQueryParams\.([A-Za-z][\w-]*(?:\.[\w-]+)*)/g, '--ai-setting $1=…'],
   ];
   let message = error.message;
   for (const [pattern, name] of words) message = message.replace(pattern, name);

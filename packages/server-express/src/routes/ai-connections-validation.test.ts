@@ -1,4 +1,5 @@
-import { SYSTEM_TENANT_ID } from '@margin/core/spec';
+import { BUILT_IN_AI_PROVIDER_KINDS, SYSTEM_TENANT_ID } from '@margin/core/spec';
+import { type BedrockFake, startBedrockFake } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiProfile } from '../testing/ai-test-kit.js';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
@@ -78,6 +79,15 @@ const RULES: Array<[rule: string, change: (b: Body) => void, path: string]> = [
   [
     'query parameter values are strings',
     (b) => ((b as any).defaultQueryParams = { region: 1 }),
+    'defaultQueryParams.region',
+  ],
+  [
+    'a setting the kind declares passes its schema (kindCloudB: region is an AWS region)',
+    (b) => {
+      b.providerKind = 'kindCloudB';
+      b.baseUrl = '';
+      (b as any).defaultQueryParams = { region: 'eu-central-1.attacker.example' };
+    },
     'defaultQueryParams.region',
   ],
   ['remoteModelId is required', (b) => delete chat(b).remoteModelId, 'configuredModels[0].remoteModelId'],
@@ -615,5 +625,108 @@ describe('AI connection profiles: validation', () => {
       isPermitted: true,
       protocolModes: ['auto', 'chatCompletions', 'embeddings'],
     });
+  });
+});
+
+describe('AI connection profiles: a kind’s settings among defaultQueryParams', () => {
+  const ACCESS_KEY_ID = 'AKIAIOSFODNN7SETTINGS';
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYsettingsKEY';
+  const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+  let bedrock: BedrockFake;
+  let host: TestHost;
+  let admin: TestApi;
+  let clientId: string;
+  const path = () => `/clients/${clientId}/ai-connections`;
+  /** A Bedrock connection on the fake; `defaultQueryParams` as the wire carries it, region included. */
+  const connection = (defaultQueryParams: Record<string, string>) => ({
+    providerKind: 'kindCloudB',
+    baseUrl: bedrock.url,
+    auth: { mode: 'apiKey', apiKey: `${ACCESS_KEY_ID}:${SECRET}` },
+    defaultQueryParams,
+  });
+  const profile = (displayName: string, defaultQueryParams: Record<string, string>) => ({
+    ...connection(defaultQueryParams),
+    displayName,
+    configuredModels: [{ remoteModelId: MODEL }],
+    purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: MODEL }],
+  });
+  const REFUSED_REGION = {
+    requestId: expect.any(String),
+    code: 'validation_failed',
+    error: 'Invalid request: defaultQueryParams.region: must be an AWS region such as us-east-1',
+    details: [{ path: 'defaultQueryParams.region', message: 'must be an AWS region such as us-east-1' }],
+  };
+
+  beforeAll(async () => {
+    bedrock = await startBedrockFake({
+      accessKeyId: ACCESS_KEY_ID,
+      secretAccessKey: SECRET,
+      region: 'us-east-1',
+      models: [MODEL],
+    });
+    // The fake listens on loopback over plain http.
+    host = await startTestHost({ env: { MARGIN_ALLOW_PRIVATE_EGRESS: 'true' } });
+    admin = await host.admin();
+    clientId = (await admin.post('/clients', { displayName: 'Settings', tenantId: SYSTEM_TENANT_ID })).body.id;
+  });
+  afterAll(async () => {
+    await host.close();
+    await bedrock.server.close();
+  });
+
+  it('refuses a Bedrock region that is not an AWS region on create, update, probe and discovery, before any call', async () => {
+    const bad = { region: 'not a region!' };
+    const saved = await admin.post(path(), profile('Bedrock', { region: 'us-east-1' }));
+    expect(saved.status).toBe(201);
+    const answers = [
+      await admin.post(path(), profile('Bedrock (bad region)', bad)),
+      await admin.patch(`${path()}/${saved.body.id}`, { ...connection(bad) }),
+      await admin.post(`${path()}/probe`, connection(bad)),
+      await admin.post(`${path()}/discover-models`, connection(bad)),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(REFUSED_REGION);
+    }
+    expect(bedrock.server.requests).toEqual([]);
+    // What was stored is unchanged, and answered as sent.
+    expect((await admin.get(`${path()}/${saved.body.id}`)).body.defaultQueryParams).toEqual({ region: 'us-east-1' });
+  });
+
+  it('sends every other entry as a query parameter, signed, and keeps the region out of the URL', async () => {
+    const params = { region: 'us-east-1', 'api-version': '2024-06-01' };
+    const probe = await admin.post(`${path()}/probe`, connection(params));
+    expect(probe.body).toMatchObject({ status: 'succeeded' });
+    const created = await admin.post(path(), profile('Bedrock with a query parameter', params));
+    expect(created.body.defaultQueryParams).toEqual(params);
+    expect((await admin.post(`${path()}/${created.body.id}/verify`)).body).toMatchObject({ status: 'verified' });
+
+    const sent = bedrock.server.requests;
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /inference-profiles',
+      'GET /inference-profiles',
+      `POST /model/${MODEL}/converse`,
+    ]);
+    for (const request of sent) {
+      // The fake checks each SigV4 signature over the exact query, so these answered only if it was signed.
+      expect(Object.fromEntries(request.query)).toMatchObject({ 'api-version': '2024-06-01' });
+      expect(request.query.has('region')).toBe(false);
+    }
+  });
+
+  it('words a kind this installation does not register the same for a profile, a probe and the catalog', async () => {
+    const refusal = {
+      path: 'providerKind',
+      message: `AI provider kind kindNope is not available in this installation; use one of ${BUILT_IN_AI_PROVIDER_KINDS.join(', ')}.`,
+    };
+    const answers = [
+      await admin.post(path(), { ...profile('Nope', {}), providerKind: 'kindNope' }),
+      await admin.post(`${path()}/probe`, { ...connection({}), providerKind: 'kindNope' }),
+      await admin.get(`/clients/${clientId}/model-catalog/models?providerKind=kindNope`),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([refusal]);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/index.js';
-import { checkProfile, narrowAutoMode } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { aiConnectionConfigOf, checkProfile, narrowAutoMode } from '../../ai/index.js';
+import { MarginError, type ValidationIssue } from '../../errors.js';
 import { randomIds } from '../../platform/index.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { type ReviewModelTraits, reviewModelsOf } from './review-models.js';
@@ -14,7 +14,10 @@ export interface ModelBindingInput {
   remoteModelId: string;
   /** Absent: no key (only `kindCompatible` servers may be called so). */
   apiKey?: string | undefined;
-  /** Provider settings, as a connection's `defaultQueryParams` (`region`, `project`, `location`). */
+  /**
+   * What a connection's `defaultQueryParams` holds: the kind's settings (`region`, `project`,
+   * `location`, a plugin's own), checked against its schema, and any real query parameters.
+   */
   settings?: Readonly<Record<string, string>> | undefined;
   /** `MARGIN_ALLOW_PRIVATE_EGRESS`: must match the one the kinds were created with. */
   allowPrivateEgress: boolean;
@@ -44,6 +47,7 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
       baseUrl: input.baseUrl,
       authMode: 'apiKey',
       apiKey: { kind: 'new', value: input.apiKey ?? '' },
+      defaultQueryParams: { ...input.settings },
       discoveryMode: 'manualOnly',
       configuredModels: [
         {
@@ -59,25 +63,22 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
       ],
       purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: input.remoteModelId }],
     },
-    { kind, ids: randomIds, allowPrivateEgress: input.allowPrivateEgress, existingModels: [] },
+    { registry: { ai: input.kinds }, ids: randomIds, allowPrivateEgress: input.allowPrivateEgress, existingModels: [] },
   );
   if (!('profile' in checked) || !kind) {
     const issues = checked.issues;
-    throw MarginError.validation(
-      `The AI model settings are not usable: ${issues.map((i) => i.message).join(' ')}`,
-      issues,
-    );
+    throw MarginError.validation(`The AI model settings are not usable: ${issues.map(sentenceOf).join(' ')}`, issues);
   }
   const configured = checked.profile.configuredModels[0];
   if (!configured) throw MarginError.internal('The model was not configured.');
   const model = kind.createModel(
-    {
+    aiConnectionConfigOf(kind, {
       providerKind: input.providerKind,
       baseUrl: input.baseUrl,
       auth: { mode: 'apiKey', apiKey: input.apiKey ?? '' },
       defaultHeaders: {},
       defaultQueryParams: { ...input.settings },
-    },
+    }),
     {
       remoteModelId: configured.remoteModelId,
       protocolMode: narrowAutoMode('auto', configured, 'chat', kind),
@@ -98,4 +99,13 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
     },
   };
   return { model, traits, models: reviewModelsOf(model, traits) };
+}
+
+/**
+ * An issue as a sentence of the message. A setting's message is its schema's (`must be an AWS
+ * region …`), which does not name the setting, so its path leads.
+ */
+function sentenceOf(issue: ValidationIssue): string {
+  if (!issue.path.startsWith('defaultQueryParams.')) return issue.message;
+  return `${issue.path} ${issue.message.replace(/\.?$/, '.')}`;
 }

@@ -10,7 +10,7 @@ import {
 } from '@margin/core/spec';
 import { type HttpTransport, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';
 import { ANTHROPIC_MODELS } from '../shared/known-models.js';
 import { probeWith } from '../shared/probe-outcome.js';
@@ -36,7 +36,7 @@ function targetOf(runtime: AiRuntime, connection: AiConnectionConfig): Anthropic
   return {
     transport: runtime.transport({ provider: 'Anthropic', secrets: () => [key], inspectError: inspectAnthropicError }),
     root: /\/v1$/i.test(pathOf(base)) ? joinUrl(base) : joinUrl(base, 'v1'),
-    query: queryParamsOf(connection),
+    query: { ...connection.defaultQueryParams },
     // defaultHeaders may pin another anthropic-version or add anthropic-beta; the key always wins.
     headers: { 'anthropic-version': ANTHROPIC_VERSION, ...defaultHeadersOf(connection), 'x-api-key': key },
   };

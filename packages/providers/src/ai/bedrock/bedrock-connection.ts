@@ -1,15 +1,24 @@
 import { MarginError } from '@margin/core';
-import type { AiConnectionConfig } from '@margin/core/spec';
+import { type AiConnectionConfig, z } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  pathOf,
-  queryParamsOf,
-  settingOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import type { AwsCredentials } from './sigv4.js';
+
+/** An AWS region id: `us-east-1`, `eu-central-1`, `us-gov-west-1`. */
+const AWS_REGION = '[a-z]{2}(?:-[a-z]+)+-\\d+';
+
+/**
+ * Bedrock's one setting, `region`. Optional, because a regional Bedrock URL names it (needing one
+ * of the two is `bedrockConnectionOf`'s rule). It becomes part of the host the key is sent to, so
+ * nothing but a region's shape passes.
+ */
+export const BEDROCK_SETTINGS = z.object({
+  region: z
+    .string()
+    .regex(new RegExp(`^${AWS_REGION}$`), 'must be an AWS region such as us-east-1')
+    .optional(),
+});
+export type BedrockSettings = z.output<typeof BEDROCK_SETTINGS>;
 
 /**
  * How a Bedrock profile's key is read (the profile has one secret field):
@@ -33,7 +42,10 @@ export function bedrockAuthOf(key: string): BedrockAuth {
 }
 
 /** `bedrock-runtime.us-east-1.amazonaws.com`, FIPS and VPC-endpoint hosts name their region. */
-const AWS_HOST = /(?:^|\.)bedrock(?:-runtime)?(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.(?:vpce\.)?amazonaws\.com$/i;
+const AWS_HOST = new RegExp(
+  `(?:^|\\.)bedrock(?:-runtime)?(?:-fips)?\\.(${AWS_REGION})\\.(?:vpce\\.)?amazonaws\\.com$`,
+  'i',
+);
 
 export interface BedrockConnection {
   region: string;
@@ -48,13 +60,13 @@ export interface BedrockConnection {
 }
 
 /**
- * Region: `defaultQueryParams.region`, else the one an AWS host names; required. `baseUrl` is the
+ * Region: the `region` setting, else the one an AWS host names; required. `baseUrl` is the
  * runtime endpoint (empty: the public one for the region). The control plane is the same host with
  * `bedrock` for `bedrock-runtime`; any other host (a proxy, a private gateway) serves both.
  */
-export function bedrockConnectionOf(connection: AiConnectionConfig): BedrockConnection {
+export function bedrockConnectionOf(connection: AiConnectionConfig<BedrockSettings>): BedrockConnection {
   const configured = connection.baseUrl?.trim() ? baseUrlOf(connection) : undefined;
-  const region = settingOf(connection, 'region') ?? (configured ? AWS_HOST.exec(configured.hostname)?.[1] : undefined);
+  const region = connection.settings.region ?? (configured ? AWS_HOST.exec(configured.hostname)?.[1] : undefined);
   if (!region) {
     throw MarginError.validation(
       'AWS Bedrock needs a region: set defaultQueryParams.region (for example us-east-1) or use a regional Bedrock URL.',
@@ -73,7 +85,7 @@ export function bedrockConnectionOf(connection: AiConnectionConfig): BedrockConn
     runtimeRoot,
     controlRoot: joinUrl(`${control.origin}${pathOf(control)}`),
     auth,
-    query: queryParamsOf(connection),
+    query: { ...connection.defaultQueryParams },
     headers: defaultHeadersOf(connection),
     secrets:
       auth.kind === 'sigv4' ? [auth.credentials.secretAccessKey, auth.credentials.sessionToken ?? '', key] : [auth.key],

@@ -1,5 +1,5 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
+import { fakeRuntime, storedProfile } from '../shared/ai-adapter-test-kit.js';
 import { startBedrockFake } from './bedrock-fake.js';
 import { createBedrockKind } from './bedrock-kind.js';
 
@@ -16,13 +16,14 @@ describeAiProviderKindContract('kindCloudB (AWS Bedrock, SigV4)', async () => {
     region: 'us-east-1',
     models: [CHAT_MODEL, EMBEDDING_MODEL],
   });
+  const kind = createBedrockKind(fakeRuntime());
   const connection = (secret: string) =>
-    profile('kindCloudB', fake.url, {
+    storedProfile(kind, fake.url, {
       auth: { mode: 'apiKey', apiKey: `${ACCESS_KEY_ID}:${secret}` },
       defaultQueryParams: { region: 'us-east-1' },
     });
   return {
-    kind: createBedrockKind(fakeRuntime()),
+    kind,
     connection: connection(SECRET),
     connectionWithBadKey: connection(BAD_SECRET),
     secrets: [SECRET, BAD_SECRET],

@@ -11,6 +11,7 @@ import {
   READ_FILE_TOOL,
   REVIEW_SCHEMA,
   sentBody,
+  storedProfile,
 } from '../shared/ai-adapter-test-kit.js';
 import { bedrockAuthOf, bedrockConnectionOf } from './bedrock-connection.js';
 import { createBedrockKind } from './bedrock-kind.js';
@@ -33,8 +34,9 @@ afterEach(async () => {
 });
 
 const kind = () => createBedrockKind(fakeRuntime({ now: () => NOW }));
+/** A profile as stored, `region` among its `defaultQueryParams`, split by the kind's settings as core splits it. */
 const connection = (apiKey = SIGV4_KEY, params: Record<string, string> = { region: 'us-east-1' }) =>
-  profile('kindCloudB', fake.url, { auth: { mode: 'apiKey', apiKey }, defaultQueryParams: params });
+  storedProfile(kind(), fake.url, { auth: { mode: 'apiKey', apiKey }, defaultQueryParams: params });
 
 /** Recomputes the signature of a received request, proving the header covers what was sent. */
 function expectValidSignature(req: FakeRequest | undefined, rawPath: string, sessionToken?: string) {
@@ -432,6 +434,22 @@ describe('AWS Bedrock (kindCloudB): failures', () => {
     await expect(kind().probe(connection(SIGV4_KEY, {}))).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
+  it('declares region as a setting of an AWS region’s shape, so no other host can be named through it', () => {
+    for (const region of ['attacker.example/x?', 'us-east-1.evil.example', 'US EAST 1']) {
+      expect(() => connection(SIGV4_KEY, { region })).toThrow(
+        expect.objectContaining({
+          code: 'validation_failed',
+          details: {
+            details: [{ path: 'defaultQueryParams.region', message: 'must be an AWS region such as us-east-1' }],
+          },
+        }),
+      );
+    }
+    for (const region of ['us-east-1', 'eu-central-1', 'ap-southeast-2', 'us-gov-west-1', 'us-isob-east-1']) {
+      expect(connection(SIGV4_KEY, { region }).settings).toEqual({ region });
+    }
+  });
+
   it('refuses modes Bedrock does not have', async () => {
     const error = await marginErrorOf(
       Promise.resolve().then(() => kind().createModel(connection(), chatSpec(SONNET, { protocolMode: 'messagesApi' }))),
@@ -531,7 +549,7 @@ describe('Bedrock connection settings', () => {
   });
 
   it('builds the public endpoint from the region when baseUrl is empty', () => {
-    const resolved = bedrockConnectionOf(profile('kindCloudB', '', { defaultQueryParams: { region: 'us-west-2' } }));
+    const resolved = bedrockConnectionOf(storedProfile(kind(), '', { defaultQueryParams: { region: 'us-west-2' } }));
     expect(resolved.runtimeRoot).toBe('https://bedrock-runtime.us-west-2.amazonaws.com');
     expect(resolved.controlRoot).toBe('https://bedrock.us-west-2.amazonaws.com');
     expect(resolved.query).toEqual({});

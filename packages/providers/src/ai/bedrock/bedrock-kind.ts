@@ -18,7 +18,12 @@ import { probeWith } from '../shared/probe-outcome.js';
 import { assertCanEmbed, assertModePermitted, chatModeOf } from '../shared/protocol-mode.js';
 import { estimateTokens } from '../shared/token-count.js';
 import { sumUsage, usageOf } from '../shared/usage.js';
-import { type BedrockConnection, bedrockConnectionOf } from './bedrock-connection.js';
+import {
+  BEDROCK_SETTINGS,
+  type BedrockConnection,
+  type BedrockSettings,
+  bedrockConnectionOf,
+} from './bedrock-connection.js';
 import { buildConverseBody, parseConverseBody } from './bedrock-converse.js';
 import { readFoundationModels, readInferenceProfiles } from './bedrock-discovery.js';
 import {
@@ -93,7 +98,7 @@ function bedrockClient(runtime: AiRuntime, connection: BedrockConnection) {
  * discovery from ListFoundationModels + ListInferenceProfiles on the control-plane host. The key
  * is either `ACCESS_KEY_ID:SECRET[:SESSION_TOKEN]` (SigV4) or a Bedrock API key (Bearer).
  */
-export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
+export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1<BedrockSettings> {
   const discover = async (connection: BedrockConnection) => {
     const send = bedrockClient(runtime, connection);
     const foundation = readFoundationModels(
@@ -132,6 +137,7 @@ export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
     defaultEndpoint: 'https://bedrock-runtime.<region>.amazonaws.com',
     requiresApiKey: true,
     knownModels: BEDROCK_MODELS,
+    settings: BEDROCK_SETTINGS,
     async probe(config) {
       const connection = bedrockConnectionOf(config);
       const send = bedrockClient(runtime, connection);
@@ -149,7 +155,7 @@ export function createBedrockKind(runtime: AiRuntime): AiProviderKindV1 {
       const connection = bedrockConnectionOf(config);
       return discoverWith(() => discover(connection));
     },
-    createModel(config: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
+    createModel(config: AiConnectionConfig<BedrockSettings>, spec: AiModelSpec): AiModelV1 {
       assertModePermitted('kindCloudB', modesOf({ protocols: BEDROCK_PROTOCOLS }), spec);
       const connection = bedrockConnectionOf(config);
       const send = bedrockClient(runtime, connection);

@@ -1,7 +1,7 @@
 import type { AiConnectionConfig, AiProviderKindV1 } from '@margin/core/spec';
 import { createTokenCache, joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { discoveryFailed } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
 import {
@@ -91,7 +91,7 @@ export function createAzureOpenAiKind(
         maxTokensField: 'max_completion_tokens',
         sendsEmbeddingDimensions: true,
         url: (operation, model) => azureUrl(shape, operation, model),
-        query: () => queryParamsOf(connection),
+        query: () => ({ ...connection.defaultQueryParams }),
         headers: async () => ({
           ...defaultHeadersOf(connection),
           ...(auth.mode === 'apiKey'

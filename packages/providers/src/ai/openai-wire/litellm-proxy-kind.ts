@@ -2,7 +2,7 @@ import { MarginError } from '@margin/core';
 import type { AiProviderKindV1, DiscoveredModel } from '@margin/core/spec';
 import { type JsonObject, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
 import { OPENAI_PATHS } from './openai-direct-kind.js';
@@ -42,7 +42,7 @@ export function createLiteLlmProxyKind(runtime: AiRuntime): AiProviderKindV1 {
         maxTokensField: 'max_tokens',
         sendsEmbeddingDimensions: true,
         url: (operation) => joinUrl(apiRoot, OPENAI_PATHS[operation]),
-        query: () => queryParamsOf(connection),
+        query: () => ({ ...connection.defaultQueryParams }),
         headers: async () => ({ ...defaultHeadersOf(connection), ...(key ? { authorization: `Bearer ${key}` } : {}) }),
       };
     },

@@ -2,7 +2,7 @@ import { MarginError } from '@margin/core';
 import type { AiConnectionConfig, AiProtocolV1, AiProviderKindV1 } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_PATHS } from './openai-direct-kind.js';
 import { inspectOpenAiError } from './openai-errors.js';
@@ -62,7 +62,7 @@ export function createOpenAiCompatibleKind(runtime: AiRuntime): AiProviderKindV1
         // Many servers refuse `dimensions` for models without Matryoshka support.
         sendsEmbeddingDimensions: false,
         url: (operation) => joinUrl(root, OPENAI_PATHS[operation]),
-        query: () => queryParamsOf(connection),
+        query: () => ({ ...connection.defaultQueryParams }),
         headers: async () => ({ ...defaultHeadersOf(connection), ...(key ? { authorization: `Bearer ${key}` } : {}) }),
       };
     },

@@ -11,6 +11,7 @@ import {
   READ_FILE_TOOL,
   REVIEW_SCHEMA,
   sentBody,
+  storedProfile,
 } from '../shared/ai-adapter-test-kit.js';
 import { createOpenAiKind } from './openai-direct-kind.js';
 
@@ -32,9 +33,9 @@ describe('OpenAI (kindDirect): Responses API', () => {
   it('sends instructions and input with a Bearer key, default headers and query params, and normalises usage', async () => {
     fake.on('POST', '/v1/responses', () => ({ json: fixture('responses-text') }));
     const model = kind().createModel(
-      connection({
+      storedProfile(kind(), `${fake.url}/v1`, {
         defaultHeaders: { 'OpenAI-Project': 'proj_123' },
-        defaultQueryParams: { tenant: 'blue', region: 'eu', project: 'p' },
+        defaultQueryParams: { tenant: 'blue', region: 'eu' },
       }),
       chatSpec('gpt-5.1'),
     );
@@ -62,8 +63,8 @@ describe('OpenAI (kindDirect): Responses API', () => {
     const req = fake.requests[0];
     expect(req?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(req?.headers['openai-project']).toBe('proj_123');
-    // Query params go on every call; region/project are settings, never query params.
-    expect(Object.fromEntries(req?.query ?? [])).toEqual({ tenant: 'blue' });
+    // Query params go on every call. OpenAI declares no settings, so `region` is one of them too.
+    expect(Object.fromEntries(req?.query ?? [])).toEqual({ tenant: 'blue', region: 'eu' });
     expect(req?.json).toEqual({
       model: 'gpt-5.1',
       instructions: 'You are a code reviewer.',

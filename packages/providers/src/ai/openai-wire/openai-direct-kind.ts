@@ -1,7 +1,7 @@
 import type { AiProviderKindV1 } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
-import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf, queryParamsOf } from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { discoverySucceeded } from '../shared/discovery.js';
 import { OPENAI_MODELS } from '../shared/known-models.js';
 import { inspectOpenAiError } from './openai-errors.js';
@@ -41,7 +41,7 @@ export function createOpenAiKind(runtime: AiRuntime): AiProviderKindV1 {
         maxTokensField: 'max_completion_tokens',
         sendsEmbeddingDimensions: true,
         url: (operation) => joinUrl(root, OPENAI_PATHS[operation]),
-        query: () => queryParamsOf(connection),
+        query: () => ({ ...connection.defaultQueryParams }),
         headers: async () => ({ ...defaultHeadersOf(connection), authorization: `Bearer ${key}` }),
       };
     },

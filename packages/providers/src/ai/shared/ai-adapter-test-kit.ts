@@ -2,7 +2,15 @@
  * Helpers for the adapter tests: a runtime pointed at loopback fakes, profiles, requests.
  * Test-only; nothing outside `*.test.ts` imports it. Fixtures: `fixtureReader` of `../../testing/fixture-reader.js`.
  */
-import type { AiConnectionConfig, AiModelSpec, AiProviderKind } from '@margin/core/spec';
+import {
+  type AiConnectionConfig,
+  type AiConnectionProfile,
+  type AiKindSettings,
+  type AiModelSpec,
+  type AiProviderKind,
+  type AiProviderKindV1,
+  aiConnectionConfigOf,
+} from '@margin/core/spec';
 import { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './ai-runtime.js';
 
 /** Loopback fakes need private egress; retries are kept fast. */
@@ -10,6 +18,7 @@ export function fakeRuntime(options: AiRuntimeOptions = {}): AiRuntime {
   return createAiRuntime({ allowPrivateEgress: true, retries: 2, backoffBaseMs: 1, ...options });
 }
 
+/** A connection as an adapter receives it, `settings` and real `defaultQueryParams` given apart. */
 export function profile(
   providerKind: AiProviderKind,
   baseUrl: string,
@@ -21,6 +30,7 @@ export function profile(
     auth: { mode: 'apiKey', apiKey: 'sk-test-secret-0123456789' },
     defaultHeaders: {},
     defaultQueryParams: {},
+    settings: {},
     ...extra,
   };
 }
@@ -96,4 +106,16 @@ export function sentBody(requests: ReadonlyArray<{ json: unknown }>, index: numb
   const body = requests[index]?.json;
   if (typeof body !== 'object' || body === null) throw new Error(`request ${index} had no JSON body`);
   return body as Record<string, unknown>;
+}
+
+/**
+ * A connection from a profile as it is stored and sent (the kind's settings among
+ * `defaultQueryParams`), split by the kind's declared settings exactly as core splits it.
+ */
+export function storedProfile<T extends AiKindSettings>(
+  kind: AiProviderKindV1<T>,
+  baseUrl: string,
+  extra: Partial<AiConnectionProfile> = {},
+): AiConnectionConfig<T> {
+  return aiConnectionConfigOf(kind, { ...profile(kind.kind, baseUrl), ...extra });
 }

@@ -2,27 +2,6 @@ import { MarginError } from '@margin/core';
 import type { AiConnectionConfig } from '@margin/core/spec';
 import { trimTrailingSlashes } from '../../utils/index.js';
 
-/**
- * `defaultQueryParams` entries that are provider settings, not query parameters: `region`
- * (Bedrock), `project` (Vertex), `location` (Vertex behind a host that does not name it). They are
- * never appended to a URL.
- */
-export const SETTING_KEYS: ReadonlySet<string> = new Set(['region', 'project', 'location']);
-
-/** The profile's query parameters to append to every call. */
-export function queryParamsOf(connection: AiConnectionConfig): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(connection.defaultQueryParams ?? {})) {
-    if (!SETTING_KEYS.has(key)) out[key] = value;
-  }
-  return out;
-}
-
-export function settingOf(connection: AiConnectionConfig, key: string): string | undefined {
-  const value = connection.defaultQueryParams?.[key]?.trim();
-  return value ? value : undefined;
-}
-
 /** The profile's `defaultHeaders`, for every call; auth headers are laid over them. */
 export function defaultHeadersOf(connection: AiConnectionConfig): Record<string, string> {
   return { ...(connection.defaultHeaders ?? {}) };

@@ -1,15 +1,30 @@
 import { MarginError } from '@margin/core';
-import type { AiConnectionConfig } from '@margin/core/spec';
+import { type AiConnectionConfig, z } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
-import {
-  apiKeyOf,
-  baseUrlOf,
-  defaultHeadersOf,
-  pathOf,
-  queryParamsOf,
-  settingOf,
-} from '../shared/connection-settings.js';
+import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { parseServiceAccountKey, type ServiceAccountKey } from './google-service-account.js';
+
+/**
+ * Vertex's settings. `project`: a Google Cloud project id (`my-project-123`), a domain-scoped one
+ * (`example.com:my-project`) or a project number; optional (express mode, or the service account's
+ * own). `location`: `us-central1`, `europe-west4`, `global`; optional (the host names it, else
+ * `global`). The location becomes part of the host the credential is sent to, so both take only
+ * their own shape.
+ */
+export const VERTEX_SETTINGS = z.object({
+  project: z
+    .string()
+    .regex(
+      /^(?:(?:[a-z0-9-]+\.)+[a-z]{2,}:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$|^\d{1,20}$/,
+      'must be a Google Cloud project id such as my-project-123, or a project number',
+    )
+    .optional(),
+  location: z
+    .string()
+    .regex(/^[a-z]+(?:-[a-z]+\d*)*$/, 'must be a Vertex AI location such as us-central1, europe-west4 or global')
+    .optional(),
+});
+export type VertexSettings = z.output<typeof VERTEX_SETTINGS>;
 
 /**
  * The profile's key is either a service-account key file's JSON (has `client_email` and
@@ -36,11 +51,11 @@ export interface VertexConnection {
 
 const REGIONAL_HOST = /^([a-z0-9-]+)-aiplatform\.googleapis\.com$/i;
 
-export function vertexConnectionOf(connection: AiConnectionConfig): VertexConnection {
+export function vertexConnectionOf(connection: AiConnectionConfig<VertexSettings>): VertexConnection {
   const key = apiKeyOf(connection, 'Google Vertex AI');
   const account = parseServiceAccountKey(key);
   const auth: GoogleAuth = account ? { kind: 'serviceAccount', account } : { kind: 'apiKey', key };
-  const locationSetting = settingOf(connection, 'location');
+  const locationSetting = connection.settings.location;
   const fallback =
     locationSetting && locationSetting !== 'global'
       ? `https://${locationSetting}-aiplatform.googleapis.com`
@@ -51,7 +66,7 @@ export function vertexConnectionOf(connection: AiConnectionConfig): VertexConnec
   // The host names the location; other hosts (private endpoints, proxies) take the setting.
   const location =
     REGIONAL_HOST.exec(host)?.[1] ?? (host === 'aiplatform.googleapis.com' ? 'global' : (locationSetting ?? 'global'));
-  const project = settingOf(connection, 'project') ?? account?.projectId;
+  const project = connection.settings.project ?? account?.projectId;
   if (flavor === 'geminiApi' && auth.kind !== 'apiKey') {
     throw MarginError.validation(
       'The Gemini Developer API (generativelanguage.googleapis.com) takes an API key, not a service account.',
@@ -69,7 +84,7 @@ export function vertexConnectionOf(connection: AiConnectionConfig): VertexConnec
     location,
     project,
     auth,
-    query: queryParamsOf(connection),
+    query: { ...connection.defaultQueryParams },
     headers: defaultHeadersOf(connection),
     secrets: auth.kind === 'apiKey' ? [auth.key] : [auth.account.privateKey, key],
   };

@@ -1,5 +1,5 @@
 import { describeAiProviderKindContract } from '@margin/core/testing';
-import { fakeRuntime, profile } from '../shared/ai-adapter-test-kit.js';
+import { fakeRuntime, storedProfile } from '../shared/ai-adapter-test-kit.js';
 import { startVertexFake } from './vertex-fake.js';
 import { createVertexKind } from './vertex-kind.js';
 
@@ -13,13 +13,14 @@ describeAiProviderKindContract('kindCloudC (Google Vertex AI, API key)', async (
     location: 'us-central1',
     models: ['gemini-2.5-flash', 'text-embedding-005'],
   });
+  const kind = createVertexKind(fakeRuntime());
   const connection = (apiKey: string) =>
-    profile('kindCloudC', fake.url, {
+    storedProfile(kind, fake.url, {
       auth: { mode: 'apiKey', apiKey },
       defaultQueryParams: { project: 'margin-contract', location: 'us-central1' },
     });
   return {
-    kind: createVertexKind(fakeRuntime()),
+    kind,
     connection: connection(KEY),
     connectionWithBadKey: connection(BAD_KEY),
     chatModelId: 'gemini-2.5-flash',

@@ -13,6 +13,7 @@ import {
   READ_FILE_TOOL,
   REVIEW_SCHEMA,
   sentBody,
+  storedProfile,
 } from '../shared/ai-adapter-test-kit.js';
 import { toGeminiSchema } from './gemini-schema.js';
 import { createVertexKind } from './vertex-kind.js';
@@ -29,8 +30,9 @@ afterEach(async () => {
 });
 
 const kind = (now = () => Date.parse('2026-03-04T05:06:07Z')) => createVertexKind(fakeRuntime({ now }));
+/** A profile as stored, settings among its `defaultQueryParams`, split by the kind's settings as core splits it. */
 const withKey = (params: Record<string, string> = { project: 'my-proj', location: 'us-central1' }) =>
-  profile('kindCloudC', fake.url, { auth: { mode: 'apiKey', apiKey: API_KEY }, defaultQueryParams: params });
+  storedProfile(kind(), fake.url, { auth: { mode: 'apiKey', apiKey: API_KEY }, defaultQueryParams: params });
 const MODEL_PATH = '/v1/projects/my-proj/locations/us-central1/publishers/google/models';
 
 describe('Google Vertex AI (kindCloudC): generateContent', () => {
@@ -289,7 +291,7 @@ describe('Google Vertex AI (kindCloudC): service-account keys', () => {
       json: fixture('generate-content-text'),
     }));
     const model = kind().createModel(
-      profile('kindCloudC', fake.url, {
+      storedProfile(kind(), fake.url, {
         auth: { mode: 'apiKey', apiKey: serviceAccount() },
         defaultQueryParams: { location: 'europe-west4' },
       }),
@@ -382,6 +384,24 @@ describe('Google Vertex AI (kindCloudC): failures', () => {
     );
     expect(error.code).toBe('validation_failed');
     expect(error.message).toMatch(/defaultQueryParams\.project/);
+  });
+
+  it('declares project and location as settings of their own shapes, so the location cannot name another host', () => {
+    const refused = (params: Record<string, string>, path: string) =>
+      expect(() => withKey(params)).toThrow(
+        expect.objectContaining({ details: { details: [expect.objectContaining({ path })] } }),
+      );
+    refused({ location: 'evil.example/x?' }, 'defaultQueryParams.location');
+    refused({ location: 'US-Central1' }, 'defaultQueryParams.location');
+    refused({ project: 'my project' }, 'defaultQueryParams.project');
+    refused({ project: 'a/../b' }, 'defaultQueryParams.project');
+    for (const settings of [
+      { project: 'my-project-123', location: 'us-central1' },
+      { project: 'example.com:my-project', location: 'global' },
+      { project: '123456789012', location: 'europe-west4' },
+    ]) {
+      expect(withKey(settings).settings).toEqual(settings);
+    }
   });
 
   it('refuses modes Vertex does not have', async () => {

@@ -31,7 +31,14 @@ import { sumUsage, usageOf } from '../shared/usage.js';
 import { buildGenerateContentBody, parseGenerateContentBody } from './gemini-generate-content.js';
 import { inspectGoogleError } from './google-errors.js';
 import { exchangeServiceAccountToken } from './google-service-account.js';
-import { bareModelId, modelMethodUrl, type VertexConnection, vertexConnectionOf } from './vertex-connection.js';
+import {
+  bareModelId,
+  modelMethodUrl,
+  VERTEX_SETTINGS,
+  type VertexConnection,
+  type VertexSettings,
+  vertexConnectionOf,
+} from './vertex-connection.js';
 import {
   BATCH_EMBED_LIMIT,
   batchEmbedBody,
@@ -64,7 +71,7 @@ interface GoogleCall {
  * `generateContent`, embeddings over `:predict` / `:embedContent` / `:batchEmbedContents`, auth by
  * API key or by a service-account key exchanged for an OAuth token (cached until near expiry).
  */
-export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
+export function createVertexKind(runtime: AiRuntime): AiProviderKindV1<VertexSettings> {
   const tokens = createTokenCache({ now: runtime.now });
 
   const client = (connection: VertexConnection) => {
@@ -138,6 +145,7 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
     defaultEndpoint: 'https://aiplatform.googleapis.com (Vertex AI) or the Gemini API',
     requiresApiKey: true,
     knownModels: GEMINI_MODELS,
+    settings: VERTEX_SETTINGS,
     async probe(config) {
       const connection = vertexConnectionOf(config);
       const warnings =
@@ -158,7 +166,7 @@ export function createVertexKind(runtime: AiRuntime): AiProviderKindV1 {
       const connection = vertexConnectionOf(config);
       return discoverWith(async () => discoverySucceeded(await listModels(connection, 100, MAX_MODEL_PAGES)));
     },
-    createModel(config: AiConnectionConfig, spec: AiModelSpec): AiModelV1 {
+    createModel(config: AiConnectionConfig<VertexSettings>, spec: AiModelSpec): AiModelV1 {
       assertModePermitted('kindCloudC', modesOf({ protocols: VERTEX_PROTOCOLS }), spec);
       const connection = vertexConnectionOf(config);
       const send = client(connection);

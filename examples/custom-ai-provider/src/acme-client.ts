@@ -7,7 +7,8 @@
  *   POST {baseUrl}/generate  { model, prompt, max_tokens?, temperature? }
  *                            → { output, usage: { input_tokens, output_tokens }, stop_reason }
  *
- * Every call carries the key in `x-acme-key`. Errors are `{ error: { type, message } }`.
+ * Every call carries the key in `x-acme-key`, and the profile's `workspace` setting, when set, in
+ * `x-acme-workspace`. Errors are `{ error: { type, message } }`.
  */
 import { MarginError } from '@margin/core';
 import type { AiConnectionConfig } from '@margin/core/spec';
@@ -20,6 +21,7 @@ import {
   readObject,
   readString,
 } from '@margin/providers/utils';
+import type { AcmeSettings } from './acme-kind.js';
 
 export const ACME = 'Acme Models';
 
@@ -49,11 +51,17 @@ export interface AcmeClient {
   generate(request: AcmeGenerateRequest, signal?: AbortSignal): Promise<AcmeGeneration>;
 }
 
-export function createAcmeClient(runtime: AiRuntime, connection: AiConnectionConfig): AcmeClient {
+export function createAcmeClient(runtime: AiRuntime, connection: AiConnectionConfig<AcmeSettings>): AcmeClient {
   const key = apiKeyOf(connection);
   const transport = runtime.transport({ provider: ACME, secrets: () => [key], inspectError: inspectAcmeError });
+  const { workspace } = connection.settings;
   // Authentication laid over the profile's default headers, as the built-in adapters do.
-  const headers = { ...connection.defaultHeaders, 'x-acme-key': key };
+  const headers = {
+    ...connection.defaultHeaders,
+    ...(workspace ? { 'x-acme-workspace': workspace } : {}),
+    'x-acme-key': key,
+  };
+  // Core took the settings out: what is left are real query parameters.
   const query = connection.defaultQueryParams;
 
   return {

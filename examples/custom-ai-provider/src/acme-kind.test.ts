@@ -229,6 +229,45 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
     });
   });
 
+  it('checks the workspace setting kindAcme declares before calling Acme: 400 naming defaultQueryParams.workspace', async () => {
+    acme.requests.length = 0;
+    const bad = { ...connection(), defaultQueryParams: { workspace: 'Team Reviews!' } };
+    for (const send of [
+      () => margin.ai.probeAiConnection(clientId, bad),
+      () => margin.ai.discoverAiModels(clientId, bad),
+      () =>
+        margin.ai.createAiConnection(clientId, {
+          ...bad,
+          displayName: 'Acme bad workspace',
+          configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],
+          purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: ACME_CHAT_MODEL }],
+        }),
+    ]) {
+      const call = send();
+      await expect(call).rejects.toBeInstanceOf(ValidationError);
+      await expect(call).rejects.toMatchObject({
+        status: 400,
+        body: {
+          code: 'validation_failed',
+          details: [
+            { path: 'defaultQueryParams.workspace', message: 'must be an Acme workspace slug such as team-reviews' },
+          ],
+        },
+      });
+    }
+    expect(acme.requests).toEqual([]);
+  });
+
+  it('sends the workspace setting as x-acme-workspace, and every other defaultQueryParams entry as a query parameter', async () => {
+    acme.requests.length = 0;
+    const defaultQueryParams = { workspace: 'team-reviews', 'api-version': '2025-01' };
+    const probe = await margin.ai.probeAiConnection(clientId, { ...connection(), defaultQueryParams });
+    expect(probe).toMatchObject({ status: 'succeeded' });
+    const [request] = acme.requests;
+    expect(request?.headers['x-acme-workspace']).toBe('team-reviews');
+    expect(Object.fromEntries(request?.query ?? [])).toEqual({ 'api-version': '2025-01' });
+  });
+
   it('answers 400 naming providerKind for a kind no plugin registers', async () => {
     const unknown = { ...connection(), providerKind: 'kindNope' };
     for (const send of [

@@ -7,6 +7,7 @@ import {
   failureCategoryOf,
   failureSummaryOf,
   type KnownModelV1,
+  z,
 } from '@margin/core/spec';
 import type { AiRuntime } from '@margin/providers';
 import { ACME, createAcmeClient } from './acme-client.js';
@@ -40,11 +41,30 @@ export const ACME_KNOWN_MODELS: readonly KnownModelV1[] = [
 ];
 
 /**
+ * `kindAcme`'s settings. A profile has no field for them: they ride in its `defaultQueryParams`
+ * (`{ "workspace": "team-reviews" }`), core checks them against this schema when the profile is
+ * saved, probed or used (400 at `defaultQueryParams.workspace`, with this message), and hands the
+ * adapter them parsed in `connection.settings`; every other entry stays a query parameter.
+ *
+ * `workspace`: the Acme workspace whose models and quota a call uses, sent as `x-acme-workspace`;
+ * without it Acme uses the key's default workspace.
+ */
+export const ACME_SETTINGS = z.object({
+  workspace: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'must be an Acme workspace slug such as team-reviews')
+    .optional(),
+});
+export type AcmeSettings = z.output<typeof ACME_SETTINGS>;
+
+/**
  * Acme Models as an `AiProviderKindV1` of its own, `kindAcme`. The facts it declares are all core
  * needs to check its profiles: no default endpoint (so `baseUrl` is required), a key is always
- * needed, no managed identity (so `azureIdentity` is refused), one chat protocol and no embeddings.
+ * needed, no managed identity (so `azureIdentity` is refused), one chat protocol and no embeddings,
+ * and one setting, `workspace`. Typed with its settings, so `connection.settings.workspace` is a
+ * `string | undefined`; the registry holds it as a plain `AiProviderKindV1`.
  */
-export function createAcmeModelsKind(runtime: AiRuntime): AiProviderKindV1 {
+export function createAcmeModelsKind(runtime: AiRuntime): AiProviderKindV1<AcmeSettings> {
   return {
     specificationVersion: 'v1',
     kind: ACME_KIND,
@@ -53,8 +73,9 @@ export function createAcmeModelsKind(runtime: AiRuntime): AiProviderKindV1 {
     supportsDiscovery: true,
     requiresApiKey: true,
     knownModels: ACME_KNOWN_MODELS,
+    settings: ACME_SETTINGS,
 
-    async probe(connection: AiConnectionConfig): Promise<AiProbeResult> {
+    async probe(connection: AiConnectionConfig<AcmeSettings>): Promise<AiProbeResult> {
       try {
         const models = await createAcmeClient(runtime, connection).listModels();
         return { status: 'succeeded', summary: `${ACME} listed ${models.length} models.`, warnings: [] };
@@ -70,7 +91,7 @@ export function createAcmeModelsKind(runtime: AiRuntime): AiProviderKindV1 {
       }
     },
 
-    async discoverModels(connection: AiConnectionConfig): Promise<AiDiscoveryResult> {
+    async discoverModels(connection: AiConnectionConfig<AcmeSettings>): Promise<AiDiscoveryResult> {
       try {
         const models = await createAcmeClient(runtime, connection).listModels();
         return {

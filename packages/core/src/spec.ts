@@ -151,6 +151,8 @@ export {
   type ReviewJobRecord,
   type ReviewJobsRepository,
 } from './reviewing/job-record.js';
+/** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
+export { RAN_ITS_COURSE } from './reviewing/job-state.js';
 export {
   EVENT_CATEGORIES,
   type EventCategory,

@@ -145,7 +145,7 @@ export interface ReviewJobsRepository {
   countActive(): Promise<number>;
   /** The pull request's most recently completed job: what an incremental review builds on. */
   findLastCompleted(pullRequestKey: string): Promise<ReviewJobRecord | undefined>;
-  /** Whether a job of this revision ever completed or failed (automatic triggers skip those). */
+  /** Whether a job of this revision ever ended in a `RAN_ITS_COURSE` status (automatic triggers skip those). */
   hasFinishedRevision(revisionKey: string): Promise<boolean>;
   /** Newest first. */
   list(clientId: string, filter: JobListFilter, page: PageRequest): Promise<Page<ReviewJobRecord>>;

@@ -7,6 +7,12 @@ import type { JobStatus } from './job-record.js';
  * explicit restart moves them on.
  */
 export const RESTARTABLE: readonly JobStatus[] = ['failed', 'budgetHeld', 'budgetExceeded'];
+/**
+ * A revision whose job ended in one of these is not queued again by automatic triggers (webhook,
+ * crawl): completed or failed, or held or stopped by a spend cap, which every crawl round would
+ * otherwise spend again. Only an explicit submission or a restart reviews it again.
+ */
+export const RAN_ITS_COURSE: readonly JobStatus[] = ['completed', 'failed', 'budgetHeld', 'budgetExceeded'];
 export const STOPPABLE: readonly JobStatus[] = ['queued', 'running'];
 export const SUPERSEDABLE: readonly JobStatus[] = ['queued', 'running'];
 export const TERMINAL: readonly JobStatus[] = [

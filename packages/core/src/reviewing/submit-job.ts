@@ -66,7 +66,7 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
     request.codeReview.number,
   );
   if (block) return { refused: 'blocked', reason: block.reason };
-  if (!explicit && (await hasRunItsCourse(deps, request, revKey))) return { refused: 'alreadyReviewed' };
+  if (!explicit && (await deps.storage.reviewJobs.hasFinishedRevision(revKey))) return { refused: 'alreadyReviewed' };
   const parallel = await isCapabilityAvailable(deps, 'parallel-review-execution');
 
   const now = deps.clock.now().toISOString();
@@ -160,28 +160,6 @@ class RefusedInTransaction extends Error {
 
 export const ONE_AT_A_TIME =
   'Another review is queued or running. Running more than one review at a time needs a Commercial license (parallel-review-execution).';
-
-const BUDGET_STATES = ['budgetHeld', 'budgetExceeded'] as const;
-
-/**
- * Whether a job of this revision already ended in a way automatic triggers must not repeat:
- * completed or failed, or held or stopped by a spend cap — re-queuing those on every crawl would
- * spend the cap again each round. Only an explicit submission or a restart reviews them again.
- * The budget states are looked up among the pull request's jobs in that state (few, and only when
- * the revision did not complete or fail).
- */
-async function hasRunItsCourse(deps: CoreDeps, request: ReviewRequest, revKey: string): Promise<boolean> {
-  if (await deps.storage.reviewJobs.hasFinishedRevision(revKey)) return true;
-  for (const status of BUDGET_STATES) {
-    const page = await deps.storage.reviewJobs.list(
-      request.clientId,
-      { status, repositoryId: request.repository.externalRepositoryId, pullRequestId: request.codeReview.number },
-      { limit: 20 },
-    );
-    if (page.items.some((job) => job.revisionKey === revKey)) return true;
-  }
-  return false;
-}
 
 /** Turns a refusal into the error an API caller gets. */
 export function refusalError(refusal: Refusal): MarginError {

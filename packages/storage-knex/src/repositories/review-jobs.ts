@@ -1,5 +1,11 @@
 import { MarginError } from '@margin/core';
-import { type JobStatus, RECLAIM_EXHAUSTED, type ReviewJobRecord, type ReviewJobsRepository } from '@margin/core/spec';
+import {
+  type JobStatus,
+  RAN_ITS_COURSE,
+  RECLAIM_EXHAUSTED,
+  type ReviewJobRecord,
+  type ReviewJobsRepository,
+} from '@margin/core/spec';
 import {
   bindBool,
   claimRows,
@@ -133,10 +139,7 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
       return row ? jobFromRow(row, dialect) : undefined;
     },
     async hasFinishedRevision(revisionKey) {
-      const row = await jobs()
-        .where({ revision_key: revisionKey })
-        .whereIn('status', ['completed', 'failed'])
-        .first('id');
+      const row = await jobs().where({ revision_key: revisionKey }).whereIn('status', RAN_ITS_COURSE).first('id');
       return row !== undefined;
     },
     async list(clientId, filter, page) {

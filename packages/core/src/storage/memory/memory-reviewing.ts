@@ -9,6 +9,7 @@ import type {
 import {
   ACTIVE_STATUSES,
   type JobStatus,
+  RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
   type ReviewJobRecord,
   type ReviewJobsRepository,
@@ -64,7 +65,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     },
     async hasFinishedRevision(revisionKey) {
       for (const job of rows().values()) {
-        if (job.revisionKey === revisionKey && (job.status === 'completed' || job.status === 'failed')) return true;
+        if (job.revisionKey === revisionKey && RAN_ITS_COURSE.includes(job.status)) return true;
       }
       return false;
     },

@@ -70,12 +70,18 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       const a = job(clientId, { revisionKey: 'r-a', pullRequestKey: 'pr-1' });
       const b = job(clientId, { revisionKey: 'r-b', pullRequestKey: 'pr-1', status: 'completed' });
       const c = job(clientId, { revisionKey: 'r-c', pullRequestKey: 'pr-2', status: 'failed' });
-      for (const x of [a, b, c]) await storage().reviewJobs.insert(x);
+      const held = job(clientId, { revisionKey: 'r-held', pullRequestKey: 'pr-3', status: 'budgetHeld' });
+      const over = job(clientId, { revisionKey: 'r-over', pullRequestKey: 'pr-3', status: 'budgetExceeded' });
+      const gone = job(clientId, { revisionKey: 'r-gone', pullRequestKey: 'pr-4', status: 'superseded' });
+      for (const x of [a, b, c, held, over, gone]) await storage().reviewJobs.insert(x);
       expect(await storage().reviewJobs.countActive()).toBe(1);
       expect((await storage().reviewJobs.findActiveByPullRequestKey('pr-1')).map((x) => x.id)).toEqual([a.id]);
       expect(await storage().reviewJobs.hasFinishedRevision('r-b')).toBe(true);
       expect(await storage().reviewJobs.hasFinishedRevision('r-c')).toBe(true);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-held')).toBe(true);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-over')).toBe(true);
       expect(await storage().reviewJobs.hasFinishedRevision('r-a')).toBe(false);
+      expect(await storage().reviewJobs.hasFinishedRevision('r-gone')).toBe(false);
     });
 
     it('lists a client’s jobs newest first, filtered and paged', async () => {

@@ -15,7 +15,12 @@ export type MarginEvents = {
   'job.queued': { jobId: string; clientId: string; trigger: string };
   'job.started': { jobId: string; clientId: string; attempt: number };
   /** A job ended without failing: reviewed, or cancelled/superseded at resolve (nothing reviewed). */
-  'job.completed': { jobId: string; clientId: string; status: 'completed' | 'cancelled' | 'superseded' };
+  /** A run that ended without failing; `budgetHeld`/`budgetExceeded` when a spend cap held or stopped it. */
+  'job.completed': {
+    jobId: string;
+    clientId: string;
+    status: 'completed' | 'cancelled' | 'superseded' | 'budgetHeld' | 'budgetExceeded';
+  };
   'job.failed': { jobId: string; clientId: string; reason: string };
   'job.stopped': { jobId: string; clientId: string };
   'finding.published': { jobId: string; findingId: string; providerThreadId: string };

@@ -71,10 +71,13 @@ export async function listJobs(deps: CoreDeps, actor: Actor, clientId: string, q
 export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
   const job = await requireJob(deps, actor, 'reviewing.restart', jobId);
   if (!RESTARTABLE.includes(job.status)) {
-    throw MarginError.conflict(`A ${job.status} job cannot be restarted; only failed ones can.`, {
-      jobId,
-      status: job.status,
-    });
+    throw MarginError.conflict(
+      `A ${job.status} job cannot be restarted; only failed ones and those a spend cap held or stopped can.`,
+      {
+        jobId,
+        status: job.status,
+      },
+    );
   }
   const block = await deps.storage.blockedPullRequests.find(
     job.clientId,

@@ -124,8 +124,7 @@ export async function executeJob(
     if (!recorded) return { status: 'abandoned' };
     if (outcome.status === 'failed') {
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: outcome.reason ?? '' });
-    } else if (outcome.status !== 'budgetHeld' && outcome.status !== 'budgetExceeded') {
-      // The bus's `job.completed` names no budget state yet; those are read from the job status.
+    } else {
       deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: outcome.status });
     }
     return { status: outcome.status };

@@ -18,6 +18,9 @@ let model: FakeChatModel;
 let host: TestHost;
 let admin: TestApi;
 
+/** What the host announced as `job.completed`, for hooks and integrations listening on the bus. */
+const announced: Array<{ jobId: string; status: string }> = [];
+
 beforeAll(async () => {
   fakes = await startScmFakes({ allowPrivateEgress: true });
   model = await startFakeChatModel();
@@ -31,6 +34,7 @@ beforeAll(async () => {
     },
   });
   admin = await host.admin();
+  host.core.events.on('job.completed', (payload) => announced.push(payload));
 });
 
 afterAll(async () => {
@@ -144,6 +148,7 @@ describe('the hard spend cap per review', () => {
     const job = await runQueuedJob(jobId);
 
     expect(job.status).toBe('budgetExceeded');
+    expect(announced).toContainEqual(expect.objectContaining({ jobId, status: 'budgetExceeded' }));
     expect(job.error).toMatch(
       /^Stopped at the hard spend cap of US\$0\.15 per review \(US\$0\.2\d* spent\): 2 files were not fully reviewed/,
     );

@@ -229,7 +229,9 @@ describe('review jobs', () => {
     await ctx.waitFor(job, 'completed');
     const again = await ctx.admin.post(`/reviewing/jobs/${job}/restart`);
     expect(again.status).toBe(409);
-    expect(again.body.error).toBe('A completed job cannot be restarted; only failed ones can.');
+    expect(again.body.error).toBe(
+      'A completed job cannot be restarted; only failed ones and those a spend cap held or stopped can.',
+    );
   });
 
   it('stops a queued or running job for good and refuses to stop a finished one', async () => {

@@ -82,6 +82,35 @@ const CoverageFile = z.object({
   tier: z.enum(['low', 'medium', 'high']).optional(),
 });
 
+const CoverageBudget = z
+  .object({
+    softUsd: z.number().optional(),
+    hardUsd: z.number().optional(),
+    degraded: z
+      .array(
+        z.object({
+          step: z.enum(['verifySevereOnly', 'skipFiles']),
+          estimateBeforeUsd: z.number(),
+          estimateAfterUsd: z.number(),
+          files: z.number().int().optional(),
+        }),
+      )
+      .meta({ description: 'Steps taken, in order, to bring the estimate under the soft cap.' }),
+    held: z
+      .object({ cheapestUsd: z.number(), estimateUsd: z.number() })
+      .optional()
+      .meta({ description: 'Even the cheapest part was estimated over the hard cap: nothing was sent to a model.' }),
+    stopped: z
+      .object({ spentUsd: z.number(), chunksNotStarted: z.number().int(), files: z.number().int() })
+      .optional()
+      .meta({ description: 'The spend reached the hard cap: no chunk started after it.' }),
+  })
+  .meta({
+    id: 'CoverageBudget',
+    description:
+      'The spend caps (US$ per review) this run was held to and what they changed; absent when none applied.',
+  });
+
 const Coverage = z
   .object({
     files: z.array(CoverageFile),
@@ -98,6 +127,11 @@ const Coverage = z
     tokensApproximate: z.boolean(),
     estimate: z.object({ inputTokens: z.number(), costUsd: z.number() }).optional(),
     parsing: z.record(z.string(), z.object({ ok: z.number(), repaired: z.number(), failed: z.number() })).optional(),
+    incremental: z
+      .object({ sinceHeadSha: z.string(), relation: z.string(), focused: z.boolean() })
+      .optional()
+      .meta({ description: 'The review this one builds on, how the new head relates to it, and whether it focused.' }),
+    budget: CoverageBudget.optional(),
   })
   .meta({
     id: 'CoverageManifest',

@@ -1649,9 +1649,40 @@ export interface components {
                             failed: number;
                         };
                     };
+                    /** @description The review this one builds on, how the new head relates to it, and whether it focused. */
+                    incremental?: {
+                        sinceHeadSha: string;
+                        relation: string;
+                        focused: boolean;
+                    };
+                    budget?: components["schemas"]["CoverageBudget"];
                 };
                 findingCount: number;
             } | null;
+        };
+        /** @description The spend caps (US$ per review) this run was held to and what they changed; absent when none applied. */
+        CoverageBudget: {
+            softUsd?: number;
+            hardUsd?: number;
+            /** @description Steps taken, in order, to bring the estimate under the soft cap. */
+            degraded: {
+                /** @enum {string} */
+                step: "verifySevereOnly" | "skipFiles";
+                estimateBeforeUsd: number;
+                estimateAfterUsd: number;
+                files?: number;
+            }[];
+            /** @description Even the cheapest part was estimated over the hard cap: nothing was sent to a model. */
+            held?: {
+                cheapestUsd: number;
+                estimateUsd: number;
+            };
+            /** @description The spend reached the hard cap: no chunk started after it. */
+            stopped?: {
+                spentUsd: number;
+                chunksNotStarted: number;
+                files: number;
+            };
         };
         JobStatus: {
             jobId: string;
@@ -1797,6 +1828,13 @@ export interface components {
                     failed: number;
                 };
             };
+            /** @description The review this one builds on, how the new head relates to it, and whether it focused. */
+            incremental?: {
+                sinceHeadSha: string;
+                relation: string;
+                focused: boolean;
+            };
+            budget?: components["schemas"]["CoverageBudget"];
         };
         JobMoved: {
             jobId: string;

@@ -19,6 +19,7 @@ describeScmProviderContract('Forgejo/Gitea (personal access token)', async () =>
   };
   const scope = { scopePath: `${fake.hostUrl}/${FJ_OWNER}`, projectKey: FJ_OWNER };
   return {
+    family,
     provider: family.connect(connection),
     providerWithBadCredentials: family.connect({ ...connection, secret: BAD_TOKEN }),
     badSecret: BAD_TOKEN,

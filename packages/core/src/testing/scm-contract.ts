@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangedFile, PullRequestRef, ReviewThread, ScmProviderV1, ScmScopeRef } from '../scm/index.js';
+import {
+  AUTHENTICATION_KINDS,
+  type ChangedFile,
+  type PullRequestRef,
+  type ReviewThread,
+  type ScmProviderFamilyV1,
+  type ScmProviderV1,
+  type ScmScopeRef,
+} from '../scm/index.js';
+import { REGISTERED_ID_PATTERN } from '../validation/index.js';
 import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 
@@ -53,6 +62,8 @@ export const SCM_CONTRACT_SCENARIO = {
 } as const;
 
 export interface ScmContractHarness {
+  /** The family as it is registered; when given, its declared facts are checked too. */
+  family?: ScmProviderFamilyV1 | undefined;
   /** Connected to the fake with valid credentials. */
   provider: ScmProviderV1;
   /** Connected to the same fake with credentials it rejects with 401. */
@@ -138,6 +149,46 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     });
     afterAll(async () => {
       await h?.close();
+    });
+
+    describe('declared facts', () => {
+      const family = () => h.family;
+
+      it('declares its id, name, credentials, receiver segment and code-review noun in the shapes core reads', (ctx) => {
+        const f = family();
+        if (!f) return ctx.skip();
+        expect(f.specificationVersion).toBe('v1');
+        expect(f.family).toMatch(REGISTERED_ID_PATTERN);
+        expect(f.displayName.trim()).not.toBe('');
+        expect(f.authenticationKinds.length).toBeGreaterThan(0);
+        for (const kind of f.authenticationKinds) expect(AUTHENTICATION_KINDS).toContain(kind);
+        // One path segment of /webhooks/v1/providers/<segment>/<pathKey>.
+        expect(f.receiverSegment).toMatch(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
+        expect(['pullRequest', 'mergeRequest']).toContain(f.codeReviewPlatform);
+        expect(typeof f.capabilities.repositoriesById).toBe('boolean');
+        expect(typeof f.capabilities.wikiSources).toBe('boolean');
+        expect(typeof f.webhook.authenticate).toBe('function');
+        expect(typeof f.webhook.parse).toBe('function');
+      });
+
+      it('reads its own example pull request address, if it declares addresses', (ctx) => {
+        const urls = family()?.pullRequestUrls;
+        if (!urls) return ctx.skip();
+        const url = new URL(urls.example);
+        const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+        const address = urls.read(url, segments);
+        expect(address).toBeDefined();
+        expect(address).not.toHaveProperty('refused');
+        expect(address).toMatchObject({
+          hostBaseUrl: expect.stringMatching(/^https?:\/\//),
+          scopePath: expect.any(String),
+          projectKey: expect.any(String),
+          repositoryName: expect.any(String),
+          repositoryPath: expect.any(String),
+        });
+        const id = (address as { pullRequestId: number }).pullRequestId;
+        expect(Number.isSafeInteger(id) && id > 0).toBe(true);
+      });
     });
 
     it('verifies working credentials and names the account', async () => {

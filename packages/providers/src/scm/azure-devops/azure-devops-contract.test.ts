@@ -16,6 +16,7 @@ describeScmProviderContract('Azure DevOps (PAT)', async () => {
   };
   const scope = { scopePath: fake.orgUrl, projectKey: ADO_PROJECT };
   return {
+    family,
     provider: family.connect(connection),
     providerWithBadCredentials: family.connect({ ...connection, secret: BAD_PAT }),
     badSecret: BAD_PAT,

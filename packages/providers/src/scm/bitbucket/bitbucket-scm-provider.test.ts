@@ -36,6 +36,7 @@ function connect(fake: BitbucketFake, secret = API_TOKEN_SECRET): ScmProviderV1 
 describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
   const fake = await startBitbucketFake();
   return {
+    family: bitbucketFamily({ apiBaseUrl: fake.apiBaseUrl }),
     provider: connect(fake),
     providerWithBadCredentials: connect(fake, BAD_ACCESS_TOKEN),
     badSecret: BAD_ACCESS_TOKEN,
@@ -52,6 +53,7 @@ describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
 describeScmProviderContract('Bitbucket Cloud (access token)', async () => {
   const fake = await startBitbucketFake();
   return {
+    family: bitbucketFamily({ apiBaseUrl: fake.apiBaseUrl }),
     provider: connect(fake, ACCESS_TOKEN),
     providerWithBadCredentials: connect(fake, 'nobody@example.com:ATATT3xFfGF0wrong'),
     badSecret: 'ATATT3xFfGF0wrong',

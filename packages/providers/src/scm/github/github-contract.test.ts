@@ -16,6 +16,7 @@ describeScmProviderContract('GitHub (PAT, GitHub Enterprise Server routes)', asy
   };
   const scope = { scopePath: `${fake.hostUrl}/${GH_OWNER}`, projectKey: GH_OWNER };
   return {
+    family,
     provider: family.connect(connection),
     providerWithBadCredentials: family.connect({ ...connection, secret: BAD_PAT }),
     badSecret: BAD_PAT,

@@ -28,8 +28,10 @@ const s = SCM_CONTRACT_SCENARIO;
 const scope = { scopePath: 'https://gitlab.example.com/acme', projectKey: 'acme' };
 const ref: PullRequestRef = { ...scope, repositoryId: String(PROJECT_ID), pullRequestId: s.pullRequest.number };
 
+const family = gitLabFamily({ http: { backoffBaseMs: 1 } });
+
 function connect(fake: GitLabFake, secret = GITLAB_TOKEN): ScmProviderV1 {
-  return gitLabFamily({ http: { backoffBaseMs: 1 } }).connect({
+  return family.connect({
     family: 'gitHostB',
     authenticationKind: 'personalAccessToken',
     hostBaseUrl: fake.hostBaseUrl,
@@ -40,6 +42,7 @@ function connect(fake: GitLabFake, secret = GITLAB_TOKEN): ScmProviderV1 {
 describeScmProviderContract('GitLab', async () => {
   const fake = await startGitLabFake();
   return {
+    family,
     provider: connect(fake),
     providerWithBadCredentials: connect(fake, GITLAB_BAD_TOKEN),
     badSecret: GITLAB_BAD_TOKEN,

@@ -1,3 +1,4 @@
+import type { ModelPrices } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 
 /**
@@ -34,6 +35,10 @@ export function checkSpendCaps(caps: SpendCaps | undefined): SpendCaps {
   }
   return { softUsd, hardUsd };
 }
+
+/** Whether a model has a price caps can count with; without one its calls cost US$0. */
+export const isPriced = (prices: ModelPrices): boolean =>
+  (prices.inputCostPer1MUsd ?? 0) > 0 || (prices.outputCostPer1MUsd ?? 0) > 0;
 
 /** Whether any cap is set. */
 export const hasSpendCaps = (caps: SpendCaps): boolean => caps.softUsd !== undefined || caps.hardUsd !== undefined;

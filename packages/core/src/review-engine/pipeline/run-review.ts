@@ -5,7 +5,7 @@ import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread,
 import { PathResolver } from '../anchor/anchor.js';
 import { heldReason } from '../budget/budget-reasons.js';
 import { planWithinCaps } from '../budget/plan-within-caps.js';
-import { checkSpendCaps, hasSpendCaps, roundUsd, type SpendCaps } from '../budget/spend-caps.js';
+import { checkSpendCaps, hasSpendCaps, isPriced, roundUsd, type SpendCaps } from '../budget/spend-caps.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import { type CoverageBudget, type CoverageManifest, countCoverage } from '../coverage.js';
 import { dedupeFindings, type KnownMatch } from '../dedupe/dedupe.js';
@@ -323,6 +323,15 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     skipOrder: () => lowestRiskFirst(prepared.planned.map((p) => ({ ...p, path: p.file.path }))),
   });
   const { estimate } = capPlan;
+  if (hasSpendCaps(caps) && !isPriced(defaultModel.prices)) {
+    // Nothing priced costs US$0, so no cap can bind: say so rather than look capped.
+    plan.event({
+      kind: 'decision',
+      name: 'budget.unpriced',
+      eventCategory: 'operational',
+      body: { caps, purpose: 'reviewDefault', remoteModelId: defaultModel.model.remoteModelId },
+    });
+  }
   for (const step of capPlan.steps) {
     plan.event({ kind: 'decision', name: 'budget.degraded', eventCategory: 'planning', body: { ...step, caps } });
   }

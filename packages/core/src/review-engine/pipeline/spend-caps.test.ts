@@ -309,6 +309,25 @@ describe('the hard cap', () => {
     expect(protocol.passes.map((p) => p.stage)).toEqual(['resolve', 'collect', 'plan']);
   });
 
+  it('says so in the protocol when the reviewing model has no prices, so no cap can bind it', async () => {
+    const pr = memoryPullRequest(files({ 'src/a.ts': { after: lines(3, (i) => `export const a${i} = ${i};`) } }));
+    const model = scriptedModel(() => answer());
+    const unpriced = { prices: {} };
+    const { run, events } = await review(pr, model, { spendCaps: { hardUsd: 0.000001 } }, unpriced);
+
+    expect(run.status).toBe('reviewed');
+    expect(model.requests).toHaveLength(1);
+    expect(events('budget.unpriced')).toEqual([
+      expect.objectContaining({ purpose: 'reviewDefault', caps: { hardUsd: 0.000001, softUsd: undefined } }),
+    ]);
+    const priced = await review(
+      pr,
+      scriptedModel(() => answer()),
+      { spendCaps: { softUsd: 100 } },
+    );
+    expect(priced.events('budget.unpriced')).toEqual([]);
+  });
+
   it('reviews the riskiest chunks first when the estimate says the cap will stop the run', async () => {
     const pr = memoryPullRequest(
       files({

@@ -35,6 +35,7 @@ export interface DedupeOutcome {
 
 const NEARBY_LINES = 3;
 const THREAD_TEXT_SIMILARITY = 0.4;
+const THREAD_MEANING_SIMILARITY = 0.85;
 const DISMISSAL_TEXT_SIMILARITY = 0.5;
 const DISMISSAL_MEANING_SIMILARITY = 0.85;
 const CONSOLIDATE_FILES = 3;
@@ -122,7 +123,11 @@ export function dedupeFindings(
     }
     // This job's own post, found again by a retry: publishing reconciles it.
     if (onProvider && !known) continue;
-    const echoed = f.anchor ? prior.threads.find((t) => echoes(t, f)) : undefined;
+    const echoed = f.anchor
+      ? prior.threads.find((t) =>
+          echoes(t, f, prior.vectors && cosine(prior.vectors.threads.get(t.threadId), prior.vectors.findings.get(f))),
+        )
+      : undefined;
     if (echoed) {
       const rejected = echoed.closedAs === 'wontFix' || echoed.closedAs === 'byDesign';
       if (demote(f, 'suppressed', rejected ? 'dismissed' : 'existingThread')) {
@@ -179,10 +184,23 @@ function comparable(f: EngineFinding) {
   };
 }
 
-/** A thread on the same file within a few lines that makes a similar point. */
-function echoes(thread: ReviewThread, f: EngineFinding): boolean {
+/**
+ * A thread on the same file within a few lines that makes a similar point: in enough of the same
+ * words, or, with an embedding model, in the same meaning however it is worded.
+ */
+function echoes(thread: ReviewThread, f: EngineFinding, similarity: number | undefined): boolean {
   // Our own resolved thread does not stand in the way of the same bug coming back.
   if (thread.marker?.startsWith('margin:fp=') && thread.status === 'resolved') return false;
+  if (!threadNear(thread, f)) return false;
+  const said = threadText(thread);
+  return (
+    jaccard(wordsOf(said), f.keys?.words ?? wordsOf(`${f.title} ${f.message}`)) >= THREAD_TEXT_SIMILARITY ||
+    (similarity ?? 0) >= THREAD_MEANING_SIMILARITY
+  );
+}
+
+/** Whether a thread sits on the finding's file and side, within a few lines of it. */
+export function threadNear(thread: ReviewThread, f: EngineFinding): boolean {
   const anchor = f.anchor;
   if (!anchor || !thread.anchor || thread.anchor.filePath.toLowerCase() !== anchor.path.toLowerCase()) return false;
   if ((thread.anchor.side ?? 'new') !== anchor.side) return false;
@@ -190,10 +208,11 @@ function echoes(thread: ReviewThread, f: EngineFinding): boolean {
     Math.abs(thread.anchor.startLine - anchor.startLine),
     Math.abs(thread.anchor.endLine - anchor.startLine),
   );
-  if (distance > NEARBY_LINES) return false;
-  const said = thread.comments.map((c) => c.body).join(' ');
-  return jaccard(wordsOf(said), f.keys?.words ?? wordsOf(`${f.title} ${f.message}`)) >= THREAD_TEXT_SIMILARITY;
+  return distance <= NEARBY_LINES;
 }
+
+/** What a thread says: its comments, oldest first. */
+export const threadText = (thread: ReviewThread): string => thread.comments.map((c) => c.body).join(' ');
 
 function dismisses(d: DismissedFinding, f: EngineFinding, similarity: number | undefined): boolean {
   const path = f.anchor?.path ?? f.path;

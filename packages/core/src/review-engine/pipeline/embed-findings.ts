@@ -1,6 +1,8 @@
 import { MarginError } from '../../errors.js';
 import type { Clock } from '../../platform/index.js';
 import type { ProtocolPass } from '../../reviewing/index.js';
+import type { ReviewThread } from '../../scm/index.js';
+import { threadNear, threadText } from '../dedupe/dedupe.js';
 import { type EngineFinding, isCandidate } from '../engine-finding.js';
 import type { DismissedFinding, KnownFinding } from '../memory/review-memory.js';
 import type { ReviewModels } from '../review-engine-v1.js';
@@ -11,13 +13,18 @@ export interface IdentityVectors {
   findings: Map<EngineFinding, number[]>;
   known: Map<string, number[]>;
   dismissals: Map<string, number[]>;
+  /** People's threads next to a candidate, by thread id. */
+  threads: Map<string, number[]>;
 }
 
 const BATCH = 96;
+/** A thread's text is cut here: the point a reviewer makes is in its first comments. */
+const THREAD_TEXT_CHARS = 2_000;
 
 /**
  * Embeds `path`, title and message of this run's candidate findings, of the findings earlier reviews
- * posted and of the client's dismissals, so identity can also match what is worded differently. One
+ * posted, of the client's dismissals and of people's threads next to a candidate, so identity can
+ * also match what is worded differently. One
  * model, batched calls, counted under `embeddingDefault`. Without the purpose mapped, or when the call
  * fails, identity falls back to identifiers and words (recorded, never fatal).
  */
@@ -26,6 +33,7 @@ export async function embedForIdentity(input: {
   findings: readonly EngineFinding[];
   known: readonly KnownFinding[];
   dismissals: readonly DismissedFinding[];
+  threads: readonly ReviewThread[];
   ledger: UsageLedger;
   pass: ProtocolPass;
   clock: Clock;
@@ -42,11 +50,16 @@ export async function embedForIdentity(input: {
   const dismissals = input.dismissals.filter(
     (d) => !d.filePath || paths.has(d.filePath.replace(/^\/+/, '').toLowerCase()),
   );
+  // Our own threads are matched by their markers; only a person's thread next to a candidate can echo it.
+  const threads = input.threads.filter(
+    (t) => !t.marker?.startsWith('margin:') && candidates.some((f) => threadNear(t, f)),
+  );
   const started = input.clock.now().getTime();
   const texts = [
     ...candidates.map((f) => `${f.anchor?.path ?? f.path ?? ''}\n${f.title}\n${f.message}`),
     ...known.map((k) => `${k.path}\n${k.title}\n${k.message}`),
     ...dismissals.map((d) => `${d.filePath ?? ''}\n${d.findingMessage}`),
+    ...threads.map((t) => `${t.anchor?.filePath ?? ''}\n${threadText(t).slice(0, THREAD_TEXT_CHARS)}`),
   ];
   try {
     const model = await input.models.embeddings?.();
@@ -69,6 +82,9 @@ export async function embedForIdentity(input: {
       findings: new Map(candidates.map((f, i) => [f, at(i)])),
       known: new Map(known.map((k, i) => [k.id, at(candidates.length + i)])),
       dismissals: new Map(dismissals.map((d, i) => [d.id, at(candidates.length + known.length + i)])),
+      threads: new Map(
+        threads.map((t, i) => [t.threadId, at(candidates.length + known.length + dismissals.length + i)]),
+      ),
     };
   } catch (error) {
     if (input.signal.aborted) throw error;

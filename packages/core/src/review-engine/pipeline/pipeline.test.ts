@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import { systemClock } from '../../platform/index.js';
+import type { ReviewThread } from '../../scm/index.js';
 import {
   createMemoryFindingStore,
   createMemoryLedger,
@@ -539,6 +540,83 @@ describe('identity by meaning', () => {
     expect(embedded.batches).toHaveLength(1);
     expect(embedded.batches[0]).toHaveLength(2);
     expect(embedded.run.usage.byModel.map((m) => m.purpose)).toContain('embeddingDefault');
+  });
+});
+
+describe('a person’s thread by meaning', () => {
+  // Two concepts, as above: texts about a missing order point one way, everything else the other.
+  const embedModel = () => {
+    const texts: string[] = [];
+    const model = scriptedModel([]);
+    model.embed = async (batch) => {
+      texts.push(...batch);
+      return {
+        vectors: batch.map((t) => (/empty order|missing order|no order/i.test(t) ? [1, 0.05] : [0.05, 1])),
+        usage: {
+          inputTokens: batch.length,
+          cachedInputTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 0,
+          reasoningTokens: 0,
+        },
+      };
+    };
+    return { model, texts };
+  };
+  const personSays = (threadId: string, line: number, body: string): ReviewThread => ({
+    threadId,
+    status: 'open',
+    anchor: { filePath: 'src/a.ts', startLine: line, endLine: line, side: 'new' },
+    comments: [
+      {
+        commentId: `${threadId}-1`,
+        author: { externalUserId: 'u-grace', login: 'grace', displayName: 'Grace', isBot: false },
+        body,
+        createdAt: '2026-11-01T00:00:00Z',
+      },
+    ],
+  });
+
+  async function reviewBesideThreads(withEmbeddings: boolean) {
+    const pr = memoryPullRequest(
+      files({ 'src/a.ts': { before: 'a\n', after: 'a\nconst total = sum(order);\nconst tax = 0;\n' } }),
+    );
+    // Next to the finding, with no word in common; and one as close in meaning but far away.
+    pr.threads.push(personSays('t-near', 3, 'What happens here when there is no order at all?'));
+    pr.threads.push(personSays('t-far', 40, 'What happens here when there is no order at all?'));
+    const model = scriptedModel(() => answer(finding('src/a.ts', 'const total = sum(order);', 2)));
+    const embedder = embedModel();
+    const models = singleModel(model);
+    if (withEmbeddings) {
+      models.embeddings = async () => ({ ...(await models.forPurpose('reviewDefault')), model: embedder.model });
+    }
+    const run = await runReview({
+      jobId: 'job-1',
+      source: pr,
+      models,
+      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+      protocol: memoryProtocol(),
+      clock: systemClock,
+      ids: countingIds(),
+      signal: new AbortController().signal,
+      reportProgress: () => undefined,
+      revision: null,
+      settings: { verify: false },
+    });
+    return { run, texts: embedder.texts };
+  }
+
+  it('holds back a finding a person already raised next to it in other words, when an embedding model says so', async () => {
+    const plain = await reviewBesideThreads(false);
+    expect(plain.run.findings.map((f) => [f.publication, f.reason ?? null])).toEqual([['published', null]]);
+
+    const embedded = await reviewBesideThreads(true);
+    expect(embedded.run.findings.map((f) => [f.publication, f.reason ?? null])).toEqual([
+      ['suppressed', 'existingThread'],
+    ]);
+    // The candidate and the nearby thread are embedded; the far one is never sent.
+    expect(embedded.texts).toHaveLength(2);
+    expect(embedded.texts[1]).toContain('no order at all');
   });
 });
 

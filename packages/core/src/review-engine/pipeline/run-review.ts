@@ -567,6 +567,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     findings,
     known,
     dismissals,
+    threads,
     ledger,
     pass: filter,
     clock: input.clock,

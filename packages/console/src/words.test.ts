@@ -5,6 +5,7 @@ describe('reasonInWords', () => {
   it('says a known code in words', () => {
     expect(reasonInWords(FINDING_REASONS, 'unknownPath')).toBe('It names a file that is not part of this change.');
     expect(reasonInWords(COVERAGE_REASONS, 'lockFile')).toBe('A lock file.');
+    expect(reasonInWords(COVERAGE_REASONS, 'budget')).toMatch(/^Left out by the spend cap/);
   });
 
   it('keeps the detail a code carries after its colon', () => {

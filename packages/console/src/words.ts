@@ -145,6 +145,7 @@ export const COVERAGE_REASONS: Record<string, string> = {
   contextTooSmall: 'It does not fit the model’s context window.',
   modelError: 'The model call failed.',
   unchangedSinceLastReview: 'The same change the last review of this pull request already reviewed.',
+  budget: 'Left out by the spend cap per review (the budget entry below says what it did).',
 };
 
 /**

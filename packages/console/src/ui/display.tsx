@@ -58,6 +58,7 @@ const TONES: Record<string, string> = {
   suppressed: 'muted',
   degraded: 'warn',
   budgetHeld: 'warn',
+  budgetExceeded: 'warn',
 };
 
 /** A state as a word with a colour; the word carries the meaning, the colour only helps. */

@@ -5,7 +5,7 @@
  * absolute path esbuild resolved, so the bundle runs from anywhere without a workspace build.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -16,11 +16,14 @@ let bundled: Promise<string> | undefined;
 /** Bundles `src/cli.ts` once per test process and returns the bundle's path. */
 export function bundleCli(): Promise<string> {
   bundled ??= (async () => {
-    const outfile = join(packageRoot, '.test-build', `cli-${process.pid}.mjs`);
+    // Every test process bundles the same sources: each writes its own file and renames it over the
+    // one bundle, so readers never see a half-written file and runs leave one file behind, not one each.
+    const outfile = join(packageRoot, '.test-build', 'cli.mjs');
+    const written = `${outfile}.${process.pid}.tmp`;
     await mkdir(dirname(outfile), { recursive: true });
     await build({
       entryPoints: [join(packageRoot, 'src', 'cli.ts')],
-      outfile,
+      outfile: written,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -29,6 +32,7 @@ export function bundleCli(): Promise<string> {
       logLevel: 'error',
       plugins: [externalByAbsolutePath],
     });
+    await rename(written, outfile);
     return outfile;
   })();
   return bundled;

@@ -160,6 +160,7 @@ export {
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
+  RESOLVED_HEAD_EVENT,
 } from './reviewing/protocol-record.js';
 export type {
   PublicationPatch,

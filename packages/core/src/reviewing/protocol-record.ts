@@ -15,6 +15,13 @@ export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 
 export type PassOutcome = 'running' | 'succeeded' | 'failed' | 'skipped';
 
+/**
+ * Where a review engine records the head it is reviewing once it has read the pull request: an
+ * event of this name (body `{ headSha }`) in a pass of this stage, one per attempt. A submission
+ * naming that head then leaves the running review alone instead of superseding it.
+ */
+export const RESOLVED_HEAD_EVENT = { stage: 'resolve', name: 'pullRequest.read', eventCategory: 'scm-call' } as const;
+
 /** One stage (or one file within a stage) of one attempt of a review. */
 export interface ProtocolPassRecord {
   id: string;

@@ -15,6 +15,7 @@ import type {
   ReviewJobRecord,
 } from './job-record.js';
 import { SUPERSEDABLE } from './job-state.js';
+import { RESOLVED_HEAD_EVENT } from './protocol-record.js';
 import { SubmitJobInput } from './schemas.js';
 
 export interface ReviewRequest {
@@ -105,8 +106,11 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
       const clash = await clashingJob(tx, prKey, revKey, request.reviewRevision, supersedes);
       if (clash) return { refused: 'duplicateActiveJob', jobId: clash.id } as const;
       const superseded: string[] = [];
-      if (supersedes) {
-        for (const older of await tx.reviewJobs.findActiveByPullRequestKey(prKey)) {
+      if (supersedes && request.reviewRevision) {
+        const active = await tx.reviewJobs.findActiveByPullRequestKey(prKey);
+        const already = await reviewingHead(tx, active, request.reviewRevision.headSha);
+        if (already) return { refused: 'duplicateActiveJob', jobId: already.id } as const;
+        for (const older of active) {
           const moved = await tx.reviewJobs.transition(older.id, SUPERSEDABLE, 'superseded', {
             completedAt: now,
             updatedAt: now,
@@ -150,6 +154,45 @@ export async function clashingJob(
   if (same || supersedes) return same;
   const others = await tx.reviewJobs.findActiveByPullRequestKey(prKey);
   return revision ? others.find((j) => j.reviewRevision === null) : others[0];
+}
+
+/**
+ * A running review without a revision that is already reviewing this head: it read the pull request
+ * when its attempt started and recorded the head (`RESOLVED_HEAD_EVENT`), so retiring it for a
+ * submission naming that head would only review the same commits again. Queued ones have read
+ * nothing yet and are retired as before; so is a running one whose head is not recorded yet.
+ */
+async function reviewingHead(
+  tx: Repositories,
+  active: readonly ReviewJobRecord[],
+  headSha: string,
+): Promise<ReviewJobRecord | undefined> {
+  for (const job of active) {
+    if (job.reviewRevision !== null || job.status !== 'running') continue;
+    const head = await resolvedHead(tx, job);
+    if (head?.toLowerCase() === headSha.toLowerCase()) return job;
+  }
+  return undefined;
+}
+
+/** The head the job's current attempt recorded, if it got that far. Earlier attempts' passes come first. */
+async function resolvedHead(tx: Repositories, job: ReviewJobRecord): Promise<string | undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await tx.protocol.read(job.id, {
+      eventCategory: RESOLVED_HEAD_EVENT.eventCategory,
+      includeBodies: true,
+      page: { limit: 100, cursor },
+    });
+    for (const pass of page.items) {
+      if (pass.attempt !== job.attempt || pass.stage !== RESOLVED_HEAD_EVENT.stage) continue;
+      const event = pass.events.find((e) => e.name === RESOLVED_HEAD_EVENT.name);
+      const head = (event?.body as { headSha?: unknown } | null | undefined)?.headSha;
+      return typeof head === 'string' ? head : undefined;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return undefined;
 }
 
 class RefusedInTransaction extends Error {

@@ -212,6 +212,25 @@ describe('review jobs', () => {
     expect((await ctx.status(older.body.jobId)).body.status).toBe('superseded');
   });
 
+  it('leaves a running review of the pull request’s head alone when a submission names that same head', async () => {
+    const number = ++prNumber;
+    engine.pullRequestHeads.set(number, 'e'.repeat(40));
+    const headless = await submit(submission({ number, revision: false }));
+    await engine.started(headless.body.jobId);
+    // It read the pull request at e…: a submission naming e… would only review the same commits again.
+    const same = await submit(submission({ number, head: 'E' }));
+    expect(same.status).toBe(409);
+    expect(same.body).toMatchObject({ code: 'conflict', jobId: headless.body.jobId });
+    expect((await ctx.status(headless.body.jobId)).body.status).toBe('running');
+    // A newer head still retires it.
+    const newer = await submit(submission({ number, head: 'f' }));
+    expect(newer.status).toBe(202);
+    await ctx.waitFor(headless.body.jobId, 'superseded');
+    await engine.started(newer.body.jobId);
+    engine.complete(newer.body.jobId);
+    await ctx.waitFor(newer.body.jobId, 'completed');
+  });
+
   it('fails a job whose review throws, keeping the reason; restarts it as the next attempt; refuses other restarts', async () => {
     const job = (await submit(submission())).body.jobId;
     await engine.started(job);

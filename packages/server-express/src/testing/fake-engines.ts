@@ -1,5 +1,5 @@
 import { MarginError } from '@margin/core';
-import type { ReviewEngineV1, ReviewJobRecord, ReviewOutcome } from '@margin/core/spec';
+import { RESOLVED_HEAD_EVENT, type ReviewEngineV1, type ReviewJobRecord, type ReviewOutcome } from '@margin/core/spec';
 
 export const COMPLETED_OUTCOME: ReviewOutcome = {
   status: 'completed',
@@ -38,11 +38,27 @@ export class ControlledEngine implements ReviewEngineV1 {
   readonly specificationVersion = 'v1' as const;
   readonly runs: string[] = [];
   readonly aborted: string[] = [];
+  /**
+   * The head of a pull request (by number) as a review without a revision reads it: such a run
+   * records it first, as a real engine's resolve stage does (`RESOLVED_HEAD_EVENT`).
+   */
+  readonly pullRequestHeads = new Map<number, string>();
   private readonly pending = new Map<string, Pending>();
   private readonly waiters: Array<{ jobId: string; resolve(): void }> = [];
 
   async review(job: ReviewJobRecord, ctx: Parameters<ReviewEngineV1['review']>[1]): Promise<ReviewOutcome> {
     this.runs.push(job.id);
+    const head = job.reviewRevision ? undefined : this.pullRequestHeads.get(job.codeReview.number);
+    if (head) {
+      const resolve = await ctx.protocol.pass(RESOLVED_HEAD_EVENT.stage, 'Read the pull request');
+      resolve.event({
+        kind: 'call',
+        name: RESOLVED_HEAD_EVENT.name,
+        eventCategory: RESOLVED_HEAD_EVENT.eventCategory,
+        body: { headSha: head },
+      });
+      await resolve.complete('succeeded');
+    }
     const plan = await ctx.protocol.pass('plan', 'Planning');
     plan.event({
       kind: 'decision',

@@ -1,9 +1,15 @@
-import { ReviewWorker, silentLogger } from '@margin/core';
 import type { PullRequestScenario, RecordedWrite } from '@margin/core/testing';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
-import { confirmAll, findingsAnswer, isVerifying, reviewingClient, userOf } from '../testing/review-test-support.js';
+import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import {
+  confirmAll,
+  findingsAnswer,
+  isVerifying,
+  reviewingClient,
+  runQueuedJob as runQueuedJobOn,
+  userOf,
+} from '../testing/review-test-support.js';
 import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
 
 /**
@@ -43,26 +49,7 @@ afterAll(async () => {
   await fakes?.close();
 });
 
-/** Runs the queue with a worker on the host's core until the job ends, then stops it. */
-async function runQueuedJob(jobId: string) {
-  const worker = new ReviewWorker({
-    core: host.core,
-    logger: silentLogger,
-    enabled: true,
-    maxConcurrentJobs: 1,
-    pollIntervalMs: 20,
-    leaseMs: 60_000,
-  });
-  worker.start();
-  try {
-    return await eventually(async () => {
-      const res = await admin.get(`/reviewing/jobs/${jobId}/status`);
-      return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
-    }, 20_000);
-  } finally {
-    await worker.stop();
-  }
-}
+const runQueuedJob = (jobId: string) => runQueuedJobOn(host, admin, jobId);
 
 const FILES = ['src/f1.ts', 'src/f2.ts', 'src/f3.ts', 'src/f4.ts'];
 /** Unrelated defects, so the review does not merge them into one point across files. */

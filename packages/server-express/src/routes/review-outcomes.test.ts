@@ -1,13 +1,14 @@
-import { type MarginEvents, ReviewWorker, silentLogger } from '@margin/core';
+import type { MarginEvents } from '@margin/core';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
 import {
   billingScenario,
   confirmAll,
   findingsAnswer,
   isVerifying,
   reviewingClient,
+  runQueuedJob as runQueuedJobOn,
   userOf,
 } from '../testing/review-test-support.js';
 import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
@@ -42,26 +43,7 @@ afterAll(async () => {
   await fakes?.close();
 });
 
-/** Runs every queued job to its end with a worker on the host's core, then stops it. */
-async function runQueuedJob(jobId: string) {
-  const worker = new ReviewWorker({
-    core: host.core,
-    logger: silentLogger,
-    enabled: true,
-    maxConcurrentJobs: 1,
-    pollIntervalMs: 20,
-    leaseMs: 60_000,
-  });
-  worker.start();
-  try {
-    return await eventually(async () => {
-      const res = await admin.get(`/reviewing/jobs/${jobId}/status`);
-      return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
-    }, 20_000);
-  } finally {
-    await worker.stop();
-  }
-}
+const runQueuedJob = (jobId: string) => runQueuedJobOn(host, admin, jobId);
 
 const eventsOf = (jobId: string) =>
   events.filter((e) => (e.payload as { jobId?: string }).jobId === jobId).map((e) => [e.name, e.payload]);

@@ -3,6 +3,7 @@
  * a client set up end to end (provider connection and scope on a provider fake, an active AI
  * connection bound to `reviewDefault`, a webhook configuration), and a pull request scenario.
  */
+import { ReviewWorker, silentLogger } from '@margin/core';
 import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import type { PullRequestScenario } from '@margin/core/testing';
 import {
@@ -11,7 +12,7 @@ import {
   type FakeChatRequest,
   startFakeChatModel,
 } from '@margin/providers/testing';
-import { startTestHost, type TestApi, type TestHost } from './index.js';
+import { eventually, startTestHost, type TestApi, type TestHost } from './index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
 
@@ -49,6 +50,30 @@ export async function startReviewHarness(): Promise<ReviewHarness> {
       await fakes.close();
     },
   };
+}
+
+/**
+ * Runs the queue with a worker on the host's core until the job ends, then stops it: for hosts
+ * started with `WORKER_ENABLED: 'false'`, so a test decides when a queued job runs.
+ */
+export async function runQueuedJob(host: TestHost, admin: TestApi, jobId: string) {
+  const worker = new ReviewWorker({
+    core: host.core,
+    logger: silentLogger,
+    enabled: true,
+    maxConcurrentJobs: 1,
+    pollIntervalMs: 20,
+    leaseMs: 60_000,
+  });
+  worker.start();
+  try {
+    return await eventually(async () => {
+      const res = await admin.get(`/reviewing/jobs/${jobId}/status`);
+      return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
+    }, 20_000);
+  } finally {
+    await worker.stop();
+  }
 }
 
 const text = (request: FakeChatRequest, role: string) =>

@@ -9,7 +9,7 @@ export {
 } from './finding-record.js';
 export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
-export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE, TERMINAL } from './job-state.js';
+export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
 export {

@@ -15,12 +15,3 @@ export const RESTARTABLE: readonly JobStatus[] = ['failed', 'budgetHeld', 'budge
 export const RAN_ITS_COURSE: readonly JobStatus[] = ['completed', 'failed', 'budgetHeld', 'budgetExceeded'];
 export const STOPPABLE: readonly JobStatus[] = ['queued', 'running'];
 export const SUPERSEDABLE: readonly JobStatus[] = ['queued', 'running'];
-export const TERMINAL: readonly JobStatus[] = [
-  'completed',
-  'failed',
-  'stopped',
-  'superseded',
-  'cancelled',
-  'budgetHeld',
-  'budgetExceeded',
-];

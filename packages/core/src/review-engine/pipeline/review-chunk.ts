@@ -17,6 +17,10 @@ import type { PackedChunk } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+import { askWithFileReads } from '../tools/explore.js';
+import { FileSlices } from '../tools/file-slices.js';
+import type { HeadFiles } from '../tools/head-files.js';
+import type { ToolCallsByTier } from '../tools/read-file-tool.js';
 import { VERIFY_ANSWER_SPEC } from '../verify/verify-answer.js';
 import { describeLines } from './focus-ranges.js';
 import type { PlannedFile } from './prepare-files.js';
@@ -46,6 +50,13 @@ export interface ChunkEnv {
   focus: ReadonlyMap<number, number[]>;
   /** By path (lower-cased): titles of findings already posted there. */
   alreadyReported: ReadonlyMap<string, string[]>;
+  /**
+   * Read-only file reads before the answer, for models with `supportsToolUse`; absent when every
+   * tier's budget is 0 or the source cannot read files.
+   */
+  tools?: { files: HeadFiles; callsByTier: ToolCallsByTier } | undefined;
+  /** The hard spend cap, checked again before each tool round. */
+  hardUsd?: number | undefined;
 }
 
 export interface ChunkResult {
@@ -119,8 +130,22 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
   };
   const chat = meteredChat(model, purpose, env.ledger, pass, env.clock, env.signal);
   let outcome: Awaited<ReturnType<typeof askStructured<import('../output/review-answer.js').ReviewAnswer>>>;
+  const toolCalls = env.tools && model.supportsToolUse ? env.tools.callsByTier[chunk.tier] : 0;
   try {
-    outcome = await askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
+    outcome =
+      env.tools && toolCalls > 0
+        ? await askWithFileReads({
+            chat,
+            request,
+            spec: REVIEW_ANSWER_SPEC,
+            capabilities: model,
+            slices: new FileSlices(env.tools.files, toolCalls, env.nonce),
+            budget: toolCalls,
+            pass,
+            signal: env.signal,
+            overHardCap: () => env.hardUsd !== undefined && env.ledger.costUsd() >= env.hardUsd,
+          })
+        : await askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
   } catch (error) {
     if (env.signal.aborted) throw error;
     if (MarginError.isInstance(error) && error.details.providerFailure === 'contextLengthExceeded') {

@@ -25,6 +25,11 @@ export interface ReviewSource {
   getPullRequest(options?: ScmCallOptions): Promise<PullRequestSnapshot>;
   listChangedFiles(revision: Revision, options?: ListChangedFilesOptions): AsyncIterable<ChangedFile>;
   getFileDiff(file: ChangedFile, revision: Revision, options?: ScmCallOptions): Promise<FileDiff>;
+  /**
+   * `false` when `getFileContent` can never find a file of the head revision (a bare diff has no
+   * repository behind it): the review then offers no tool that reads files. Absent means it can.
+   */
+  readonly readsFiles?: boolean | undefined;
   getFileContent(
     path: string,
     version: string | { branch: string },

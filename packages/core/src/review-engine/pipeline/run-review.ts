@@ -17,10 +17,12 @@ import { findingKeys } from '../identity/finding-keys.js';
 import type { DismissedFinding, KnownFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
 import { excludeMatcher } from '../plan/classify-file.js';
 import { estimateTokens, type PackedChunk, type PackLimits, packChunks } from '../plan/pack-chunks.js';
-import { lowestRiskFirst, TIER_RANK } from '../plan/tiers.js';
+import { lowestRiskFirst, TIER_PURPOSE, TIER_RANK, type Tier } from '../plan/tiers.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
+import { HeadFiles } from '../tools/head-files.js';
+import { DEFAULT_TOOL_CALLS_BY_TIER, type ToolCallsByTier } from '../tools/read-file-tool.js';
 import { embedForIdentity } from './embed-findings.js';
 import { anchorsGone, applyThreadClosures, type Settled, settleKnown } from './finding-lifecycle.js';
 import { type Focus, focusSince, nearFocus } from './focus-ranges.js';
@@ -48,6 +50,11 @@ export interface ReviewSettings {
   gate: GatePolicy;
   /** What one review run may spend; absent caps mean none (the service applies them only with `budgeting`). */
   spendCaps: SpendCaps;
+  /**
+   * Read-only file reads a reviewing model with `supportsToolUse` may make per chunk, by tier
+   * (reference §6.5: 0, 3, 8); 0 everywhere turns tools off.
+   */
+  toolCallsByTier: ToolCallsByTier;
 }
 
 export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
@@ -60,6 +67,7 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
   temperature: 0.1,
   gate: DEFAULT_GATE_POLICY,
   spendCaps: {},
+  toolCallsByTier: DEFAULT_TOOL_CALLS_BY_TIER,
 };
 
 export interface RunReviewInput {
@@ -313,12 +321,13 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   for (const file of prepared.planned) {
     file.coverage.tokens = file.headerTokens + file.hunks.reduce((n, h) => n + h.tokens, 0);
   }
+  const toolCallsByTier = await toolBudgets(settings.toolCallsByTier, source, input.models);
   const capPlan = planWithinCaps({
     caps,
     files: packable,
     packed: firstPacking,
     pack: (some) => packChunks(some, limits),
-    basis: { prefixTokens, prices: defaultModel.prices },
+    basis: { prefixTokens, prices: defaultModel.prices, toolCallsByTier },
     verify: settings.verify,
     skipOrder: () => lowestRiskFirst(prepared.planned.map((p) => ({ ...p, path: p.file.path }))),
   });
@@ -440,6 +449,10 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     ...(file.file.previousPath ? (openKnown.get(file.file.previousPath.toLowerCase()) ?? []) : []),
   ];
   const gone = new Set<string>();
+  // One cache of head files per job: chunks reading the same definition cost one provider call.
+  const tools = toolCallsByTier
+    ? { files: new HeadFiles(source, revision.headSha, redactor), callsByTier: toolCallsByTier }
+    : undefined;
   // The hard cap is checked before each chunk against what the calls so far cost (the ledger is
   // updated as each call's usage comes back); chunks already in flight finish.
   const hardUsd = caps.hardUsd;
@@ -471,6 +484,8 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       maxOutputTokens: settings.outputReserveTokens,
       focus: focus.lines,
       alreadyReported,
+      tools,
+      hardUsd,
     });
     for (const f of result.findings) f.chunk = index;
     findings.push(...result.findings);
@@ -698,6 +713,25 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     allFailed: allFailed && failedChunks.length > 0,
     identity,
   };
+}
+
+/**
+ * The file reads each tier's chunks may make: the setting where the tier's model supports tools,
+ * 0 where it does not; `undefined` (tools off, nothing asked of the models) when every tier's
+ * setting is 0 or the source cannot read files.
+ */
+async function toolBudgets(
+  setting: ToolCallsByTier,
+  source: ReviewSource,
+  models: ReviewModels,
+): Promise<ToolCallsByTier | undefined> {
+  if (source.readsFiles === false) return undefined;
+  const budgets: Record<Tier, number> = { low: 0, medium: 0, high: 0 };
+  for (const tier of ['low', 'medium', 'high'] as const) {
+    const calls = Math.max(0, Math.floor(setting[tier] ?? 0));
+    if (calls > 0 && (await models.forPurpose(TIER_PURPOSE[tier])).supportsToolUse) budgets[tier] = calls;
+  }
+  return budgets.low + budgets.medium + budgets.high > 0 ? budgets : undefined;
 }
 
 /** A file the spend caps kept (wholly or in part) from review. */

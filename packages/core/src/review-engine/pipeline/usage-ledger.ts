@@ -104,7 +104,14 @@ export function meteredChat(
             model: model.model.remoteModelId,
             protocolMode: result.protocolMode,
             finishReason: result.finishReason,
-            rung: request.responseFormat ? 'nativeSchema' : request.toolChoice ? 'forcedTool' : 'text',
+            // A named tool choice is the forced answer tool; tools the model may call are an exploration turn.
+            rung: request.responseFormat
+              ? 'nativeSchema'
+              : typeof request.toolChoice === 'object'
+                ? 'forcedTool'
+                : request.tools && request.tools.length > 0
+                  ? 'exploration'
+                  : 'text',
             cachedInputTokens: result.usage.cachedInputTokens,
           },
         });

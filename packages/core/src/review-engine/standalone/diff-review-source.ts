@@ -36,6 +36,7 @@ export function diffReviewSource(input: DiffSourceInput): ReviewSource {
   };
   const byPath = new Map(files.map((f) => [f.path, f]));
   return {
+    readsFiles: false,
     async getPullRequest() {
       return pr;
     },

@@ -139,6 +139,7 @@ export function reviewDiff(input: ReviewDiffInput): Promise<StandaloneReview> {
 /** The repository's `.margin/config.yml` replaced by the given text (read from the target branch only). */
 function withRepoConfig(source: ReviewSource, text: string): ReviewSource {
   return {
+    readsFiles: source.readsFiles,
     getPullRequest: (o) => source.getPullRequest(o),
     listChangedFiles: (r, o) => source.listChangedFiles(r, o),
     getFileDiff: (f, r, o) => source.getFileDiff(f, r, o),

@@ -31,6 +31,10 @@ export interface MemoryPullRequest extends ReviewSource, ReviewPublisher {
   created: Array<Omit<CreateThreadInput, 'revision'>>;
   edits: EditCommentInput[];
   branchFiles: Record<string, string>;
+  /** Files of the head revision, by path, for reads at a commit. */
+  headFiles: Record<string, string>;
+  /** Every `getFileContent` call at a commit, as asked. */
+  contentReads: Array<{ path: string; version: string }>;
   /** Paths whose threads the "provider" refuses; `''` refuses pull-request-level threads (the summary). */
   refuse: Set<string>;
   diffReads: number;
@@ -62,6 +66,8 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
     created: [],
     edits: [],
     branchFiles: {},
+    headFiles: {},
+    contentReads: [],
     refuse: new Set(),
     diffReads: 0,
     relation: 'ahead',
@@ -99,7 +105,15 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
       if (thread) thread.status = status;
     },
     async getFileContent(path, version) {
-      const text = typeof version === 'object' ? state.branchFiles[path] : undefined;
+      if (typeof version === 'string') state.contentReads.push({ path, version });
+      const text =
+        typeof version === 'object'
+          ? state.branchFiles[path]
+          : version === state.pr.revision.headSha
+            ? Object.hasOwn(state.headFiles, path)
+              ? state.headFiles[path]
+              : undefined
+            : undefined;
       return text === undefined ? undefined : { text, sizeBytes: text.length, isBinary: false };
     },
     async *listThreads() {

@@ -82,9 +82,9 @@ export {
 export { type ChatStructuredOptions, type ChatStructuredResult, chatStructured } from './structured-chat.js';
 export {
   askStructured,
-  jsonCandidates,
   type OutputRung,
   parseJsonLeniently,
+  readTextAnswer,
   type StructuredCapabilities,
   type StructuredOutcome,
   type StructuredSpec,

@@ -153,7 +153,7 @@ function refusesRung(error: unknown): boolean {
   return failure === 'rejected' || failure === 'invalidResponse';
 }
 
-type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
+export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 function readResult<T>(result: AiChatResult, rung: OutputRung, spec: StructuredSpec<T>): Read<T> {
   const fromTool = rung === 'forcedTool' ? result.toolCalls.find((c) => c.name === spec.name) : undefined;
@@ -170,9 +170,17 @@ function readResult<T>(result: AiChatResult, rung: OutputRung, spec: StructuredS
           : `it was empty (finish reason: ${result.finishReason}).`,
     };
   }
+  return readTextAnswer(result.text, spec);
+}
+
+/**
+ * An answer text read as the text rung reads one: the first JSON value in it (see
+ * `jsonCandidates`) the spec can use, or the problem with the most likely reading.
+ */
+export function readTextAnswer<T>(text: string, spec: StructuredSpec<T>): Read<T> {
   // The first candidate is the most likely reading, so its problem is the one worth reporting.
   let problem: string | undefined;
-  for (const candidate of jsonCandidates(result.text)) {
+  for (const candidate of jsonCandidates(text)) {
     const read = readValue(candidate, spec);
     if (read?.ok) return read;
     if (read) problem ??= read.problem;

@@ -5,7 +5,7 @@ import {
   addUsage,
   askStructured,
   emptyUsage,
-  jsonCandidates,
+  readTextAnswer,
   type StructuredCapabilities,
   type StructuredOutcome,
   type StructuredSpec,
@@ -74,10 +74,10 @@ export async function askWithFileReads<T>(input: ExplorationInput<T>): Promise<S
       calls++;
       usage = addUsage(usage, result.usage);
       if (result.toolCalls.length === 0) {
-        const value = readAnswer(result.text, spec);
-        if (value !== undefined) {
+        const read = result.text.trim() ? readTextAnswer(result.text, spec) : undefined;
+        if (read?.ok) {
           endEvent(pass, 'answered', slices.callsServed, calls);
-          return { ok: true, value, rung: 'text', calls, repaired: false, usage };
+          return { ok: true, value: read.value, rung: 'text', calls, repaired: false, usage };
         }
         ended = 'answerUnread';
         break;
@@ -139,14 +139,4 @@ function explorationSystem<T>(system: string | undefined, spec: StructuredSpec<T
   ]
     .filter(Boolean)
     .join('\n\n');
-}
-
-/** An answer given instead of a tool call, read as the text rung reads one; `undefined` when unusable. */
-function readAnswer<T>(text: string, spec: StructuredSpec<T>): T | undefined {
-  if (!text.trim()) return undefined;
-  for (const candidate of jsonCandidates(text)) {
-    const read = spec.read(candidate);
-    if (read?.usable) return read.value;
-  }
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import { MarginError } from '../../errors.js';
 import type { Clock, Ids } from '../../platform/index.js';
-import type { JobUsage, ProtocolWriter } from '../../reviewing/index.js';
+import { type JobUsage, type ProtocolWriter, RESOLVED_HEAD_EVENT } from '../../reviewing/index.js';
 import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
 import { PathResolver } from '../anchor/anchor.js';
 import { heldReason } from '../budget/budget-reasons.js';
@@ -160,12 +160,13 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   });
 
   // resolve
-  const resolve = await protocol.pass('resolve', 'Read the pull request');
+  // Submissions read the head a running review recorded here (RESOLVED_HEAD_EVENT).
+  const resolve = await protocol.pass(RESOLVED_HEAD_EVENT.stage, 'Read the pull request');
   const pr = await source.getPullRequest({ signal });
   resolve.event({
     kind: 'call',
-    name: 'pullRequest.read',
-    eventCategory: 'scm-call',
+    name: RESOLVED_HEAD_EVENT.name,
+    eventCategory: RESOLVED_HEAD_EVENT.eventCategory,
     body: {
       status: pr.status,
       isDraft: pr.isDraft,

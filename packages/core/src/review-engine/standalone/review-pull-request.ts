@@ -136,9 +136,14 @@ export function reviewDiff(input: ReviewDiffInput): Promise<StandaloneReview> {
   return reviewPullRequest({ ...rest, source: diffReviewSource({ diff, title, description, headSha, baseSha }) });
 }
 
-/** The repository's `.margin/config.yml` replaced by the given text (read from the target branch only). */
-function withRepoConfig(source: ReviewSource, text: string): ReviewSource {
+/**
+ * The repository's `.margin/config.yml` replaced by the given text (read from the target branch
+ * only); everything else, comparing commits for incremental reviews included, is the source's.
+ */
+export function withRepoConfig(source: ReviewSource, text: string): ReviewSource {
+  const compareCommits = source.compareCommits?.bind(source);
   return {
+    ...(compareCommits ? { compareCommits } : {}),
     readsFiles: source.readsFiles,
     getPullRequest: (o) => source.getPullRequest(o),
     listChangedFiles: (r, o) => source.listChangedFiles(r, o),

@@ -15,9 +15,10 @@ import type {
 import { parseDiff } from '../diff/parse-diff.js';
 import { countingIds, memoryPullRequest } from '../testing/memory-review.js';
 import { scriptedModel } from '../testing/scripted-model.js';
+import { diffReviewSource } from './diff-review-source.js';
 import { bindReviewModel } from './model-binding.js';
 import { openPullRequestByUrl, parsePullRequestUrl } from './pull-request-url.js';
-import { reviewDiff, reviewPullRequest } from './review-pull-request.js';
+import { reviewDiff, reviewPullRequest, withRepoConfig } from './review-pull-request.js';
 import { splitUnifiedDiff } from './unified-diff-files.js';
 
 const dirs: string[] = [];
@@ -195,6 +196,21 @@ describe('reviewDiff', () => {
       state: 'skipped',
       reason: 'excludedByConfig',
     });
+  });
+
+  it('keeps the source’s other abilities, comparing commits included, when a configuration is given', async () => {
+    const comparisons: string[] = [];
+    const source = {
+      ...diffReviewSource({ diff }),
+      compareCommits: async (from: string, to: string) => {
+        comparisons.push(`${from}..${to}`);
+        return { relation: 'ahead' as const, files: [] };
+      },
+    };
+    const configured = withRepoConfig(source, 'exclude: ["docs/**"]\n');
+    await configured.compareCommits?.('a'.repeat(40), 'b'.repeat(40));
+    expect(comparisons).toEqual([`${'a'.repeat(40)}..${'b'.repeat(40)}`]);
+    expect(configured.readsFiles).toBe(false);
   });
 
   it('says when every chunk failed instead of reporting silence', async () => {

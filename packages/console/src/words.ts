@@ -146,6 +146,7 @@ export const COVERAGE_REASONS: Record<string, string> = {
   modelError: 'The model call failed.',
   unchangedSinceLastReview: 'The same change the last review of this pull request already reviewed.',
   budget: 'Left out by the spend cap per review (the budget entry below says what it did).',
+  triageApproved: 'A small change the triage model judged not to change behaviour (its reason is in the protocol).',
 };
 
 /**

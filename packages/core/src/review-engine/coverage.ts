@@ -61,8 +61,11 @@ export interface CoverageBudget {
     /** For `skipFiles`: how many files were skipped. */
     files?: number | undefined;
   }>;
-  /** Even the cheapest plan was estimated over the hard cap: nothing was sent to a model. */
-  held?: { cheapestUsd: number; estimateUsd: number } | undefined;
+  /**
+   * Even the cheapest plan was estimated over the hard cap (less `spentUsd`, what triage had
+   * already spent): no file was sent to a reviewing model.
+   */
+  held?: { cheapestUsd: number; estimateUsd: number; spentUsd?: number | undefined } | undefined;
   /** The spend reached the hard cap: no chunk started after it (those in flight finished). */
   stopped?: { spentUsd: number; chunksNotStarted: number; files: number } | undefined;
 }

@@ -6,7 +6,7 @@ import {
   VERIFY_SHARE,
   VERIFY_SHARE_SEVERE_ONLY,
 } from './estimate-cost.js';
-import type { SpendCaps } from './spend-caps.js';
+import { roundUsd, type SpendCaps } from './spend-caps.js';
 
 /** One rung of the degrade ladder taken to bring the estimate under the soft cap. */
 export type BudgetStep =
@@ -26,11 +26,13 @@ export interface CapPlanInput {
   verify: boolean;
   /** File ids, lowest risk first: the order the ladder skips files in (asked only when it does). */
   skipOrder(): readonly number[];
+  /** Already spent before the plan (the triage calls): the caps bind what is left of them. */
+  spentUsd?: number | undefined;
 }
 
 export interface CapPlan {
-  /** The cheapest plan (one file's chunks) is over the hard cap: no model call may be made. */
-  held?: { cheapestUsd: number; estimateUsd: number } | undefined;
+  /** The cheapest plan (one file's chunks) is over what is left of the hard cap: no review call may be made. */
+  held?: { cheapestUsd: number; estimateUsd: number; spentUsd?: number | undefined } | undefined;
   packed: PackResult;
   estimate: PlanEstimate;
   /** The verifier checks only errors and warnings (ladder step a). */
@@ -47,13 +49,21 @@ export interface CapPlan {
  * (the one file whose chunks cost least, verified as cheaply as the ladder allows) is estimated
  * over it, the review is held. Then the soft cap, rung by rung until the estimate fits: (a) the
  * verifier checks only errors and warnings; (b) files are skipped, lowest risk first. The engine
- * has no thorough mode and no triage pass, so the reference's other rungs do not apply.
+ * has no thorough mode, so that rung of the reference does not apply; nor, for now, the rungs
+ * that move chunks to another purpose, since the estimate prices every chunk at one model's prices.
+ * Spend made before the plan (triage) counts against both caps.
  *
  * Skipping searches the fewest files to drop (by bisection, each try one packing: O(n log n)), so
  * large pull requests stay within the planning budget.
  */
 export function planWithinCaps(input: CapPlanInput): CapPlan {
-  const { caps, basis } = input;
+  const { basis } = input;
+  const spent = input.spentUsd ?? 0;
+  // What is left of each cap; the plan's own estimate never includes what was already spent.
+  const caps = {
+    hardUsd: input.caps.hardUsd === undefined ? undefined : input.caps.hardUsd - spent,
+    softUsd: input.caps.softUsd === undefined ? undefined : input.caps.softUsd - spent,
+  };
   let share = input.verify ? VERIFY_SHARE : 0;
   let packed = input.packed;
   let estimate = estimatePlan(packed.chunks, basis, share);
@@ -82,7 +92,12 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
         if (!withChunks.has(file.id)) continue;
         cheapestUsd = Math.min(cheapestUsd, estimatePlan(input.pack([file]).chunks, basis, cheapestShare).costUsd);
       }
-      if (cheapestUsd > caps.hardUsd) return outcome({ cheapestUsd, estimateUsd: estimate.costUsd });
+      if (cheapestUsd > caps.hardUsd)
+        return outcome({
+          cheapestUsd,
+          estimateUsd: estimate.costUsd,
+          ...(spent > 0 ? { spentUsd: roundUsd(spent) } : {}),
+        });
     }
   }
 

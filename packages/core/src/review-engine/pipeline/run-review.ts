@@ -23,6 +23,7 @@ import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
 import { HeadFiles } from '../tools/head-files.js';
 import { DEFAULT_TOOL_CALLS_BY_TIER, type ToolCallsByTier } from '../tools/read-file-tool.js';
+import { triageFiles } from '../triage/triage-files.js';
 import { embedForIdentity } from './embed-findings.js';
 import { anchorsGone, applyThreadClosures, type Settled, settleKnown } from './finding-lifecycle.js';
 import { type Focus, focusSince, nearFocus } from './focus-ranges.js';
@@ -305,7 +306,28 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const window = defaultModel.maxContextTokens ?? settings.defaultContextTokens;
   const maxTokens = Math.max(500, window - prefixTokens - settings.outputReserveTokens - Math.ceil(window * 0.1));
   const limits: PackLimits = { targetTokens: settings.targetChunkTokens, maxTokens };
-  const packable = prepared.planned.map((p) => ({
+  // One nonce per job, for every fence any model of this job reads (triage and review alike).
+  const nonce = nonceFrom(input.ids.randomHex(8));
+  // Triage (optional): only files a model will be shown — a file none of whose hunks fits the
+  // window is not — and only when `reviewTriage` is mapped; otherwise nothing is called.
+  const triage = await triageFiles({
+    files: prepared.planned.filter((p) => p.hunks.some((h) => p.headerTokens + h.tokens <= maxTokens)),
+    changedPaths: files.map((f) => f.path),
+    injectionPaths: new Set(prepared.injection.map((hit) => hit.where)),
+    models: input.models,
+    ledger,
+    protocol,
+    plan,
+    clock: input.clock,
+    signal,
+    nonce,
+    concurrency: settings.maxConcurrentModelCalls,
+    maxOutputTokens: settings.outputReserveTokens,
+    hardUsd: caps.hardUsd,
+  });
+  // What triage approved skipping is not packed; every later step sees it as skipped.
+  const reviewable = triage ? prepared.planned.filter((p) => p.coverage.state !== 'skipped') : prepared.planned;
+  const packable = reviewable.map((p) => ({
     id: p.id,
     path: p.file.path,
     headerTokens: p.headerTokens,
@@ -319,7 +341,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     file.coverage.state = hunks.length === file.hunks.length ? 'skipped' : 'partial';
     file.coverage.reason = 'hunkTooLarge';
   }
-  for (const file of prepared.planned) {
+  for (const file of reviewable) {
     file.coverage.tokens = file.headerTokens + file.hunks.reduce((n, h) => n + h.tokens, 0);
   }
   const toolCallsByTier = await toolBudgets(settings.toolCallsByTier, source, input.models);
@@ -330,7 +352,8 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     pack: (some) => packChunks(some, limits),
     basis: { prefixTokens, prices: defaultModel.prices, toolCallsByTier },
     verify: settings.verify,
-    skipOrder: () => lowestRiskFirst(prepared.planned.map((p) => ({ ...p, path: p.file.path }))),
+    skipOrder: () => lowestRiskFirst(reviewable.map((p) => ({ ...p, path: p.file.path }))),
+    spentUsd: ledger.costUsd(),
   });
   const { estimate } = capPlan;
   if (hasSpendCaps(caps) && !isPriced(defaultModel.prices)) {
@@ -387,12 +410,13 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     eventCategory: 'planning',
     body: {
       files: files.length,
-      toReview: prepared.planned.length,
+      toReview: reviewable.length,
       chunks: chunks.length,
       maxChunkTokens: maxTokens,
       estimate,
       tokensApproximate: approximate,
       deterministicFindings: prepared.deterministic.length,
+      ...(triage ? { triage: { ...triage, spentUsd: roundUsd(ledger.costUsd()) } } : {}),
       ...(hasSpendCaps(caps) ? { spendCaps: caps, ...(capPlan.overHardCap ? { order: 'riskiestFirst' } : {}) } : {}),
     },
   });
@@ -435,7 +459,6 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     deleted: f.changeType === 'deleted',
   }));
   const changedFiles = new PathResolver(changedPaths);
-  const nonce = nonceFrom(input.ids.randomHex(8));
   const dismissed = dismissals.map((d) => d.findingMessage);
   const openKnown = new Map<string, KnownFinding[]>();
   for (const k of known) {

@@ -4,13 +4,18 @@ export type Tier = 'low' | 'medium' | 'high';
 
 const SENSITIVE = /auth|crypto|sql|payment|secret|token|permission|password|session|\.github\/workflows/i;
 
+/** A path touching authentication, cryptography, SQL, payments, secrets or CI workflows. */
+export function isSensitivePath(path: string): boolean {
+  return SENSITIVE.test(path);
+}
+
 /**
  * How much review a file deserves: by its changed lines (≤ 30 low, ≤ 150 medium, more high), and
  * high whatever its size when its path touches authentication, cryptography, SQL, payments,
  * secrets or CI workflows.
  */
 export function tierOf(path: string, changedLines: number): Tier {
-  if (SENSITIVE.test(path)) return 'high';
+  if (isSensitivePath(path)) return 'high';
   if (changedLines <= 30) return 'low';
   if (changedLines <= 150) return 'medium';
   return 'high';

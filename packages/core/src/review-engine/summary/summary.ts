@@ -177,4 +177,5 @@ const REASON_TEXT: Record<string, string> = {
   formattingOnly: 'formatting only',
   noTextChange: 'no text change',
   budget: 'over the spend cap',
+  triageApproved: 'judged by triage not to change behaviour',
 };

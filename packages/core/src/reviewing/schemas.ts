@@ -97,9 +97,12 @@ const CoverageBudget = z
       )
       .meta({ description: 'Steps taken, in order, to bring the estimate under the soft cap.' }),
     held: z
-      .object({ cheapestUsd: z.number(), estimateUsd: z.number() })
+      .object({ cheapestUsd: z.number(), estimateUsd: z.number(), spentUsd: z.number().optional() })
       .optional()
-      .meta({ description: 'Even the cheapest part was estimated over the hard cap: nothing was sent to a model.' }),
+      .meta({
+        description:
+          'Even the cheapest part was estimated over the hard cap: nothing was sent to a reviewing model (`spentUsd`: what the triage calls before it cost).',
+      }),
     stopped: z
       .object({ spentUsd: z.number(), chunksNotStarted: z.number().int(), files: z.number().int() })
       .optional()

@@ -1672,10 +1672,11 @@ export interface components {
                 estimateAfterUsd: number;
                 files?: number;
             }[];
-            /** @description Even the cheapest part was estimated over the hard cap: nothing was sent to a model. */
+            /** @description Even the cheapest part was estimated over the hard cap: nothing was sent to a reviewing model (`spentUsd`: what the triage calls before it cost). */
             held?: {
                 cheapestUsd: number;
                 estimateUsd: number;
+                spentUsd?: number;
             };
             /** @description The spend reached the hard cap: no chunk started after it. */
             stopped?: {

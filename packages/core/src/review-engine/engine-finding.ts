@@ -36,6 +36,8 @@ export interface EngineFinding {
   providerThreadId?: string | undefined;
   /** For a finding standing for the same root cause in several files; `line` is on the new file (null on removed code). */
   places?: Array<{ path: string; line: number | null }> | undefined;
+  /** Thorough mode: how many of the samples that answered produced this finding. */
+  consensus?: { agreed: number; samples: number } | undefined;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 3, warning: 2, suggestion: 1, info: 0 };

@@ -6,6 +6,7 @@ import { lifecycleOf, type ReviewSettings, runReview } from './pipeline/run-revi
 import { resultView } from './result-view.js';
 import type { ReviewEngineV1 } from './review-engine-v1.js';
 import { everyChunkFailed } from './review-failure.js';
+import { checkThoroughSettings } from './thorough/thorough-settings.js';
 
 export interface ReviewEngineOptions {
   settings?: Partial<ReviewSettings> | undefined;
@@ -16,11 +17,13 @@ export interface ReviewEngineOptions {
  * provider, publishes the threads and the summary, and returns the result, coverage and usage the
  * worker stores. Jobs whose every chunk failed fail, saying so; "no comments" never hides "we failed".
  * The settings' spend caps bind the jobs whose context says they apply (the `budgeting` capability):
- * a review the hard cap stopped is published as far as it got and ends `budgetExceeded`.
+ * a review the hard cap stopped is published as far as it got and ends `budgetExceeded`. Wrong
+ * thorough-mode settings stop the host at its start, as wrong caps do.
  */
 export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEngineV1 {
   // A wrong cap stops the host at its start, not at its first review.
   const spendCaps = checkSpendCaps(options.settings?.spendCaps);
+  checkThoroughSettings(options.settings?.thorough);
   return {
     specificationVersion: 'v1',
     async review(job, ctx) {

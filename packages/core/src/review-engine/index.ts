@@ -45,3 +45,4 @@ export type {
 } from './review-engine-v1.js';
 export { everyChunkFailed } from './review-failure.js';
 export * from './standalone/index.js';
+export { DEFAULT_THOROUGH_SETTINGS, type ThoroughSettings } from './thorough/thorough-settings.js';

@@ -89,7 +89,7 @@ const CoverageBudget = z
     degraded: z
       .array(
         z.object({
-          step: z.enum(['verifySevereOnly', 'skipFiles']),
+          step: z.enum(['thoroughOff', 'verifySevereOnly', 'skipFiles']),
           estimateBeforeUsd: z.number(),
           estimateAfterUsd: z.number(),
           files: z.number().int().optional(),

@@ -10,6 +10,11 @@ export interface CostBasis {
   prices: ModelPrices;
   /** File reads per chunk by tier where the tier's model may use tools; absent when tools are off. */
   toolCallsByTier?: Readonly<Record<Tier, number>> | undefined;
+  /**
+   * Thorough mode: samples asked per high-tier chunk; absent when off. Each sample is a whole
+   * generation (prompt and answer); the verifier still runs once, on the survivors.
+   */
+  thoroughSamples?: number | undefined;
 }
 
 /** Answer tokens counted per chunk: findings are short, and most chunks have few or none. */
@@ -32,6 +37,9 @@ export const VERIFY_SHARE_SEVERE_ONLY = VERIFY_SHARE / 2;
  */
 export const TOOL_ROUND_EXTRA_TOKENS = 1000 + Math.ceil(MAX_TOOL_OUTPUT_CHARS / 3.5);
 
+/** One read's output as a later thorough sample is sent it again (the first sample's reads are reused). */
+export const TOOL_READ_TOKENS = Math.ceil(MAX_TOOL_OUTPUT_CHARS / 3.5);
+
 /** A round's output: the tool call's arguments, or an answer's share counted with the chunk. */
 export const TOOL_CALL_OUTPUT_TOKENS = 100;
 
@@ -48,6 +56,10 @@ export interface PlanEstimate {
  * A chunk whose tier may read files counts as if its model spent the whole budget one read per
  * round: each read is one more round that sends the chunk's prompt again with everything read so
  * far (at most the output cap). Real runs spend less; the usage says what.
+ *
+ * A thorough (high-tier) chunk counts its generation `thoroughSamples` times: the prompt and an
+ * answer per sample, plus the first sample's reads sent again with each later one. The verifier's
+ * share stays that of one conversation, since it runs once on what the samples agreed on.
  */
 export function estimatePlan(
   chunks: ReadonlyArray<{ tokens: number; tier?: Tier | undefined }>,
@@ -55,25 +67,30 @@ export function estimatePlan(
   verifyShare: number,
 ): PlanEstimate {
   let diffTokens = 0;
+  let generationTokens = 0;
+  let answers = 0;
   let toolRounds = 0;
   let toolTokens = 0;
   for (const chunk of chunks) {
     const tokens = chunk.tokens + basis.prefixTokens;
+    const samples = chunk.tier === 'high' && basis.thoroughSamples ? basis.thoroughSamples : 1;
     diffTokens += tokens;
+    generationTokens += tokens * samples;
+    answers += samples;
     const rounds = chunk.tier && basis.toolCallsByTier ? basis.toolCallsByTier[chunk.tier] : 0;
     if (rounds > 0) {
       toolRounds += rounds;
-      toolTokens += rounds * (tokens + TOOL_ROUND_EXTRA_TOKENS);
+      toolTokens += rounds * (tokens + TOOL_ROUND_EXTRA_TOKENS) + (samples - 1) * rounds * TOOL_READ_TOKENS;
     }
   }
-  const inputTokens = diffTokens * (1 + verifyShare) + toolTokens;
+  const inputTokens = generationTokens + diffTokens * verifyShare + toolTokens;
   return {
     inputTokens: Math.round(inputTokens),
     costUsd: roundUsd(
       estimateCostUsd(
         {
           inputTokens,
-          outputTokens: chunks.length * ANSWER_TOKENS_PER_CHUNK + toolRounds * TOOL_CALL_OUTPUT_TOKENS,
+          outputTokens: answers * ANSWER_TOKENS_PER_CHUNK + toolRounds * TOOL_CALL_OUTPUT_TOKENS,
           cachedInputTokens: 0,
           cacheWriteTokens: 0,
           reasoningTokens: 0,

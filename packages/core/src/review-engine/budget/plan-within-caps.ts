@@ -10,6 +10,7 @@ import { roundUsd, type SpendCaps } from './spend-caps.js';
 
 /** One rung of the degrade ladder taken to bring the estimate under the soft cap. */
 export type BudgetStep =
+  | { step: 'thoroughOff'; estimateBeforeUsd: number; estimateAfterUsd: number }
   | { step: 'verifySevereOnly'; estimateBeforeUsd: number; estimateAfterUsd: number }
   | { step: 'skipFiles'; estimateBeforeUsd: number; estimateAfterUsd: number; files: string[] };
 
@@ -35,7 +36,9 @@ export interface CapPlan {
   held?: { cheapestUsd: number; estimateUsd: number; spentUsd?: number | undefined } | undefined;
   packed: PackResult;
   estimate: PlanEstimate;
-  /** The verifier checks only errors and warnings (ladder step a). */
+  /** Thorough mode still applies (it was asked for and the ladder did not turn it off). */
+  thorough: boolean;
+  /** The verifier checks only errors and warnings (ladder step b). */
   verifySevereOnly: boolean;
   steps: BudgetStep[];
   /** Ids of the files the ladder skipped, lowest risk first. */
@@ -47,17 +50,20 @@ export interface CapPlan {
 /**
  * Fits the plan to the caps before any model call. The hard cap first: when even the cheapest plan
  * (the one file whose chunks cost least, verified as cheaply as the ladder allows) is estimated
- * over it, the review is held. Then the soft cap, rung by rung until the estimate fits: (a) the
- * verifier checks only errors and warnings; (b) files are skipped, lowest risk first. The engine
- * has no thorough mode, so that rung of the reference does not apply; nor, for now, the rungs
- * that move chunks to another purpose, since the estimate prices every chunk at one model's prices.
+ * over it, the review is held. Then the soft cap, rung by rung until the estimate fits: (a)
+ * thorough mode is turned off (when `basis.thoroughSamples` asks for it); (b) the verifier checks
+ * only errors and warnings; (c) files are skipped, lowest risk first. The rungs of the reference
+ * that move chunks to another purpose are not taken, since the estimate prices every chunk at one
+ * model's prices.
  * Spend made before the plan (triage) counts against both caps.
  *
  * Skipping searches the fewest files to drop (by bisection, each try one packing: O(n log n)), so
  * large pull requests stay within the planning budget.
  */
 export function planWithinCaps(input: CapPlanInput): CapPlan {
-  const { basis } = input;
+  let { basis } = input;
+  // The cheapest plan the ladder allows: one conversation per chunk.
+  const single: CostBasis = { ...basis, thoroughSamples: undefined };
   const spent = input.spentUsd ?? 0;
   // What is left of each cap; the plan's own estimate never includes what was already spent.
   const caps = {
@@ -68,12 +74,14 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
   let packed = input.packed;
   let estimate = estimatePlan(packed.chunks, basis, share);
   let verifySevereOnly = false;
+  let thorough = basis.thoroughSamples !== undefined;
   let skipped: number[] = [];
   const steps: BudgetStep[] = [];
   const outcome = (held?: CapPlan['held']): CapPlan => ({
     held,
     packed,
     estimate,
+    thorough,
     verifySevereOnly,
     steps,
     skipped,
@@ -86,11 +94,11 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
   if (caps.hardUsd !== undefined) {
     const cheapestShare = input.verify ? VERIFY_SHARE_SEVERE_ONLY : 0;
     // Only a plan over the cap as a whole can have a cheapest part over it.
-    if (estimatePlan(packed.chunks, basis, cheapestShare).costUsd > caps.hardUsd) {
+    if (estimatePlan(packed.chunks, single, cheapestShare).costUsd > caps.hardUsd) {
       let cheapestUsd = Number.POSITIVE_INFINITY;
       for (const file of input.files) {
         if (!withChunks.has(file.id)) continue;
-        cheapestUsd = Math.min(cheapestUsd, estimatePlan(input.pack([file]).chunks, basis, cheapestShare).costUsd);
+        cheapestUsd = Math.min(cheapestUsd, estimatePlan(input.pack([file]).chunks, single, cheapestShare).costUsd);
       }
       if (cheapestUsd > caps.hardUsd)
         return outcome({
@@ -103,6 +111,16 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
 
   const soft = caps.softUsd;
   if (soft === undefined || estimate.costUsd <= soft) return outcome();
+
+  // Thorough mode first: it multiplies generation and is a precision refinement, not coverage.
+  if (thorough && packed.chunks.some((c) => c.tier === 'high')) {
+    const before = estimate.costUsd;
+    basis = single;
+    thorough = false;
+    estimate = estimatePlan(packed.chunks, basis, share);
+    steps.push({ step: 'thoroughOff', estimateBeforeUsd: before, estimateAfterUsd: estimate.costUsd });
+    if (estimate.costUsd <= soft) return outcome();
+  }
 
   if (input.verify) {
     const before = estimate.costUsd;

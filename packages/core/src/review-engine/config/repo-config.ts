@@ -15,12 +15,15 @@ export const REPO_CONFIG_PATH = '.margin/config.yml';
  *         text: "Queries go through the query builder; raw SQL is a finding."
  *     minimumSeverity: warning                   # error | warning | suggestion
  *     maxComments: 10                            # inline comments per review run
+ *     thorough: true                             # high-tier chunks asked several times, kept on agreement
  */
 export interface RepoConfig {
   exclude: string[];
   instructions: Array<{ path: string; text: string }>;
   minimumSeverity?: Severity | undefined;
   maxComments?: number | undefined;
+  /** Thorough mode (reference §6.5) for this repository's high-tier chunks; off when absent. */
+  thorough?: boolean | undefined;
 }
 
 const FIELDS = {
@@ -31,6 +34,7 @@ const FIELDS = {
   ]),
   minimumSeverity: z.enum(SEVERITIES.filter((s) => s !== 'info') as ['error', 'warning', 'suggestion']),
   maxComments: z.number().int().min(0).max(100),
+  thorough: z.boolean(),
 };
 
 /**
@@ -70,6 +74,7 @@ export function parseRepoConfig(text: string): { config: RepoConfig; warnings: s
     : Object.entries(instructions ?? {}).map(([path, text]) => ({ path, text }));
   config.minimumSeverity = read('minimumSeverity');
   config.maxComments = read('maxComments');
+  config.thorough = read('thorough');
   return { config, warnings };
 }
 

@@ -1,5 +1,12 @@
-import type { AiChatRequest } from '../../ai/index.js';
-import { askStructured, type OutputRung } from '../../ai/index.js';
+import {
+  type AiChatRequest,
+  type AiMessage,
+  addUsage,
+  askStructured,
+  emptyUsage,
+  type OutputRung,
+  type StructuredOutcome,
+} from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import type { Clock } from '../../platform/index.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
@@ -7,17 +14,21 @@ import { type AnchorableFile, anchorFinding, type PathResolver } from '../anchor
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import { indexDiff } from '../diff/diff-index.js';
 import type { ParsedDiff } from '../diff/parse-diff.js';
-import { renderFileDiff } from '../diff/render-diff.js';
+import { renderFileDiff, renderFileParts } from '../diff/render-diff.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { applyVerdict } from '../gate/gate.js';
 import { fence } from '../hostile/fence.js';
 import { findingKeys } from '../identity/finding-keys.js';
-import { type ProposedFinding, REVIEW_ANSWER_SPEC } from '../output/review-answer.js';
+import { type ProposedFinding, REVIEW_ANSWER_SPEC, type ReviewAnswer } from '../output/review-answer.js';
 import type { PackedChunk } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
-import { askWithFileReads } from '../tools/explore.js';
+import { type CallSlots, runOnSlots } from '../thorough/call-slots.js';
+import { reachConsensus } from '../thorough/consensus.js';
+import { sampleOrders } from '../thorough/hunk-order.js';
+import type { ThoroughSettings } from '../thorough/thorough-settings.js';
+import { ANSWER_NOW, askWithFileReads } from '../tools/explore.js';
 import { FileSlices } from '../tools/file-slices.js';
 import type { HeadFiles } from '../tools/head-files.js';
 import type { ToolCallsByTier } from '../tools/read-file-tool.js';
@@ -55,8 +66,17 @@ export interface ChunkEnv {
    * tier's budget is 0 or the source cannot read files.
    */
   tools?: { files: HeadFiles; callsByTier: ToolCallsByTier } | undefined;
-  /** The hard spend cap, checked again before each tool round. */
+  /** The hard spend cap, checked again before each tool round and each thorough sample. */
   hardUsd?: number | undefined;
+  /** Thorough mode for this job (reference §6.5), absent when off; it applies to high-tier chunks only. */
+  thorough?: ThoroughRun | undefined;
+}
+
+export interface ThoroughRun extends ThoroughSettings {
+  /** Seeds the samples' hunk orders: the job's id, so a rerun of the job shows the same orders. */
+  seed: string;
+  /** The job's bound on calls in flight; the chunk running holds one of them. */
+  slots: CallSlots;
 }
 
 export interface ChunkResult {
@@ -71,6 +91,9 @@ export interface ChunkResult {
  * One conversation about one chunk: the prompt, the structured answer, anchoring, a verifying pass
  * that can refute, and the deterministic claim checks. A chunk too big for the model's window is
  * split and each half reviewed alone; a chunk whose answer cannot be read fails visibly.
+ *
+ * In thorough mode (high-tier chunks only) the answer is asked for several times, each sample with
+ * the hunks in another order, and only findings enough samples agree on go on to verification.
  */
 export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkEnv): Promise<ChunkResult> {
   const shown = chunk.parts.map((part) => {
@@ -102,7 +125,7 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
     },
   });
 
-  const request: AiChatRequest = {
+  const requestFor = (files: string[], temperature: number): AiChatRequest => ({
     system: reviewSystemPrompt({ instructions: instructionsFor(env.config, paths), dismissed: env.dismissed }),
     messages: [
       {
@@ -110,7 +133,7 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
         content: reviewUserMessage({
           nonce: env.nonce,
           ...env.pullRequest,
-          files: rendered,
+          files,
           instructions: [],
           dismissed: [],
           focus: shown.flatMap((s) => {
@@ -125,30 +148,46 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
         }),
       },
     ],
-    temperature: env.temperature,
+    temperature,
     maxOutputTokens: env.maxOutputTokens,
-  };
+  });
   const chat = meteredChat(model, purpose, env.ledger, pass, env.clock, env.signal);
-  let outcome: Awaited<ReturnType<typeof askStructured<import('../output/review-answer.js').ReviewAnswer>>>;
   const toolCalls = env.tools && model.supportsToolUse ? env.tools.callsByTier[chunk.tier] : 0;
+  const ask = (request: AiChatRequest, onTranscript?: (reads: AiMessage[]) => void): Promise<ReviewOutcome> =>
+    env.tools && toolCalls > 0
+      ? askWithFileReads({
+          chat,
+          request,
+          spec: REVIEW_ANSWER_SPEC,
+          capabilities: model,
+          slices: new FileSlices(env.tools.files, toolCalls, env.nonce),
+          budget: toolCalls,
+          pass,
+          signal: env.signal,
+          overHardCap: () => overHardCap(env),
+          onTranscript,
+        })
+      : askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
+  const thorough = chunk.tier === 'high' ? env.thorough : undefined;
+  let asked: Asked;
   try {
-    outcome =
-      env.tools && toolCalls > 0
-        ? await askWithFileReads({
-            chat,
-            request,
-            spec: REVIEW_ANSWER_SPEC,
-            capabilities: model,
-            slices: new FileSlices(env.tools.files, toolCalls, env.nonce),
-            budget: toolCalls,
-            pass,
-            signal: env.signal,
-            overHardCap: () => env.hardUsd !== undefined && env.ledger.costUsd() >= env.hardUsd,
-          })
-        : await askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
+    asked = thorough
+      ? await askSamples(
+          thorough,
+          shown,
+          requestFor,
+          ask,
+          (request) => askStructured(chat, request, REVIEW_ANSWER_SPEC, model),
+          { env, pass },
+        )
+      : {
+          answers: [{ sample: 0, outcome: await ask(requestFor(rendered, env.temperature)) }],
+          failures: [],
+          notAsked: 0,
+        };
   } catch (error) {
     if (env.signal.aborted) throw error;
-    if (MarginError.isInstance(error) && error.details.providerFailure === 'contextLengthExceeded') {
+    if (isContextLengthExceeded(error)) {
       const halves = splitChunk(chunk);
       pass.event({
         kind: 'decision',
@@ -164,40 +203,62 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
       return mergeResults(results);
     }
     await pass.complete('failed');
-    const message =
-      MarginError.isInstance(error) && error.code !== 'internal' ? error.message : 'The model call failed.';
-    return failed(chunk, `modelError: ${message}`, []);
+    return failed(chunk, modelErrorReason(error), []);
   }
-  const parsing = [{ rung: outcome.rung, ok: outcome.ok, repaired: outcome.ok && outcome.repaired }];
-  if (!outcome.ok) {
-    pass.event({
-      kind: 'failure',
-      name: 'answer.unreadable',
-      eventCategory: 'ai-call',
-      body: { rung: outcome.rung, calls: outcome.calls, problem: outcome.problem },
-    });
-    await pass.complete('failed', tokensOf(outcome.usage));
-    return failed(chunk, 'unreadableAnswer', parsing);
-  }
-  const answer = outcome.value;
-  pass.event({
-    kind: 'decision',
-    name: 'answer.read',
-    eventCategory: 'ai-call',
-    body: {
-      rung: outcome.rung,
-      repaired: outcome.repaired,
-      findings: answer.value.findings.length,
-      coercions: answer.coercions,
-    },
-  });
-  for (const dropped of answer.dropped) {
-    pass.event({ kind: 'decision', name: 'item.dropped', eventCategory: 'filtering', body: dropped });
-  }
-
+  const parsing = asked.answers.map(({ outcome }) => ({
+    rung: outcome.rung,
+    ok: outcome.ok,
+    repaired: outcome.ok && outcome.repaired,
+  }));
+  const usage = asked.answers.reduce((sum, a) => addUsage(sum, a.outcome.usage), emptyUsage());
   const resolver = resolverFor(shown, env.changedFiles);
-  const findings = answer.value.findings.map((proposed) => anchoredFinding(proposed, resolver, shown, env, pass));
-  const live = findings.filter((f) => f.publication !== 'dropped');
+  // Every sample's findings, anchored as a single answer's are; dropped ones stay with their reason.
+  const anchoredBySample: EngineFinding[][] = [];
+  for (const { sample, outcome } of asked.answers) {
+    const at = thorough ? { sample } : {};
+    if (!outcome.ok) {
+      pass.event({
+        kind: 'failure',
+        name: 'answer.unreadable',
+        eventCategory: 'ai-call',
+        body: { ...at, rung: outcome.rung, calls: outcome.calls, problem: outcome.problem },
+      });
+      asked.failures.push({ sample, reason: 'unreadableAnswer' });
+      continue;
+    }
+    const answer = outcome.value;
+    pass.event({
+      kind: 'decision',
+      name: 'answer.read',
+      eventCategory: 'ai-call',
+      body: {
+        ...at,
+        rung: outcome.rung,
+        repaired: outcome.repaired,
+        findings: answer.value.findings.length,
+        coercions: answer.coercions,
+      },
+    });
+    for (const dropped of answer.dropped) {
+      pass.event({ kind: 'decision', name: 'item.dropped', eventCategory: 'filtering', body: { ...at, ...dropped } });
+    }
+    anchoredBySample.push(
+      answer.value.findings.map((proposed) => anchoredFinding(proposed, resolver, shown, env, pass)),
+    );
+  }
+  if (anchoredBySample.length === 0) {
+    // No sample answered: exactly where a single conversation would have failed.
+    await pass.complete('failed', tokensOf(usage));
+    return failed(chunk, asked.failures[0]?.reason ?? 'unreadableAnswer', parsing);
+  }
+  let findings = anchoredBySample.flat();
+  let live = findings.filter((f) => f.publication !== 'dropped');
+  if (thorough) {
+    const unanchored = findings.filter((f) => f.publication === 'dropped');
+    const agreed = agreeOn(anchoredBySample, thorough, asked, pass);
+    findings = [...unanchored, ...agreed.findings];
+    live = agreed.survivors;
+  }
   // Under the soft spend cap the verifier checks only what would cost most if it were wrong.
   const toVerify = env.verifySevereOnly ? live.filter((f) => f.severity === 'error' || f.severity === 'warning') : live;
   if (env.verify && toVerify.length < live.length) {
@@ -208,12 +269,177 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
       body: { findingIds: live.filter((f) => !toVerify.includes(f)).map((f) => f.id), reason: 'budget' },
     });
   }
-  await pass.complete('succeeded', tokensOf(outcome.usage));
+  await pass.complete('succeeded', tokensOf(usage));
 
   if (env.verify && toVerify.length > 0) await verifyFindings(toVerify, rendered, resolver, shown, env);
   refuteClaims(live, shown, env.changedPaths);
   for (const f of findings) keyFinding(f);
   return { findings, failures: [], parsing };
+}
+
+type ReviewOutcome = StructuredOutcome<ReviewAnswer>;
+
+/** What the chunk's asks returned: answers by sample (read or not), samples that failed, and those the hard cap kept back. */
+interface Asked {
+  answers: Array<{ sample: number; outcome: ReviewOutcome }>;
+  failures: Array<{ sample: number; reason: string }>;
+  notAsked: number;
+}
+
+const overHardCap = (env: ChunkEnv) => env.hardUsd !== undefined && env.ledger.costUsd() >= env.hardUsd;
+
+const isContextLengthExceeded = (error: unknown) =>
+  MarginError.isInstance(error) && error.details.providerFailure === 'contextLengthExceeded';
+
+function modelErrorReason(error: unknown): string {
+  const message = MarginError.isInstance(error) && error.code !== 'internal' ? error.message : 'The model call failed.';
+  return `modelError: ${message}`;
+}
+
+/**
+ * Thorough mode's samples. The first asks as a single conversation would (exploring with
+ * `read_file` when the tier may): a window too small for it splits the chunk as without samples.
+ * The others reuse the first one's reads rather than explore again — every sample answers with
+ * the same code in view, and the reads are paid for once — and run in parallel on the job's free
+ * call slots. Before each of them the hard cap is checked again. A sample that fails is recorded
+ * and the consensus is made over those that answered.
+ */
+async function askSamples(
+  thorough: ThoroughRun,
+  shown: Shown[],
+  requestFor: (files: string[], temperature: number) => AiChatRequest,
+  ask: (request: AiChatRequest, onTranscript?: (reads: AiMessage[]) => void) => Promise<ReviewOutcome>,
+  askPlain: (request: AiChatRequest) => Promise<ReviewOutcome>,
+  { env, pass }: { env: ChunkEnv; pass: ProtocolPass },
+): Promise<Asked> {
+  const orders = sampleOrders(
+    thorough.seed,
+    shown.map((s) => ({ path: s.planned.file.path, hunks: s.hunks })),
+    thorough.samples,
+  );
+  const requests = orders.map((order) =>
+    requestFor(
+      order.map(({ part, hunks }) => renderInOrder(shown[part] as Shown, hunks)),
+      thorough.temperature,
+    ),
+  );
+  const asked: Asked = { answers: [], failures: [], notAsked: 0 };
+  let reads: AiMessage[] = [];
+  const sample = async (index: number) => {
+    const request = requests[index] as AiChatRequest;
+    if (index > 0 && overHardCap(env)) {
+      asked.notAsked++;
+      return;
+    }
+    try {
+      const outcome =
+        index === 0
+          ? await ask(request, (r) => {
+              reads = r;
+            })
+          : await askPlain(
+              reads.length > 0
+                ? { ...request, messages: [...request.messages, ...reads, { role: 'user', content: ANSWER_NOW }] }
+                : request,
+            );
+      asked.answers.push({ sample: index, outcome });
+    } catch (error) {
+      if (env.signal.aborted || (index === 0 && isContextLengthExceeded(error))) throw error;
+      const reason = modelErrorReason(error);
+      asked.failures.push({ sample: index, reason });
+      pass.event({
+        kind: 'failure',
+        name: 'thorough.sampleFailed',
+        eventCategory: 'ai-call',
+        body: { sample: index, reason },
+      });
+    }
+  };
+  await sample(0);
+  await runOnSlots(thorough.samples - 1, thorough.slots, (i) => sample(i + 1));
+  asked.answers.sort((a, b) => a.sample - b.sample);
+  return asked;
+}
+
+/** A file's hunks in the given order (the header first), rendered as `renderFileDiff` renders them. */
+function renderInOrder(s: Shown, order: readonly number[]): string {
+  const { header, hunks } = renderFileParts({
+    path: s.planned.file.path,
+    previousPath: s.planned.file.previousPath,
+    changeType: s.planned.file.changeType,
+    diff: s.diff,
+    hunks: s.hunks,
+  });
+  const byIndex = new Map(hunks.map((h) => [h.index, h.text]));
+  return [header, ...order.flatMap((i) => byIndex.get(i) ?? [])].join('\n');
+}
+
+/**
+ * The consensus over the samples that answered: keeps what `minAgreement` of them produced, drops
+ * the rest as `noConsensus`. With fewer answers than that it keeps the union of what answered
+ * (identical findings merged), recorded as `thorough.degraded`, so thorough mode never loses what
+ * a single conversation would have found.
+ */
+function agreeOn(
+  bySample: EngineFinding[][],
+  thorough: ThoroughRun,
+  asked: Asked,
+  pass: ProtocolPass,
+): { findings: EngineFinding[]; survivors: EngineFinding[] } {
+  const answered = bySample.length;
+  const live = bySample.map((findings) => findings.filter((f) => f.publication !== 'dropped'));
+  for (const f of live.flat()) keyFinding(f);
+  const degraded = answered < thorough.minAgreement;
+  const consensus = reachConsensus(live, answered, degraded ? 1 : thorough.minAgreement);
+  for (const { finding, agreed, alsoProposedAs } of consensus.disagreed) {
+    demote(finding, 'dropped', 'noConsensus');
+    pass.event({
+      kind: 'decision',
+      name: 'finding.dropped',
+      eventCategory: 'filtering',
+      body: {
+        findingId: finding.id,
+        reason: 'noConsensus',
+        path: finding.path,
+        agreed,
+        samples: answered,
+        minAgreement: thorough.minAgreement,
+        alsoProposedAs,
+      },
+    });
+  }
+  pass.event({
+    kind: 'decision',
+    name: 'thorough.samples',
+    eventCategory: 'planning',
+    body: {
+      asked: thorough.samples - asked.notAsked,
+      answered,
+      failed: asked.failures,
+      notAsked: asked.notAsked,
+      temperature: thorough.temperature,
+      minAgreement: thorough.minAgreement,
+      groups: consensus.groups,
+      survivors: consensus.survivors.map((f) => ({ findingId: f.id, ...f.consensus })),
+    },
+  });
+  if (degraded) {
+    pass.event({
+      kind: 'warning',
+      name: 'thorough.degraded',
+      eventCategory: 'planning',
+      body: {
+        answered,
+        minAgreement: thorough.minAgreement,
+        reason: asked.notAsked > 0 ? 'hardCap' : 'samplesFailed',
+        kept: 'union',
+      },
+    });
+  }
+  return {
+    findings: [...consensus.survivors, ...consensus.disagreed.map((d) => d.finding)],
+    survivors: consensus.survivors,
+  };
 }
 
 function failed(chunk: PackedChunk, reason: string, parsing: ChunkResult['parsing']): ChunkResult {

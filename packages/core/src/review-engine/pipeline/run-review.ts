@@ -21,6 +21,12 @@ import { lowestRiskFirst, TIER_PURPOSE, TIER_RANK, type Tier } from '../plan/tie
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
+import { CallSlots } from '../thorough/call-slots.js';
+import {
+  checkThoroughSettings,
+  DEFAULT_THOROUGH_SETTINGS,
+  type ThoroughSettings,
+} from '../thorough/thorough-settings.js';
 import { HeadFiles } from '../tools/head-files.js';
 import { DEFAULT_TOOL_CALLS_BY_TIER, type ToolCallsByTier } from '../tools/read-file-tool.js';
 import { triageFiles } from '../triage/triage-files.js';
@@ -29,7 +35,7 @@ import { anchorsGone, applyThreadClosures, type Settled, settleKnown } from './f
 import { type Focus, focusSince, nearFocus } from './focus-ranges.js';
 import { forEachPooled } from './pool.js';
 import { type PlannedFile, prepareFiles } from './prepare-files.js';
-import { type ChunkResult, reviewChunk } from './review-chunk.js';
+import { type ChunkResult, reviewChunk, type ThoroughRun } from './review-chunk.js';
 import type { ReviewSource } from './review-source.js';
 import { UsageLedger } from './usage-ledger.js';
 
@@ -56,6 +62,11 @@ export interface ReviewSettings {
    * (reference §6.5: 0, 3, 8); 0 everywhere turns tools off.
    */
   toolCallsByTier: ToolCallsByTier;
+  /**
+   * Thorough mode's samples, temperature and agreement (reference §6.5); it runs only for
+   * repositories whose `.margin/config.yml` says `thorough: true`, on high-tier chunks.
+   */
+  thorough: ThoroughSettings;
 }
 
 export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
@@ -69,6 +80,7 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
   gate: DEFAULT_GATE_POLICY,
   spendCaps: {},
   toolCallsByTier: DEFAULT_TOOL_CALLS_BY_TIER,
+  thorough: DEFAULT_THOROUGH_SETTINGS,
 };
 
 export interface RunReviewInput {
@@ -127,6 +139,7 @@ export interface ReviewIdentity {
 export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
   const caps = checkSpendCaps(settings.spendCaps);
+  const thoroughSettings = checkThoroughSettings(settings.thorough);
   const { protocol, signal, source } = input;
   const ledger = new UsageLedger();
   const emptyCoverage = (): CoverageManifest => ({
@@ -350,7 +363,12 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     files: packable,
     packed: firstPacking,
     pack: (some) => packChunks(some, limits),
-    basis: { prefixTokens, prices: defaultModel.prices, toolCallsByTier },
+    basis: {
+      prefixTokens,
+      prices: defaultModel.prices,
+      toolCallsByTier,
+      thoroughSamples: config.thorough ? thoroughSettings.samples : undefined,
+    },
     verify: settings.verify,
     skipOrder: () => lowestRiskFirst(reviewable.map((p) => ({ ...p, path: p.file.path }))),
     spentUsd: ledger.costUsd(),
@@ -386,6 +404,12 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     : capPlan.overHardCap
       ? [...capPlan.packed.chunks].sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier])
       : capPlan.packed.chunks;
+  // Thorough mode (asked for by the repository, kept by the ladder) applies to high-tier chunks.
+  const thoroughChunks = capPlan.thorough ? chunks.filter((c) => c.tier === 'high').length : 0;
+  const thorough: ThoroughRun | undefined =
+    thoroughChunks > 0
+      ? { ...thoroughSettings, seed: input.jobId, slots: new CallSlots(settings.maxConcurrentModelCalls) }
+      : undefined;
   const chunksLeft = new Map<number, number>();
   for (const chunk of chunks)
     for (const part of chunk.parts) chunksLeft.set(part.fileId, (chunksLeft.get(part.fileId) ?? 0) + 1);
@@ -416,6 +440,16 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       estimate,
       tokensApproximate: approximate,
       deterministicFindings: prepared.deterministic.length,
+      thoroughChunks,
+      ...(thorough
+        ? {
+            thorough: {
+              samples: thorough.samples,
+              minAgreement: thorough.minAgreement,
+              temperature: thorough.temperature,
+            },
+          }
+        : {}),
       ...(triage ? { triage: { ...triage, spentUsd: roundUsd(ledger.costUsd()) } } : {}),
       ...(hasSpendCaps(caps) ? { spendCaps: caps, ...(capPlan.overHardCap ? { order: 'riskiestFirst' } : {}) } : {}),
     },
@@ -483,6 +517,15 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const notStarted: PackedChunk[] = [];
   const started = new Set<number>();
   await forEachPooled(chunks, settings.maxConcurrentModelCalls, async (chunk, index) => {
+    // With thorough samples in flight the job's call slots bound the chunks too (one each).
+    if (thorough) await thorough.slots.acquire();
+    try {
+      await reviewOne(chunk, index);
+    } finally {
+      thorough?.slots.release();
+    }
+  });
+  async function reviewOne(chunk: PackedChunk, index: number): Promise<void> {
     if (hardUsd !== undefined && ledger.costUsd() >= hardUsd) {
       notStarted.push(chunk);
       return;
@@ -510,6 +553,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       alreadyReported,
       tools,
       hardUsd,
+      thorough,
     });
     for (const f of result.findings) f.chunk = index;
     findings.push(...result.findings);
@@ -536,7 +580,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       }
     }
     progress();
-  });
+  }
   // What the hard cap kept from review: `skipped`, or `partial` when some of a file's chunks ran.
   const stopAtHardCap = async (): Promise<NonNullable<CoverageBudget['stopped']>> => {
     const cut = new Set<PlannedFile>();
@@ -826,6 +870,7 @@ async function readRepoConfig(
       instructions: config.instructions.length,
       minimumSeverity: config.minimumSeverity ?? null,
       maxComments: config.maxComments ?? null,
+      thorough: config.thorough ?? false,
     },
   });
   return config;

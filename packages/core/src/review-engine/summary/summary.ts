@@ -106,9 +106,11 @@ function budgetLines(coverage: CoverageManifest): string[] {
   const last = budget.degraded.at(-1);
   if (first && last) {
     const what = budget.degraded.map((d) =>
-      d.step === 'verifySevereOnly'
-        ? 'only errors and warnings were checked by the verifier'
-        : `${d.files} lower-risk file${d.files === 1 ? ' was' : 's were'} skipped`,
+      d.step === 'thoroughOff'
+        ? 'thorough mode was turned off (each chunk was asked once)'
+        : d.step === 'verifySevereOnly'
+          ? 'only errors and warnings were checked by the verifier'
+          : `${d.files} lower-risk file${d.files === 1 ? ' was' : 's were'} skipped`,
     );
     lines.push(
       `The estimated cost (US$${first.estimateBeforeUsd}) was over the soft spend cap of US$${budget.softUsd} per review, so ${what.join(' and ')} (estimate now US$${last.estimateAfterUsd}).`,
@@ -166,6 +168,7 @@ const REASON_TEXT: Record<string, string> = {
   consolidated: 'merged into one point',
   verifierRejected: 'rejected by the check',
   refuted: 'refuted by the code',
+  noConsensus: 'not agreed on by enough thorough-mode samples',
   unknownPath: 'about files not in this change',
   binary: 'binary',
   lockFile: 'lock file',

@@ -30,6 +30,11 @@ export interface ExplorationInput<T> {
   signal: AbortSignal;
   /** Whether the spend so far has reached the hard cap: checked before every round. */
   overHardCap(): boolean;
+  /**
+   * Told the reads the answer was asked with (empty when there were none or they failed), so
+   * thorough mode's other samples answer with the same code in view instead of exploring again.
+   */
+  onTranscript?: ((reads: AiMessage[]) => void) | undefined;
 }
 
 /** Said after the reads, before the structured answer is asked for as without tools. */
@@ -77,6 +82,7 @@ export async function askWithFileReads<T>(input: ExplorationInput<T>): Promise<S
         const read = result.text.trim() ? readTextAnswer(result.text, spec) : undefined;
         if (read?.ok) {
           endEvent(pass, 'answered', slices.callsServed, calls);
+          input.onTranscript?.([...transcript]);
           return { ok: true, value: read.value, rung: 'text', calls, repaired: false, usage };
         }
         ended = 'answerUnread';
@@ -104,6 +110,7 @@ export async function askWithFileReads<T>(input: ExplorationInput<T>): Promise<S
     transcript.length = 0;
   }
   if (ended !== 'degraded') endEvent(pass, ended, slices.callsServed, calls);
+  input.onTranscript?.([...transcript]);
   const messages: AiMessage[] =
     transcript.length > 0
       ? [...request.messages, ...transcript, { role: 'user', content: ANSWER_NOW }]

@@ -3,8 +3,8 @@ import type { EngineFinding } from './engine-finding.js';
 
 /**
  * A finding as the job status shows it (decisions.md, Reviewing), with the fields that answer
- * "why": publication and reason, the anchor method, the verifier's score, and the places of a
- * finding standing for several.
+ * "why": publication and reason, the anchor method, the verifier's score, the places of a
+ * finding standing for several, and how many thorough-mode samples agreed on it.
  */
 export function findingView(f: EngineFinding) {
   return {
@@ -27,6 +27,7 @@ export function findingView(f: EngineFinding) {
     ...(f.anchor ? { anchorMethod: f.anchor.method, scope: f.anchor.scope } : {}),
     ...(f.verdict ? { verifierScore: f.verdict.score } : {}),
     ...(f.places ? { places: f.places } : {}),
+    ...(f.consensus ? { consensus: f.consensus } : {}),
   };
 }
 

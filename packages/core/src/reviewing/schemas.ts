@@ -69,6 +69,10 @@ const Finding = z
       .array(z.object({ path: z.string(), line: z.number().int().nullable() }))
       .optional()
       .meta({ description: 'For one finding standing for the same root cause in several files.' }),
+    consensus: z
+      .object({ agreed: z.number().int(), samples: z.number().int() })
+      .optional()
+      .meta({ description: 'Thorough mode: how many of the samples asked found it.' }),
   })
   .meta({ id: 'Finding' });
 

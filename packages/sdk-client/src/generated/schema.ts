@@ -1789,6 +1789,11 @@ export interface components {
                 path: string;
                 line: number | null;
             }[];
+            /** @description Thorough mode: how many of the samples asked found it. */
+            consensus?: {
+                agreed: number;
+                samples: number;
+            };
         };
         /** @description Every changed file: reviewed, partially reviewed, carried forward, skipped or failed, with the reason. */
         CoverageManifest: {

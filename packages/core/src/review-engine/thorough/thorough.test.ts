@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, AiUsage } from '../../ai/index.js';
 import { systemClock } from '../../platform/index.js';
 import { createReviewEngine } from '../engine.js';
+import type { EngineFinding } from '../engine-finding.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
+import { findingView } from '../result-view.js';
 import { gitDiffOf } from '../testing/git-diff.js';
 import {
   countingIds,
@@ -136,6 +138,8 @@ describe('consensus over the samples', () => {
       publication: 'published',
       consensus: { agreed: 2, samples: 3 },
     });
+    // The job result shows the agreement too.
+    expect(findingView(model25[0] as EngineFinding).consensus).toEqual({ agreed: 2, samples: 3 });
     const model45 = run.findings.filter((f) => f.anchor?.startLine === 45);
     expect(model45).toEqual([expect.objectContaining({ publication: 'dropped', reason: 'noConsensus' })]);
     expect(events('finding.dropped')).toContainEqual(

@@ -55,7 +55,7 @@ export interface CoverageBudget {
   hardUsd?: number | undefined;
   /** Ladder steps taken to bring the estimate under the soft cap, in order. */
   degraded: Array<{
-    step: 'thoroughOff' | 'verifySevereOnly' | 'skipFiles';
+    step: 'thoroughOff' | 'verifySevereOnly' | 'mediumForHigh' | 'triageForLow' | 'skipFiles';
     estimateBeforeUsd: number;
     estimateAfterUsd: number;
     /** For `skipFiles`: how many files were skipped. */

@@ -93,7 +93,7 @@ const CoverageBudget = z
     degraded: z
       .array(
         z.object({
-          step: z.enum(['thoroughOff', 'verifySevereOnly', 'skipFiles']),
+          step: z.enum(['thoroughOff', 'verifySevereOnly', 'mediumForHigh', 'triageForLow', 'skipFiles']),
           estimateBeforeUsd: z.number(),
           estimateAfterUsd: z.number(),
           files: z.number().int().optional(),

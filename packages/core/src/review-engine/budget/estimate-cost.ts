@@ -7,7 +7,13 @@ import { roundUsd } from './spend-caps.js';
 export interface CostBasis {
   /** The system prompt, the pull request's text and the framing around the diff. */
   prefixTokens: number;
-  prices: ModelPrices;
+  /**
+   * The prices of the model each tier's chunks are reviewed on: the model its purpose resolves to
+   * (`TIER_PURPOSE`), or the cheaper one a ladder step moved the tier to.
+   */
+  tierPrices: Readonly<Record<Tier, ModelPrices>>;
+  /** The prices of the model `reviewVerification` resolves to, for the verifier's share. */
+  verifyPrices: ModelPrices;
   /** File reads per chunk by tier where the tier's model may use tools; absent when tools are off. */
   toolCallsByTier?: Readonly<Record<Tier, number>> | undefined;
   /**
@@ -50,8 +56,9 @@ export interface PlanEstimate {
 
 /**
  * The estimate of a plan before any call: every chunk's diff plus the prompt around it, the
- * verifier's share on top, an answer per chunk, at the given prices. Linear in the chunks, so the
- * estimate of part of a plan is the estimate of its chunks.
+ * verifier's share on top, an answer per chunk. Each chunk's generation is priced at its tier's
+ * prices, the verifier's share at the verifying model's. Linear in the chunks, so the estimate of
+ * part of a plan is the estimate of its chunks.
  *
  * A chunk whose tier may read files counts as if its model spent the whole budget one read per
  * round: each read is one more round that sends the chunk's prompt again with everything read so
@@ -62,41 +69,85 @@ export interface PlanEstimate {
  * share stays that of one conversation, since it runs once on what the samples agreed on.
  */
 export function estimatePlan(
-  chunks: ReadonlyArray<{ tokens: number; tier?: Tier | undefined }>,
+  chunks: ReadonlyArray<{ tokens: number; tier: Tier }>,
   basis: CostBasis,
   verifyShare: number,
 ): PlanEstimate {
+  // Token counts per tier first (integers, so their sums are exact), priced once per model below.
+  const byTier: Record<Tier, PricedTokens> = { low: noTokens(), medium: noTokens(), high: noTokens() };
   let diffTokens = 0;
-  let generationTokens = 0;
-  let answers = 0;
-  let toolRounds = 0;
-  let toolTokens = 0;
   for (const chunk of chunks) {
+    const counts = byTier[chunk.tier];
     const tokens = chunk.tokens + basis.prefixTokens;
     const samples = chunk.tier === 'high' && basis.thoroughSamples ? basis.thoroughSamples : 1;
     diffTokens += tokens;
-    generationTokens += tokens * samples;
-    answers += samples;
-    const rounds = chunk.tier && basis.toolCallsByTier ? basis.toolCallsByTier[chunk.tier] : 0;
+    counts.generation += tokens * samples;
+    counts.answers += samples;
+    const rounds = basis.toolCallsByTier ? basis.toolCallsByTier[chunk.tier] : 0;
     if (rounds > 0) {
-      toolRounds += rounds;
-      toolTokens += rounds * (tokens + TOOL_ROUND_EXTRA_TOKENS) + (samples - 1) * rounds * TOOL_READ_TOKENS;
+      counts.toolRounds += rounds;
+      counts.tools += rounds * (tokens + TOOL_ROUND_EXTRA_TOKENS) + (samples - 1) * rounds * TOOL_READ_TOKENS;
     }
   }
-  const inputTokens = generationTokens + diffTokens * verifyShare + toolTokens;
-  return {
-    inputTokens: Math.round(inputTokens),
-    costUsd: roundUsd(
-      estimateCostUsd(
-        {
-          inputTokens,
-          outputTokens: answers * ANSWER_TOKENS_PER_CHUNK + toolRounds * TOOL_CALL_OUTPUT_TOKENS,
-          cachedInputTokens: 0,
-          cacheWriteTokens: 0,
-          reasoningTokens: 0,
-        },
-        basis.prices,
-      ),
-    ),
+  // Slots with the same prices are priced together: when every purpose falls back to one model the
+  // figure is the very same sum, multiplied once, as an estimate at one price.
+  const groups: Array<{ prices: ModelPrices; counts: PricedTokens }> = [];
+  const groupOf = (prices: ModelPrices): PricedTokens => {
+    let group = groups.find((g) => samePrices(g.prices, prices));
+    if (!group) {
+      group = { prices, counts: noTokens() };
+      groups.push(group);
+    }
+    return group.counts;
   };
+  for (const tier of ['low', 'medium', 'high'] as const) addTokens(groupOf(basis.tierPrices[tier]), byTier[tier]);
+  groupOf(basis.verifyPrices).verifiedDiff += diffTokens;
+
+  let inputTokens = 0;
+  let costUsd = 0;
+  for (const { prices, counts } of groups) {
+    const input = counts.generation + counts.verifiedDiff * verifyShare + counts.tools;
+    inputTokens += input;
+    costUsd += estimateCostUsd(
+      {
+        inputTokens: input,
+        outputTokens: counts.answers * ANSWER_TOKENS_PER_CHUNK + counts.toolRounds * TOOL_CALL_OUTPUT_TOKENS,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      },
+      prices,
+    );
+  }
+  return { inputTokens: Math.round(inputTokens), costUsd: roundUsd(costUsd) };
+}
+
+/** Whether two models cost the same per token (for the estimate, the same model). */
+export function samePrices(a: ModelPrices, b: ModelPrices): boolean {
+  return (
+    (a.inputCostPer1MUsd ?? 0) === (b.inputCostPer1MUsd ?? 0) &&
+    (a.outputCostPer1MUsd ?? 0) === (b.outputCostPer1MUsd ?? 0) &&
+    (a.cachedInputCostPer1MUsd ?? a.inputCostPer1MUsd ?? 0) === (b.cachedInputCostPer1MUsd ?? b.inputCostPer1MUsd ?? 0)
+  );
+}
+
+/** The tokens one model is sent and answers in a plan. */
+interface PricedTokens {
+  /** The review prompts, once per sample. */
+  generation: number;
+  /** The diffs the verifier is counted on (its share applies to them). */
+  verifiedDiff: number;
+  tools: number;
+  answers: number;
+  toolRounds: number;
+}
+
+const noTokens = (): PricedTokens => ({ generation: 0, verifiedDiff: 0, tools: 0, answers: 0, toolRounds: 0 });
+
+function addTokens(into: PricedTokens, from: PricedTokens): void {
+  into.generation += from.generation;
+  into.verifiedDiff += from.verifiedDiff;
+  into.tools += from.tools;
+  into.answers += from.answers;
+  into.toolRounds += from.toolRounds;
 }

@@ -1,4 +1,6 @@
+import type { AiPurpose, ModelPrices } from '../../ai/index.js';
 import type { PackableFile, PackResult } from '../plan/pack-chunks.js';
+import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import {
   type CostBasis,
   estimatePlan,
@@ -12,6 +14,8 @@ import { roundUsd, type SpendCaps } from './spend-caps.js';
 export type BudgetStep =
   | { step: 'thoroughOff'; estimateBeforeUsd: number; estimateAfterUsd: number }
   | { step: 'verifySevereOnly'; estimateBeforeUsd: number; estimateAfterUsd: number }
+  | { step: 'mediumForHigh'; estimateBeforeUsd: number; estimateAfterUsd: number }
+  | { step: 'triageForLow'; estimateBeforeUsd: number; estimateAfterUsd: number }
   | { step: 'skipFiles'; estimateBeforeUsd: number; estimateAfterUsd: number; files: string[] };
 
 export interface CapPlanInput {
@@ -22,7 +26,13 @@ export interface CapPlanInput {
   packed: PackResult;
   /** Packs some of `files` as the plan does. */
   pack(files: readonly PackableFile[]): PackResult;
+  /** The prices of each tier's own purpose (`TIER_PURPOSE`) and of the verifier. */
   basis: CostBasis;
+  /**
+   * The prices of the model `reviewTriage` is mapped to; absent when it is not mapped to a model of
+   * its own (it would fall back to `reviewDefault`, no cheaper opinion), so low-tier files stay put.
+   */
+  triagePrices?: ModelPrices | undefined;
   /** Whether the verifying pass runs at all. */
   verify: boolean;
   /** File ids, lowest risk first: the order the ladder skips files in (asked only when it does). */
@@ -40,6 +50,12 @@ export interface CapPlan {
   thorough: boolean;
   /** The verifier checks only errors and warnings (ladder step b). */
   verifySevereOnly: boolean;
+  /**
+   * The purpose each tier's chunks are reviewed on: `TIER_PURPOSE`, unless a ladder step moved high
+   * to the medium purpose (c) or low to `reviewTriage` (d). Only the model changes: a chunk keeps its
+   * tier, so its file-read budget and the thorough rule stay the tier's.
+   */
+  purposeByTier: Readonly<Record<Tier, ReviewPurpose>>;
   steps: BudgetStep[];
   /** Ids of the files the ladder skipped, lowest risk first. */
   skipped: number[];
@@ -52,9 +68,10 @@ export interface CapPlan {
  * (the one file whose chunks cost least, verified as cheaply as the ladder allows) is estimated
  * over it, the review is held. Then the soft cap, rung by rung until the estimate fits: (a)
  * thorough mode is turned off (when `basis.thoroughSamples` asks for it); (b) the verifier checks
- * only errors and warnings; (c) files are skipped, lowest risk first. The rungs of the reference
- * that move chunks to another purpose are not taken, since the estimate prices every chunk at one
- * model's prices.
+ * only errors and warnings; (c) high-tier chunks are reviewed on the medium purpose's model; (d)
+ * low-tier chunks on the triage model (only when `reviewTriage` is mapped); (e) files are skipped,
+ * lowest risk first. (c) and (d) are taken only when they lower the estimate: a purpose that resolves
+ * to the same model, or to a dearer one, has nothing to give.
  * Spend made before the plan (triage) counts against both caps.
  *
  * Skipping searches the fewest files to drop (by bisection, each try one packing: O(n log n)), so
@@ -62,8 +79,8 @@ export interface CapPlan {
  */
 export function planWithinCaps(input: CapPlanInput): CapPlan {
   let { basis } = input;
-  // The cheapest plan the ladder allows: one conversation per chunk.
-  const single: CostBasis = { ...basis, thoroughSamples: undefined };
+  const purposeByTier: Record<Tier, ReviewPurpose> = { ...TIER_PURPOSE };
+  const moves = tierMoves(input.basis, input.triagePrices);
   const spent = input.spentUsd ?? 0;
   // What is left of each cap; the plan's own estimate never includes what was already spent.
   const caps = {
@@ -83,6 +100,7 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
     estimate,
     thorough,
     verifySevereOnly,
+    purposeByTier,
     steps,
     skipped,
     overHardCap: caps.hardUsd !== undefined && estimate.costUsd > caps.hardUsd,
@@ -93,6 +111,9 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
   const withChunks = new Set(packed.chunks.flatMap((c) => c.parts.map((p) => p.fileId)));
   if (caps.hardUsd !== undefined) {
     const cheapestShare = input.verify ? VERIFY_SHARE_SEVERE_ONLY : 0;
+    // The cheapest plan the ladder allows: one conversation per chunk, on the cheaper models the
+    // ladder may move tiers to.
+    const single = cheapestBasis({ ...basis, thoroughSamples: undefined }, moves, packed.chunks, cheapestShare);
     // Only a plan over the cap as a whole can have a cheapest part over it.
     if (estimatePlan(packed.chunks, single, cheapestShare).costUsd > caps.hardUsd) {
       let cheapestUsd = Number.POSITIVE_INFINITY;
@@ -115,7 +136,7 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
   // Thorough mode first: it multiplies generation and is a precision refinement, not coverage.
   if (thorough && packed.chunks.some((c) => c.tier === 'high')) {
     const before = estimate.costUsd;
-    basis = single;
+    basis = { ...basis, thoroughSamples: undefined };
     thorough = false;
     estimate = estimatePlan(packed.chunks, basis, share);
     steps.push({ step: 'thoroughOff', estimateBeforeUsd: before, estimateAfterUsd: estimate.costUsd });
@@ -128,6 +149,20 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
     verifySevereOnly = true;
     estimate = estimatePlan(packed.chunks, basis, share);
     steps.push({ step: 'verifySevereOnly', estimateBeforeUsd: before, estimateAfterUsd: estimate.costUsd });
+    if (estimate.costUsd <= soft) return outcome();
+  }
+
+  // Then cheaper models for whole tiers, the riskiest tier's first move being the mildest (medium
+  // effort is still a reviewing model); each only when it lowers the estimate.
+  for (const move of moves) {
+    if (!packed.chunks.some((c) => c.tier === move.tier)) continue;
+    const moved = movedBasis(basis, move);
+    const after = estimatePlan(packed.chunks, moved, share);
+    if (after.costUsd >= estimate.costUsd) continue;
+    steps.push({ step: move.step, estimateBeforeUsd: estimate.costUsd, estimateAfterUsd: after.costUsd });
+    basis = moved;
+    estimate = after;
+    purposeByTier[move.tier] = move.purpose;
     if (estimate.costUsd <= soft) return outcome();
   }
 
@@ -158,4 +193,43 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
     files: skipped.map((id) => byId.get(id)?.path ?? String(id)),
   });
   return outcome();
+}
+
+/** A purpose a chunk may be reviewed on. */
+export type ReviewPurpose = Exclude<AiPurpose, 'embeddingDefault'>;
+
+/** A ladder step that reviews one tier's chunks on another purpose's model. */
+interface TierMove {
+  step: 'mediumForHigh' | 'triageForLow';
+  tier: Tier;
+  purpose: ReviewPurpose;
+  prices: ModelPrices;
+}
+
+/** The moves of rungs (c) and (d), in ladder order; (d) only when `reviewTriage` has its own model. */
+function tierMoves(basis: CostBasis, triagePrices: ModelPrices | undefined): TierMove[] {
+  const moves: TierMove[] = [
+    { step: 'mediumForHigh', tier: 'high', purpose: TIER_PURPOSE.medium, prices: basis.tierPrices.medium },
+  ];
+  if (triagePrices) moves.push({ step: 'triageForLow', tier: 'low', purpose: 'reviewTriage', prices: triagePrices });
+  return moves;
+}
+
+function movedBasis(basis: CostBasis, move: TierMove): CostBasis {
+  return { ...basis, tierPrices: { ...basis.tierPrices, [move.tier]: move.prices } };
+}
+
+/** The basis with every move that lowers the plan's estimate applied: what the hard cap's check assumes. */
+function cheapestBasis(
+  basis: CostBasis,
+  moves: readonly TierMove[],
+  chunks: ReadonlyArray<{ tokens: number; tier: Tier }>,
+  share: number,
+): CostBasis {
+  let cheapest = basis;
+  for (const move of moves) {
+    const moved = movedBasis(cheapest, move);
+    if (estimatePlan(chunks, moved, share).costUsd < estimatePlan(chunks, cheapest, share).costUsd) cheapest = moved;
+  }
+  return cheapest;
 }

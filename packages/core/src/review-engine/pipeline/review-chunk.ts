@@ -1,6 +1,7 @@
 import {
   type AiChatRequest,
   type AiMessage,
+  type AiPurpose,
   addUsage,
   askStructured,
   emptyUsage,
@@ -21,7 +22,7 @@ import { fence } from '../hostile/fence.js';
 import { findingKeys } from '../identity/finding-keys.js';
 import { type ProposedFinding, REVIEW_ANSWER_SPEC, type ReviewAnswer } from '../output/review-answer.js';
 import type { PackedChunk } from '../plan/pack-chunks.js';
-import { TIER_PURPOSE } from '../plan/tiers.js';
+import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { type CallSlots, runOnSlots } from '../thorough/call-slots.js';
@@ -56,6 +57,12 @@ export interface ChunkEnv {
   verify: boolean;
   /** The soft spend cap's first rung: only `error` and `warning` findings go to the verifier. */
   verifySevereOnly: boolean;
+  /**
+   * The purpose each tier's chunks are reviewed on when the soft cap's ladder moved a tier to a
+   * cheaper model (`mediumForHigh`, `triageForLow`); absent, `TIER_PURPOSE`. Only the model changes:
+   * the chunk keeps its tier's file-read budget (used when the model can read files).
+   */
+  purposeByTier?: Readonly<Record<Tier, Exclude<AiPurpose, 'embeddingDefault'>>> | undefined;
   maxOutputTokens: number;
   /** By planned file: lines changed since the last review. */
   focus: ReadonlyMap<number, number[]>;
@@ -110,7 +117,7 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
     }),
   );
   const paths = shown.map((s) => s.planned.file.path);
-  const purpose = TIER_PURPOSE[chunk.tier];
+  const purpose = env.purposeByTier?.[chunk.tier] ?? TIER_PURPOSE[chunk.tier];
   const model = await env.models.forPurpose(purpose);
   const pass = await env.protocol.pass('review', label, paths.length === 1 ? paths[0] : undefined);
   pass.event({

@@ -5,6 +5,7 @@ import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread,
 import { PathResolver } from '../anchor/anchor.js';
 import { heldReason } from '../budget/budget-reasons.js';
 import { planWithinCaps } from '../budget/plan-within-caps.js';
+import { mappedTriagePrices, tierModelsOf } from '../budget/purpose-prices.js';
 import { checkSpendCaps, hasSpendCaps, isPriced, roundUsd, type SpendCaps } from '../budget/spend-caps.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import { type CoverageBudget, type CoverageManifest, countCoverage } from '../coverage.js';
@@ -17,9 +18,9 @@ import { findingKeys } from '../identity/finding-keys.js';
 import type { DismissedFinding, KnownFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
 import { excludeMatcher } from '../plan/classify-file.js';
 import { estimateTokens, type PackedChunk, type PackLimits, packChunks } from '../plan/pack-chunks.js';
-import { lowestRiskFirst, TIER_PURPOSE, TIER_RANK, type Tier } from '../plan/tiers.js';
+import { lowestRiskFirst, TIER_RANK, type Tier } from '../plan/tiers.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
-import type { ReviewModels } from '../review-engine-v1.js';
+import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
 import { CallSlots } from '../thorough/call-slots.js';
 import {
@@ -357,7 +358,10 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   for (const file of reviewable) {
     file.coverage.tokens = file.headerTokens + file.hunks.reduce((n, h) => n + h.tokens, 0);
   }
-  const toolCallsByTier = await toolBudgets(settings.toolCallsByTier, source, input.models);
+  // Each purpose the plan may use, resolved once: the estimate prices every tier at its own model.
+  const tierModels = await tierModelsOf(input.models);
+  const verifyModel = settings.verify ? await input.models.forPurpose('reviewVerification') : defaultModel;
+  const toolCallsByTier = toolBudgets(settings.toolCallsByTier, source, tierModels);
   const capPlan = planWithinCaps({
     caps,
     files: packable,
@@ -365,16 +369,22 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     pack: (some) => packChunks(some, limits),
     basis: {
       prefixTokens,
-      prices: defaultModel.prices,
+      tierPrices: { low: tierModels.low.prices, medium: tierModels.medium.prices, high: tierModels.high.prices },
+      verifyPrices: verifyModel.prices,
       toolCallsByTier,
       thoroughSamples: config.thorough ? thoroughSettings.samples : undefined,
     },
+    // Only the ladder's triageForLow asks for it, and only a soft cap runs the ladder.
+    triagePrices: caps.softUsd === undefined ? undefined : await mappedTriagePrices(input.models, signal),
     verify: settings.verify,
     skipOrder: () => lowestRiskFirst(reviewable.map((p) => ({ ...p, path: p.file.path }))),
     spentUsd: ledger.costUsd(),
   });
   const { estimate } = capPlan;
-  if (hasSpendCaps(caps) && !isPriced(defaultModel.prices)) {
+  const priced = [defaultModel, verifyModel, tierModels.low, tierModels.medium, tierModels.high].some((m) =>
+    isPriced(m.prices),
+  );
+  if (hasSpendCaps(caps) && !priced) {
     // Nothing priced costs US$0, so no cap can bind: say so rather than look capped.
     plan.event({
       kind: 'decision',
@@ -548,6 +558,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
       temperature,
       verify: settings.verify,
       verifySevereOnly: capPlan.verifySevereOnly,
+      purposeByTier: capPlan.purposeByTier,
       maxOutputTokens: settings.outputReserveTokens,
       focus: focus.lines,
       alreadyReported,
@@ -788,16 +799,16 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
  * 0 where it does not; `undefined` (tools off, nothing asked of the models) when every tier's
  * setting is 0 or the source cannot read files.
  */
-async function toolBudgets(
+function toolBudgets(
   setting: ToolCallsByTier,
   source: ReviewSource,
-  models: ReviewModels,
-): Promise<ToolCallsByTier | undefined> {
+  models: Readonly<Record<Tier, ReviewModel>>,
+): ToolCallsByTier | undefined {
   if (source.readsFiles === false) return undefined;
   const budgets: Record<Tier, number> = { low: 0, medium: 0, high: 0 };
   for (const tier of ['low', 'medium', 'high'] as const) {
     const calls = Math.max(0, Math.floor(setting[tier] ?? 0));
-    if (calls > 0 && (await models.forPurpose(TIER_PURPOSE[tier])).supportsToolUse) budgets[tier] = calls;
+    if (calls > 0 && models[tier].supportsToolUse) budgets[tier] = calls;
   }
   return budgets.low + budgets.medium + budgets.high > 0 ? budgets : undefined;
 }

@@ -1,4 +1,4 @@
-import type { CoverageManifest } from '../coverage.js';
+import type { CoverageBudget, CoverageManifest } from '../coverage.js';
 import type { EngineFinding } from '../engine-finding.js';
 
 export interface SummaryInput {
@@ -97,6 +97,15 @@ function coverageLine(coverage: CoverageManifest): string {
   return out.join('\n');
 }
 
+/** Each ladder step as the summary says it (`files`: how many `skipFiles` skipped). */
+const LADDER_WORDS: Record<CoverageBudget['degraded'][number]['step'], (files: number) => string> = {
+  thoroughOff: () => 'thorough mode was turned off (each chunk was asked once)',
+  verifySevereOnly: () => 'only errors and warnings were checked by the verifier',
+  mediumForHigh: () => 'high-risk chunks were reviewed with the medium-effort model',
+  triageForLow: () => 'low-risk chunks were reviewed with the triage model',
+  skipFiles: (files) => `${files} lower-risk file${files === 1 ? ' was' : 's were'} skipped`,
+};
+
 /** What the spend caps changed, in words: the ladder's steps on the estimate, and a stop at the hard cap. */
 function budgetLines(coverage: CoverageManifest): string[] {
   const budget = coverage.budget;
@@ -105,13 +114,7 @@ function budgetLines(coverage: CoverageManifest): string[] {
   const first = budget.degraded[0];
   const last = budget.degraded.at(-1);
   if (first && last) {
-    const what = budget.degraded.map((d) =>
-      d.step === 'thoroughOff'
-        ? 'thorough mode was turned off (each chunk was asked once)'
-        : d.step === 'verifySevereOnly'
-          ? 'only errors and warnings were checked by the verifier'
-          : `${d.files} lower-risk file${d.files === 1 ? ' was' : 's were'} skipped`,
-    );
+    const what = budget.degraded.map((d) => LADDER_WORDS[d.step](d.files ?? 0));
     lines.push(
       `The estimated cost (US$${first.estimateBeforeUsd}) was over the soft spend cap of US$${budget.softUsd} per review, so ${what.join(' and ')} (estimate now US$${last.estimateAfterUsd}).`,
     );

@@ -3,7 +3,7 @@
  * the review source and the publisher, and a model set where one scripted model serves every
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
-import type { AiModelV1 } from '../../ai/index.js';
+import type { AiModelV1, ModelPrices } from '../../ai/index.js';
 import type { Ids } from '../../platform/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
@@ -14,7 +14,7 @@ import type {
   ReviewThread,
 } from '../../scm/index.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import type { ReviewModels } from '../review-engine-v1.js';
+import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';
 import { type ReviewModelTraits, reviewModelsOf } from '../standalone/review-models.js';
 
@@ -180,6 +180,33 @@ export function singleModel(model: AiModelV1, traits: ReviewModelTraits = {}): R
     prices: { inputCostPer1MUsd: 2, outputCostPer1MUsd: 8 },
     ...traits,
   });
+}
+
+/**
+ * A model set as a host with purpose mappings resolves it: each purpose in `mapped` is served by its
+ * own model at its own prices (`resolvedPurpose` is the purpose itself); every other purpose falls
+ * back to `reviewDefault`.
+ */
+export function modelsByPurpose(
+  reviewDefault: { model: AiModelV1; prices: ModelPrices },
+  mapped: Partial<Record<ReviewModel['purpose'], { model: AiModelV1; prices: ModelPrices }>> = {},
+): ReviewModels {
+  return {
+    async forPurpose(purpose) {
+      const own = mapped[purpose];
+      return {
+        purpose,
+        resolvedPurpose: own ? purpose : 'reviewDefault',
+        connectionId: own ? `connection-${purpose}` : 'connection-1',
+        model: (own ?? reviewDefault).model,
+        supportsStructuredOutput: false,
+        supportsToolUse: false,
+        maxContextTokens: 128_000,
+        prices: (own ?? reviewDefault).prices,
+        reasoningEffort: 'none',
+      };
+    },
+  };
 }
 
 /** A protocol kept in memory, for reading what a run recorded (fixed times, counting ids). */

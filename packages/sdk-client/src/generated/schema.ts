@@ -1667,7 +1667,7 @@ export interface components {
             /** @description Steps taken, in order, to bring the estimate under the soft cap. */
             degraded: {
                 /** @enum {string} */
-                step: "thoroughOff" | "verifySevereOnly" | "skipFiles";
+                step: "thoroughOff" | "verifySevereOnly" | "mediumForHigh" | "triageForLow" | "skipFiles";
                 estimateBeforeUsd: number;
                 estimateAfterUsd: number;
                 files?: number;

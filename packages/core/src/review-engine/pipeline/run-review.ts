@@ -381,6 +381,17 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
     spentUsd: ledger.costUsd(),
   });
   const { estimate } = capPlan;
+  /** The coverage manifest as it stands: `complete` is decided where the run ends. */
+  const coverageWith = (extra: Pick<CoverageManifest, 'parsing' | 'budget'>): CoverageManifest => ({
+    files: prepared.coverage,
+    counts: countCoverage(prepared.coverage),
+    complete: false,
+    listingTruncated: truncation,
+    injectionSuspected: prepared.injection.length > 0,
+    tokensApproximate: approximate,
+    estimate,
+    ...extra,
+  });
   const priced = [defaultModel, verifyModel, tierModels.low, tierModels.medium, tierModels.high].some((m) =>
     isPriced(m.prices),
   );
@@ -474,16 +485,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   }
   await plan.complete('succeeded');
   if (capPlan.held) {
-    const coverage: CoverageManifest = {
-      files: prepared.coverage,
-      counts: countCoverage(prepared.coverage),
-      complete: false,
-      listingTruncated: truncation,
-      injectionSuspected: prepared.injection.length > 0,
-      tokensApproximate: approximate,
-      estimate,
-      budget: { ...caps, degraded: [], held: capPlan.held },
-    };
+    const coverage = coverageWith({ budget: { ...caps, degraded: [], held: capPlan.held } });
     return {
       ...ended('budgetHeld', heldReason(capPlan.held, caps.hardUsd), pr, coverage),
       revision,
@@ -695,14 +697,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   );
   await filter.complete('succeeded');
 
-  const coverage: CoverageManifest = {
-    files: prepared.coverage,
-    counts: countCoverage(prepared.coverage),
-    complete: false,
-    listingTruncated: truncation,
-    injectionSuspected: prepared.injection.length > 0,
-    tokensApproximate: approximate,
-    estimate,
+  const coverage = coverageWith({
     parsing,
     ...(hasSpendCaps(caps)
       ? {
@@ -715,7 +710,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
           },
         }
       : {}),
-  };
+  });
   coverage.complete =
     !truncation &&
     coverage.counts.partial === 0 &&

@@ -11,29 +11,11 @@ import {
 } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { gitDiffOf } from '../testing/git-diff.js';
-import {
-  countingIds,
-  type MemoryFile,
-  memoryProtocol,
-  memoryPullRequest,
-  singleModel,
-} from '../testing/memory-review.js';
+import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { publishReview } from './publish-review.js';
 import { type ReviewSettings, runReview } from './run-review.js';
-
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
-
-function files(changes: Parameters<typeof gitDiffOf>[0]): MemoryFile[] {
-  const diffs = gitDiffOf(changes);
-  return Object.entries(changes).map(([path, c]) => ({
-    path: c.renameTo ?? path,
-    previousPath: c.renameTo ? path : undefined,
-    changeType:
-      c.before === undefined ? 'added' : c.after === undefined ? 'deleted' : c.renameTo ? 'renamed' : 'modified',
-    diff: diffs[c.renameTo ?? path] ?? '',
-  }));
-}
 
 const finding = (path: string, quote: string, line: number, over: Record<string, unknown> = {}) => ({
   path,
@@ -52,7 +34,6 @@ const finding = (path: string, quote: string, line: number, over: Record<string,
   ...over,
 });
 
-const answer = (...findings: unknown[]) => ({ text: JSON.stringify({ findings, fileNotes: null }) });
 const isVerify = (r: AiChatRequest) => r.system?.startsWith(VERIFY_SYSTEM_PROMPT) === true;
 
 async function review(

@@ -6,15 +6,14 @@ import { createMemoryLedger } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { TRIAGE_SYSTEM_PROMPT } from '../prompt/triage-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
-import { gitDiffOf } from '../testing/git-diff.js';
 import {
   countingIds,
-  type MemoryFile,
   memoryProtocol,
   memoryPullRequest,
   modelsByPurpose,
   singleModel,
 } from '../testing/memory-review.js';
+import { changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { type ReviewSettings, runReview } from './run-review.js';
 
@@ -24,13 +23,6 @@ import { type ReviewSettings, runReview } from './run-review.js';
  * chunks on the triage model (`triageForLow`) — each taken only when it lowers the estimate, in the
  * ladder's order, until the estimate fits; and the chunks then really call the cheaper model.
  */
-
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
-
-function files(changes: Parameters<typeof gitDiffOf>[0]): MemoryFile[] {
-  const diffs = gitDiffOf(changes);
-  return Object.keys(changes).map((path) => ({ path, changeType: 'added', diff: diffs[path] ?? '' }));
-}
 
 // One high-tier file (its path says auth) and two low-tier ones, one chunk each.
 const pullRequest = (config?: string) => {

@@ -7,13 +7,8 @@ import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModelTraits } from '../standalone/review-models.js';
 import { reviewDiff } from '../standalone/review-pull-request.js';
 import { gitDiffOf } from '../testing/git-diff.js';
-import {
-  countingIds,
-  type MemoryFile,
-  memoryProtocol,
-  memoryPullRequest,
-  singleModel,
-} from '../testing/memory-review.js';
+import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { publishReview } from './publish-review.js';
 import { type ReviewSettings, runReview } from './run-review.js';
@@ -23,17 +18,6 @@ import { type ReviewSettings, runReview } from './run-review.js';
  * estimate before any call, the hard cap holds a review whose cheapest part is over it and stops a
  * run whose spend reaches it, and every cut is in the coverage, the protocol and the summary.
  */
-
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
-
-function files(changes: Parameters<typeof gitDiffOf>[0]): MemoryFile[] {
-  const diffs = gitDiffOf(changes);
-  return Object.entries(changes).map(([path, c]) => ({
-    path,
-    changeType: c.before === undefined ? 'added' : 'modified',
-    diff: diffs[path] ?? '',
-  }));
-}
 
 const finding = (path: string, quote: string, line: number, over: Record<string, unknown> = {}) => ({
   path,
@@ -52,7 +36,6 @@ const finding = (path: string, quote: string, line: number, over: Record<string,
   ...over,
 });
 
-const answer = (...findings: unknown[]) => ({ text: JSON.stringify({ findings, fileNotes: null }) });
 const isVerify = (r: AiChatRequest) => r.system?.startsWith(VERIFY_SYSTEM_PROMPT) === true;
 const shownPaths = (r: AiChatRequest) =>
   [...(r.messages[0]?.content ?? '').matchAll(/^## File: (\S+)/gm)].map((m) => m[1]);

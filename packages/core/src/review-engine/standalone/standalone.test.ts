@@ -14,6 +14,7 @@ import type {
 } from '../../scm/index.js';
 import { parseDiff } from '../diff/parse-diff.js';
 import { countingIds, memoryPullRequest } from '../testing/memory-review.js';
+import { reviewAnswer as answer } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { diffReviewSource } from './diff-review-source.js';
 import { bindReviewModel } from './model-binding.js';
@@ -139,7 +140,6 @@ const finding = (path: string, quote: string, line: number, over: Record<string,
   ruleId: null,
   ...over,
 });
-const answer = (...findings: unknown[]) => ({ text: JSON.stringify({ findings, fileNotes: null }) });
 
 describe('reviewDiff', () => {
   const diff = gitDiff(

@@ -7,14 +7,9 @@ import { createMemoryLedger } from '../memory/review-memory.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { findingView } from '../result-view.js';
-import { gitDiffOf } from '../testing/git-diff.js';
-import {
-  countingIds,
-  type MemoryFile,
-  memoryProtocol,
-  memoryPullRequest,
-  singleModel,
-} from '../testing/memory-review.js';
+import type { gitDiffOf } from '../testing/git-diff.js';
+import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { type ScriptedAnswer, scriptedModel } from '../testing/scripted-model.js';
 
 /**
@@ -23,7 +18,6 @@ import { type ScriptedAnswer, scriptedModel } from '../testing/scripted-model.js
  * are kept; its cost is in the estimate and it is the first thing the soft cap gives up.
  */
 
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
 const changed = new Set([5, 25, 45]);
 /** Three hunks (lines 5, 25 and 45 changed); the path makes the file high tier. */
 const AUTH = {
@@ -33,15 +27,6 @@ const AUTH = {
 const LOW = { after: lines(3, (i) => `export const u${i} = ${i};`) };
 /** Low tier (25 changed lines) but long lines: over a 1,000-token chunk target, so it has a chunk of its own. */
 const LOW_WIDE = { after: lines(25, (i) => `export const u${i} = '${'x'.repeat(240)}';`) };
-
-function files(changes: Parameters<typeof gitDiffOf>[0]): MemoryFile[] {
-  const diffs = gitDiffOf(changes);
-  return Object.entries(changes).map(([path, c]) => ({
-    path,
-    changeType: c.before === undefined ? 'added' : 'modified',
-    diff: diffs[path] ?? '',
-  }));
-}
 
 const finding = (line: number, over: Record<string, unknown> = {}) => ({
   path: 'src/auth.ts',
@@ -59,7 +44,6 @@ const finding = (line: number, over: Record<string, unknown> = {}) => ({
   ruleId: null,
   ...over,
 });
-const answer = (...findings: unknown[]) => ({ text: JSON.stringify({ findings, fileNotes: null }) });
 const isVerify = (r: AiChatRequest) => r.system?.startsWith(VERIFY_SYSTEM_PROMPT) === true;
 const shownPaths = (r: AiChatRequest) =>
   [...(r.messages[0]?.content ?? '').matchAll(/^## File: (\S+)/gm)].map((m) => m[1]);

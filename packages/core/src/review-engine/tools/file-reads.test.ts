@@ -14,10 +14,9 @@ import {
   memoryPullRequest,
   singleModel,
 } from '../testing/memory-review.js';
+import { lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { ANSWER_NOW } from './explore.js';
-
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
 
 /** A change of `changed` lines in `path`: 31–150 is a medium chunk, fewer low, a sensitive path high. */
 function change(path: string, changed: number): MemoryFile[] {

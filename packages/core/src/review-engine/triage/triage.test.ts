@@ -7,14 +7,8 @@ import { readTriageAnswer, type TriageItem } from '../output/triage-answer.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import { TRIAGE_SYSTEM_PROMPT } from '../prompt/triage-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
-import { gitDiffOf } from '../testing/git-diff.js';
-import {
-  countingIds,
-  type MemoryFile,
-  memoryProtocol,
-  memoryPullRequest,
-  singleModel,
-} from '../testing/memory-review.js';
+import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { decideTier } from './decide-tier.js';
 
@@ -22,17 +16,6 @@ import { decideTier } from './decide-tier.js';
  * The triage pass (reference §6.4): only with `reviewTriage` mapped to a model of its own, batched,
  * guarded so it can strengthen review but never weaken it on risky code, and never fatal.
  */
-
-const lines = (n: number, f: (i: number) => string) => `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
-
-function files(changes: Parameters<typeof gitDiffOf>[0]): MemoryFile[] {
-  const diffs = gitDiffOf(changes);
-  return Object.entries(changes).map(([path, c]) => ({
-    path,
-    changeType: c.before === undefined ? 'added' : 'modified',
-    diff: diffs[path] ?? '',
-  }));
-}
 
 // Low (3 lines), sensitive (high by its path), medium (40 lines), low.
 const pullRequest = () =>

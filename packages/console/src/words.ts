@@ -126,6 +126,7 @@ export const FINDING_REASONS: Record<string, string> = {
   publishFailed: 'The provider refused the thread.',
   outsideFocus: 'It is about code this push did not change, and it is not an error.',
   resolvedBefore: 'A finding like it was resolved before, and its code is still the fixed one.',
+  noConsensus: 'Thorough mode: too few of the samples asked found it.',
 };
 
 /** Why a file was skipped, partly reviewed or not reviewed (`coverage.files[].reason`). */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { systemClock } from '../../platform/index.js';
 import type { ReviewThread } from '../../scm/index.js';
 import {
   createMemoryFindingStore,
@@ -11,7 +10,7 @@ import {
 } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { gitDiffOf } from '../testing/git-diff.js';
-import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { memoryProtocol, memoryPullRequest, reviewInput, singleModel } from '../testing/memory-review.js';
 import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { publishReview } from './publish-review.js';
@@ -43,19 +42,16 @@ async function review(
 ) {
   const protocol = memoryProtocol();
   const ledger = createMemoryLedger(options.jobId ?? 'job-1', options.ledger);
-  const run = await runReview({
-    jobId: options.jobId ?? 'job-1',
-    source: pr,
-    models: singleModel(model),
-    memory: { publications: ledger, dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false, ...options.settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      jobId: options.jobId ?? 'job-1',
+      source: pr,
+      models: singleModel(model),
+      memory: { publications: ledger, dismissals: async () => [] },
+      protocol,
+      settings: { verify: false, ...options.settings },
+    }),
+  );
   const published =
     run.status === 'reviewed' && !run.allFailed
       ? await publishReview(run, {
@@ -373,23 +369,20 @@ describe('incremental review', () => {
     );
     const protocol = memoryProtocol();
     const ledger = createMemoryLedger('job-2');
-    const run = await runReview({
-      jobId: 'job-2',
-      source: pr,
-      models: singleModel(model),
-      memory: {
-        publications: ledger,
-        dismissals: async () => [],
-        lastReview: async () => ({ headSha: 'p'.repeat(40), files: new Map([['src/a.ts', 'diff:an-older-change']]) }),
-      },
-      protocol,
-      clock: systemClock,
-      ids: countingIds(),
-      signal: new AbortController().signal,
-      reportProgress: () => undefined,
-      revision: null,
-      settings: { verify: false },
-    });
+    const run = await runReview(
+      reviewInput({
+        jobId: 'job-2',
+        source: pr,
+        models: singleModel(model),
+        memory: {
+          publications: ledger,
+          dismissals: async () => [],
+          lastReview: async () => ({ headSha: 'p'.repeat(40), files: new Map([['src/a.ts', 'diff:an-older-change']]) }),
+        },
+        protocol,
+        settings: { verify: false },
+      }),
+    );
     expect(run.findings.map((f) => [f.title, f.publication, f.reason ?? null])).toEqual([
       ['Near the change', 'published', null],
       ['Far from the change', 'summaryOnly', 'outsideFocus'],
@@ -488,26 +481,22 @@ describe('identity by meaning', () => {
     if (withEmbeddings) {
       models.embeddings = async () => ({ ...(await models.forPurpose('reviewDefault')), model: embedModel });
     }
-    const run = await runReview({
-      jobId: 'job-1',
-      source: pr,
-      models,
-      memory: {
-        publications: createMemoryLedger('job-1'),
-        // Worded with no word in common with the finding, and a dismissal about another file.
-        dismissals: async () => [
-          { id: 'd1', findingMessage: 'Guard a missing order before totalling it', filePath: 'src/a.ts' },
-          { id: 'd2', findingMessage: 'Unrelated note', filePath: 'src/other.ts' },
-        ],
-      },
-      protocol: memoryProtocol(),
-      clock: systemClock,
-      ids: countingIds(),
-      signal: new AbortController().signal,
-      reportProgress: () => undefined,
-      revision: null,
-      settings: { verify: false },
-    });
+    const run = await runReview(
+      reviewInput({
+        source: pr,
+        models,
+        memory: {
+          publications: createMemoryLedger('job-1'),
+          // Worded with no word in common with the finding, and a dismissal about another file.
+          dismissals: async () => [
+            { id: 'd1', findingMessage: 'Guard a missing order before totalling it', filePath: 'src/a.ts' },
+            { id: 'd2', findingMessage: 'Unrelated note', filePath: 'src/other.ts' },
+          ],
+        },
+        protocol: memoryProtocol(),
+        settings: { verify: false },
+      }),
+    );
     return { run, batches };
   }
 
@@ -571,19 +560,15 @@ describe('a person’s thread by meaning', () => {
     if (withEmbeddings) {
       models.embeddings = async () => ({ ...(await models.forPurpose('reviewDefault')), model: embedder.model });
     }
-    const run = await runReview({
-      jobId: 'job-1',
-      source: pr,
-      models,
-      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
-      protocol: memoryProtocol(),
-      clock: systemClock,
-      ids: countingIds(),
-      signal: new AbortController().signal,
-      reportProgress: () => undefined,
-      revision: null,
-      settings: { verify: false },
-    });
+    const run = await runReview(
+      reviewInput({
+        source: pr,
+        models,
+        memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+        protocol: memoryProtocol(),
+        settings: { verify: false },
+      }),
+    );
     return { run, texts: embedder.texts };
   }
 
@@ -716,19 +701,16 @@ async function reviewWithMemory(
   const protocol = memoryProtocol();
   const ledger = createMemoryLedger(jobId, entries);
   const memory = { publications: ledger, dismissals: async () => dismissals, findings };
-  const run = await runReview({
-    jobId,
-    source: pr,
-    models: singleModel(model),
-    memory,
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false },
-  });
+  const run = await runReview(
+    reviewInput({
+      jobId,
+      source: pr,
+      models: singleModel(model),
+      memory,
+      protocol,
+      settings: { verify: false },
+    }),
+  );
   await publishReview(run, { jobId, publisher: pr, ledger, findings, protocol, signal: new AbortController().signal });
   return run;
 }

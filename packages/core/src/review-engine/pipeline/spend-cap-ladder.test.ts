@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, ModelPrices } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { systemClock } from '../../platform/index.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { TRIAGE_SYSTEM_PROMPT } from '../prompt/triage-prompt.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import {
-  countingIds,
   memoryProtocol,
   memoryPullRequest,
   modelsByPurpose,
+  reviewInput,
   singleModel,
 } from '../testing/memory-review.js';
 import { changedFiles as files, lines } from '../testing/review-fixtures.js';
@@ -77,19 +76,15 @@ async function review(
   settings: Partial<ReviewSettings> = {},
 ) {
   const protocol = memoryProtocol();
-  const run = await runReview({
-    jobId: 'job-1',
-    source: pr,
-    models,
-    memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: true, ...ONE_CHUNK_PER_FILE, ...settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      source: pr,
+      models,
+      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+      protocol,
+      settings: { verify: true, ...ONE_CHUNK_PER_FILE, ...settings },
+    }),
+  );
   const events = (name: string) => protocol.events.filter((e) => e.name === name).map((e) => e.body);
   const steps = () => (events('budget.degraded') as Array<{ step: string }>).map((e) => e.step);
   return { run, events, steps };

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, AiUsage } from '../../ai/index.js';
-import { systemClock } from '../../platform/index.js';
 import { createReviewEngine } from '../engine.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ReviewModelTraits } from '../standalone/review-models.js';
 import { reviewDiff } from '../standalone/review-pull-request.js';
 import { gitDiffOf } from '../testing/git-diff.js';
-import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { memoryProtocol, memoryPullRequest, reviewInput, singleModel } from '../testing/memory-review.js';
 import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { publishReview } from './publish-review.js';
@@ -59,19 +58,15 @@ async function review(
 ) {
   const protocol = memoryProtocol();
   const ledger = createMemoryLedger('job-1');
-  const run = await runReview({
-    jobId: 'job-1',
-    source: pr,
-    models: singleModel(model, traits),
-    memory: { publications: ledger, dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false, ...settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      source: pr,
+      models: singleModel(model, traits),
+      memory: { publications: ledger, dismissals: async () => [] },
+      protocol,
+      settings: { verify: false, ...settings },
+    }),
+  );
   if (run.status === 'reviewed' && !run.allFailed) {
     await publishReview(run, { jobId: 'job-1', publisher: pr, ledger, protocol, signal: new AbortController().signal });
   }

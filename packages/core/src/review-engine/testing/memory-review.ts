@@ -4,7 +4,7 @@
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
 import type { AiModelV1, ModelPrices } from '../../ai/index.js';
-import type { Ids } from '../../platform/index.js';
+import { type Ids, systemClock } from '../../platform/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
   ChangedFile,
@@ -14,6 +14,7 @@ import type {
   ReviewThread,
 } from '../../scm/index.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
+import type { RunReviewInput } from '../pipeline/run-review.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';
 import { type ReviewModelTraits, reviewModelsOf } from '../standalone/review-models.js';
@@ -225,5 +226,24 @@ export function countingIds(): Ids {
   return {
     uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
     randomHex: (bytes) => 'ab12cd34'.repeat(bytes).slice(0, bytes * 2),
+  };
+}
+
+/**
+ * A review run's input with the defaults every engine test shares (job `job-1`, the system clock,
+ * counting ids, a signal never aborted, no progress reporting, no named revision); a test gives what
+ * it is about.
+ */
+export function reviewInput(
+  input: Pick<RunReviewInput, 'source' | 'models' | 'memory' | 'protocol'> & Partial<RunReviewInput>,
+): RunReviewInput {
+  return {
+    jobId: 'job-1',
+    clock: systemClock,
+    ids: countingIds(),
+    signal: new AbortController().signal,
+    reportProgress: () => undefined,
+    revision: null,
+    ...input,
   };
 }

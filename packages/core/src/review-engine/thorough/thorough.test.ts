@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, AiUsage } from '../../ai/index.js';
-import { systemClock } from '../../platform/index.js';
 import { createReviewEngine } from '../engine.js';
 import type { EngineFinding } from '../engine-finding.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
@@ -8,7 +7,7 @@ import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { findingView } from '../result-view.js';
 import type { gitDiffOf } from '../testing/git-diff.js';
-import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { memoryProtocol, memoryPullRequest, reviewInput, singleModel } from '../testing/memory-review.js';
 import { reviewAnswer as answer, changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { type ScriptedAnswer, scriptedModel } from '../testing/scripted-model.js';
 
@@ -76,19 +75,15 @@ async function review(
   const pr = memoryPullRequest(files(changes));
   if (config !== undefined) pr.branchFiles['.margin/config.yml'] = config;
   const protocol = memoryProtocol();
-  const run = await runReview({
-    jobId: 'job-1',
-    source: pr,
-    models: singleModel(model),
-    memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false, ...settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      source: pr,
+      models: singleModel(model),
+      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+      protocol,
+      settings: { verify: false, ...settings },
+    }),
+  );
   const events = (name: string) => protocol.events.filter((e) => e.name === name).map((e) => e.body);
   const reviewCalls = (path: string) => model.requests.filter((r) => !isVerify(r) && shownPaths(r).includes(path));
   return { run, events, reviewCalls };

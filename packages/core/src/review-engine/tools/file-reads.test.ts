@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, AiChatResult, AiMessage } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { systemClock } from '../../platform/index.js';
 import { TOOL_ROUND_EXTRA_TOKENS } from '../budget/estimate-cost.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import type { ReviewModelTraits } from '../standalone/review-models.js';
 import { gitDiffOf } from '../testing/git-diff.js';
 import {
-  countingIds,
   type MemoryFile,
   memoryProtocol,
   memoryPullRequest,
+  reviewInput,
   singleModel,
 } from '../testing/memory-review.js';
 import { lines } from '../testing/review-fixtures.js';
@@ -57,19 +56,15 @@ async function review(
   pr.headFiles['src/pricing.ts'] = PRICING;
   const model = scriptedModel(script);
   const protocol = memoryProtocol();
-  const run = await runReview({
-    jobId: 'job-1',
-    source: options.readsFiles === false ? { ...pr, readsFiles: false } : pr,
-    models: singleModel(model, traits),
-    memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false, ...options.settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      source: options.readsFiles === false ? { ...pr, readsFiles: false } : pr,
+      models: singleModel(model, traits),
+      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+      protocol,
+      settings: { verify: false, ...options.settings },
+    }),
+  );
   const events = (name: string) => protocol.events.filter((e) => e.name === name);
   return { run, model, pr, protocol, events };
 }

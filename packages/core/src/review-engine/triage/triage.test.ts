@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
-import { systemClock } from '../../platform/index.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { readTriageAnswer, type TriageItem } from '../output/triage-answer.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
 import { TRIAGE_SYSTEM_PROMPT } from '../prompt/triage-prompt.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
-import { countingIds, memoryProtocol, memoryPullRequest, singleModel } from '../testing/memory-review.js';
+import { memoryProtocol, memoryPullRequest, reviewInput, singleModel } from '../testing/memory-review.js';
 import { changedFiles as files, lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { decideTier } from './decide-tier.js';
@@ -86,19 +85,15 @@ const ONE_CHUNK_PER_FILE: Partial<ReviewSettings> = { targetChunkTokens: 1 };
 
 async function review(pr: ReturnType<typeof memoryPullRequest>, reviewModels: ReviewModels, settings = {}) {
   const protocol = memoryProtocol();
-  const run = await runReview({
-    jobId: 'job-1',
-    source: pr,
-    models: reviewModels,
-    memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
-    protocol,
-    clock: systemClock,
-    ids: countingIds(),
-    signal: new AbortController().signal,
-    reportProgress: () => undefined,
-    revision: null,
-    settings: { verify: false, ...ONE_CHUNK_PER_FILE, ...settings },
-  });
+  const run = await runReview(
+    reviewInput({
+      source: pr,
+      models: reviewModels,
+      memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
+      protocol,
+      settings: { verify: false, ...ONE_CHUNK_PER_FILE, ...settings },
+    }),
+  );
   const events = (name: string) => protocol.events.filter((e) => e.name === name).map((e) => e.body);
   return { run, protocol, events };
 }

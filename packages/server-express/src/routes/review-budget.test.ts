@@ -1,16 +1,18 @@
 import type { PullRequestScenario, RecordedWrite } from '@margin/core/testing';
-import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
+import type { FakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import type { TestApi, TestHost } from '../testing/index.js';
 import {
   confirmAll,
   findingsAnswer,
   isVerifying,
+  type ReviewHarness,
   reviewingClient,
   runQueuedJob as runQueuedJobOn,
+  startReviewHarness,
   userOf,
 } from '../testing/review-test-support.js';
-import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import type { ScmFakes } from '../testing/scm-test-support.js';
 
 /**
  * The hard spend cap per review (`MARGIN_REVIEW_HARD_CAP_USD`) through the stock host: with the
@@ -27,26 +29,18 @@ let admin: TestApi;
 /** What the host announced as `job.completed`, for hooks and integrations listening on the bus. */
 const announced: Array<{ jobId: string; status: string }> = [];
 
+let harness: ReviewHarness;
+
 beforeAll(async () => {
-  fakes = await startScmFakes({ allowPrivateEgress: true });
-  model = await startFakeChatModel();
-  host = await startTestHost({
-    providers: fakes.providers,
-    env: {
-      WORKER_ENABLED: 'false',
-      MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
-      MARGIN_REVIEW_HARD_CAP_USD: '0.15',
-      MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: '1',
-    },
+  harness = await startReviewHarness({
+    env: { WORKER_ENABLED: 'false', MARGIN_REVIEW_HARD_CAP_USD: '0.15', MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: '1' },
   });
-  admin = await host.admin();
+  ({ fakes, model, host, admin } = harness);
   host.core.events.on('job.completed', (payload) => announced.push(payload));
 });
 
 afterAll(async () => {
-  await host?.close();
-  await model?.close();
-  await fakes?.close();
+  await harness?.close();
 });
 
 const runQueuedJob = (jobId: string) => runQueuedJobOn(host, admin, jobId);

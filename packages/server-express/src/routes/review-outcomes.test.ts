@@ -1,17 +1,19 @@
 import type { MarginEvents } from '@margin/core';
-import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
+import type { FakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import type { TestApi, TestHost } from '../testing/index.js';
 import {
   billingScenario,
   confirmAll,
   findingsAnswer,
   isVerifying,
+  type ReviewHarness,
   reviewingClient,
   runQueuedJob as runQueuedJobOn,
+  startReviewHarness,
   userOf,
 } from '../testing/review-test-support.js';
-import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import type { ScmFakes } from '../testing/scm-test-support.js';
 
 /**
  * What a job ends as, and what it announces, when the worker runs it through the stock host's engine.
@@ -24,23 +26,18 @@ let host: TestHost;
 let admin: TestApi;
 const events: Array<{ name: keyof MarginEvents; payload: unknown }> = [];
 
+let harness: ReviewHarness;
+
 beforeAll(async () => {
-  fakes = await startScmFakes({ allowPrivateEgress: true });
-  model = await startFakeChatModel();
-  host = await startTestHost({
-    providers: fakes.providers,
-    env: { WORKER_ENABLED: 'false', MARGIN_ALLOW_PRIVATE_EGRESS: 'true' },
-  });
-  admin = await host.admin();
+  harness = await startReviewHarness({ env: { WORKER_ENABLED: 'false' } });
+  ({ fakes, model, host, admin } = harness);
   host.core.events.on('*', (name, payload) => {
     events.push({ name, payload });
   });
 });
 
 afterAll(async () => {
-  await host?.close();
-  await model?.close();
-  await fakes?.close();
+  await harness?.close();
 });
 
 const runQueuedJob = (jobId: string) => runQueuedJobOn(host, admin, jobId);

@@ -26,9 +26,11 @@ export interface ReviewHarness {
 
 /**
  * The four provider fakes, the model fake and a stock host that reaches them (private egress
- * allowed, the worker and the delivery processor polling fast), with the admin signed in.
+ * allowed, the worker and the delivery processor polling fast), with the admin signed in. `env`
+ * is laid over that host's environment (`WORKER_ENABLED: 'false'` for tests that run the queue
+ * themselves with `runQueuedJob`).
  */
-export async function startReviewHarness(): Promise<ReviewHarness> {
+export async function startReviewHarness(options: { env?: Record<string, string> } = {}): Promise<ReviewHarness> {
   const fakes = await startScmFakes({ allowPrivateEgress: true });
   const model = await startFakeChatModel();
   const host = await startTestHost({
@@ -37,6 +39,7 @@ export async function startReviewHarness(): Promise<ReviewHarness> {
       WORKER_POLL_INTERVAL_MILLISECONDS: '50',
       WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: '50',
       MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+      ...options.env,
     },
   });
   return {

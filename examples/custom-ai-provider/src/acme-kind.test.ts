@@ -232,29 +232,14 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
   it('checks the workspace setting kindAcme declares before calling Acme: 400 naming defaultQueryParams.workspace', async () => {
     acme.requests.length = 0;
     const bad = { ...connection(), defaultQueryParams: { workspace: 'Team Reviews!' } };
-    for (const send of [
-      () => margin.ai.probeAiConnection(clientId, bad),
-      () => margin.ai.discoverAiModels(clientId, bad),
-      () =>
-        margin.ai.createAiConnection(clientId, {
-          ...bad,
-          displayName: 'Acme bad workspace',
-          configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],
-          purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: ACME_CHAT_MODEL }],
-        }),
-    ]) {
-      const call = send();
-      await expect(call).rejects.toBeInstanceOf(ValidationError);
-      await expect(call).rejects.toMatchObject({
-        status: 400,
-        body: {
-          code: 'validation_failed',
-          details: [
-            { path: 'defaultQueryParams.workspace', message: 'must be an Acme workspace slug such as team-reviews' },
-          ],
-        },
-      });
-    }
+    await expectRefusedNaming(
+      [
+        () => margin.ai.probeAiConnection(clientId, bad),
+        () => margin.ai.discoverAiModels(clientId, bad),
+        () => margin.ai.createAiConnection(clientId, profileOf(bad, 'Acme bad workspace')),
+      ],
+      { path: 'defaultQueryParams.workspace', message: 'must be an Acme workspace slug such as team-reviews' },
+    );
     expect(acme.requests).toEqual([]);
   });
 
@@ -270,31 +255,41 @@ describe('Acme Models registered by a plugin as a kind of its own, kindAcme', ()
 
   it('answers 400 naming providerKind for a kind no plugin registers', async () => {
     const unknown = { ...connection(), providerKind: 'kindNope' };
-    for (const send of [
-      () => margin.ai.probeAiConnection(clientId, unknown),
-      () =>
-        margin.ai.createAiConnection(clientId, {
-          ...unknown,
-          displayName: 'Nope',
-          configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],
-          purposeBindings: [{ purpose: 'reviewDefault', remoteModelId: ACME_CHAT_MODEL }],
-        }),
-    ]) {
-      const call = send();
-      await expect(call).rejects.toBeInstanceOf(ValidationError);
-      await expect(call).rejects.toMatchObject({
-        status: 400,
-        body: {
-          code: 'validation_failed',
-          details: [
-            {
-              path: 'providerKind',
-              message:
-                'AI provider kind kindNope is not available in this installation; use one of kindCloudA, kindDirect, kindProxy, kindCompatible, kindAssistant, kindCloudB, kindCloudC, kindAcme.',
-            },
-          ],
-        },
-      });
-    }
+    await expectRefusedNaming(
+      [
+        () => margin.ai.probeAiConnection(clientId, unknown),
+        () => margin.ai.createAiConnection(clientId, profileOf(unknown, 'Nope')),
+      ],
+      {
+        path: 'providerKind',
+        message:
+          'AI provider kind kindNope is not available in this installation; use one of kindCloudA, kindDirect, kindProxy, kindCompatible, kindAssistant, kindCloudB, kindCloudC, kindAcme.',
+      },
+    );
   });
 });
+
+/** A profile of the connection with Acme's chat model bound to reviewDefault. */
+function profileOf<T extends object>(connection: T, displayName: string) {
+  return {
+    ...connection,
+    displayName,
+    configuredModels: [{ remoteModelId: ACME_CHAT_MODEL }],
+    purposeBindings: [{ purpose: 'reviewDefault' as const, remoteModelId: ACME_CHAT_MODEL }],
+  };
+}
+
+/** Every call is refused with a 400 whose only detail is this one. */
+async function expectRefusedNaming(
+  sends: ReadonlyArray<() => Promise<unknown>>,
+  detail: { path: string; message: string },
+): Promise<void> {
+  for (const send of sends) {
+    const call = send();
+    await expect(call).rejects.toBeInstanceOf(ValidationError);
+    await expect(call).rejects.toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', details: [detail] },
+    });
+  }
+}

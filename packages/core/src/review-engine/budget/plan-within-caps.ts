@@ -132,24 +132,24 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
 
   const soft = caps.softUsd;
   if (soft === undefined || estimate.costUsd <= soft) return outcome();
+  /** Records a rung whose new estimate is `after`; whether the plan now fits the soft cap. */
+  const took = (step: Exclude<BudgetStep['step'], 'skipFiles'>, after: PlanEstimate): boolean => {
+    steps.push({ step, estimateBeforeUsd: estimate.costUsd, estimateAfterUsd: after.costUsd });
+    estimate = after;
+    return estimate.costUsd <= soft;
+  };
 
   // Thorough mode first: it multiplies generation and is a precision refinement, not coverage.
   if (thorough && packed.chunks.some((c) => c.tier === 'high')) {
-    const before = estimate.costUsd;
     basis = { ...basis, thoroughSamples: undefined };
     thorough = false;
-    estimate = estimatePlan(packed.chunks, basis, share);
-    steps.push({ step: 'thoroughOff', estimateBeforeUsd: before, estimateAfterUsd: estimate.costUsd });
-    if (estimate.costUsd <= soft) return outcome();
+    if (took('thoroughOff', estimatePlan(packed.chunks, basis, share))) return outcome();
   }
 
   if (input.verify) {
-    const before = estimate.costUsd;
     share = VERIFY_SHARE_SEVERE_ONLY;
     verifySevereOnly = true;
-    estimate = estimatePlan(packed.chunks, basis, share);
-    steps.push({ step: 'verifySevereOnly', estimateBeforeUsd: before, estimateAfterUsd: estimate.costUsd });
-    if (estimate.costUsd <= soft) return outcome();
+    if (took('verifySevereOnly', estimatePlan(packed.chunks, basis, share))) return outcome();
   }
 
   // Then cheaper models for whole tiers, the riskiest tier's first move being the mildest (medium
@@ -159,11 +159,9 @@ export function planWithinCaps(input: CapPlanInput): CapPlan {
     const moved = movedBasis(basis, move);
     const after = estimatePlan(packed.chunks, moved, share);
     if (after.costUsd >= estimate.costUsd) continue;
-    steps.push({ step: move.step, estimateBeforeUsd: estimate.costUsd, estimateAfterUsd: after.costUsd });
     basis = moved;
-    estimate = after;
     purposeByTier[move.tier] = move.purpose;
-    if (estimate.costUsd <= soft) return outcome();
+    if (took(move.step, after)) return outcome();
   }
 
   // The fewest files, lowest risk first, whose skipping brings the estimate under the cap. Dropping

@@ -30,7 +30,10 @@ export type ProviderFailure =
   | 'rateLimited'
   | 'quotaExceeded'
   | 'unavailable'
+  /** No complete answer within the call's deadline (slow to connect, no headers, a body that trickles). */
   | 'timeout'
+  /** The caller stopped the call (its signal aborted): not the provider's doing, never retried. */
+  | 'cancelled'
   | 'invalidResponse'
   | 'rejected'
   | 'egressRefused'

@@ -282,6 +282,8 @@ function verificationSummary(connection: ProviderConnectionRecord, category: Pro
       return `${provider} limited the calls${status}; verify again later.`;
     case 'timeout':
       return `${provider} did not answer in time.`;
+    case 'cancelled':
+      return `The verification was stopped before ${provider} answered.`;
     case 'invalidResponse':
       return `${connection.hostBaseUrl} did not answer like ${provider}; check hostBaseUrl.`;
     case 'rejected':

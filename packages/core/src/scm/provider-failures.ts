@@ -9,6 +9,7 @@ export const PROVIDER_FAILURES = [
   'quotaExceeded',
   'unavailable',
   'timeout',
+  'cancelled',
   'invalidResponse',
   'rejected',
   'egressRefused',

@@ -153,6 +153,7 @@ describe('the HTTP transport', () => {
     controller.abort();
     const error = await failure(transport().request({ url: `${fake.url}/x`, signal: controller.signal }));
     expect(error.message).toBe('The call to Acme was cancelled.');
+    expect(error.details).toMatchObject({ providerFailure: 'cancelled' });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -164,6 +165,7 @@ describe('the HTTP transport', () => {
     controller.abort(new Error('superseded by a newer push'));
     const error = await pending;
     expect(error.message).toBe('The call to Acme was cancelled.');
+    expect(error.details).toMatchObject({ providerFailure: 'cancelled' });
     expect(fake.requests).toHaveLength(1);
   });
 });

@@ -225,11 +225,11 @@ function answerError(
 
 /**
  * A call whose signal is aborted fails at once and sends nothing: the review that asked for it was
- * stopped, superseded or the host is shutting down.
+ * stopped, superseded or the host is shutting down. It is a cancellation, never a timeout.
  */
 export function throwIfCancelled(signal: AbortSignal | undefined, provider: string): void {
   if (signal?.aborted) {
-    throw MarginError.provider('timeout', `The call to ${provider} was cancelled.`, { cause: signal.reason });
+    throw MarginError.provider('cancelled', `The call to ${provider} was cancelled.`, { cause: signal.reason });
   }
 }
 
@@ -237,7 +237,7 @@ function networkError(provider: string, error: unknown, secrets: readonly string
   if (MarginError.isInstance(error)) return error;
   const name = (error as Error | undefined)?.name;
   if (name === 'TimeoutError') return MarginError.provider('timeout', `${provider} did not answer in time.`);
-  if (name === 'AbortError') return MarginError.provider('timeout', `The call to ${provider} was cancelled.`);
+  if (name === 'AbortError') return MarginError.provider('cancelled', `The call to ${provider} was cancelled.`);
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error | undefined)?.message ?? 'network error';
   return MarginError.provider('unavailable', redactSecrets(`${provider} could not be reached (${reason}).`, secrets));

@@ -1964,7 +1964,7 @@ export interface components {
             /** @description The provider’s answer to the last failed verification; credentials are never in it. */
             lastVerificationError: string | null;
             /** @enum {string|null} */
-            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "invalidResponse" | "rejected" | "egressRefused" | "contextLengthExceeded" | null;
+            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "cancelled" | "invalidResponse" | "rejected" | "egressRefused" | "contextLengthExceeded" | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp.

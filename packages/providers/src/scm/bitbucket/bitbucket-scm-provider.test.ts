@@ -464,7 +464,7 @@ describe('Bitbucket on a pull request served from file versions', () => {
     const started = Date.now();
     const error = await marginErrorOf(provider.verify({ signal: controller.signal }));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(error.details).toMatchObject({ providerFailure: 'cancelled' });
     expect(fake.server.requests.filter((r) => r.path === '/2.0/user')).toHaveLength(1);
   });
 });

@@ -527,7 +527,7 @@ describe('GitLab on a merge request served from file versions', () => {
     const started = Date.now();
     const error = await marginErrorOf(provider.verify({ signal: controller.signal }));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(error.details).toMatchObject({ providerFailure: 'cancelled' });
     expect(fake.server.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 });

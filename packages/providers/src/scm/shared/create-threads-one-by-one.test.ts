@@ -20,7 +20,7 @@ describe('posting threads one by one', () => {
       async (name) => {
         if (name === 'b') {
           controller.abort();
-          throw MarginError.provider('timeout', 'The call was cancelled.');
+          throw MarginError.provider('cancelled', 'The call was cancelled.');
         }
         created.push(name);
         return { threadId: name, commentId: '1' };

@@ -21,6 +21,11 @@ export interface FakeReply {
   headers?: Record<string, string>;
   json?: unknown;
   text?: string;
+  /**
+   * Sends the headers at once, then the body one byte every `trickleMs`: a provider that answers
+   * but takes far too long to finish (a deadline must cover the body, not only the headers).
+   */
+  trickleMs?: number | undefined;
 }
 
 export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
@@ -138,7 +143,8 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
       headers['content-type'] ??= 'application/json; charset=utf-8';
     }
     res.writeHead(reply.status ?? 200, headers);
-    res.end(body);
+    if (reply.trickleMs === undefined) res.end(body);
+    else trickle(res, Buffer.from(body), reply.trickleMs);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -187,6 +193,21 @@ export async function startFakeHttpServer(): Promise<FakeHttpServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Writes `body` one byte per `everyMs`, stopping when the client goes away. */
+function trickle(res: ServerResponse, body: Buffer, everyMs: number): void {
+  res.flushHeaders();
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (sent === body.length) {
+      clearInterval(timer);
+      res.end();
+    } else {
+      res.write(body.subarray(sent, ++sent));
+    }
+  }, everyMs);
+  res.on('close', () => clearInterval(timer));
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

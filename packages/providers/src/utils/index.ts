@@ -37,7 +37,7 @@ export {
   type TokenCache,
   type TokenCacheOptions,
 } from './token-cache.js';
-/** The one HTTP transport: ky with per-attempt timeouts, retries honouring `Retry-After`, errors as `MarginError` with credentials redacted. */
+/** The one HTTP transport: ky with deadlines that cover the whole answer, retries honouring `Retry-After`, errors as `MarginError` with credentials redacted. */
 export {
   createTransport,
   type ErrorAnswer,

@@ -169,3 +169,90 @@ describe('the HTTP transport', () => {
     expect(fake.requests).toHaveLength(1);
   });
 });
+
+/** A JSON answer of `size` bytes, so a trickle of one byte per interval outlasts any deadline here. */
+const bigAnswer = (size = 400) => ({ padding: 'x'.repeat(size) });
+
+/** Runs `call`, returning its failure and how long it took. */
+async function timed(call: () => Promise<unknown>): Promise<{ error: MarginError; ms: number }> {
+  const started = Date.now();
+  const error = await failure(call());
+  return { error, ms: Date.now() - started };
+}
+
+describe('the deadline of a call', () => {
+  it('covers the body: an answer that trickles after its headers fails as a timeout, naming no URL', async () => {
+    fake.on('GET', '/trickle', () => ({ json: bigAnswer(), trickleMs: 50 }));
+    const { error, ms } = await timed(() =>
+      transport({ timeoutMs: 200, retries: 0 }).request({ url: `${fake.url}/trickle?key=${SECRET}` }),
+    );
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(error.message).toBe('Acme did not answer within 0.2 s.');
+    expect(error.message).not.toContain(SECRET);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('covers the time to the headers: a provider that never answers fails as a timeout', async () => {
+    const stalled = fake.stallReply(() => true);
+    fake.on('GET', '/stall', () => ({ json: {} }));
+    const { error, ms } = await timed(() =>
+      transport({ timeoutMs: 200, retries: 0 }).request({ url: `${fake.url}/stall` }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(error.message).toBe('Acme did not answer within 0.2 s.');
+    expect(ms).toBeLessThan(5_000);
+    stalled.release();
+  });
+
+  it('covers the body of an error answer, which is read to decide on a retry', async () => {
+    fake.on('GET', '/busy', () => ({ status: 503, json: bigAnswer(), trickleMs: 50 }));
+    const { error, ms } = await timed(() =>
+      transport({ timeoutMs: 200, retries: 0 }).request({ url: `${fake.url}/busy` }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('gives each retry a fresh deadline, so one stalled attempt does not fail the call', async () => {
+    let calls = 0;
+    fake.on('GET', '/once', () => (++calls === 1 ? { json: bigAnswer(), trickleMs: 100 } : { json: { ok: true } }));
+    // A deadline long enough for a cold first connection, so the first attempt surely reaches the fake.
+    const res = await transport({ timeoutMs: 1_000, retries: 1 }).request({ url: `${fake.url}/once` });
+    expect(res.data).toEqual({ ok: true });
+    expect(calls).toBe(2);
+  });
+
+  it('bounds the whole call, waits included, by one deadline per attempt allowed', async () => {
+    fake.on('GET', '/trickle', () => ({ json: bigAnswer(), trickleMs: 50 }));
+    // A backoff of up to 10 s after the first attempt: the call's deadline (0.4 s) ends the wait.
+    const { error, ms } = await timed(() =>
+      transport({ timeoutMs: 200, retries: 1, backoffBaseMs: 10_000 }).request({ url: `${fake.url}/trickle` }),
+    );
+    expect(error.details).toMatchObject({ providerFailure: 'timeout' });
+    expect(error.message).toBe('Acme did not answer within 0.4 s, retries included.');
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it('does not wait for a Retry-After that would outlast the call: the answer’s own error stands', async () => {
+    fake.on('GET', '/r', () => ({ status: 429, headers: { 'retry-after': '2' }, json: { message: 'slow down' } }));
+    const error = await failure(transport({ timeoutMs: 500, retries: 1 }).request({ url: `${fake.url}/r` }));
+    expect(fake.requests).toHaveLength(1);
+    expect(error.details).toMatchObject({ providerFailure: 'rateLimited', retryAfterMs: 2000 });
+  });
+
+  it('reports a caller’s abort during a trickling answer as a cancellation, at once', async () => {
+    fake.on('GET', '/trickle', () => ({ json: bigAnswer(), trickleMs: 50 }));
+    const controller = new AbortController();
+    const pending = timed(() =>
+      transport({ timeoutMs: 60_000 }).request({ url: `${fake.url}/trickle`, signal: controller.signal }),
+    );
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const { error, ms } = await pending;
+    expect(error.details).toMatchObject({ providerFailure: 'cancelled' });
+    expect(error.message).toBe('The call to Acme was cancelled.');
+    expect(fake.requests).toHaveLength(1);
+    expect(ms).toBeLessThan(5_000);
+  });
+});

@@ -1,5 +1,6 @@
 import { MarginError, type ProviderFailure } from '@margin/core';
 import ky, { type KyInstance } from 'ky';
+import { type Deadline, DeadlineExceeded, fetchWithinDeadline, startDeadline } from './deadline.js';
 import { providerMessage, redactSecrets } from './redact.js';
 import { retryDelayFromHeaders } from './retry-after.js';
 
@@ -7,7 +8,11 @@ export interface TransportOptions {
   /** Shown in error messages: `GitHub answered 401: Bad credentials`. */
   provider: string;
   fetch?: typeof fetch | undefined;
-  /** Per attempt. Default 30 s. */
+  /**
+   * The deadline of one attempt: connecting, the headers and the whole body. Default 30 s. A retry
+   * gets a fresh one; the call as a whole, waits between attempts included, is bounded by one
+   * attempt's deadline per attempt allowed (`(retries + 1) × timeoutMs`).
+   */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt, for throttling, 5xx, timeouts and network errors. Default 3. */
   retries?: number | undefined;
@@ -72,14 +77,18 @@ export interface HttpTransport {
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504, 529]);
 
 /**
- * The one HTTP transport of every adapter: ky with per-attempt timeouts, retries that honour
- * `Retry-After`, `retry-after-ms`, rate-limit reset headers and provider hints, and errors mapped to
- * MarginError with credentials scrubbed from every message.
+ * The one HTTP transport of every adapter: ky with a deadline per attempt that covers the whole
+ * body, an overall deadline per call, retries that honour `Retry-After`, `retry-after-ms`,
+ * rate-limit reset headers and provider hints, and errors mapped to MarginError with credentials
+ * scrubbed from every message. Answers are read in full under the attempt's deadline: `data` and
+ * the body an `inspectError` sees never wait on the network.
  */
 export function createTransport(options: TransportOptions): HttpTransport {
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   const backoffBaseMs = options.backoffBaseMs ?? 500;
   const retries = options.retries ?? 3;
+  const attemptMs = options.timeoutMs ?? 30_000;
+  const callMs = attemptMs * (retries + 1);
   const secrets = () => options.secrets?.() ?? [];
 
   const verdictFor = async (response: Response): Promise<ErrorVerdict & { body: unknown }> => {
@@ -89,14 +98,17 @@ export function createTransport(options: TransportOptions): HttpTransport {
   };
 
   const client: KyInstance = ky.create({
-    fetch: options.fetch,
-    timeout: options.timeoutMs ?? 30_000,
+    // Looked up per call, so a fetch installed after the transport was made (a test's) is used.
+    fetch: fetchWithinDeadline(() => options.fetch ?? globalThis.fetch, attemptMs),
+    // ky's own timeout ends at the headers; the deadline above covers the body too.
+    timeout: false,
     throwHttpErrors: false,
     retry: {
       limit: retries,
       methods: ['get', 'post', 'put', 'patch', 'delete', 'head'],
       // Status-based retries are decided in `afterResponse`, where the body can be read.
       statusCodes: [],
+      // An attempt past its deadline rejects with a `TimeoutError`: retried, on a fresh deadline.
       retryOnTimeout: true,
       // A MarginError thrown by the fetch itself is a refusal (the egress guard), never worth retrying.
       shouldRetry: ({ error }) => (MarginError.isInstance(error) ? false : undefined),
@@ -106,14 +118,16 @@ export function createTransport(options: TransportOptions): HttpTransport {
     },
     hooks: {
       afterResponse: [
-        async (_request, _options, response, state) => {
+        async (_request, kyOptions, response, state) => {
           // On the last attempt the answer goes back as it is (a forced retry past the limit would throw).
           if (response.ok || state.retryCount >= retries) return;
           const verdict = await verdictFor(response);
           const retry = verdict.retry ?? RETRYABLE_STATUSES.has(response.status);
           if (!retry) return;
           const wait = verdict.retryAfterMs ?? retryDelayFromHeaders(response.headers);
-          if (wait !== undefined && wait > maxRetryDelayMs) return; // too long to wait: fail now
+          // Too long to wait, or past the call's deadline: fail now, with this answer's error.
+          const left = callDeadlineOf(kyOptions.context).remainingMs();
+          if (wait !== undefined && (wait > maxRetryDelayMs || wait >= left)) return;
           return ky.retry(wait !== undefined ? { delay: wait } : {});
         },
       ],
@@ -124,6 +138,7 @@ export function createTransport(options: TransportOptions): HttpTransport {
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
       const url = withQuery(request.url, request.query);
       throwIfCancelled(request.signal, options.provider);
+      const call = startDeadline(callMs, request.signal);
       let response: Response;
       try {
         response = await client(url, {
@@ -131,13 +146,18 @@ export function createTransport(options: TransportOptions): HttpTransport {
           headers: request.headers,
           json: request.json,
           body: request.body,
-          signal: request.signal,
+          signal: call.signal,
           redirect: options.followRedirects === false ? 'manual' : 'follow',
+          context: { call },
         });
       } catch (error) {
         // ky rejects a retry wait with the signal's own reason, which need not be an AbortError.
         throwIfCancelled(request.signal, options.provider);
+        if (call.expired()) throw timedOut(options.provider, callMs, retries > 0 ? 'retries included' : undefined);
+        if (error instanceof DeadlineExceeded) throw timedOut(options.provider, error.ms);
         throw networkError(options.provider, error, secrets());
+      } finally {
+        call.clear();
       }
       if (response.ok || request.allowStatuses?.includes(response.status)) {
         return {
@@ -223,6 +243,11 @@ function answerError(
   return MarginError.provider(failure, message, { providerStatus: response.status, retryAfterMs });
 }
 
+/** The call's overall deadline, handed to ky's hooks through its `context`. */
+function callDeadlineOf(context: Record<string, unknown>): Deadline {
+  return context.call as Deadline;
+}
+
 /**
  * A call whose signal is aborted fails at once and sends nothing: the review that asked for it was
  * stopped, superseded or the host is shutting down. It is a cancellation, never a timeout.
@@ -233,11 +258,18 @@ export function throwIfCancelled(signal: AbortSignal | undefined, provider: stri
   }
 }
 
+/** A deadline ran out: the provider connected slowly, sent no headers, or trickled its body. */
+function timedOut(provider: string, ms: number, note?: string): MarginError {
+  const within = `${ms / 1000} s${note ? `, ${note}` : ''}`;
+  return MarginError.provider('timeout', `${provider} did not answer within ${within}.`);
+}
+
 function networkError(provider: string, error: unknown, secrets: readonly string[]): MarginError {
   if (MarginError.isInstance(error)) return error;
-  const name = (error as Error | undefined)?.name;
-  if (name === 'TimeoutError') return MarginError.provider('timeout', `${provider} did not answer in time.`);
-  if (name === 'AbortError') return MarginError.provider('cancelled', `The call to ${provider} was cancelled.`);
+  // A timeout of a fetch the caller supplied, not one of the transport's deadlines.
+  if ((error as Error | undefined)?.name === 'TimeoutError') {
+    return MarginError.provider('timeout', `${provider} did not answer in time.`);
+  }
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error | undefined)?.message ?? 'network error';
   return MarginError.provider('unavailable', redactSecrets(`${provider} could not be reached (${reason}).`, secrets));

@@ -130,3 +130,34 @@ describe('OpenAI-compatible servers (kindCompatible)', () => {
     expect(error.code).toBe('validation_failed');
   });
 });
+
+describe('OpenAI-compatible servers (kindCompatible): the deadline of a call', () => {
+  const ask = (runtime: { timeoutMs: number; retries?: number }, signal?: AbortSignal) =>
+    createOpenAiCompatibleKind(fakeRuntime(runtime))
+      .createModel(profile('kindCompatible', fake.url), chatSpec('qwen2.5-coder:32b'))
+      .chat({ messages: [{ role: 'user', content: 'x' }], signal });
+
+  it('fails a chat whose answer trickles after its headers as a timeout, within the deadline', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ json: fixture('chat-completion-text'), trickleMs: 50 }));
+    const started = Date.now();
+    const error = await marginErrorOf(ask({ timeoutMs: 200, retries: 0 }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.details).toEqual({ providerFailure: 'timeout' });
+    expect(error.message).toBe('The OpenAI-compatible server did not answer within 0.2 s.');
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('reports the caller’s abort during a trickling answer as a cancellation, at once', async () => {
+    fake.on('POST', '/v1/chat/completions', () => ({ json: fixture('chat-completion-text'), trickleMs: 50 }));
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = marginErrorOf(ask({ timeoutMs: 60_000 }, controller.signal));
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await pending;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.details).toEqual({ providerFailure: 'cancelled' });
+    expect(fake.requests).toHaveLength(1);
+  });
+});

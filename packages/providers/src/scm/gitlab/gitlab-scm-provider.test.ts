@@ -531,3 +531,32 @@ describe('GitLab on a merge request served from file versions', () => {
     expect(fake.server.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 });
+
+describe('GitLab: the deadline of a call', () => {
+  let fake: GitLabFake;
+  beforeEach(async () => {
+    fake = await startGitLabFake();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('fails a read whose answer trickles after its headers as a timeout, each attempt on a fresh deadline', async () => {
+    const mrPath = `/api/v4/projects/${PROJECT_ID}/merge_requests/${ref.pullRequestId}`;
+    fake.server.on('GET', mrPath, () => ({ json: fixture('merge-request'), trickleMs: 100 }));
+    // A deadline long enough for a cold first connection, so the second attempt surely reaches the fake.
+    const provider = gitLabFamily({ http: { timeoutMs: 1_000, retries: 1, backoffBaseMs: 1 } }).connect({
+      family: 'gitHostB',
+      authenticationKind: 'personalAccessToken',
+      hostBaseUrl: fake.hostBaseUrl,
+      secret: GITLAB_TOKEN,
+    });
+    const started = Date.now();
+    const error = await marginErrorOf(provider.getPullRequest(ref));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(error.details).toEqual({ providerFailure: 'timeout' });
+    expect(error.message).toMatch(/^GitLab did not answer within [12] s/);
+    expect(error.message).not.toContain(GITLAB_TOKEN);
+    expect(fake.server.requests.filter((r) => r.path === mrPath)).toHaveLength(2);
+  });
+});

@@ -1,7 +1,9 @@
-import type { AiProviderKindV1, ScmProviderFamilyV1 } from '@margin/core/spec';
+import type { AiProviderKindV1, ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createProviderRegistry, type ProviderPlugin } from './registry.js';
+import { startFakeHttpServer } from './testing/index.js';
+import type { HttpTuning } from './utils/index.js';
 
 const family = (id: string) =>
   ({
@@ -67,6 +69,49 @@ describe('the provider registry with plugins', () => {
     });
     for (const f of [network, runtimeFetch]) {
       await expect((f as typeof fetch)('https://169.254.169.254/latest/meta-data/')).rejects.toThrow(/metadata|refus/i);
+    }
+  });
+});
+
+describe('the provider registry’s source-control tuning', () => {
+  it('gives every built-in family the deadline it is handed, and hands it to plugins', async () => {
+    const fake = await startFakeHttpServer();
+    try {
+      fake.on('GET', '*', () => ({ json: { padding: 'x'.repeat(400) }, trickleMs: 50 }));
+      let pluginTuning: HttpTuning | undefined;
+      const scm: HttpTuning = { timeoutMs: 200, retries: 0 };
+      const registry = createProviderRegistry({
+        scm,
+        bitbucketApiBaseUrl: fake.url,
+        plugins: [
+          {
+            name: 'probe',
+            scm: ({ http }) => {
+              pluginTuning = http;
+              return [];
+            },
+          },
+        ],
+      });
+      expect(pluginTuning).toEqual(scm);
+      const connection = (family: string): ScmConnectionConfig =>
+        ({
+          family,
+          authenticationKind: 'personalAccessToken',
+          hostBaseUrl: fake.url,
+          secret: 'pat',
+        }) as ScmConnectionConfig;
+      const failures = await Promise.all(
+        registry.scm.map((f) => marginErrorOf(Promise.resolve().then(() => f.connect(connection(f.family)).verify()))),
+      );
+      expect(failures.map((e) => [e.details.providerFailure, e.message])).toEqual([
+        ['timeout', 'Azure DevOps did not answer within 0.2 s.'],
+        ['timeout', 'GitHub did not answer within 0.2 s.'],
+        ['timeout', 'GitLab did not answer within 0.2 s.'],
+        ['timeout', 'Bitbucket did not answer within 0.2 s.'],
+      ]);
+    } finally {
+      await fake.close();
     }
   });
 });

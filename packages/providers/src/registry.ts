@@ -7,7 +7,7 @@ import { azureDevOpsFamily } from './scm/azure-devops/index.js';
 import { bitbucketFamily } from './scm/bitbucket/index.js';
 import { gitHubFamily } from './scm/github/index.js';
 import { gitLabFamily } from './scm/gitlab/index.js';
-import { createEgressGuardedFetch } from './utils/index.js';
+import { createEgressGuardedFetch, type HttpTuning } from './utils/index.js';
 
 export interface ProviderRegistryOptions {
   /**
@@ -26,6 +26,11 @@ export interface ProviderRegistryOptions {
   /** Tuning of the AI kinds (timeouts, retries, the managed-identity endpoint). */
   ai?: Omit<AiProviderKindsOptions, 'allowPrivateEgress'> | undefined;
   /**
+   * Transport tuning of the source-control families, built-in and plugged in: `timeoutMs` is the
+   * deadline of one attempt of a call, body included (default 30 s).
+   */
+  scm?: HttpTuning | undefined;
+  /**
    * Adapters that do not ship with Margin. Each gets the network the built-ins use, so what it
    * sends passes the same egress guard; a family or kind of the same id as a built-in replaces it.
    */
@@ -39,8 +44,11 @@ export interface ProviderRegistryOptions {
 export interface ProviderPlugin {
   /** For messages: `@acme/margin-forgejo`. */
   readonly name: string;
-  /** Source-control families, on the source-control network (checked at connect time, no cross-host redirects). */
-  scm?(network: { fetch: typeof fetch }): readonly ScmProviderFamilyV1[];
+  /**
+   * Source-control families, on the source-control network (checked at connect time, no cross-host
+   * redirects) and with the host's transport tuning, to pass to `createTransport`.
+   */
+  scm?(network: { fetch: typeof fetch; http: HttpTuning }): readonly ScmProviderFamilyV1[];
   /** AI provider kinds, on the AI runtime (its egress guard, timeouts, retries honouring `Retry-After`, redaction). */
   ai?(runtime: AiRuntime): readonly AiProviderKindV1[];
 }
@@ -64,17 +72,18 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     allowPrivateEgress: options.allowPrivateEgress,
   });
   const plugins = options.plugins ?? [];
+  const http = options.scm ?? {};
   return {
     scm: withPlugins(
       'provider family',
       (f) => f.family,
       [
-        azureDevOpsFamily({ fetch, entraAuthorityUrl: options.entraAuthorityUrl }),
-        gitHubFamily({ fetch }),
-        gitLabFamily({ fetch }),
-        bitbucketFamily({ fetch, apiBaseUrl: options.bitbucketApiBaseUrl }),
+        azureDevOpsFamily({ fetch, entraAuthorityUrl: options.entraAuthorityUrl, ...http }),
+        gitHubFamily({ fetch, ...http }),
+        gitLabFamily({ fetch, http }),
+        bitbucketFamily({ fetch, apiBaseUrl: options.bitbucketApiBaseUrl, http }),
       ],
-      plugins.map((p) => ({ name: p.name, adapters: p.scm?.({ fetch }) ?? [] })),
+      plugins.map((p) => ({ name: p.name, adapters: p.scm?.({ fetch, http }) ?? [] })),
     ),
     ai: withPlugins(
       'AI provider kind',

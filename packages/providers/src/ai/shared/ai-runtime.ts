@@ -23,7 +23,10 @@ export interface AiRuntimeOptions {
   retries?: number | undefined;
   /** Exponential backoff base when the vendor names no wait. Default 500 ms. */
   backoffBaseMs?: number | undefined;
-  /** Per attempt. Default 120 s: long reviews take a while to generate. */
+  /**
+   * The deadline of one attempt of a call, connecting to the last byte of the answer. Default 120 s:
+   * long reviews take a while to generate. Retries get a fresh one; see `TransportOptions.timeoutMs`.
+   */
   timeoutMs?: number | undefined;
   /** A vendor wait longer than this fails the call as rate limited instead. Default 60 s. */
   maxRetryDelayMs?: number | undefined;

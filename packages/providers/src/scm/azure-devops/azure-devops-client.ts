@@ -57,6 +57,7 @@ export class AzureDevOpsClient {
         now: options.now,
         retries: options.retries,
         backoffBaseMs: options.backoffBaseMs,
+        timeoutMs: options.timeoutMs,
       });
     } else if (connection.authenticationKind !== 'personalAccessToken') {
       throw MarginError.validation(

@@ -19,6 +19,7 @@ export interface EntraClientCredentials {
   now?: (() => number) | undefined;
   retries?: number | undefined;
   backoffBaseMs?: number | undefined;
+  timeoutMs?: number | undefined;
 }
 
 interface TokenAnswer {
@@ -38,6 +39,7 @@ export function entraTokenSource(credentials: EntraClientCredentials): ExpiringT
     fetch: credentials.fetch,
     retries: credentials.retries,
     backoffBaseMs: credentials.backoffBaseMs,
+    timeoutMs: credentials.timeoutMs,
     secrets: () => [credentials.clientSecret],
     inspectError: ({ status }) => (status === 400 || status === 401 ? { failure: 'credentials' } : undefined),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadCliEnvironment, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       bootstrapAdmin: { username: 'admin', password: undefined },
       allowPrivateEgress: false,
+      callTimeouts: { aiMs: 120_000, scmMs: 30_000 },
       worker: { enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000 },
       triggers: {
         deliveryPollIntervalMs: 2000,
@@ -49,6 +50,18 @@ describe('loadConfig', () => {
     expect(config.allowPrivateEgress).toBe(true);
     expect(config.development).toBe(true);
     expect(() => loadConfig({ MARGIN_PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/MARGIN_PUBLIC_BASE_URL/);
+  });
+
+  it('reads the deadlines of calls to models and source control in seconds, for the host and the CLI alike', () => {
+    const env = { MARGIN_AI_TIMEOUT_SECONDS: '600', MARGIN_SCM_TIMEOUT_SECONDS: '5' };
+    expect(loadConfig(env).callTimeouts).toEqual({ aiMs: 600_000, scmMs: 5_000 });
+    expect(loadCliEnvironment(env).callTimeouts).toEqual({ aiMs: 600_000, scmMs: 5_000 });
+    expect(loadCliEnvironment({}).callTimeouts).toEqual({ aiMs: 120_000, scmMs: 30_000 });
+    for (const bad of ['0', '1.5', '3601', 'soon']) {
+      expect(() => loadConfig({ MARGIN_SCM_TIMEOUT_SECONDS: bad }), bad).toThrow(
+        'Invalid configuration: MARGIN_SCM_TIMEOUT_SECONDS must be a whole number from 1 to 3600.',
+      );
+    }
   });
 
   it('reads the spend caps per review in US dollars, none by default, and refuses a bad or inverted pair', () => {

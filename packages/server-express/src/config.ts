@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
 import type { AiProviderKind } from '@margin/core/spec';
+import { DEFAULT_AI_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '@margin/providers';
 import { z } from 'zod';
 
 const flag = z
@@ -83,6 +84,30 @@ const trustProxy = z
     return entries;
   });
 
+/**
+ * `MARGIN_AI_TIMEOUT_SECONDS`, `MARGIN_SCM_TIMEOUT_SECONDS`: the deadline of one attempt of a call to
+ * a model or a source-control provider, from connecting to the last byte of the answer. The host
+ * and the CLI read the same two.
+ */
+const CALL_TIMEOUT_FIELDS = {
+  MARGIN_AI_TIMEOUT_SECONDS: int(1, 3600, DEFAULT_AI_TIMEOUT_MS / 1000),
+  MARGIN_SCM_TIMEOUT_SECONDS: int(1, 3600, DEFAULT_TIMEOUT_MS / 1000),
+};
+
+/** Deadlines of one attempt of an outbound call, in milliseconds (each retry gets a fresh one). */
+export interface CallTimeouts {
+  aiMs: number;
+  scmMs: number;
+}
+
+const callTimeoutsOf = (e: {
+  MARGIN_AI_TIMEOUT_SECONDS: number;
+  MARGIN_SCM_TIMEOUT_SECONDS: number;
+}): CallTimeouts => ({
+  aiMs: e.MARGIN_AI_TIMEOUT_SECONDS * 1000,
+  scmMs: e.MARGIN_SCM_TIMEOUT_SECONDS * 1000,
+});
+
 /** The operator contract (ARCHITECTURE.md §6). The only place that reads `process.env`. */
 const EnvFields = z.object({
   PORT: int(0, 65535, 8080),
@@ -107,6 +132,7 @@ const EnvFields = z.object({
     ),
   MARGIN_PUBLIC_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+  ...CALL_TIMEOUT_FIELDS,
   WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, worker.maxConcurrentJobs),
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, worker.pollIntervalMs),
   WORKER_LEASE_SECONDS: int(1, 3600, worker.leaseMs / 1000),
@@ -163,6 +189,7 @@ export interface HostConfig {
   secretsKey: string | undefined;
   publicBaseUrl: string | undefined;
   allowPrivateEgress: boolean;
+  callTimeouts: CallTimeouts;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
   worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
   /**
@@ -241,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     secretsKey: e.MARGIN_SECRETS_KEY || undefined,
     publicBaseUrl: e.MARGIN_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
+    callTimeouts: callTimeoutsOf(e),
     worker: {
       enabled: e.WORKER_ENABLED,
       maxConcurrentJobs: e.WORKER_MAX_CONCURRENT_REVIEW_JOBS,
@@ -279,6 +307,7 @@ const CliEnvSchema = z.object({
   MARGIN_AI_API_KEY: optionalText,
   MARGIN_SCM_TOKEN: optionalText,
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+  ...CALL_TIMEOUT_FIELDS,
   MARGIN_PLUGINS: optionalText,
 });
 
@@ -292,6 +321,7 @@ export interface CliEnvironment {
   };
   scmToken: string | undefined;
   allowPrivateEgress: boolean;
+  callTimeouts: CallTimeouts;
   /** `MARGIN_PLUGINS`: provider plugins to register, as the reference host does. */
   plugins: string[];
 }
@@ -313,6 +343,7 @@ export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnv
     },
     scmToken: e.MARGIN_SCM_TOKEN,
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
+    callTimeouts: callTimeoutsOf(e),
     plugins: pluginList(e.MARGIN_PLUGINS),
   };
 }

@@ -52,5 +52,10 @@ export {
   createOpenAiKind,
   IMDS_TOKEN_ENDPOINT,
 } from './openai-wire/index.js';
-export { type AiRuntime, type AiRuntimeOptions, createAiRuntime } from './shared/ai-runtime.js';
+export {
+  type AiRuntime,
+  type AiRuntimeOptions,
+  createAiRuntime,
+  DEFAULT_AI_TIMEOUT_MS,
+} from './shared/ai-runtime.js';
 export { createVertexKind, type GoogleAuth } from './vertex/index.js';

@@ -40,6 +40,7 @@ export {
 /** The one HTTP transport: ky with deadlines that cover the whole answer, retries honouring `Retry-After`, errors as `MarginError` with credentials redacted. */
 export {
   createTransport,
+  DEFAULT_TIMEOUT_MS,
   type ErrorAnswer,
   type ErrorVerdict,
   type HttpTransport,

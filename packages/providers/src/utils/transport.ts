@@ -31,6 +31,9 @@ export interface TransportOptions {
   inspectError?: ((answer: ErrorAnswer) => ErrorVerdict | undefined) | undefined;
 }
 
+/** The deadline of one attempt when `timeoutMs` is not given. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** Transport knobs a host or a test may tune; the defaults suit production. */
 export type HttpTuning = Pick<TransportOptions, 'timeoutMs' | 'retries' | 'backoffBaseMs' | 'maxRetryDelayMs'>;
 
@@ -87,7 +90,7 @@ export function createTransport(options: TransportOptions): HttpTransport {
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   const backoffBaseMs = options.backoffBaseMs ?? 500;
   const retries = options.retries ?? 3;
-  const attemptMs = options.timeoutMs ?? 30_000;
+  const attemptMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const callMs = attemptMs * (retries + 1);
   const secrets = () => options.secrets?.() ?? [];
 

@@ -1,4 +1,4 @@
-import type { ProviderRegistryOptions } from '@margin/providers';
+import type { RegistryBase } from '../host/provider-registry.js';
 
 /** What a command reads and writes, so commands run the same in a process and in a test. */
 export interface CliIo {
@@ -9,7 +9,7 @@ export interface CliIo {
   /** Aborted on SIGINT/SIGTERM: a review stops its calls and exits. */
   signal: AbortSignal;
   /** Tests reach provider fakes through these (e.g. Bitbucket's API root); the real CLI passes none. */
-  registryOptions?: Omit<ProviderRegistryOptions, 'allowPrivateEgress'> | undefined;
+  registryOptions?: RegistryBase | undefined;
 }
 
 export interface CliCommand {

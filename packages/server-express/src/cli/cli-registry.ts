@@ -1,18 +1,14 @@
 import type { ProviderRegistry } from '@margin/core/spec';
-import { createProviderRegistry } from '@margin/providers';
 import { loadCliEnvironment } from '../config.js';
 import { loadPlugins } from '../host/load-plugins.js';
+import { configuredProviderRegistry } from '../host/provider-registry.js';
 import type { CliIo } from './cli-io.js';
 
 /**
  * The adapters a CLI command uses, built as the reference host builds them: the built-ins and the
- * plugins `MARGIN_PLUGINS` names, with the environment's egress rule.
+ * plugins `MARGIN_PLUGINS` names, with the environment's egress rule and call deadlines.
  */
 export async function cliRegistry(io: CliIo): Promise<ProviderRegistry> {
   const env = loadCliEnvironment(io.env);
-  return createProviderRegistry({
-    ...io.registryOptions,
-    allowPrivateEgress: env.allowPrivateEgress,
-    plugins: await loadPlugins(env.plugins, io.cwd),
-  });
+  return configuredProviderRegistry(env, await loadPlugins(env.plugins, io.cwd), io.registryOptions);
 }

@@ -14,7 +14,6 @@ import {
   type WebhookDeliveryProcessor,
 } from '@margin/core';
 import type { Clock, Ids, ProviderRegistry, ReviewEngineV1 } from '@margin/core/spec';
-import { createProviderRegistry } from '@margin/providers';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';
 import { backgroundSettingsOf, type HostConfig } from '../config.js';
@@ -25,6 +24,7 @@ import { createHttpMetrics } from '../observability/metrics.js';
 import { loadHostSecrets } from './host-secrets.js';
 import { loadPlugins } from './load-plugins.js';
 import { createHostContext } from './margin-router.js';
+import { configuredProviderRegistry, type RegistryBase } from './provider-registry.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -32,7 +32,10 @@ export interface MarginHostOptions {
   logDestination?: DestinationStream | undefined;
   /** Shows the generated bootstrap password once; stdout by default (never the log). */
   announce?: ((message: string) => void) | undefined;
+  /** The adapters; by default the built-ins and `MARGIN_PLUGINS`, as the configuration sets them up. */
   providers?: ProviderRegistry | undefined;
+  /** Laid under the configuration when the host builds its registry (tests reach their fakes so). */
+  registryBase?: RegistryBase | undefined;
   /** The review pipeline; Margin's own engine unless another is given. */
   reviewEngine?: ReviewEngineV1 | undefined;
   clock?: Clock | undefined;
@@ -65,8 +68,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
   // Plugins first: one that cannot be loaded stops the start before anything is opened.
   const plugins = await loadPlugins(config.plugins);
-  const providers =
-    options.providers ?? createProviderRegistry({ allowPrivateEgress: config.allowPrivateEgress, plugins });
+  const providers = options.providers ?? configuredProviderRegistry(config, plugins, options.registryBase);
   for (const plugin of plugins) logger.info({ plugin: plugin.name }, 'provider plugin registered');
   const secrets = await loadHostSecrets(config);
   const target = parseDatabaseUrl(config.databaseUrl);

@@ -8,6 +8,9 @@ import {
   type HttpTransport,
 } from '../../utils/index.js';
 
+/** The deadline of one attempt of a call to a model when `timeoutMs` is not given. */
+export const DEFAULT_AI_TIMEOUT_MS = 120_000;
+
 /** What every AI kind shares: the guarded network, retry tuning, a clock. Built once per host. */
 export interface AiRuntimeOptions {
   /**
@@ -66,7 +69,7 @@ export function createAiRuntime(options: AiRuntimeOptions = {}): AiRuntime {
         followRedirects: false,
         retries: options.retries,
         backoffBaseMs: options.backoffBaseMs,
-        timeoutMs: options.timeoutMs ?? 120_000,
+        timeoutMs: options.timeoutMs ?? DEFAULT_AI_TIMEOUT_MS,
         maxRetryDelayMs: options.maxRetryDelayMs,
         secrets: transportOptions.secrets,
         inspectError: transportOptions.inspectError,

@@ -29,6 +29,8 @@ export interface FakeChatAnswer {
   /** An error status (e.g. 400, 429) answers `errorBody`, or an OpenAI-shaped error. */
   status?: number | undefined;
   errorBody?: unknown;
+  /** Sends the answer one byte every `trickleMs` after its headers: a model that never finishes in time. */
+  trickleMs?: number | undefined;
 }
 
 /**
@@ -147,6 +149,7 @@ export async function startFakeChatModel(options: FakeChatModelOptions = {}): Pr
       };
       return {
         status: answer.status ?? 200,
+        trickleMs: answer.trickleMs,
         json: {
           id: `chatcmpl-fake-${chats.length}`,
           object: 'chat.completion',

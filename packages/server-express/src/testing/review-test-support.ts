@@ -28,13 +28,14 @@ export interface ReviewHarness {
  * The four provider fakes, the model fake and a stock host that reaches them (private egress
  * allowed, the worker and the delivery processor polling fast), with the admin signed in. `env`
  * is laid over that host's environment (`WORKER_ENABLED: 'false'` for tests that run the queue
- * themselves with `runQueuedJob`).
+ * themselves with `runQueuedJob`). The host builds its adapters from that environment, as in
+ * production, so settings such as `MARGIN_AI_TIMEOUT_SECONDS` reach them.
  */
 export async function startReviewHarness(options: { env?: Record<string, string> } = {}): Promise<ReviewHarness> {
   const fakes = await startScmFakes({ allowPrivateEgress: true });
   const model = await startFakeChatModel();
   const host = await startTestHost({
-    providers: fakes.providers,
+    registryBase: fakes.registryBase,
     env: {
       WORKER_POLL_INTERVAL_MILLISECONDS: '50',
       WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: '50',

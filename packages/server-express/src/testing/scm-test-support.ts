@@ -18,6 +18,7 @@ import {
   startGitHubFake,
   startGitLabFake,
 } from '@margin/providers/testing';
+import type { RegistryBase } from '../host/provider-registry.js';
 
 /** Distinctive secrets, so a leak into a response or log line is easy to find. */
 export const SECRETS = {
@@ -38,6 +39,8 @@ export interface ScmFakes {
   githubAppKey: string;
   /** Every built-in adapter, reaching the fakes. */
   providers: ProviderRegistry;
+  /** What a host needs to build its own registry that reaches the fakes (`startTestHost({ registryBase })`). */
+  registryBase: RegistryBase;
   /** Connection bodies per family and kind, valid against the fakes; spread overrides over them. */
   bodies: {
     gitlab(overrides?: Record<string, unknown>): Record<string, unknown>;
@@ -65,11 +68,8 @@ export async function startScmFakes(options: { allowPrivateEgress?: boolean } = 
     startAzureDevOpsFake({ pat: SECRETS.adoPat, clientSecret: SECRETS.adoClientSecret }),
     startBitbucketFake(),
   ]);
-  const providers = createProviderRegistry({
-    entraAuthorityUrl: ado.server.url,
-    bitbucketApiBaseUrl: bitbucket.apiBaseUrl,
-    allowPrivateEgress: options.allowPrivateEgress,
-  });
+  const registryBase: RegistryBase = { entraAuthorityUrl: ado.server.url, bitbucketApiBaseUrl: bitbucket.apiBaseUrl };
+  const providers = createProviderRegistry({ ...registryBase, allowPrivateEgress: options.allowPrivateEgress });
   const body =
     (base: Record<string, unknown>) =>
     (overrides: Record<string, unknown> = {}) => ({ ...base, ...overrides });
@@ -80,6 +80,7 @@ export async function startScmFakes(options: { allowPrivateEgress?: boolean } = 
     bitbucket,
     githubAppKey,
     providers,
+    registryBase,
     bodies: {
       gitlab: body({
         providerFamily: 'gitHostB',

@@ -1,50 +1,47 @@
-import type { AiDeps } from './ai/ai-deps.js';
 import * as aiChecks from './ai/connection-checks.js';
 import * as aiConnections from './ai/connections.js';
+import type { AiDeps, AiPurpose } from './ai/index.js';
+import { type BoundResolvePurpose, resolvePurpose } from './ai/index.js';
 import * as logicalModels from './ai/logical-models.js';
 import * as modelCatalog from './ai/model-catalog.js';
-import type { AiPurpose } from './ai/purposes.js';
-import { type BoundResolvePurpose, resolvePurpose } from './ai/resolve-purpose.js';
 import { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
-import { createEventBus, type EventBus } from './events.js';
-import { AccessCache } from './identity/access-cache.js';
-import { createAccessTokens } from './identity/access-tokens.js';
-import type { Actor } from './identity/actor.js';
-import { authenticateAccessToken, authenticatePersonalAccessToken } from './identity/authenticate.js';
-import { createAuthorizer } from './identity/authorization.js';
-import { type BootstrapAdminInput, ensureBootstrapAdmin } from './identity/bootstrap-admin.js';
-import { getMe } from './identity/me.js';
+import {
+  AccessCache,
+  authenticateAccessToken,
+  authenticatePersonalAccessToken,
+  type BootstrapAdminInput,
+  createAccessTokens,
+  createAuthorizer,
+  ensureBootstrapAdmin,
+  getMe,
+  SignInThrottle,
+} from './identity/index.js';
 import * as members from './identity/members.js';
 import * as pats from './identity/personal-access-tokens.js';
 import * as sessions from './identity/sessions.js';
-import { SignInThrottle } from './identity/sign-in-throttle.js';
 import * as users from './identity/users.js';
+import type { Actor, SecretBox } from './kernel/index.js';
+import { type Clock, createEventBus, type EventBus, type Ids, randomIds, systemClock } from './kernel/index.js';
 import * as knowledgeSources from './knowledge/sources.js';
-import { type CapabilityKey, requireCapability } from './licensing/index.js';
-import { getLicensing, patchLicensing } from './licensing/licensing.js';
-import { type Clock, systemClock } from './platform/clock.js';
-import { type Ids, randomIds } from './platform/ids.js';
-import type { SecretBox } from './platform/secret-box.js';
+import { type CapabilityKey, getLicensing, patchLicensing, requireCapability } from './licensing/index.js';
 import type { ProviderRegistry } from './providers.js';
-import type { ReviewEngineV1 } from './review-engine/review-engine-v1.js';
+import type { ReviewEngineV1 } from './review-engine/index.js';
 import * as blocks from './reviewing/blocks-and-dismissals.js';
 import * as findings from './reviewing/findings.js';
-import type { ReviewJobRecord } from './reviewing/job-record.js';
-import { JobStatusCache } from './reviewing/job-status-cache.js';
+import type { ReviewJobRecord } from './reviewing/index.js';
+import { JobStatusCache, submitJob } from './reviewing/index.js';
 import * as jobs from './reviewing/jobs.js';
-import { submitJob } from './reviewing/submit-job.js';
 import * as worker from './reviewing/worker.js';
 import * as scmConnections from './scm/connections.js';
 import * as discovery from './scm/discovery.js';
-import { openScmProvider, scopeWithConnection } from './scm/open-scm-provider.js';
+import { openScmProvider, scopeWithConnection } from './scm/index.js';
 import * as reviewerIdentity from './scm/reviewer-identity.js';
 import * as scopes from './scm/scopes.js';
-import type { StorageV1 } from './storage/storage-v1.js';
+import type { StorageV1 } from './storage/index.js';
 import { checkDatabase, verifySecretsKey } from './system/index.js';
 import * as clients from './tenancy/clients.js';
 import * as tenants from './tenancy/tenants.js';
-import { submitByCoordinates } from './triggers/by-coordinates.js';
-import { createTriggerUseCases } from './triggers/index.js';
+import { createTriggerUseCases, submitByCoordinates } from './triggers/index.js';
 
 export interface MarginCoreOptions {
   storage: StorageV1;

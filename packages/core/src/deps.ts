@@ -1,14 +1,8 @@
-import type { EventBus } from './events.js';
-import type { AccessCache } from './identity/access-cache.js';
-import type { AccessTokens } from './identity/access-tokens.js';
-import type { Authorizer } from './identity/authorization.js';
-import type { SignInThrottle } from './identity/sign-in-throttle.js';
-import type { Clock } from './platform/clock.js';
-import type { Ids } from './platform/ids.js';
-import type { SecretBox } from './platform/secret-box.js';
+import type { AccessCache, AccessTokens, Authorizer, SignInThrottle } from './identity/index.js';
+import type { Clock, EventBus, Ids, SecretBox } from './kernel/index.js';
 import type { ProviderRegistry } from './providers.js';
-import type { JobStatusCache } from './reviewing/job-status-cache.js';
-import type { StorageV1 } from './storage/storage-v1.js';
+import type { JobStatusCache } from './reviewing/index.js';
+import type { StorageV1 } from './storage/index.js';
 
 export interface AuthSettings {
   accessTokenTtlSeconds: number;

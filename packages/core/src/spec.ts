@@ -9,92 +9,115 @@
  */
 export { z } from 'zod';
 export {
+  AI_FAILURE_CATEGORIES,
+  AI_PURPOSES,
   type AiAuth,
+  type AiAuthMode,
   type AiChatRequest,
   type AiChatResult,
   type AiConnectionConfig,
   type AiConnectionProfile,
+  type AiConnectionRecord,
+  type AiConnectionsRepository,
   type AiDiscoveryResult,
   type AiEmbeddingResult,
   type AiFailureCategory,
   type AiFinishReason,
   type AiKindSettings,
+  type AiLogicalModelsRepository,
   type AiMessage,
+  type AiModelCatalogRepository,
   type AiModelSpec,
   type AiModelV1,
   type AiProbeResult,
   type AiProtocolV1,
   type AiProviderKind,
   type AiProviderKindV1,
+  type AiPurpose,
   type AiResponseFormat,
   type AiSettingsSchemaV1,
   type AiToolCall,
   type AiToolChoice,
   type AiToolDefinition,
   type AiUsage,
+  AUTH_MODES,
+  aiConnectionConfigOf,
   BUILT_IN_AI_PROVIDER_KINDS,
   BUILT_IN_PROTOCOL_MODES,
   type BuiltInAiProviderKind,
   type BuiltInProtocolMode,
-  type DiscoveredModel,
-  type KnownModelV1,
-  type ProtocolMode,
-  REASONING_EFFORTS,
-  type ReasoningEffort,
-  type TokenCount,
-  type WireProtocolMode,
-} from './ai/ai-model-v1.js';
-export {
-  AI_FAILURE_CATEGORIES,
-  type AiAuthMode,
-  type AiConnectionRecord,
-  type AiConnectionsRepository,
-  type AiLogicalModelsRepository,
-  type AiModelCatalogRepository,
-  AUTH_MODES,
   type CatalogModelRecord,
   type ConfiguredModelRecord,
+  capabilityForPurpose,
   DISCOVERY_MODES,
+  type DiscoveredModel,
   type DiscoveryMode,
+  failureCategoryOf,
+  failureSummaryOf,
+  isAiPurpose,
+  type KnownModelV1,
   type LogicalModelOwnerKind,
   type LogicalModelRecord,
   MODEL_SOURCES,
   type ModelSource,
   type ModelTraits,
-  type PriceOverrideRecord,
-  type PurposeBindingRecord,
-  type PurposeMappingRecord,
-  type VerificationRecord,
-} from './ai/ai-records.js';
-export { failureCategoryOf, failureSummaryOf } from './ai/failure-category.js';
-export { aiConnectionConfigOf } from './ai/kind-settings.js';
-export { modesOf, operationOf } from './ai/profile-rules.js';
-export {
-  AI_PURPOSES,
-  type AiPurpose,
-  capabilityForPurpose,
-  isAiPurpose,
+  modesOf,
   OPERATION_KINDS,
   type OperationKind,
-} from './ai/purposes.js';
+  operationOf,
+  type PriceOverrideRecord,
+  type ProtocolMode,
+  type PurposeBindingRecord,
+  type PurposeMappingRecord,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type TokenCount,
+  type VerificationRecord,
+  type WireProtocolMode,
+} from './ai/index.js';
 export {
   type AddressClass,
   classifyAddress,
+  type EgressRefusal,
+  egressRefusalOf,
   isMetadataHostName,
   refusedAddressClass,
-} from './egress/address-policy.js';
-export { type EgressRefusal, egressRefusalOf } from './egress/url-policy.js';
-export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './identity/membership-record.js';
-export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './identity/pat-record.js';
-export type { RefreshTokenRecord, RefreshTokensRepository } from './identity/session-record.js';
-export type { SignInFailureRecord, SignInFailuresRepository } from './identity/sign-in-failure-record.js';
+} from './egress/index.js';
+export type {
+  ClientMemberRecord,
+  MembershipsRepository,
+  PersonalAccessTokenRecord,
+  PersonalAccessTokensRepository,
+  RefreshTokenRecord,
+  RefreshTokensRepository,
+  SignInFailureRecord,
+  SignInFailuresRepository,
+  TenantMemberRecord,
+  UserPatch,
+  UserRecord,
+  UsersRepository,
+} from './identity/index.js';
+export type { SettingsRepository } from './kernel/index.js';
 export {
+  type Clock,
+  type CursorPosition,
+  decodeCursor,
+  encodeCursor,
   GLOBAL_ROLES,
   type GlobalRole,
-  type UserPatch,
-  type UserRecord,
-  type UsersRepository,
-} from './identity/user-record.js';
+  type Ids,
+  type Page,
+  type PageRequest,
+  randomIds,
+  type SealedField,
+  type SecretBox,
+  SYSTEM_TENANT_ID,
+  sealedSecretContext,
+  systemClock,
+  toPage,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+} from './kernel/index.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,
   type KnowledgeSourceKind,
@@ -103,18 +126,8 @@ export {
   REFRESH_TRIGGER_MODES,
   SYMBOL_MODES,
   type TrackedBranch,
-} from './knowledge/knowledge-records.js';
-export { type Clock, systemClock } from './platform/clock.js';
-export { type Ids, randomIds } from './platform/ids.js';
-export { type SealedField, type SecretBox, sealedSecretContext } from './platform/secret-box.js';
-export {
-  familyOfSegment,
-  type ProviderRegistry,
-  requestedAiKind,
-  requestedScmFamily,
-  scmFamily,
-} from './providers.js';
-export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './review-engine/pipeline/review-source.js';
+} from './knowledge/index.js';
+export { familyOfSegment, type ProviderRegistry, requestedAiKind, requestedScmFamily, scmFamily } from './providers.js';
 export type {
   ReviewContext,
   ReviewEngineV1,
@@ -122,19 +135,25 @@ export type {
   ReviewModels,
   ReviewOutcome,
   ReviewScm,
-} from './review-engine/review-engine-v1.js';
-export type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from './reviewing/block-record.js';
-export type { DismissalRecord, DismissalsRepository } from './reviewing/dismissal-record.js';
-export {
-  FINDING_STATES,
-  type FindingState,
-  type ReviewFindingsRepository,
-  type StoredFindingFilter,
-  type StoredFindingRecord,
-} from './reviewing/finding-record.js';
+} from './review-engine/index.js';
+export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './review-engine/index.js';
+export type {
+  BlockedPullRequestRecord,
+  BlockedPullRequestsRepository,
+  DismissalRecord,
+  DismissalsRepository,
+  PublicationPatch,
+  PublicationRecord,
+  ReviewPublicationsRepository,
+} from './reviewing/index.js';
+/** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
 export {
   ACTIVE_STATUSES,
   type ClaimRequest,
+  EVENT_CATEGORIES,
+  type EventCategory,
+  FINDING_STATES,
+  type FindingState,
   type FinishRequest,
   JOB_STATUSES,
   JOB_TRIGGERS,
@@ -146,40 +165,20 @@ export {
   type JobStatus,
   type JobTrigger,
   type JobUsage,
-  RECLAIM_EXHAUSTED,
-  type ReclaimOutcome,
-  type ReviewJobRecord,
-  type ReviewJobsRepository,
-} from './reviewing/job-record.js';
-/** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
-export { RAN_ITS_COURSE } from './reviewing/job-state.js';
-export {
-  EVENT_CATEGORIES,
-  type EventCategory,
   type PassOutcome,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
+  RAN_ITS_COURSE,
+  RECLAIM_EXHAUSTED,
   RESOLVED_HEAD_EVENT,
-} from './reviewing/protocol-record.js';
-export type {
-  PublicationPatch,
-  PublicationRecord,
-  ReviewPublicationsRepository,
-} from './reviewing/publication-record.js';
-export {
-  type ProviderConnectionPatch,
-  type ProviderConnectionRecord,
-  type ProviderConnectionsRepository,
-  type ProviderScopePatch,
-  type ProviderScopeRecord,
-  type ProviderScopesRepository,
-  type ReviewerIdentitiesRepository,
-  type ReviewerIdentityRecord,
-  SCOPE_TYPES,
-  type ScopeType,
-} from './scm/connection-records.js';
-export { PROVIDER_FAILURES } from './scm/provider-failures.js';
+  type ReclaimOutcome,
+  type ReviewFindingsRepository,
+  type ReviewJobRecord,
+  type ReviewJobsRepository,
+  type StoredFindingFilter,
+  type StoredFindingRecord,
+} from './reviewing/index.js';
 export {
   AUTHENTICATION_KINDS,
   type AuthenticationKind,
@@ -198,15 +197,25 @@ export {
   type ListChangedFilesOptions,
   type ListingTruncation,
   type NormalizedWebhookEvent,
+  PROVIDER_FAILURES,
+  type ProviderConnectionPatch,
+  type ProviderConnectionRecord,
+  type ProviderConnectionsRepository,
   type ProviderFamily,
+  type ProviderScopePatch,
+  type ProviderScopeRecord,
+  type ProviderScopesRepository,
   type PullRequestAddress,
   type PullRequestRef,
   type PullRequestSnapshot,
   type PullRequestStatus,
   type PullRequestSummary,
   type RepositoryRef,
+  type ReviewerIdentitiesRepository,
+  type ReviewerIdentityRecord,
   type ReviewThread,
   type Revision,
+  SCOPE_TYPES,
   type ScmAccount,
   type ScmCallOptions,
   type ScmConnectionConfig,
@@ -218,6 +227,7 @@ export {
   type ScmScopeRef,
   type ScmUser,
   type ScmWebhookV1,
+  type ScopeType,
   THREAD_MARKER_PATTERN,
   type ThreadAnchor,
   type ThreadClosure,
@@ -226,26 +236,16 @@ export {
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
   type WebhookHeaders,
-} from './scm/scm-provider-v1.js';
-export {
-  type CursorPosition,
-  decodeCursor,
-  encodeCursor,
-  type Page,
-  type PageRequest,
-  toPage,
-} from './storage/paging.js';
-export type { SettingsRepository } from './storage/settings-repository.js';
-export type { Repositories, StorageV1 } from './storage/storage-v1.js';
-export {
-  type ClientAccess,
-  type ClientListFilter,
-  type ClientRecord,
-  type ClientsRepository,
-  SYSTEM_TENANT_ID,
-  type TenantRecord,
-  type TenantsRepository,
-} from './tenancy/tenancy-records.js';
+} from './scm/index.js';
+export type { Repositories, StorageV1 } from './storage/index.js';
+export type {
+  ClientAccess,
+  ClientListFilter,
+  ClientRecord,
+  ClientsRepository,
+  TenantRecord,
+  TenantsRepository,
+} from './tenancy/index.js';
 export {
   CRAWL_OUTCOMES,
   type CrawlClaimRequest,
@@ -273,5 +273,4 @@ export {
   type WebhookConfigurationsRepository,
   type WebhookDeliveriesRepository,
   type WebhookDeliveryRecord,
-} from './triggers/trigger-records.js';
-export { VERIFICATION_STATUSES, type VerificationStatus } from './verification.js';
+} from './triggers/index.js';

@@ -1,5 +1,5 @@
-import type { Page, PageRequest } from '../storage/index.js';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
+import type { Page, PageRequest } from '../kernel/index.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../kernel/index.js';
 import type { AiFailureCategory, AiProviderKind, ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
 import type { AiPurpose, OperationKind } from './purposes.js';
 

@@ -1,5 +1,5 @@
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import type { AiDeps } from './ai-deps.js';
 import type {
   AiConnectionConfig,

@@ -1,7 +1,5 @@
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
-import { sealedSecretContext } from '../platform/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
 import type { Repositories } from '../storage/index.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';

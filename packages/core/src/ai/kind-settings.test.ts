@@ -1,13 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createMarginCore } from '../core.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { bindReviewModel } from '../index.js';
-import { createAesGcmSecretBox } from '../platform/index.js';
+import type { Actor } from '../kernel/index.js';
+import { createAesGcmSecretBox, MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { requestedAiKind } from '../providers.js';
+import { bindReviewModel } from '../review-engine/index.js';
 import { createMemoryStorage } from '../storage/index.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
 import { marginErrorOf } from '../testing/index.js';
 import type { AiConnectionConfig, AiModelV1, AiProviderKindV1 } from './ai-model-v1.js';
 import { aiConnectionConfigOf, readKindSettings, settingKeysOf, settingsSchemaProblems } from './kind-settings.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MarginError, type ValidationIssue } from '../errors.js';
-import { REGISTERED_ID_PATTERN } from '../validation/index.js';
+import { MarginError, REGISTERED_ID_PATTERN, type ValidationIssue } from '../kernel/index.js';
 import type { AiConnectionConfig, AiConnectionProfile, AiKindSettings, AiProviderKindV1 } from './ai-model-v1.js';
 
 type SettingsOf<T extends AiKindSettings> = Pick<AiProviderKindV1<T>, 'settings'> | undefined;

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../kernel/index.js';
 import type { ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
 import type { AiConnectionRecord } from './ai-records.js';
 import type { OperationKind } from './purposes.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import type { Repositories } from '../storage/index.js';
 import type { ClientRecord } from '../tenancy/index.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';

@@ -1,9 +1,9 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { requestedAiKind } from '../providers.js';
-import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/index.js';
+import type { TenantRecord } from '../tenancy/index.js';
 import type { AiProviderKind, AiProviderKindV1 } from './ai-model-v1.js';
 import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
 import type { ModelPrices } from './cost.js';

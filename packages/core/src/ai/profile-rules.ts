@@ -1,6 +1,5 @@
 import { egressRefusalOf } from '../egress/index.js';
-import type { ValidationIssue } from '../errors.js';
-import type { Ids } from '../platform/index.js';
+import type { Ids, ValidationIssue } from '../kernel/index.js';
 import { type ProviderRegistry, unregisteredAiKindIssue } from '../providers.js';
 import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from './ai-model-v1.js';
 import type {

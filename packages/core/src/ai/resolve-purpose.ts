@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { AiConnectionConfig, AiModelV1, ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
 import type { AiConnectionRecord, ConfiguredModelRecord } from './ai-records.js';
 import { openConnectionConfig } from './connections.js';

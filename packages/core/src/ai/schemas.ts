@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { registeredId } from '../validation/index.js';
+import { registeredId } from '../kernel/index.js';
 import { BUILT_IN_AI_PROVIDER_KINDS, BUILT_IN_PROTOCOL_MODES, REASONING_EFFORTS } from './ai-model-v1.js';
 import {
   AI_FAILURE_CATEGORIES,

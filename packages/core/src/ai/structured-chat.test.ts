@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from './ai-model-v1.js';
 import { chatStructured } from './structured-chat.js';
 import { parseJsonLeniently } from './structured-output.js';

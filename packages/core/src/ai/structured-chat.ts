@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { AiChatRequest, AiModelV1, AiUsage } from './ai-model-v1.js';
 import { askStructured } from './structured-output.js';
 

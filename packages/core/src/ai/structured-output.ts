@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from './ai-model-v1.js';
 import { toVendorJsonSchema } from './json-schema.js';
 import { addUsage, emptyUsage } from './usage.js';

@@ -1,8 +1,7 @@
-import type { Clock } from '../platform/index.js';
-import { TtlCache } from '../platform/index.js';
+import type { Clock, GlobalRole } from '../kernel/index.js';
+import { TtlCache } from '../kernel/index.js';
 import type { StorageV1 } from '../storage/index.js';
 import type { ClientAccess } from '../tenancy/index.js';
-import type { GlobalRole } from './user-record.js';
 
 export interface UserState {
   id: string;

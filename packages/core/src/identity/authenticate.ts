@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { PAT_PREFIX, sha256Hex } from './tokens.js';
 
 const invalid = () => MarginError.unauthenticated();

@@ -1,9 +1,8 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import type { Actor } from '../kernel/index.js';
+import { type ClientRole, clientRoleAtLeast, higherClientRole, MarginError, type TenantRole } from '../kernel/index.js';
 import { isTenantInReach } from '../licensing/index.js';
 import type { ClientRecord, TenantRecord } from '../tenancy/index.js';
-import type { Actor } from './actor.js';
-import { type ClientRole, clientRoleAtLeast, higherClientRole, type TenantRole } from './roles.js';
 
 /**
  * Who may do what, in one table. Client actions need a minimum client role (a tenant administrator

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { hashPassword } from './passwords.js';
 
 export interface BootstrapAdminInput {

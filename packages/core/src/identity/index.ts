@@ -1,12 +1,13 @@
+export { AccessCache } from './access-cache.js';
 export { type AccessTokens, createAccessTokens } from './access-tokens.js';
-export type { Actor } from './actor.js';
+export { authenticateAccessToken, authenticatePersonalAccessToken } from './authenticate.js';
 export { type Action, type Authorizer, createAuthorizer, effectiveClientRole, POLICY } from './authorization.js';
 export { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
+export { getMe } from './me.js';
 export { MeView } from './me-schema.js';
 export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './membership-record.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './pat-record.js';
-export { CLIENT_ROLES, type ClientRole, clientRoleAtLeast, TENANT_ROLES, type TenantRole } from './roles.js';
 export {
   ChangePasswordInput,
   CreatePatInput,
@@ -14,7 +15,6 @@ export {
   LoginInput,
   MemberList,
   MemberView,
-  PageQuery,
   PatCreated,
   PatchUserInput,
   PatList,
@@ -29,4 +29,5 @@ export {
 export type { RefreshTokenRecord, RefreshTokensRepository } from './session-record.js';
 export type { SessionTokens, SignInContext } from './sessions.js';
 export type { SignInFailureRecord, SignInFailuresRepository } from './sign-in-failure-record.js';
-export { GLOBAL_ROLES, type GlobalRole, type UserPatch, type UserRecord, type UsersRepository } from './user-record.js';
+export { SignInThrottle } from './sign-in-throttle.js';
+export type { UserPatch, UserRecord, UsersRepository } from './user-record.js';

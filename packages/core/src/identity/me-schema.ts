@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { CLIENT_ROLES, GLOBAL_ROLES, TENANT_ROLES } from '../kernel/index.js';
 import { CapabilityStateView, EDITIONS } from '../licensing/index.js';
-import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
-import { GLOBAL_ROLES } from './user-record.js';
 
 export const MeView = z
   .object({

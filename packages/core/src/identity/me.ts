@@ -1,8 +1,7 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import type { Actor, ClientRole, TenantRole } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { allCapabilityStates, readLicensing } from '../licensing/index.js';
-import type { Actor } from './actor.js';
-import type { ClientRole, TenantRole } from './roles.js';
 
 /**
  * Who the caller is: global role, explicit client and tenant roles, the edition and every

@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery } from '../kernel/index.js';
 import type { ClientMemberRecord, TenantMemberRecord } from './membership-record.js';
-import { PageQuery, PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
+import { PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
 
 async function withUsers(deps: CoreDeps, members: Array<ClientMemberRecord | TenantMemberRecord>) {
   const users = new Map((await deps.storage.users.findManyByIds(members.map((m) => m.userId))).map((u) => [u.id, u]));

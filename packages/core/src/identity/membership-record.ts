@@ -1,5 +1,4 @@
-import type { Page, PageRequest } from '../storage/index.js';
-import type { ClientRole, TenantRole } from './roles.js';
+import type { ClientRole, Page, PageRequest, TenantRole } from '../kernel/index.js';
 
 export interface ClientMemberRecord {
   clientId: string;

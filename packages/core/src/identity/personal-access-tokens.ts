@@ -1,8 +1,7 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, PageQuery, requireInteractiveSession } from '../kernel/index.js';
 import type { PersonalAccessTokenRecord } from './pat-record.js';
-import { CreatePatInput, PageQuery } from './schemas.js';
+import { CreatePatInput } from './schemas.js';
 import { newPersonalAccessToken, sha256Hex } from './tokens.js';
 
 const view = (t: PersonalAccessTokenRecord) => ({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
-import { GLOBAL_ROLES } from './user-record.js';
+import { CLIENT_ROLES, GLOBAL_ROLES, TENANT_ROLES } from '../kernel/index.js';
 
 const password = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
 const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
@@ -106,11 +105,6 @@ export const UserView = z
 export const UserList = z
   .object({ items: z.array(UserView), nextCursor: z.string().nullable() })
   .meta({ id: 'UserList' });
-
-export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(500).optional(),
-});
 
 export const PutClientMemberInput = z.object({ role: z.enum(CLIENT_ROLES) }).meta({ id: 'PutClientMemberInput' });
 export const PutTenantMemberInput = z.object({ role: z.enum(TENANT_ROLES) }).meta({ id: 'PutTenantMemberInput' });

@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, requireInteractiveSession } from '../kernel/index.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { ChangePasswordInput, LoginInput } from './schemas.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';

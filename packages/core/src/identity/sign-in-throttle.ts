@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { expandIpv6 } from '../egress/index.js';
-import { pause } from '../platform/index.js';
+import { pause } from '../kernel/index.js';
 import type { SignInFailureRecord } from './sign-in-failure-record.js';
 
 /** The record that counts a username's failures from every address. */

@@ -1,8 +1,7 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, PageQuery, requireInteractiveSession } from '../kernel/index.js';
 import { hashPassword } from './passwords.js';
-import { CreateUserInput, PageQuery, PatchUserInput } from './schemas.js';
+import { CreateUserInput, PatchUserInput } from './schemas.js';
 import type { UserPatch, UserRecord } from './user-record.js';
 
 export const userView = (u: UserRecord) => ({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { oneOf, required, text, timestamp } from '../kernel/index.js';
 import { providerFamily } from '../scm/index.js';
-import { oneOf, required, text, timestamp } from '../validation/index.js';
 import { KNOWLEDGE_SOURCE_KINDS, REFRESH_TRIGGER_MODES, SYMBOL_MODES } from './knowledge-records.js';
 
 const branchName = text(300).refine((b) => !b.includes('*'), 'must be a branch name, not a pattern');

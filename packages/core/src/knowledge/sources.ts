@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery } from '../kernel/index.js';
 import { scmFamily } from '../providers.js';
 import { requireWikiSources } from '../scm/index.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';

@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import {
   CAPABILITY_FEATURES,
   CAPABILITY_KEYS,

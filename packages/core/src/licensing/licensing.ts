@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityKey, REQUIRES_COMMERCIAL } from './capabilities.js';
 import { allCapabilityStates, type LicensingRecord, readLicensing, writeLicensing } from './licensing-state.js';
 import { PatchLicensingInput } from './schemas.js';

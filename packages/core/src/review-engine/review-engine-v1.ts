@@ -1,6 +1,5 @@
 import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai/index.js';
-import type { EventBus } from '../events.js';
-import type { Clock, Ids } from '../platform/index.js';
+import type { Clock, EventBus, Ids } from '../kernel/index.js';
 import type { JobUsage, ProtocolWriter, ReviewJobRecord } from '../reviewing/index.js';
 import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';

@@ -1,4 +1,4 @@
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { CoverageManifest } from './coverage.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
 import { FINDING_STATES, type FindingState, type StoredFindingRecord } from './finding-record.js';
 import { FindingListQuery, PullRequestFindingsQuery } from './schemas.js';
 

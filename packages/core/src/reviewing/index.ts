@@ -10,6 +10,7 @@ export {
 export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
+export { JobStatusCache } from './job-status-cache.js';
 export { jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
 export {
@@ -51,5 +52,6 @@ export {
   refusalError,
   requestReview,
   type SubmissionResult,
+  submitJob,
 } from './submit-job.js';
 export { type ExecutionOutcome, MAX_RECLAIMS, NO_ENGINE } from './worker.js';

@@ -1,7 +1,7 @@
 import type { AiPurpose } from '../ai/index.js';
 import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type {
   CoverageFile,
   FindingStore,

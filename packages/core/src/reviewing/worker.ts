@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';

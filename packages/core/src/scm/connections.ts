@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError, type ProviderFailure } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../providers.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';

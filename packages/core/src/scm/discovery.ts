@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { type OpenedScmScope, scopeWithConnection } from './open-scm-provider.js';
 import {

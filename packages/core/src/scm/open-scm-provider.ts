@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { sealedSecretContext } from '../platform/index.js';
+import { MarginError, sealedSecretContext } from '../kernel/index.js';
 import { scmFamily } from '../providers.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from './connection-records.js';
 import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from './scm-provider-v1.js';

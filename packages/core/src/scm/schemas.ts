@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, registeredId, required, timestamp } from '../validation/index.js';
+import { oneOf, registeredId, required, timestamp } from '../kernel/index.js';
 import { SCOPE_TYPES, VERIFICATION_STATUSES } from './connection-records.js';
 import { PROVIDER_FAILURES } from './provider-failures.js';
 import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from './scm-provider-v1.js';

@@ -1,4 +1,4 @@
-import type { MarginError } from '../errors.js';
+import type { MarginError } from '../kernel/index.js';
 
 /**
  * The source-control port. One `ScmProviderFamilyV1` per provider family (Azure DevOps, GitHub,

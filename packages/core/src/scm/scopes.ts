@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { PageQuery } from '../kernel/index.js';
 import type { ProviderScopePatch, ProviderScopeRecord } from './connection-records.js';
 import { requireConnection } from './connections.js';
 import { scopeNotFound } from './open-scm-provider.js';

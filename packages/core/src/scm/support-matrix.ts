@@ -1,5 +1,5 @@
 import { egressRefusalOf } from '../egress/index.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import type { AuthenticationKind, ScmProviderFamilyV1 } from './scm-provider-v1.js';
 
 /** The fields an authentication kind needs besides the secret; every other kind must leave them out. */

@@ -6,6 +6,7 @@ import type {
   SignInFailuresRepository,
   UsersRepository,
 } from '../identity/index.js';
+import type { SettingsRepository } from '../kernel/index.js';
 import type { KnowledgeSourcesRepository } from '../knowledge/index.js';
 import type {
   BlockedPullRequestsRepository,
@@ -26,7 +27,6 @@ import type {
   WebhookConfigurationsRepository,
   WebhookDeliveriesRepository,
 } from '../triggers/index.js';
-import type { SettingsRepository } from './settings-repository.js';
 
 /** Every repository, one per aggregate. Inside `transaction` the same shape is bound to the transaction. */
 export interface Repositories {

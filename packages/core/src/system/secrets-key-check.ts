@@ -1,6 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { sealedSecretContext } from '../platform/index.js';
+import { MarginError, sealedSecretContext } from '../kernel/index.js';
 
 const KEY = 'system.secretsKeyCheck';
 const PROBE = 'margin-secrets-key-check';

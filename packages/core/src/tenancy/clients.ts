@@ -1,10 +1,9 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateClientInput, PatchClientInput } from './schemas.js';
-import { type ClientListFilter, type ClientRecord, SYSTEM_TENANT_ID } from './tenancy-records.js';
+import type { ClientListFilter, ClientRecord } from './tenancy-records.js';
 
 export const clientView = (c: ClientRecord) => ({
   id: c.id,

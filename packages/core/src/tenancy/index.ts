@@ -8,12 +8,11 @@ export {
   TenantList,
   TenantView,
 } from './schemas.js';
-export {
-  type ClientAccess,
-  type ClientListFilter,
-  type ClientRecord,
-  type ClientsRepository,
-  SYSTEM_TENANT_ID,
-  type TenantRecord,
-  type TenantsRepository,
+export type {
+  ClientAccess,
+  ClientListFilter,
+  ClientRecord,
+  ClientsRepository,
+  TenantRecord,
+  TenantsRepository,
 } from './tenancy-records.js';

@@ -1,9 +1,9 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateTenantInput, PatchTenantInput } from './schemas.js';
-import { SYSTEM_TENANT_ID, type TenantRecord } from './tenancy-records.js';
+import type { TenantRecord } from './tenancy-records.js';
 
 export const tenantView = (t: TenantRecord) => ({
   id: t.id,

@@ -12,8 +12,7 @@ import {
   settingKeysOf,
   settingsSchemaProblems,
 } from '../ai/index.js';
-import { MarginError } from '../errors.js';
-import { REGISTERED_ID_PATTERN } from '../validation/index.js';
+import { MarginError, REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import { marginErrorOf } from './async-results.js';
 
 /** One request as the kind's fake received it. */

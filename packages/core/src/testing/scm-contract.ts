@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import {
   AUTHENTICATION_KINDS,
   type ChangedFile,
@@ -8,7 +9,6 @@ import {
   type ScmProviderV1,
   type ScmScopeRef,
 } from '../scm/index.js';
-import { REGISTERED_ID_PATTERN } from '../validation/index.js';
 import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { type ErrorCode, MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { type ErrorCode, MarginError } from '../kernel/index.js';
 import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/index.js';
 import type { PullRequestSnapshot } from '../scm/index.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
 import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm/index.js';

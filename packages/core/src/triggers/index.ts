@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
 import * as crawl from './crawl-configurations.js';
 import { type CrawlRequest, crawlDueConfigurations } from './crawler.js';
 import { DeliveryBatcher } from './delivery-batcher.js';
@@ -68,3 +68,4 @@ export function createTriggerUseCases(deps: CoreDeps, options: TriggerOptions = 
 }
 
 export type TriggerUseCases = ReturnType<typeof createTriggerUseCases>;
+export { submitByCoordinates } from './by-coordinates.js';

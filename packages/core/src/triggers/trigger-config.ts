@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing } from '../licensing/index.js';
 import type { JobOptions, JobTrigger, ReviewRequest } from '../reviewing/index.js';
 import type {
@@ -10,7 +10,6 @@ import type {
   ProviderScopeRecord,
   PullRequestSnapshot,
 } from '../scm/index.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
 import type { CommonConfigurationPatchInput } from './schemas.js';
 import type {
   CrawlConfigurationPatch,

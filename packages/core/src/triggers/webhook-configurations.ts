@@ -1,9 +1,7 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor, Clock } from '../kernel/index.js';
+import { MarginError, sealedSecretContext, TtlCache } from '../kernel/index.js';
 import { isTenantInReach } from '../licensing/index.js';
-import type { Clock } from '../platform/index.js';
-import { sealedSecretContext, TtlCache } from '../platform/index.js';
 import type { ProviderRegistry } from '../providers.js';
 import type { WebhookEventKind } from '../scm/index.js';
 import {

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { familyOfSegment } from '../providers.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/index.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
 import type { PullRequestSnapshot } from '../scm/index.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';

@@ -1,5 +1,5 @@
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass } from '../../reviewing/index.js';
 import type { ReviewThread } from '../../scm/index.js';
 import { threadNear, threadText } from '../dedupe/dedupe.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AiChatRequest } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ReviewThread } from '../../scm/index.js';
 import {
   createMemoryFindingStore,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ChangedFile, FileDiff, Revision } from '../../scm/index.js';
 import type { Anchor } from '../anchor/anchor.js';
 import type { CoverageFile } from '../coverage.js';

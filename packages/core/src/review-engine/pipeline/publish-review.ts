@@ -1,4 +1,4 @@
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
 import type { CreateThreadOutcome, ReviewThread } from '../../scm/index.js';
 import { demote, type EngineFinding } from '../engine-finding.js';

@@ -8,8 +8,8 @@ import {
   type OutputRung,
   type StructuredOutcome,
 } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
 import { type AnchorableFile, anchorFinding, type PathResolver } from '../anchor/anchor.js';
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';

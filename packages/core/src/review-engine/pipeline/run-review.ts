@@ -1,5 +1,5 @@
-import { MarginError } from '../../errors.js';
-import type { Clock, Ids } from '../../platform/index.js';
+import type { Clock, Ids } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { type JobUsage, type ProtocolWriter, RESOLVED_HEAD_EVENT } from '../../reviewing/index.js';
 import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
 import { PathResolver } from '../anchor/anchor.js';

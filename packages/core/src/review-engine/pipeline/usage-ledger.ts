@@ -1,7 +1,7 @@
 import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai/index.js';
 import { addUsage, emptyUsage, estimateCostUsd } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import type { JobUsage, ProtocolPass } from '../../reviewing/index.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../platform/index.js';
+import type { Clock } from '../../kernel/index.js';
 import type { ProtocolEventRecord, ProtocolPassRecord, ProtocolWriter } from '../../reviewing/index.js';
 
 /** What a review recorded, in the records the service stores: passes in start order, events in order. */

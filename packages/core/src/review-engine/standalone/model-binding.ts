@@ -1,7 +1,6 @@
 import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/index.js';
 import { aiConnectionConfigOf, checkProfile, narrowAutoMode } from '../../ai/index.js';
-import { MarginError, type ValidationIssue } from '../../errors.js';
-import { randomIds } from '../../platform/index.js';
+import { MarginError, randomIds, type ValidationIssue } from '../../kernel/index.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { type ReviewModelTraits, reviewModelsOf } from './review-models.js';
 

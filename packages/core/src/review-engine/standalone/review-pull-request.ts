@@ -1,5 +1,5 @@
 import type { AiModelV1 } from '../../ai/index.js';
-import { type Clock, type Ids, randomIds, systemClock } from '../../platform/index.js';
+import { type Clock, type Ids, randomIds, systemClock } from '../../kernel/index.js';
 import type { JobUsage } from '../../reviewing/index.js';
 import type { PullRequestSnapshot, Revision } from '../../scm/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AiModelV1, AiProviderKindV1 } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type {
   ScmConnectionConfig,
   ScmProviderFamilyV1,

@@ -4,7 +4,7 @@
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
 import type { AiModelV1, ModelPrices } from '../../ai/index.js';
-import { type Ids, systemClock } from '../../platform/index.js';
+import { type Ids, MarginError, systemClock } from '../../kernel/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
   ChangedFile,
@@ -133,7 +133,6 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
     },
     async createThread(input) {
       if (state.refuse.has(input.anchor?.filePath ?? '')) {
-        const { MarginError } = await import('../../errors.js');
         const where = input.anchor ? `the diff of ${input.anchor.filePath}` : 'this pull request';
         throw MarginError.provider('rejected', `The comment is not accepted on ${where}.`, {
           providerStatus: 422,
@@ -164,7 +163,6 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
       const thread = state.threads.find((t) => t.threadId === input.threadId);
       const comment = thread?.comments.find((c) => c.commentId === input.commentId);
       if (!comment) {
-        const { MarginError } = await import('../../errors.js');
         throw MarginError.notFound('No such comment.');
       }
       comment.body = input.body;

@@ -11,7 +11,7 @@ import {
   type StructuredSpec,
   toVendorJsonSchema,
 } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass } from '../../reviewing/index.js';
 import type { FileSlices } from './file-slices.js';
 import { MAX_LINES_PER_READ, READ_FILE_TOOL } from './read-file-tool.js';

@@ -1,6 +1,6 @@
 import { askStructured, type StructuredOutcome } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
 import { TRIAGE_ANSWER_SPEC, type TriageAnswer, type TriageItem } from '../output/triage-answer.js';
 import { forEachPooled } from '../pipeline/pool.js';

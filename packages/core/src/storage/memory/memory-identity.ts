@@ -4,7 +4,7 @@ import type {
   RefreshTokensRepository,
   SignInFailuresRepository,
 } from '../../identity/index.js';
-import type { PageRequest } from '../paging.js';
+import type { PageRequest } from '../../kernel/index.js';
 import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 export function memoryRefreshTokens(state: () => MemoryState): RefreshTokensRepository {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { MarginError } from '../errors.js';
+import { MarginError } from './errors.js';
 
 /**
  * Seals credentials at rest. Every sealed value is bound to where it is stored (`context`, from

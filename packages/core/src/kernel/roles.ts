@@ -1,3 +1,7 @@
+/** The installation-wide role: a platform administrator passes every check. */
+export const GLOBAL_ROLES = ['platformAdmin', 'user'] as const;
+export type GlobalRole = (typeof GLOBAL_ROLES)[number];
+
 export const CLIENT_ROLES = ['ClientUser', 'ClientAdministrator'] as const;
 export type ClientRole = (typeof CLIENT_ROLES)[number];
 

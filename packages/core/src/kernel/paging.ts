@@ -1,4 +1,5 @@
-import { MarginError } from '../errors.js';
+import { z } from 'zod';
+import { MarginError } from './errors.js';
 
 export interface PageRequest {
   limit: number;
@@ -50,3 +51,9 @@ export function toPage<T>(rows: T[], limit: number, positionOf: (row: T) => Curs
   const last = items[items.length - 1] as T;
   return { items, nextCursor: encodeCursor(positionOf(last)) };
 }
+
+/** The query every list endpoint takes: a page size and the cursor a previous page answered. */
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});

@@ -1,5 +1,5 @@
-import { MarginError } from '../errors.js';
-import type { GlobalRole } from './user-record.js';
+import { MarginError } from './errors.js';
+import type { GlobalRole } from './roles.js';
 
 /**
  * Who is calling a use case. Built by the host from a verified credential; per-client and

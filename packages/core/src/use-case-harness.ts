@@ -6,10 +6,15 @@
  * its door, which is the published `@margin/core/testing`.
  */
 import { createMarginCore, type MarginCore } from './core.js';
-import { MarginError, toMarginError, type ValidationIssue } from './errors.js';
-import type { Actor, ClientRole, TenantRole } from './identity/index.js';
+import type { Actor, ClientRole, TenantRole } from './kernel/index.js';
+import {
+  createAesGcmSecretBox,
+  MarginError,
+  SYSTEM_TENANT_ID,
+  toMarginError,
+  type ValidationIssue,
+} from './kernel/index.js';
 import type { Edition } from './licensing/index.js';
-import { createAesGcmSecretBox } from './platform/index.js';
 import type { ReviewContext, ReviewEngineV1, ReviewOutcome } from './review-engine/index.js';
 import type { ExecutionOutcome, ReviewJobRecord } from './reviewing/index.js';
 import type {
@@ -23,7 +28,6 @@ import type {
   ScmUser,
 } from './scm/index.js';
 import { createMemoryStorage, type StorageV1 } from './storage/index.js';
-import { SYSTEM_TENANT_ID } from './tenancy/index.js';
 import {
   createManualClock,
   createSequentialIds,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
 import {
   issuesOf,
   LEASE_MS,

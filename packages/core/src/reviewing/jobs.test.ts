@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MarginEvents } from '../events.js';
+import type { MarginEvents } from '../kernel/index.js';
 import {
   LEASE_MS,
   PLATFORM_ADMIN,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import {
   CLIENT_ADMINS,
   CLIENT_USERS,

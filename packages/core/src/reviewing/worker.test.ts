@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MarginError } from '../errors.js';
-import type { MarginEvents } from '../events.js';
+import type { MarginEvents } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import {
   LEASE_MS,
   PLATFORM_ADMIN,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
 import {
   CLIENT_ADMINS,
   CLIENT_USERS,

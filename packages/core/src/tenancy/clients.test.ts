@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MarginEvents } from '../events.js';
+import type { MarginEvents } from '../kernel/index.js';
+import { SYSTEM_TENANT_ID } from '../kernel/index.js';
 import {
   CLIENT_ADMINS,
   CLIENT_USERS,
@@ -16,7 +17,6 @@ import {
   type UseCaseHarness,
   WORKER,
 } from '../use-case-harness.js';
-import { SYSTEM_TENANT_ID } from './tenancy-records.js';
 
 let h: UseCaseHarness;
 const createClient = (displayName: string, tenantId = SYSTEM_TENANT_ID, actor = PLATFORM_ADMIN) =>

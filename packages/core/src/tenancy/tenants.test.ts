@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { issuesOf, PLATFORM_ADMIN, refusalOf, startUseCases, type UseCaseHarness } from '../use-case-harness.js';
-import { SYSTEM_TENANT_ID } from './tenancy-records.js';
 
 let h: UseCaseHarness;
 const creatable = async (actor = PLATFORM_ADMIN) =>

@@ -1,9 +1,10 @@
 import * as aiChecks from './ai/connection-checks.js';
 import * as aiConnections from './ai/connections.js';
-import type { AiDeps, AiPurpose } from './ai/index.js';
+import type { AiDeps } from './ai/index.js';
 import { type BoundResolvePurpose, resolvePurpose } from './ai/index.js';
 import * as logicalModels from './ai/logical-models.js';
 import * as modelCatalog from './ai/model-catalog.js';
+import type { AiPurpose } from './ai-model/index.js';
 import { type AuthSettings, type CoreDeps, DEFAULT_AUTH_SETTINGS } from './deps.js';
 import {
   AccessCache,
@@ -24,7 +25,7 @@ import type { Actor, SecretBox } from './kernel/index.js';
 import { type Clock, createEventBus, type EventBus, type Ids, randomIds, systemClock } from './kernel/index.js';
 import * as knowledgeSources from './knowledge/sources.js';
 import { type CapabilityKey, getLicensing, patchLicensing, requireCapability } from './licensing/index.js';
-import type { ProviderRegistry } from './providers.js';
+import type { ProviderRegistry } from './provider-registry/index.js';
 import type { ReviewEngineV1 } from './review-engine/index.js';
 import * as blocks from './reviewing/blocks-and-dismissals.js';
 import * as findings from './reviewing/findings.js';

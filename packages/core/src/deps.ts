@@ -1,6 +1,6 @@
 import type { AccessCache, AccessTokens, Authorizer, SignInThrottle } from './identity/index.js';
 import type { Clock, EventBus, Ids, SecretBox } from './kernel/index.js';
-import type { ProviderRegistry } from './providers.js';
+import type { ProviderRegistry } from './provider-registry/index.js';
 import type { JobStatusCache } from './reviewing/index.js';
 import type { StorageV1 } from './storage/index.js';
 

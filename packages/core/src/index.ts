@@ -4,6 +4,8 @@
  * their records are in `@margin/core/spec`, the API's zod models in `@margin/core/schemas`, the
  * in-memory storage in `@margin/core/memory`, contract suites in `@margin/core/testing`.
  */
+
+export { type BoundModelTraits, bindReviewModel, type ModelBinding, type ModelBindingInput } from './ai/index.js';
 export { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
 export type { BootstrapAdminResult, SessionTokens } from './identity/index.js';
 export { verifyPassword } from './identity/index.js';
@@ -24,7 +26,6 @@ export {
 } from './kernel/index.js';
 export type { CoverageFile, CoverageManifest, CoverageState } from './review-engine/index.js';
 export {
-  bindReviewModel,
   createMemoryLedger,
   createMemoryProtocol,
   createReviewEngine,
@@ -33,8 +34,6 @@ export {
   FINDING_CATEGORIES,
   type FindingView,
   findingView,
-  type ModelBinding,
-  type ModelBindingInput,
   type OpenedPullRequest,
   openPullRequestByUrl,
   type PullRequestUrl,

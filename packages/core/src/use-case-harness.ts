@@ -26,7 +26,7 @@ import type {
   ScmProviderV1,
   ScmRepository,
   ScmUser,
-} from './scm/index.js';
+} from './scm-provider/index.js';
 import { createMemoryStorage, type StorageV1 } from './storage/index.js';
 import {
   createManualClock,

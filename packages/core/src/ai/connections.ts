@@ -1,15 +1,15 @@
+import type { AiConnectionConfig, AiProviderKindV1 } from '../ai-model/index.js';
+import { aiConnectionConfigOf } from '../ai-model/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
 import type { Repositories } from '../storage/index.js';
 import type { AiDeps } from './ai-deps.js';
-import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
 import type {
   AiConnectionRecord,
   ConfiguredModelRecord,
   PurposeBindingRecord,
   VerificationRecord,
 } from './ai-records.js';
-import { aiConnectionConfigOf } from './kind-settings.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
 import { clientCatalog } from './model-catalog.js';
 import {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AI_PURPOSES, type AiPurpose, capabilityForPurpose } from '../ai-model/index.js';
 import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
@@ -9,7 +10,6 @@ import { findKind } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
 import { assertTenantCatalogWritable, tenantCatalogInUse } from './model-catalog.js';
 import { modesOfKind } from './profile-rules.js';
-import { AI_PURPOSES, type AiPurpose, capabilityForPurpose } from './purposes.js';
 import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput } from './schemas.js';
 
 const PurposePath = z.object({ purpose: PurposeParam });

@@ -1,12 +1,11 @@
+import type { AiProviderKind, AiProviderKindV1, ModelPrices } from '../ai-model/index.js';
 import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
-import { requestedAiKind } from '../providers.js';
+import { requestedAiKind } from '../provider-registry/index.js';
 import type { TenantRecord } from '../tenancy/index.js';
-import type { AiProviderKind, AiProviderKindV1 } from './ai-model-v1.js';
 import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
-import type { ModelPrices } from './cost.js';
 import { inferOperationKinds, modesOf } from './profile-rules.js';
 import { CatalogModelInput, CatalogModelQuery, PriceOverrideInput } from './schemas.js';
 

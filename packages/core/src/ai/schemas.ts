@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import {
+  AI_PURPOSES,
+  BUILT_IN_AI_PROVIDER_KINDS,
+  BUILT_IN_PROTOCOL_MODES,
+  OPERATION_KINDS,
+  REASONING_EFFORTS,
+} from '../ai-model/index.js';
 import { registeredId } from '../kernel/index.js';
-import { BUILT_IN_AI_PROVIDER_KINDS, BUILT_IN_PROTOCOL_MODES, REASONING_EFFORTS } from './ai-model-v1.js';
 import {
   AI_FAILURE_CATEGORIES,
   AUTH_MODES,
@@ -8,7 +14,6 @@ import {
   MODEL_SOURCES,
   VERIFICATION_STATUSES,
 } from './ai-records.js';
-import { AI_PURPOSES, OPERATION_KINDS } from './purposes.js';
 
 /** Ids adapters register, as request and response fields: the built-ins listed, others accepted. */
 export const aiProviderKind = registeredId(BUILT_IN_AI_PROVIDER_KINDS, 'AI provider kind').meta({

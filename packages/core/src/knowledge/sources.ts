@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery } from '../kernel/index.js';
-import { scmFamily } from '../providers.js';
+import { scmFamily } from '../provider-registry/index.js';
 import { requireWikiSources } from '../scm/index.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
 import { CreateKnowledgeSourceInput } from './schemas.js';

@@ -1,7 +1,7 @@
-import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai/index.js';
+import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai-model/index.js';
 import type { Clock, EventBus, Ids } from '../kernel/index.js';
 import type { JobUsage, ProtocolWriter, ReviewJobRecord } from '../reviewing/index.js';
-import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/index.js';
+import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
 
 /** The model serving one purpose for a job, with what the engine needs to budget and price it. */

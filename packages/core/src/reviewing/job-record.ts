@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '../kernel/index.js';
-import type { ProviderFamily } from '../scm/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 
 export const JOB_STATUSES = [
   'queued',

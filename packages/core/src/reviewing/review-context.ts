@@ -1,5 +1,5 @@
-import type { AiPurpose } from '../ai/index.js';
 import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
+import type { AiPurpose } from '../ai-model/index.js';
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../kernel/index.js';
 import type {

@@ -2,8 +2,8 @@ import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
-import { requestedScmFamily } from '../providers.js';
-import type { ProviderFamily } from '../scm/index.js';
+import { requestedScmFamily } from '../provider-registry/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 import type { Repositories } from '../storage/index.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
 import type {

@@ -2,12 +2,12 @@ import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
-import { requestedScmFamily, scmFamily } from '../providers.js';
+import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
 import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
-import type { ProviderFamily } from './scm-provider-v1.js';
 import {
   ALL_KIND_FIELDS,
   canonicalUrl,

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
+import type { ProviderFamily, ScmRepository } from '../scm-provider/index.js';
 import { type OpenedScmScope, scopeWithConnection } from './open-scm-provider.js';
 import {
   DiscoverBranchesQuery,
@@ -9,7 +10,6 @@ import {
   DiscoverProjectsQuery,
   DiscoverSourcesQuery,
 } from './schemas.js';
-import type { ProviderFamily, ScmRepository } from './scm-provider-v1.js';
 import { requireWikiSources } from './support-matrix.js';
 
 /** Provider listings are read whole up to this many items; `truncated` says when more were left out. */

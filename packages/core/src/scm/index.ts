@@ -47,5 +47,4 @@ export {
   SOURCE_KINDS,
   SuggestedRepoFilterList,
 } from './schemas.js';
-export * from './scm-provider-v1.js';
 export { requireWikiSources } from './support-matrix.js';

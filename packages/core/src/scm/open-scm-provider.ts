@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError, sealedSecretContext } from '../kernel/index.js';
-import { scmFamily } from '../providers.js';
+import { scmFamily } from '../provider-registry/index.js';
+import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from '../scm-provider/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from './connection-records.js';
-import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from './scm-provider-v1.js';
 
 /** A stored connection and an adapter connected with its credentials. */
 export interface OpenedScmConnection {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { oneOf, registeredId, required, timestamp } from '../kernel/index.js';
+import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from '../scm-provider/index.js';
 import { SCOPE_TYPES, VERIFICATION_STATUSES } from './connection-records.js';
 import { PROVIDER_FAILURES } from './provider-failures.js';
-import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from './scm-provider-v1.js';
 import { httpUrlProblem } from './support-matrix.js';
 
 /** A family id as a request or response field: the built-ins listed, a plugin's accepted. */

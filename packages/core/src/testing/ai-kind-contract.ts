@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modesOf } from '../ai/index.js';
 import {
   type AiChatRequest,
   type AiConnectionConfig,
@@ -7,11 +8,10 @@ import {
   type AiProviderKindV1,
   type AiUsage,
   BUILT_IN_PROTOCOL_MODES,
-  modesOf,
   type ProtocolMode,
   settingKeysOf,
   settingsSchemaProblems,
-} from '../ai/index.js';
+} from '../ai-model/index.js';
 import { MarginError, REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import { marginErrorOf } from './async-results.js';
 

@@ -8,7 +8,7 @@ import {
   type ScmProviderFamilyV1,
   type ScmProviderV1,
   type ScmScopeRef,
-} from '../scm/index.js';
+} from '../scm-provider/index.js';
 import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf, required, text, timestamp } from '../kernel/index.js';
-import { providerFamily, WEBHOOK_EVENT_KINDS } from '../scm/index.js';
+import { providerFamily } from '../scm/index.js';
+import { WEBHOOK_EVENT_KINDS } from '../scm-provider/index.js';
 import { CRAWL_OUTCOMES, DELIVERY_OUTCOMES, KNOWLEDGE_SCOPE_MODES } from './trigger-records.js';
 
 const optionalText = (max: number) =>

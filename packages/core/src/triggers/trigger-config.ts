@@ -3,13 +3,8 @@ import type { Actor } from '../kernel/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing } from '../licensing/index.js';
 import type { JobOptions, JobTrigger, ReviewRequest } from '../reviewing/index.js';
-import type {
-  OpenedScmConnection,
-  ProviderConnectionRecord,
-  ProviderFamily,
-  ProviderScopeRecord,
-  PullRequestSnapshot,
-} from '../scm/index.js';
+import type { OpenedScmConnection, ProviderConnectionRecord, ProviderScopeRecord } from '../scm/index.js';
+import type { ProviderFamily, PullRequestSnapshot } from '../scm-provider/index.js';
 import type { CommonConfigurationPatchInput } from './schemas.js';
 import type {
   CrawlConfigurationPatch,

@@ -2,8 +2,8 @@ import type { CoreDeps } from '../deps.js';
 import type { Actor, Clock } from '../kernel/index.js';
 import { MarginError, sealedSecretContext, TtlCache } from '../kernel/index.js';
 import { isTenantInReach } from '../licensing/index.js';
-import type { ProviderRegistry } from '../providers.js';
-import type { WebhookEventKind } from '../scm/index.js';
+import type { ProviderRegistry } from '../provider-registry/index.js';
+import type { WebhookEventKind } from '../scm-provider/index.js';
 import {
   CreateWebhookConfigurationInput,
   DeliveriesQuery,

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../kernel/index.js';
-import { familyOfSegment } from '../providers.js';
-import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/index.js';
+import { familyOfSegment } from '../provider-registry/index.js';
+import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm-provider/index.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
 import { matchRepoFilters, withinProject } from './repo-filters.js';

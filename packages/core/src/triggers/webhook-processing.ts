@@ -1,8 +1,8 @@
 import type { CoreDeps } from '../deps.js';
 import { MarginError } from '../kernel/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
-import type { PullRequestSnapshot } from '../scm/index.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
+import type { PullRequestSnapshot } from '../scm-provider/index.js';
 import { refusalAction } from './refusal-actions.js';
 import { matchRepoFilters, outsideConfiguredOwner } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';

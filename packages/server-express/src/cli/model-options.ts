@@ -1,5 +1,5 @@
-import { bindReviewModel, MarginError, type ModelBinding } from '@margin/core';
-import type { ProviderRegistry } from '@margin/core/spec';
+import { bindReviewModel, MarginError, type ModelBinding, reviewModelsOf } from '@margin/core';
+import type { ProviderRegistry, ReviewModels } from '@margin/core/spec';
 import { BUILT_IN_AI_PROVIDER_KINDS } from '@margin/core/spec';
 import { loadCliEnvironment } from '../config.js';
 import type { CliIo } from './cli-io.js';
@@ -38,7 +38,7 @@ export function modelFromOptions(
   values: ModelFlagValues,
   io: CliIo,
   registry: ProviderRegistry,
-): ModelBinding & { label: string } {
+): ModelBinding & { models: ReviewModels; label: string } {
   const env = loadCliEnvironment(io.env);
   const providerKind = values['provider-kind'] ?? env.ai.providerKind ?? 'kindCompatible';
   if (!registry.ai.some((k) => k.kind === providerKind)) {
@@ -63,7 +63,11 @@ export function modelFromOptions(
       settings,
       allowPrivateEgress: env.allowPrivateEgress,
     });
-    return { ...binding, label: `${providerKind}/${remoteModelId}` };
+    return {
+      ...binding,
+      models: reviewModelsOf(binding.model, binding.traits),
+      label: `${providerKind}/${remoteModelId}`,
+    };
   } catch (error) {
     throw MarginError.isInstance(error) && error.code === 'validation_failed' ? inFlagTerms(error) : error;
   }

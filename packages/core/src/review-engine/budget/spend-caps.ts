@@ -1,4 +1,4 @@
-import type { ModelPrices } from '../../ai/index.js';
+import type { ModelPrices } from '../../ai-model/index.js';
 import { MarginError } from '../../kernel/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { MarginError } from '../../kernel/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
-import type { CreateThreadOutcome, ReviewThread } from '../../scm/index.js';
+import type { CreateThreadOutcome, ReviewThread } from '../../scm-provider/index.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { sanitizeOutbound } from '../hostile/outbound.js';
 import {

@@ -7,7 +7,7 @@ import {
   emptyUsage,
   type OutputRung,
   type StructuredOutcome,
-} from '../../ai/index.js';
+} from '../../ai-model/index.js';
 import type { Clock } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';

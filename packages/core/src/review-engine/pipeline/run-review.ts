@@ -1,7 +1,13 @@
 import type { Clock, Ids } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
 import { type JobUsage, type ProtocolWriter, RESOLVED_HEAD_EVENT } from '../../reviewing/index.js';
-import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
+import type {
+  ChangedFile,
+  ListingTruncation,
+  PullRequestSnapshot,
+  ReviewThread,
+  Revision,
+} from '../../scm-provider/index.js';
 import { PathResolver } from '../anchor/anchor.js';
 import { heldReason } from '../budget/budget-reasons.js';
 import { planWithinCaps } from '../budget/plan-within-caps.js';

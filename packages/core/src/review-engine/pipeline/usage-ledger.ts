@@ -1,5 +1,5 @@
-import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai/index.js';
-import { addUsage, emptyUsage, estimateCostUsd } from '../../ai/index.js';
+import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai-model/index.js';
+import { addUsage, emptyUsage, estimateCostUsd } from '../../ai-model/index.js';
 import type { Clock } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
 import type { JobUsage, ProtocolPass } from '../../reviewing/index.js';

@@ -1,7 +1,7 @@
-import type { AiModelV1 } from '../../ai/index.js';
+import type { AiModelV1 } from '../../ai-model/index.js';
 import { type Clock, type Ids, randomIds, systemClock } from '../../kernel/index.js';
 import type { JobUsage } from '../../reviewing/index.js';
-import type { PullRequestSnapshot, Revision } from '../../scm/index.js';
+import type { PullRequestSnapshot, Revision } from '../../scm-provider/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { ReviewMemory } from '../memory/review-memory.js';

@@ -3,7 +3,7 @@
  * the review source and the publisher, and a model set where one scripted model serves every
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
-import type { AiModelV1, ModelPrices } from '../../ai/index.js';
+import type { AiModelV1, ModelPrices } from '../../ai-model/index.js';
 import { type Ids, MarginError, systemClock } from '../../kernel/index.js';
 import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
@@ -12,7 +12,7 @@ import type {
   EditCommentInput,
   PullRequestSnapshot,
   ReviewThread,
-} from '../../scm/index.js';
+} from '../../scm-provider/index.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
 import type { RunReviewInput } from '../pipeline/run-review.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';

@@ -1,4 +1,4 @@
-import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai/index.js';
+import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai-model/index.js';
 import { MarginError } from '../../kernel/index.js';
 
 export type ScriptedAnswer =

@@ -10,7 +10,7 @@ import {
   type StructuredOutcome,
   type StructuredSpec,
   toVendorJsonSchema,
-} from '../../ai/index.js';
+} from '../../ai-model/index.js';
 import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass } from '../../reviewing/index.js';
 import type { FileSlices } from './file-slices.js';

@@ -1,4 +1,4 @@
-import { askStructured, type StructuredOutcome } from '../../ai/index.js';
+import { askStructured, type StructuredOutcome } from '../../ai-model/index.js';
 import type { Clock } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
 import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';

@@ -4,7 +4,7 @@ import type {
   AiLogicalModelsRepository,
   AiModelCatalogRepository,
 } from '../../ai/index.js';
-import { AI_PURPOSES } from '../../ai/index.js';
+import { AI_PURPOSES } from '../../ai-model/index.js';
 import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 

@@ -1,8 +1,7 @@
-import type { AiModelV1, AiProviderKind, AiProviderKindV1 } from '../../ai/index.js';
-import { aiConnectionConfigOf, checkProfile, narrowAutoMode } from '../../ai/index.js';
-import { MarginError, randomIds, type ValidationIssue } from '../../kernel/index.js';
-import type { ReviewModels } from '../review-engine-v1.js';
-import { type ReviewModelTraits, reviewModelsOf } from './review-models.js';
+import type { AiModelV1, AiProviderKind, AiProviderKindV1, ModelPrices } from '../ai-model/index.js';
+import { aiConnectionConfigOf } from '../ai-model/index.js';
+import { MarginError, randomIds, type ValidationIssue } from '../kernel/index.js';
+import { checkProfile, narrowAutoMode } from './profile-rules.js';
 
 export interface ModelBindingInput {
   /** The installation's AI provider kinds (`createProviderRegistry(...).ai`). */
@@ -22,10 +21,19 @@ export interface ModelBindingInput {
   allowPrivateEgress: boolean;
 }
 
+/** What a review needs to know of the bound model besides the model itself. */
+export interface BoundModelTraits {
+  connectionId: string;
+  supportsStructuredOutput: boolean;
+  supportsToolUse: boolean;
+  maxContextTokens: number | null;
+  prices: ModelPrices;
+}
+
 export interface ModelBinding {
   model: AiModelV1;
-  traits: ReviewModelTraits;
-  models: ReviewModels;
+  /** Hand both to the review engine's `reviewModelsOf(model, traits)`. */
+  traits: BoundModelTraits;
 }
 
 /**
@@ -86,7 +94,7 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
       supportsToolUse: configured.supportsToolUse,
     },
   );
-  const traits: ReviewModelTraits = {
+  const traits: BoundModelTraits = {
     connectionId: `${input.providerKind}:${configured.remoteModelId}`,
     supportsStructuredOutput: configured.supportsStructuredOutput,
     supportsToolUse: configured.supportsToolUse,
@@ -97,7 +105,7 @@ export function bindReviewModel(input: ModelBindingInput): ModelBinding {
       cachedInputCostPer1MUsd: configured.cachedInputCostPer1MUsd ?? undefined,
     },
   };
-  return { model, traits, models: reviewModelsOf(model, traits) };
+  return { model, traits };
 }
 
 /**

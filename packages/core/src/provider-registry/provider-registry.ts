@@ -1,6 +1,6 @@
-import type { AiProviderKind, AiProviderKindV1 } from './ai/index.js';
-import { MarginError, type ValidationIssue } from './kernel/index.js';
-import type { ProviderFamily, ScmProviderFamilyV1 } from './scm/index.js';
+import type { AiProviderKind, AiProviderKindV1 } from '../ai-model/index.js';
+import { MarginError, type ValidationIssue } from '../kernel/index.js';
+import type { ProviderFamily, ScmProviderFamilyV1 } from '../scm-provider/index.js';
 
 /**
  * The adapters a host plugs in: the built-in ones and any a plugin adds. A family or kind missing

@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { bindReviewModel } from '../ai/index.js';
 import { createMarginCore } from '../core.js';
 import type { Actor } from '../kernel/index.js';
 import { createAesGcmSecretBox, MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
-import { requestedAiKind } from '../providers.js';
-import { bindReviewModel } from '../review-engine/index.js';
+import { requestedAiKind } from '../provider-registry/index.js';
 import { createMemoryStorage } from '../storage/index.js';
 import { marginErrorOf } from '../testing/index.js';
 import type { AiConnectionConfig, AiModelV1, AiProviderKindV1 } from './ai-model-v1.js';

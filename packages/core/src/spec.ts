@@ -86,15 +86,12 @@ export {
   refusedAddressClass,
 } from './egress/index.js';
 export type {
-  ClientMemberRecord,
-  MembershipsRepository,
   PersonalAccessTokenRecord,
   PersonalAccessTokensRepository,
   RefreshTokenRecord,
   RefreshTokensRepository,
   SignInFailureRecord,
   SignInFailuresRepository,
-  TenantMemberRecord,
   UserPatch,
   UserRecord,
   UsersRepository,
@@ -251,8 +248,11 @@ export type { Repositories, StorageV1 } from './storage/index.js';
 export type {
   ClientAccess,
   ClientListFilter,
+  ClientMemberRecord,
   ClientRecord,
   ClientsRepository,
+  MembershipsRepository,
+  TenantMemberRecord,
   TenantRecord,
   TenantsRepository,
 } from './tenancy/index.js';

@@ -1,4 +1,4 @@
-export type { AiDeps, AiSettings } from './ai-deps.js';
+export type { AiDeps, AiRepositories, AiSettings, AiStorageRepositories, ResolveDeps } from './ai-deps.js';
 export {
   AI_FAILURE_CATEGORIES,
   type AiAuthMode,
@@ -32,7 +32,7 @@ export {
   operationOf,
 } from './profile-rules.js';
 
-export { type BoundResolvePurpose, type ResolveDeps, type ResolvedPurpose, resolvePurpose } from './resolve-purpose.js';
+export { type BoundResolvePurpose, type ResolvedPurpose, resolvePurpose } from './resolve-purpose.js';
 export {
   AiConnectionAuthInput,
   AiConnectionList,
@@ -69,3 +69,4 @@ export {
   protocolMode,
   TenantLogicalModelList,
 } from './schemas.js';
+export { type AiUseCases, createAiUseCases } from './use-cases.js';

@@ -427,3 +427,17 @@ export type ConfiguredModelInputBody = z.infer<typeof ConfiguredModelInput>;
 export type PurposeBindingInputBody = z.infer<typeof PurposeBindingInput>;
 export type AiConnectionViewBody = z.infer<typeof AiConnectionView>;
 export type AiVerificationViewBody = z.infer<typeof AiVerificationView>;
+
+export type PermittedProvidersViewBody = z.infer<typeof PermittedProvidersView>;
+export type AiProbeResultViewBody = z.infer<typeof AiProbeResultView>;
+export type AiDiscoveryResultViewBody = z.infer<typeof AiDiscoveryResultView>;
+export type AiConnectionListBody = z.infer<typeof AiConnectionList>;
+export type ClientLogicalModelsViewBody = z.infer<typeof ClientLogicalModelsView>;
+export type LogicalModelViewBody = z.infer<typeof LogicalModelView>;
+export type PurposeMappingViewBody = z.infer<typeof PurposeMappingView>;
+export type TenantLogicalModelListBody = z.infer<typeof TenantLogicalModelList>;
+export type CatalogModelListBody = z.infer<typeof CatalogModelList>;
+export type CatalogModelViewBody = z.infer<typeof CatalogModelView>;
+export type CatalogProviderListBody = z.infer<typeof CatalogProviderList>;
+export type PriceOverrideListBody = z.infer<typeof PriceOverrideList>;
+export type PriceOverrideViewBody = z.infer<typeof PriceOverrideView>;

@@ -1,11 +1,8 @@
-export { AccessCache } from './access-cache.js';
 export { type AccessTokens, createAccessTokens } from './access-tokens.js';
-export { authenticateAccessToken, authenticatePersonalAccessToken } from './authenticate.js';
-export { type Action, type Authorizer, createAuthorizer, effectiveClientRole, POLICY } from './authorization.js';
+export { type AuthSettings, DEFAULT_AUTH_SETTINGS } from './auth-settings.js';
 export { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
-export { getMe } from './me.js';
-export { MeView } from './me-schema.js';
-export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './membership-record.js';
+export type { IdentityDeps, IdentityRepositories } from './identity-deps.js';
+export { MeView, type MeViewBody } from './me-schema.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './pat-record.js';
 export {
@@ -30,4 +27,6 @@ export type { RefreshTokenRecord, RefreshTokensRepository } from './session-reco
 export type { SessionTokens, SignInContext } from './sessions.js';
 export type { SignInFailureRecord, SignInFailuresRepository } from './sign-in-failure-record.js';
 export { SignInThrottle } from './sign-in-throttle.js';
+export { createIdentityUseCases, type IdentityUseCases } from './use-cases.js';
 export type { UserPatch, UserRecord, UsersRepository } from './user-record.js';
+export { UserStateCache } from './user-state-cache.js';

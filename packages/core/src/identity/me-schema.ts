@@ -20,3 +20,5 @@ export const MeView = z
     capabilities: z.array(CapabilityStateView),
   })
   .meta({ id: 'Me' });
+
+export type MeViewBody = z.infer<typeof MeView>;

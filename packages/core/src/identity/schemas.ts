@@ -126,3 +126,7 @@ export const MemberList = z
 export type TokenResponseBody = z.infer<typeof TokenResponse>;
 export type UserViewBody = z.infer<typeof UserView>;
 export type MemberViewBody = z.infer<typeof MemberView>;
+export type UserListBody = z.infer<typeof UserList>;
+export type MemberListBody = z.infer<typeof MemberList>;
+export type PatCreatedBody = z.infer<typeof PatCreated>;
+export type PatListBody = z.infer<typeof PatList>;

@@ -24,3 +24,8 @@ export function requireInteractiveSession(actor: Actor): void {
     );
   }
 }
+
+/** Installation-wide actions (users, licensing, new tenants) are the platform administrator's alone. */
+export function requirePlatformAdmin(actor: Actor): void {
+  if (actor.globalRole !== 'platformAdmin') throw MarginError.forbidden('Platform administrator role required.');
+}

@@ -3,7 +3,7 @@
  * the platform ports (clock, ids, secrets, settings), validation building blocks, who is calling
  * (`Actor`, roles) and paging.
  */
-export { type Actor, requireInteractiveSession } from './actor.js';
+export { type Actor, requireInteractiveSession, requirePlatformAdmin } from './actor.js';
 export { type Clock, pause, systemClock } from './clock.js';
 export {
   ERROR_STATUS,
@@ -37,6 +37,7 @@ export {
 } from './roles.js';
 export { createAesGcmSecretBox, type SealedField, type SecretBox, sealedSecretContext } from './secret-box.js';
 export type { SettingsRepository } from './settings-repository.js';
+export type { StorageSlice } from './storage-slice.js';
 export { SYSTEM_TENANT_ID } from './system-tenant.js';
 export { TtlCache } from './ttl-cache.js';
 export { oneOf, REGISTERED_ID_PATTERN, registeredId, required, text, timestamp } from './validation.js';

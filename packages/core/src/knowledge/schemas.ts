@@ -86,3 +86,6 @@ export const KnowledgeSourceView = z
 export const KnowledgeSourceList = z
   .object({ items: z.array(KnowledgeSourceView), nextCursor: z.string().nullable() })
   .meta({ id: 'KnowledgeSourceList' });
+
+export type KnowledgeSourceViewBody = z.infer<typeof KnowledgeSourceView>;
+export type KnowledgeSourceListBody = z.infer<typeof KnowledgeSourceList>;

@@ -11,7 +11,7 @@ export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { JobStatusCache } from './job-status-cache.js';
-export { jobStatusView, jobSummaryView } from './job-view.js';
+export { type JobStatusBody, type JobSummaryBody, jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
 export {
   createProtocolWriter,
@@ -20,6 +20,13 @@ export {
   type ProtocolWriter,
 } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
+export type {
+  JobOrigin,
+  JobOrigins,
+  ReviewingDeps,
+  ReviewingRepositories,
+  SubmitDeps,
+} from './reviewing-deps.js';
 export {
   BlockInput,
   BlockList,
@@ -42,6 +49,7 @@ export {
   StoredFindingList,
   StoredFindingView,
   SubmitJobInput,
+  Unblocked,
   UnblockInput,
 } from './schemas.js';
 export {
@@ -52,6 +60,13 @@ export {
   refusalError,
   requestReview,
   type SubmissionResult,
-  submitJob,
 } from './submit-job.js';
+export {
+  createReviewingUseCases,
+  createWorkerUseCases,
+  type JobRun,
+  type ProtocolPage,
+  type ReviewingUseCases,
+  type WorkerUseCases,
+} from './use-cases.js';
 export { type ExecutionOutcome, MAX_RECLAIMS, NO_ENGINE } from './worker.js';

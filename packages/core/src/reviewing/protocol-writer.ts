@@ -1,5 +1,5 @@
-import type { CoreDeps } from '../deps.js';
 import type { EventCategory, PassOutcome, ProtocolEventRecord } from './protocol-record.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 
 export interface ProtocolEventInput {
   kind: string;
@@ -36,7 +36,7 @@ export interface ProtocolWriter {
 const SEQUENCE_PER_ATTEMPT = 10_000_000;
 
 export function createProtocolWriter(
-  deps: Pick<CoreDeps, 'storage' | 'clock' | 'ids'>,
+  deps: Pick<ReviewingDeps, 'storage' | 'clock' | 'ids'>,
   jobId: string,
   attempt: number,
 ): ProtocolWriter {

@@ -346,3 +346,14 @@ export const SuggestedRepoFilterList = z
     id: 'SuggestedRepoFilterList',
     description: 'Each item has the shape crawl and webhook configurations take in `repoFilters`.',
   });
+
+export type ProviderConnectionViewBody = z.infer<typeof ProviderConnectionView>;
+export type ProviderConnectionListBody = z.infer<typeof ProviderConnectionList>;
+export type ProviderScopeViewBody = z.infer<typeof ProviderScopeView>;
+export type ProviderScopeListBody = z.infer<typeof ProviderScopeList>;
+export type ReviewerIdentityCandidatesBody = z.infer<typeof ReviewerIdentityCandidates>;
+export type ReviewerIdentityViewBody = z.infer<typeof ReviewerIdentityView>;
+export type DiscoveredProjectListBody = z.infer<typeof DiscoveredProjectList>;
+export type DiscoveredSourceListBody = z.infer<typeof DiscoveredSourceList>;
+export type DiscoveredBranchListBody = z.infer<typeof DiscoveredBranchList>;
+export type SuggestedRepoFilterListBody = z.infer<typeof SuggestedRepoFilterList>;

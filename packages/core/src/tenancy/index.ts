@@ -1,13 +1,32 @@
 export {
+  type Action,
+  type Authorizer,
+  type AuthorizerDeps,
+  type ClientAction,
+  clientDeactivated,
+  createAuthorizer,
+  effectiveClientRole,
+  type PlatformAction,
+  POLICY,
+  type TenantAction,
+} from './authorization.js';
+export { ClientAccessCache } from './client-access-cache.js';
+export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './membership-record.js';
+export {
   ClientList,
+  type ClientListBody,
   ClientView,
+  type ClientViewBody,
   CreateClientInput,
   CreateTenantInput,
   PatchClientInput,
   PatchTenantInput,
   TenantList,
+  type TenantListBody,
   TenantView,
+  type TenantViewBody,
 } from './schemas.js';
+export type { TenancyDeps, TenancyRepositories } from './tenancy-deps.js';
 export type {
   ClientAccess,
   ClientListFilter,
@@ -16,3 +35,4 @@ export type {
   TenantRecord,
   TenantsRepository,
 } from './tenancy-records.js';
+export { createTenancyUseCases, type TenancyUseCases } from './use-cases.js';

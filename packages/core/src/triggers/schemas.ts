@@ -280,3 +280,10 @@ export const ByCoordinatesResult = z
     code: z.string().optional(),
   })
   .meta({ id: 'ByCoordinatesResult' });
+
+export type WebhookConfigurationViewBody = z.infer<typeof WebhookConfigurationView>;
+export type CreatedWebhookConfigurationViewBody = z.infer<typeof CreatedWebhookConfigurationView>;
+export type WebhookConfigurationListBody = z.infer<typeof WebhookConfigurationList>;
+export type WebhookDeliveryListBody = z.infer<typeof WebhookDeliveryList>;
+export type CrawlConfigurationViewBody = z.infer<typeof CrawlConfigurationView>;
+export type CrawlConfigurationListBody = z.infer<typeof CrawlConfigurationList>;

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AiModelV1, AiProviderKindV1 } from '../../ai-model/index.js';
 import { MarginError } from '../../kernel/index.js';
 import type {
   ScmConnectionConfig,

@@ -6,11 +6,9 @@ import type {
   PurposeMappingRecord,
 } from '../../ai/index.js';
 import type {
-  ClientMemberRecord,
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
   SignInFailureRecord,
-  TenantMemberRecord,
   UserRecord,
 } from '../../identity/index.js';
 import { decodeCursor, type Page, SYSTEM_TENANT_ID, toPage } from '../../kernel/index.js';
@@ -25,7 +23,7 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
-import type { ClientRecord, TenantRecord } from '../../tenancy/index.js';
+import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
   WebhookConfigurationRecord,

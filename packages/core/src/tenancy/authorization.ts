@@ -1,8 +1,16 @@
-import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../kernel/index.js';
-import { type ClientRole, clientRoleAtLeast, higherClientRole, MarginError, type TenantRole } from '../kernel/index.js';
-import { isTenantInReach } from '../licensing/index.js';
-import type { ClientRecord, TenantRecord } from '../tenancy/index.js';
+import {
+  type Actor,
+  type ClientRole,
+  clientRoleAtLeast,
+  higherClientRole,
+  MarginError,
+  requirePlatformAdmin,
+  type TenantRole,
+} from '../kernel/index.js';
+import { isTenantInReach, type LicensingRepositories } from '../licensing/index.js';
+import type { ClientAccessCache } from './client-access-cache.js';
+import type { MembershipsRepository } from './membership-record.js';
+import type { ClientRecord, TenantRecord, TenantsRepository } from './tenancy-records.js';
 
 /**
  * Who may do what, in one table. Client actions need a minimum client role (a tenant administrator
@@ -84,12 +92,17 @@ export interface Authorizer {
   can(actor: Actor, action: Action, resource?: Resource): Promise<boolean>;
 }
 
-export function createAuthorizer(deps: Pick<CoreDeps, 'storage' | 'accessCache'>): Authorizer {
+export interface AuthorizerDeps {
+  storage: LicensingRepositories & { tenants: TenantsRepository; memberships: MembershipsRepository };
+  clientAccess: ClientAccessCache;
+}
+
+export function createAuthorizer(deps: AuthorizerDeps): Authorizer {
   const clientNotFound = () => MarginError.notFound('Client not found.');
   const tenantNotFound = () => MarginError.notFound('Tenant not found.');
 
   const requireClient: Authorizer['requireClient'] = async (actor, action, clientId) => {
-    const access = await deps.accessCache.clientAccess(clientId, actor.userId);
+    const access = await deps.clientAccess.clientAccess(clientId, actor.userId);
     if (!access) throw clientNotFound();
     const role = effectiveClientRole(actor, access.clientRole, access.tenantRole);
     if (!role) throw clientNotFound();
@@ -116,9 +129,7 @@ export function createAuthorizer(deps: Pick<CoreDeps, 'storage' | 'accessCache'>
     return tenant;
   };
 
-  const requirePlatform: Authorizer['requirePlatform'] = (actor) => {
-    if (!isPlatformAdmin(actor)) throw MarginError.forbidden('Platform administrator role required.');
-  };
+  const requirePlatform: Authorizer['requirePlatform'] = (actor) => requirePlatformAdmin(actor);
 
   return {
     requireClient,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { api } from '../api/client.js';
 import { type Me, MeContext } from '../api/me.js';
-import { api, hasSession, onSessionEnded, renew } from '../api/session.js';
 import { AccountPage } from '../pages/account.js';
 import { AiConnectionPage } from '../pages/ai-connection.js';
 import { AiConnectionsPage } from '../pages/ai-connections.js';
@@ -49,11 +49,11 @@ export function App() {
 
   useEffect(() => {
     const start = async () => {
-      if (hasSession() || (await renew().catch(() => false))) await loadMe();
+      if (api.session.signedIn || (await api.session.resume().catch(() => false))) await loadMe();
       else setState({ kind: 'signedOut' });
     };
     start().catch(() => setState({ kind: 'signedOut' }));
-    return onSessionEnded(() => setState({ kind: 'signedOut' }));
+    return api.session.onEnded(() => setState({ kind: 'signedOut' }));
   }, [loadMe]);
 
   if (state.kind === 'starting') return <Waiting label="Starting Margin…" />;

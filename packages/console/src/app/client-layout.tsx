@@ -1,8 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { createContext, useContext } from 'react';
 import { Outlet, useParams } from 'react-router';
+import { api } from '../api/client.js';
 import { administers, useMe } from '../api/me.js';
-import { api } from '../api/session.js';
 import { Loaded } from '../ui/display.js';
 import { useResource } from '../ui/use-resource.js';
 

@@ -1,6 +1,6 @@
 import { NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api, signOut } from '../api/session.js';
 import { useResource } from '../ui/use-resource.js';
 import { useShortcuts } from './shortcuts.js';
 
@@ -61,7 +61,11 @@ export function Shell() {
         </span>
         <span className="spacer" />
         <NavLink to="/account">{me.displayName || me.username}</NavLink>
-        <button type="button" className="link" onClick={() => void signOut().finally(() => navigate('/sign-in'))}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => void api.session.signOut().finally(() => navigate('/sign-in'))}
+        >
           Sign out
         </button>
       </header>

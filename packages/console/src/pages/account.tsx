@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api, signIn } from '../api/session.js';
 import { ConfirmButton, Empty, Loaded, ShownOnce, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
@@ -35,7 +35,7 @@ function ChangePassword() {
     // The API ends every session of the user, this one too (its refresh token is revoked, so the next
     // reload would ask to sign in): sign this tab in again with the new password, so only the others end.
     try {
-      await signIn(me.username, newPassword);
+      await api.session.signIn(me.username, newPassword);
       setDone('Password changed.');
     } catch {
       setDone('Password changed. Sign in again with the new password when this page asks for it.');

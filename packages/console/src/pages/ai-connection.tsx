@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, formatUsd, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, useAction } from '../ui/form.js';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded } from '../ui/display.js';
 import { Page, Section } from '../ui/page.js';

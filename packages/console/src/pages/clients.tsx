@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';

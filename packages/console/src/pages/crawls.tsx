@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, TextField, useAction } from '../ui/form.js';

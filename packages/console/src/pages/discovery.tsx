@@ -1,6 +1,6 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { Empty, Loaded } from '../ui/display.js';
 import { SelectField } from '../ui/form.js';
 import { useResource } from '../ui/use-resource.js';

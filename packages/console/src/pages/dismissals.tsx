@@ -1,4 +1,4 @@
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, useAction } from '../ui/form.js';

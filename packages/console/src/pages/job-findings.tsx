@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Empty, Loaded } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';

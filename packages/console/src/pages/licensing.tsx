@@ -1,7 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
 import { Badge, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';

@@ -1,6 +1,6 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, Loaded } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';

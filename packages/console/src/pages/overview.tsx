@@ -1,8 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { Link } from 'react-router';
+import { api } from '../api/client.js';
 import { fetchHealth } from '../api/health.js';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
 import { Badge, Empty, Loaded } from '../ui/display.js';
 import { Page, Section } from '../ui/page.js';
 import { useResource } from '../ui/use-resource.js';

@@ -1,6 +1,6 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { SelectField, TextField } from '../ui/form.js';
 import { useResource } from '../ui/use-resource.js';
 import { ProjectField, RepositoryFilterPicker, type ScopeChoice, ScopeField } from './discovery.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';

@@ -1,5 +1,5 @@
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, CopyButton, Empty, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, useAction } from '../ui/form.js';

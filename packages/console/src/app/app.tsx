@@ -1,7 +1,9 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { api } from '../api/client.js';
-import { type Me, MeContext } from '../api/me.js';
+import { MeContext } from '../api/me.js';
+import { queryKeys } from '../api/query-keys.js';
 import { AccountPage } from '../pages/account.js';
 import { AiConnectionPage } from '../pages/ai-connection.js';
 import { AiConnectionsPage } from '../pages/ai-connections.js';
@@ -35,39 +37,48 @@ function AfterSignIn() {
   return <Navigate to={next?.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 }
 
-type State = { kind: 'starting' } | { kind: 'signedOut' } | { kind: 'signedIn'; me: Me };
+type State = 'starting' | 'signedOut' | 'signedIn';
+
+// Read at sign-in, and again when a change invalidates it (the licensing page's).
+const meQuery = queryOptions({ queryKey: queryKeys.me, queryFn: () => api.identity.getMe(), staleTime: Infinity });
 
 /** Signs in from the refresh cookie when it can, then serves the pages; the sign-in page otherwise. */
 export function App() {
-  const [state, setState] = useState<State>({ kind: 'starting' });
+  const [state, setState] = useState<State>('starting');
   const location = useLocation();
+  const queryClient = useQueryClient();
+  const me = useQuery({ ...meQuery, enabled: state === 'signedIn' });
 
-  const loadMe = useCallback(async () => {
-    const me = await api.identity.getMe();
-    setState({ kind: 'signedIn', me });
-  }, []);
+  const enter = useCallback(async () => {
+    await queryClient.fetchQuery(meQuery);
+    setState('signedIn');
+  }, [queryClient]);
 
   useEffect(() => {
     const start = async () => {
-      if (api.session.signedIn || (await api.session.resume().catch(() => false))) await loadMe();
-      else setState({ kind: 'signedOut' });
+      if (api.session.signedIn || (await api.session.resume().catch(() => false))) await enter();
+      else setState('signedOut');
     };
-    start().catch(() => setState({ kind: 'signedOut' }));
-    return api.session.onEnded(() => setState({ kind: 'signedOut' }));
-  }, [loadMe]);
+    start().catch(() => setState('signedOut'));
+    return api.session.onEnded(() => {
+      // Nothing read for this session may show once another user signs in on this page.
+      queryClient.clear();
+      setState('signedOut');
+    });
+  }, [enter, queryClient]);
 
-  if (state.kind === 'starting') return <Waiting label="Starting Margin…" />;
-  if (state.kind === 'signedOut') {
+  if (state === 'starting') return <Waiting label="Starting Margin…" />;
+  if (state === 'signedOut' || !me.data) {
     const next = location.pathname === '/sign-in' ? '/' : `${location.pathname}${location.search}`;
     return (
       <Routes>
-        <Route path="/sign-in" element={<SignInPage onSignedIn={loadMe} />} />
+        <Route path="/sign-in" element={<SignInPage onSignedIn={enter} />} />
         <Route path="*" element={<Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />} />
       </Routes>
     );
   }
   return (
-    <MeContext.Provider value={{ me: state.me, reloadMe: () => void loadMe() }}>
+    <MeContext.Provider value={{ me: me.data }}>
       <Routes>
         <Route element={<Shell />}>
           <Route path="/" element={<OverviewPage />} />

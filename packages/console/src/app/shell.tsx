@@ -1,7 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { useResource } from '../ui/use-resource.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useShortcuts } from './shortcuts.js';
 
 const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
@@ -25,8 +26,11 @@ export function Shell() {
   const location = useLocation();
   const match = useMatch('/clients/:clientId/*');
   const clientId = match?.params.clientId;
-  // Reloaded when the client in the URL changes, so a client created a moment ago is in the switcher.
-  const clients = useResource(() => api.tenancy.listClients({ limit: 200 }), [clientId]);
+  // Creating a client invalidates `clients`, so the switcher lists it at once.
+  const clients = useQuery({
+    queryKey: [...queryKeys.clients, { limit: 200 }],
+    queryFn: () => api.tenancy.listClients({ limit: 200 }),
+  });
   useShortcuts(clientId);
 
   const switchClient = (id: string) => {

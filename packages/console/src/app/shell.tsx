@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
 import { queryKeys } from '../api/query-keys.js';
+import { Waiting } from '../ui/display.js';
 import { useShortcuts } from './shortcuts.js';
 
 const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
@@ -127,7 +129,9 @@ export function Shell() {
         </p>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<Waiting label="Loading the page…" />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

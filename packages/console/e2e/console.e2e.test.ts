@@ -62,6 +62,18 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   const clientId = () => clientPath.split('/')[2] ?? '';
   /** The job table's rows as their text. */
   const jobRows = () => page.getByRole('table', { name: 'Review jobs' }).locator('tbody tr').allTextContents();
+  /** The job page's coverage counts as `{ state in words: files }`, read from the table's row headers. */
+  const coverageCounts = async () => {
+    const rows = await page.getByRole('table', { name: 'Files by coverage state' }).locator('tbody tr').all();
+    return Object.fromEntries(
+      await Promise.all(
+        rows.map(async (row) => [
+          await row.getByRole('rowheader').textContent(),
+          await row.locator('td').textContent(),
+        ]),
+      ),
+    );
+  };
 
   it('signs in with the keyboard only, explaining a wrong password first', async () => {
     await page.goto('/clients');
@@ -357,7 +369,13 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
       'src/legacy.ts': 'Skipped: Deleted: nothing to review. (deleteOnly)',
       'src/tax.ts': 'Reviewed: —',
     });
-    await page.getByText('2 reviewed · 3 skipped').waitFor();
+    expect(await coverageCounts()).toEqual({
+      Reviewed: '2',
+      'Partly reviewed': '0',
+      'Carried forward from an earlier revision': '0',
+      Skipped: '3',
+      'Review failed': '0',
+    });
     // Fields the console has no column of are shown as they come.
     await manifest.getByRole('columnheader', { name: 'tier' }).waitFor();
     await page.getByText('tokensApproximate', { exact: true }).waitFor();
@@ -521,6 +539,20 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
       expect(await row.textContent()).toContain('Carried forward from an earlier revision');
     }
     await page.getByText(/1 still open from earlier reviews/).waitFor();
+  });
+
+  it('counts the files of each coverage state in a table, a row per state', async () => {
+    // Still on the review of the same revision: its reviewed files were carried forward.
+    const counts = page.getByRole('table', { name: 'Files by coverage state' });
+    expect(await counts.getByRole('columnheader').allTextContents()).toEqual(['State', 'Files']);
+    expect(await coverageCounts()).toEqual({
+      Reviewed: '0',
+      'Partly reviewed': '0',
+      'Carried forward from an earlier revision': '2',
+      Skipped: '3',
+      'Review failed': '0',
+    });
+    await checkPage(page, '13a-job-carried-forward');
   });
 
   it('stops a running review, and restarts one that failed', async () => {

@@ -9,6 +9,7 @@ import { Badge, ConfirmButton, Empty, formatCount, formatUsd, Loaded, Time } fro
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { PAGE_SIZE, useCursorList } from '../ui/paging.js';
+import { UntrustedMarkdown } from '../ui/untrusted-markdown.js';
 import { EVENT_CATEGORIES, familyName } from '../words.js';
 import { Coverage } from './job-coverage.js';
 import { Findings } from './job-findings.js';
@@ -39,7 +40,7 @@ export function JobPage() {
             <>
               {j.result.summary && (
                 <Section title="Summary">
-                  <p className="summary">{j.result.summary}</p>
+                  <UntrustedMarkdown className="summary" text={j.result.summary} />
                 </Section>
               )}
               <Findings job={j} />

@@ -2,7 +2,7 @@ export { type AccessTokens, createAccessTokens } from './access-tokens.js';
 export { type AuthSettings, DEFAULT_AUTH_SETTINGS } from './auth-settings.js';
 export { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
 export type { IdentityDeps, IdentityRepositories } from './identity-deps.js';
-export { MeView, type MeViewBody } from './me-schema.js';
+
 export { hashPassword, verifyPassword } from './passwords.js';
 export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './pat-record.js';
 export {
@@ -12,6 +12,8 @@ export {
   LoginInput,
   MemberList,
   MemberView,
+  MeView,
+  type MeViewBody,
   PatCreated,
   PatchUserInput,
   PatList,

@@ -3,12 +3,13 @@ import { authenticateAccessToken, authenticatePersonalAccessToken } from './auth
 import { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
 import type { IdentityDeps } from './identity-deps.js';
 import { getMe } from './me.js';
-import type { MeViewBody } from './me-schema.js';
+
 import * as members from './members.js';
 import * as pats from './personal-access-tokens.js';
 import type {
   MemberListBody,
   MemberViewBody,
+  MeViewBody,
   PatCreatedBody,
   PatListBody,
   UserListBody,

@@ -8,7 +8,6 @@
 export { type BoundModelTraits, bindReviewModel, type ModelBinding, type ModelBindingInput } from './ai/index.js';
 export { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
 export type { BootstrapAdminResult, SessionTokens } from './identity/index.js';
-export { verifyPassword } from './identity/index.js';
 export type { Actor, ClientRole, TenantRole } from './kernel/index.js';
 export {
   createAesGcmSecretBox,
@@ -59,7 +58,6 @@ export {
   type UnifiedDiffFile,
   VERIFY_SYSTEM_PROMPT,
 } from './review-engine/index.js';
-export { NO_ENGINE } from './reviewing/index.js';
 export {
   type BackgroundSettings,
   type BackgroundSettingsInput,

@@ -97,7 +97,10 @@ export type {
   UsersRepository,
 } from './identity/index.js';
 export type { SettingsRepository } from './kernel/index.js';
+/** The one error type: adapters map provider failures to it (`MarginError.provider(...)`). */
 export {
+  CLIENT_ROLES,
+  type ClientRole,
   type Clock,
   type CursorPosition,
   decodeCursor,
@@ -105,15 +108,20 @@ export {
   GLOBAL_ROLES,
   type GlobalRole,
   type Ids,
+  MarginError,
   type Page,
   type PageRequest,
+  type ProviderFailure,
   randomIds,
   type SealedField,
   type SecretBox,
   SYSTEM_TENANT_ID,
   sealedSecretContext,
   systemClock,
+  TENANT_ROLES,
+  type TenantRole,
   toPage,
+  type ValidationIssue,
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from './kernel/index.js';

@@ -1,5 +1,11 @@
-import { MarginError } from '@margin/core';
-import type { PullRequestRef, RepositoryRef, ScmAccount, ScmConnectionConfig, ScmScopeRef } from '@margin/core/spec';
+import {
+  MarginError,
+  type PullRequestRef,
+  type RepositoryRef,
+  type ScmAccount,
+  type ScmConnectionConfig,
+  type ScmScopeRef,
+} from '@margin/core/spec';
 import { readString, rememberOnce } from '../../utils/index.js';
 import { AzureDevOpsClient } from './azure-devops-client.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';

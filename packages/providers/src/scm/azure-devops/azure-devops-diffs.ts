@@ -1,5 +1,11 @@
-import { MarginError } from '@margin/core';
-import type { ChangedFile, CommitComparison, FileContent, RepositoryRef, ScmProviderV1 } from '@margin/core/spec';
+import {
+  type ChangedFile,
+  type CommitComparison,
+  type FileContent,
+  MarginError,
+  type RepositoryRef,
+  type ScmProviderV1,
+} from '@margin/core/spec';
 import { branchName, decodeFile, diffFromVersions } from '../shared/index.js';
 import { type ChangeTrackingIds, changeEntries } from './azure-devops-change-tracking.js';
 import { type AzureDevOpsConnection, getJson, PAGE, repositoryUrl, type Signal } from './azure-devops-connection.js';

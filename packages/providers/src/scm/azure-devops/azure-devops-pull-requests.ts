@@ -1,11 +1,11 @@
-import { MarginError } from '@margin/core';
-import type {
-  PullRequestRef,
-  PullRequestSnapshot,
-  PullRequestSummary,
-  Revision,
-  ScmProviderV1,
-  ScmScopeRef,
+import {
+  MarginError,
+  type PullRequestRef,
+  type PullRequestSnapshot,
+  type PullRequestSummary,
+  type Revision,
+  type ScmProviderV1,
+  type ScmScopeRef,
 } from '@margin/core/spec';
 import { branchName } from '../shared/index.js';
 import {

@@ -1,11 +1,11 @@
-import { MarginError } from '@margin/core';
-import type {
-  CreatedThread,
-  CreateThreadInput,
-  PullRequestRef,
-  ReviewThread,
-  ScmProviderV1,
-  ThreadStatus,
+import {
+  type CreatedThread,
+  type CreateThreadInput,
+  MarginError,
+  type PullRequestRef,
+  type ReviewThread,
+  type ScmProviderV1,
+  type ThreadStatus,
 } from '@margin/core/spec';
 import { createThreadsOneByOne } from '../shared/index.js';
 import type { ChangeTrackingIds } from './azure-devops-change-tracking.js';

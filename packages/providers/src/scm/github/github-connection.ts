@@ -1,5 +1,10 @@
-import { MarginError } from '@margin/core';
-import type { PullRequestRef, RepositoryRef, ScmAccount, ScmConnectionConfig } from '@margin/core/spec';
+import {
+  MarginError,
+  type PullRequestRef,
+  type RepositoryRef,
+  type ScmAccount,
+  type ScmConnectionConfig,
+} from '@margin/core/spec';
 import { rememberOnce } from '../../utils/index.js';
 import { GitHubClient } from './github-client.js';
 import type { GitHubOptions } from './github-options.js';

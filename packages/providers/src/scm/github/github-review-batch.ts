@@ -1,11 +1,11 @@
-import { MarginError } from '@margin/core';
-import type {
-  CreatedThread,
-  CreateThreadInput,
-  CreateThreadOutcome,
-  PullRequestRef,
-  Revision,
-  ThreadAnchor,
+import {
+  type CreatedThread,
+  type CreateThreadInput,
+  type CreateThreadOutcome,
+  MarginError,
+  type PullRequestRef,
+  type Revision,
+  type ThreadAnchor,
 } from '@margin/core/spec';
 import { readHiddenMarker } from '../shared/index.js';
 import { type GitHubConnection, pullRequestPath, type Signal } from './github-connection.js';

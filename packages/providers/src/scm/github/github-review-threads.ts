@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { PullRequestRef, RepositoryRef } from '@margin/core/spec';
+import { MarginError, type PullRequestRef, type RepositoryRef } from '@margin/core/spec';
 import { BoundedCache, paginate } from '../../utils/index.js';
 import type { GitHubClient } from './github-client.js';
 import { repositoryPath, type Signal } from './github-connection.js';

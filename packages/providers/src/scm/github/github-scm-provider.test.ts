@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { ReviewThread, ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
+import { MarginError, type ReviewThread, type ScmConnectionConfig, type ScmProviderV1 } from '@margin/core/spec';
 import { collect, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureReader } from '../../testing/fixture-reader.js';

@@ -1,11 +1,11 @@
-import { MarginError } from '@margin/core';
-import type {
-  CreatedThread,
-  CreateThreadInput,
-  CreateThreadOutcome,
-  PullRequestRef,
-  ReviewThread,
-  ScmProviderV1,
+import {
+  type CreatedThread,
+  type CreateThreadInput,
+  type CreateThreadOutcome,
+  MarginError,
+  type PullRequestRef,
+  type ReviewThread,
+  type ScmProviderV1,
 } from '@margin/core/spec';
 import { createThreadsOneByOne, readHiddenMarker, withHiddenMarker } from '../shared/index.js';
 import { type GitHubConnection, pullRequestPath, repositoryPath } from './github-connection.js';

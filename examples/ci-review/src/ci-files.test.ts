@@ -2,13 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { divisionReviewer, runCliProcess, sarifProblems, writeFeatureRepository } from '@margin/cli/testing';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
-import {
-  divisionReviewer,
-  runCliProcess,
-  sarifProblems,
-  writeFeatureRepository,
-} from '@margin/server-express/cli-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { pluginSpecifiers } from '@margin/cli';
 import { type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
-import type { AiProviderKind } from '@margin/core/spec';
 import { z } from 'zod';
 
 const flag = z
@@ -197,13 +197,6 @@ export interface HostConfig {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
-/** `MARGIN_PLUGINS`: comma-separated package names or file paths. */
-const pluginList = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-
 /** The runtime's background settings from the host's configuration (`WORKER_*`, `WEBHOOK_*`, `CRAWL_*`). */
 export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'triggers'>): BackgroundSettings {
   const t = config.triggers;
@@ -260,59 +253,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
-    plugins: pluginList(e.MARGIN_PLUGINS),
+    plugins: pluginSpecifiers(e.MARGIN_PLUGINS),
     consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
     trustProxy: e.MARGIN_TRUST_PROXY,
     metricsToken: e.MARGIN_METRICS_TOKEN || undefined,
     // `Development`, as other stacks spell it, means the same.
     development: e.NODE_ENV?.toLowerCase() === 'development',
     logLevel: e.LOG_LEVEL,
-  };
-}
-
-/** The `margin review` and `margin eval` part of the environment (docs/cli.md). */
-const CliEnvSchema = z.object({
-  // Checked against the registered kinds when the model is bound.
-  MARGIN_AI_PROVIDER_KIND: optionalText,
-  MARGIN_AI_BASE_URL: optionalText,
-  MARGIN_AI_MODEL: optionalText,
-  MARGIN_AI_API_KEY: optionalText,
-  MARGIN_SCM_TOKEN: optionalText,
-  MARGIN_ALLOW_PRIVATE_EGRESS: flag,
-  MARGIN_PLUGINS: optionalText,
-});
-
-export interface CliEnvironment {
-  ai: {
-    providerKind: AiProviderKind | undefined;
-    baseUrl: string | undefined;
-    model: string | undefined;
-    /** Only ever from the environment, never a flag (flags show in process lists and shell history). */
-    apiKey: string | undefined;
-  };
-  scmToken: string | undefined;
-  allowPrivateEgress: boolean;
-  /** `MARGIN_PLUGINS`: provider plugins to register, as the reference host does. */
-  plugins: string[];
-}
-
-/** Reads the CLI's variables. Errors name the variable and never echo its value. */
-export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
-  const parsed = CliEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('; ');
-    throw MarginError.validation(`Invalid configuration: ${problems}.`);
-  }
-  const e = parsed.data;
-  return {
-    ai: {
-      providerKind: e.MARGIN_AI_PROVIDER_KIND,
-      baseUrl: e.MARGIN_AI_BASE_URL,
-      model: e.MARGIN_AI_MODEL,
-      apiKey: e.MARGIN_AI_API_KEY,
-    },
-    scmToken: e.MARGIN_SCM_TOKEN,
-    allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
-    plugins: pluginList(e.MARGIN_PLUGINS),
   };
 }

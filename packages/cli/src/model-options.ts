@@ -1,7 +1,7 @@
 import { bindReviewModel, MarginError, type ModelBinding, reviewModelsOf } from '@margin/core';
 import type { ProviderRegistry, ReviewModels } from '@margin/core/spec';
 import { BUILT_IN_AI_PROVIDER_KINDS } from '@margin/core/spec';
-import { loadCliEnvironment } from '../config.js';
+import { loadCliEnvironment } from './cli-environment.js';
 import type { CliIo } from './cli-io.js';
 
 /** The flags naming the model, shared by `review` and `eval`. */

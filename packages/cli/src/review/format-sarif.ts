@@ -1,5 +1,5 @@
 import { FINDING_CATEGORIES, type FindingView, type Severity } from '@margin/core';
-import { API_VERSION } from '../../openapi/openapi-document.js';
+import cliPackage from '../../package.json' with { type: 'json' };
 import { reportedFindings } from './fail-on.js';
 import type { ReviewReport } from './report.js';
 
@@ -46,7 +46,7 @@ export function formatSarif(report: ReviewReport): string {
         tool: {
           driver: {
             name: 'Margin',
-            semanticVersion: API_VERSION,
+            semanticVersion: cliPackage.version,
             rules,
           },
         },

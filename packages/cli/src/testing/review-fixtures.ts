@@ -4,11 +4,8 @@
  * scripted OpenAI-compatible model that finds one defect in it.
  */
 import type { FakeChatAnswer, FakeChatRequest } from '@margin/providers/testing';
-import { confirmAll, findingsAnswer, isVerifying, userOf } from '../../testing/review-test-support.js';
 import { type CommitStep, writeGitRepository } from '../git-repository.js';
-
-const numbered = (n: number, f: (i: number) => string) =>
-  `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
+import { confirmAll, findingsAnswer, isVerifying, numbered, userOf } from './review-scripts.js';
 
 export const BILLING_BEFORE = numbered(30, (i) => `  step(${i});`);
 export const BILLING_AFTER = numbered(30, (i) => (i === 12 ? '  const share = total / count;' : `  step(${i});`));

@@ -3,10 +3,18 @@ import { pathToFileURL } from 'node:url';
 import { MarginError } from '@margin/core';
 import type { ProviderPlugin } from '@margin/providers';
 
+/** `MARGIN_PLUGINS`: comma-separated package names or file paths. */
+export const pluginSpecifiers = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
 /**
  * The plugins `MARGIN_PLUGINS` names: each a package name or a file path (relative to the working
  * directory) whose module exports a `ProviderPlugin` — as `default` or `plugin`, or a function of no
- * arguments returning one. A plugin that cannot be loaded stops the start with one line saying which.
+ * arguments returning one. A plugin that cannot be loaded stops the command (or the reference host's
+ * start) with one line saying which.
  */
 export async function loadPlugins(specifiers: readonly string[], cwd = process.cwd()): Promise<ProviderPlugin[]> {
   const plugins: ProviderPlugin[] = [];

@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliProcess } from '../../testing/host-process.js';
-import { confirmAll, findingsAnswer, isVerifying, systemOf, userOf } from '../../testing/review-test-support.js';
+import { runCliProcess } from '../testing/cli-process.js';
 import { runCliInProcess } from '../testing/in-process.js';
+import { confirmAll, findingsAnswer, isVerifying, systemOf, userOf } from '../testing/review-scripts.js';
 import { formatEvalTable } from './eval-table.js';
 import { JUDGE_SYSTEM_PROMPT } from './judge.js';
 
-const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
+const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const CASES = join(REPO_ROOT, 'eval', 'cases');
 
 describe('margin eval', { timeout: 120_000 }, () => {

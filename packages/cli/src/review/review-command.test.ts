@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleCli, runCliProcess } from '../../testing/host-process.js';
-import { findingsAnswer, isVerifying } from '../../testing/review-test-support.js';
 import { startAnthropicFake } from '../testing/anthropic-fake.js';
+import { bundleCli, runCliProcess } from '../testing/cli-process.js';
 import { runCliInProcess } from '../testing/in-process.js';
 import { divisionReviewer, writeFeatureRepository } from '../testing/review-fixtures.js';
+import { findingsAnswer, isVerifying } from '../testing/review-scripts.js';
 import { sarifProblems } from '../testing/sarif-schema.js';
 
 const KEY = 'sk-canary-review-key-5b8d1f3a9c7e';

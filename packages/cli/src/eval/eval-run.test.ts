@@ -9,7 +9,7 @@ import { type EvalCase, loadCases } from './eval-case.js';
 import { runEval } from './eval-run.js';
 import { scriptedReviewer } from './scripted-reviewer.js';
 
-const CASES = join(resolve(fileURLToPath(import.meta.url), '../../../../../..'), 'eval', 'cases');
+const CASES = join(resolve(fileURLToPath(import.meta.url), '../../../../..'), 'eval', 'cases');
 
 /**
  * The case's scripted reviewer answering on whichever rung the engine asks on: JSON-schema mode as

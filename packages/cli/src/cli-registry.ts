@@ -1,8 +1,8 @@
 import type { ProviderRegistry } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
-import { loadCliEnvironment } from '../config.js';
-import { loadPlugins } from '../host/load-plugins.js';
+import { loadCliEnvironment } from './cli-environment.js';
 import type { CliIo } from './cli-io.js';
+import { loadPlugins } from './load-plugins.js';
 
 /**
  * The adapters a CLI command uses, built as the reference host builds them: the built-ins and the

@@ -14,10 +14,10 @@ import {
   startGitLabFake,
 } from '@margin/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliProcess } from '../../testing/host-process.js';
-import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../../testing/review-test-support.js';
 import type { CliIo } from '../cli-io.js';
+import { runCliProcess } from '../testing/cli-process.js';
 import { runCliInProcess } from '../testing/in-process.js';
+import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '../testing/review-scripts.js';
 
 const GH_PAT = 'ghp_canaryCliPublish0123456789abcdefAB';
 const ADO_PAT = 'canary-ado-cli-pat-3c5e7a9b1d';

@@ -1,4 +1,4 @@
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 
 // argon2id (the library default) with OWASP's baseline cost: 19 MiB, 2 passes, 1 lane.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

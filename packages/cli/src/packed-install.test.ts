@@ -158,7 +158,12 @@ describe('npm install of the packed @margin/cli', { timeout: 120_000 }, () => {
       [
         '--input-type=module',
         '--eval',
-        "import('@margin/core').then((c) => c.verifyPassword('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', 'pw')).then((ok) => console.log('answered', ok), (e) => console.log(e.code, e.message))",
+        // An embedder seeding its administrator: the password is hashed, which needs the library.
+        [
+          "const [c, m] = await Promise.all([import('@margin/core'), import('@margin/core/memory')]);",
+          "const core = c.createMarginCore({ storage: m.createMemoryStorage(), secrets: c.createAesGcmSecretBox(new Uint8Array(32)), auth: { jwtSecret: 'x'.repeat(32) } });",
+          "await core.identity.ensureBootstrapAdmin({ username: 'admin', password: 'correct horse' }).then((r) => console.log('answered', r.status), (e) => console.log(e.code, e.message));",
+        ].join('\n'),
       ],
       { cwd: app },
     );

@@ -115,9 +115,23 @@ export {
   scmFamily,
 } from './providers.js';
 export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './review-engine/pipeline/review-source.js';
+export type { JobUsage } from './review-engine/protocol/job-usage.js';
+export type {
+  PassTokens,
+  ProtocolEventInput,
+  ProtocolPass,
+  ProtocolWriter,
+} from './review-engine/protocol/protocol-writer.js';
+export {
+  EVENT_CATEGORIES,
+  type EventCategory,
+  type PassOutcome,
+  RESOLVED_HEAD_EVENT,
+} from './review-engine/protocol/vocabulary.js';
 export type {
   ReviewContext,
   ReviewEngineV1,
+  ReviewJob,
   ReviewModel,
   ReviewModels,
   ReviewOutcome,
@@ -145,7 +159,6 @@ export {
   type JobRevision,
   type JobStatus,
   type JobTrigger,
-  type JobUsage,
   RECLAIM_EXHAUSTED,
   type ReclaimOutcome,
   type ReviewJobRecord,
@@ -153,14 +166,10 @@ export {
 } from './reviewing/job-record.js';
 /** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
 export { RAN_ITS_COURSE } from './reviewing/job-state.js';
-export {
-  EVENT_CATEGORIES,
-  type EventCategory,
-  type PassOutcome,
-  type ProtocolEventRecord,
-  type ProtocolPassRecord,
-  type ProtocolRepository,
-  RESOLVED_HEAD_EVENT,
+export type {
+  ProtocolEventRecord,
+  ProtocolPassRecord,
+  ProtocolRepository,
 } from './reviewing/protocol-record.js';
 export type {
   PublicationPatch,

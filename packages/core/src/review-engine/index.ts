@@ -34,10 +34,15 @@ export {
   runReview,
 } from './pipeline/run-review.js';
 export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
+export type { JobUsage } from './protocol/job-usage.js';
+export type { PassTokens, ProtocolEventInput, ProtocolPass, ProtocolWriter } from './protocol/protocol-writer.js';
+export type { RecordedEvent, RecordedPass } from './protocol/recorded-protocol.js';
+export { EVENT_CATEGORIES, type EventCategory, type PassOutcome, RESOLVED_HEAD_EVENT } from './protocol/vocabulary.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
   ReviewContext,
   ReviewEngineV1,
+  ReviewJob,
   ReviewModel,
   ReviewModels,
   ReviewOutcome,

@@ -12,12 +12,7 @@ export * from './job-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
-export {
-  createProtocolWriter,
-  type ProtocolEventInput,
-  type ProtocolPass,
-  type ProtocolWriter,
-} from './protocol-writer.js';
+export { createProtocolWriter } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
 export {
   BlockInput,

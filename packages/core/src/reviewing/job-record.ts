@@ -1,3 +1,4 @@
+import type { JobUsage } from '../review-engine/index.js';
 import type { ProviderFamily } from '../scm/index.js';
 import type { Page, PageRequest } from '../storage/index.js';
 
@@ -52,22 +53,6 @@ export interface JobOptions {
   /** Where the pull request lives, for by-coordinates and trigger jobs. */
   providerScopePath?: string | undefined;
   providerProjectKey?: string | undefined;
-}
-
-export interface JobUsage {
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-  estimatedCostUsd: number;
-  byModel: Array<{
-    connectionId: string;
-    remoteModelId: string;
-    purpose: string;
-    inputTokens: number;
-    cachedInputTokens: number;
-    outputTokens: number;
-    estimatedCostUsd: number;
-  }>;
 }
 
 export interface ReviewJobRecord {

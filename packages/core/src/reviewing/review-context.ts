@@ -6,6 +6,7 @@ import type {
   CoverageFile,
   FindingStore,
   KnownFinding,
+  ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
   ReviewContext,
@@ -17,7 +18,6 @@ import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
 import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
-import type { ProtocolWriter } from './protocol-writer.js';
 
 /**
  * What the worker hands the engine for one job. The pull request is reached through the job's own

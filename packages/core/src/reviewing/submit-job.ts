@@ -3,6 +3,7 @@ import { MarginError } from '../errors.js';
 import type { Actor } from '../identity/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import { requestedScmFamily } from '../providers.js';
+import { RESOLVED_HEAD_EVENT } from '../review-engine/index.js';
 import type { ProviderFamily } from '../scm/index.js';
 import type { Repositories } from '../storage/index.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
@@ -15,7 +16,6 @@ import type {
   ReviewJobRecord,
 } from './job-record.js';
 import { SUPERSEDABLE } from './job-state.js';
-import { RESOLVED_HEAD_EVENT } from './protocol-record.js';
 import { SubmitJobInput } from './schemas.js';
 
 export interface ReviewRequest {

@@ -1,5 +1,4 @@
 import { MarginError } from '../../errors.js';
-import type { ProtocolWriter } from '../../reviewing/index.js';
 import type { CreateThreadOutcome, ReviewThread } from '../../scm/index.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { sanitizeOutbound } from '../hostile/outbound.js';
@@ -10,6 +9,7 @@ import {
   resolutionMarker,
   SUMMARY_MARKER,
 } from '../memory/review-memory.js';
+import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import { renderSummary } from '../summary/summary.js';
 import { rememberFindings } from './remember-findings.js';
 import type { ReviewPublisher } from './review-source.js';

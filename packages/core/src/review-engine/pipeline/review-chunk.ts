@@ -10,7 +10,6 @@ import {
 } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import type { Clock } from '../../platform/index.js';
-import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
 import { type AnchorableFile, anchorFinding, type PathResolver } from '../anchor/anchor.js';
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import { indexDiff } from '../diff/diff-index.js';
@@ -24,6 +23,7 @@ import { type ProposedFinding, REVIEW_ANSWER_SPEC, type ReviewAnswer } from '../
 import type { PackedChunk } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage, VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
+import type { ProtocolPass, ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { type CallSlots, runOnSlots } from '../thorough/call-slots.js';
 import { reachConsensus } from '../thorough/consensus.js';

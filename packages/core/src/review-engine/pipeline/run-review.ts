@@ -1,6 +1,5 @@
 import { MarginError } from '../../errors.js';
 import type { Clock, Ids } from '../../platform/index.js';
-import { type JobUsage, type ProtocolWriter, RESOLVED_HEAD_EVENT } from '../../reviewing/index.js';
 import type { ChangedFile, ListingTruncation, PullRequestSnapshot, ReviewThread, Revision } from '../../scm/index.js';
 import { PathResolver } from '../anchor/anchor.js';
 import { heldReason } from '../budget/budget-reasons.js';
@@ -20,6 +19,9 @@ import { excludeMatcher } from '../plan/classify-file.js';
 import { estimateTokens, type PackedChunk, type PackLimits, packChunks } from '../plan/pack-chunks.js';
 import { lowestRiskFirst, TIER_RANK, type Tier } from '../plan/tiers.js';
 import { REVIEW_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
+import type { JobUsage } from '../protocol/job-usage.js';
+import type { ProtocolWriter } from '../protocol/protocol-writer.js';
+import { RESOLVED_HEAD_EVENT } from '../protocol/vocabulary.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { renderSummary } from '../summary/summary.js';
 import { CallSlots } from '../thorough/call-slots.js';

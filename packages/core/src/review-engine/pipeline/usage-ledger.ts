@@ -2,7 +2,8 @@ import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai/i
 import { addUsage, emptyUsage, estimateCostUsd } from '../../ai/index.js';
 import { MarginError } from '../../errors.js';
 import type { Clock } from '../../platform/index.js';
-import type { JobUsage, ProtocolPass } from '../../reviewing/index.js';
+import type { JobUsage } from '../protocol/job-usage.js';
+import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 
 interface Entry {

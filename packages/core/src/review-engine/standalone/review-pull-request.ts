@@ -1,6 +1,5 @@
 import type { AiModelV1 } from '../../ai/index.js';
 import { type Clock, type Ids, randomIds, systemClock } from '../../platform/index.js';
-import type { JobUsage } from '../../reviewing/index.js';
 import type { PullRequestSnapshot, Revision } from '../../scm/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
@@ -8,6 +7,7 @@ import type { ReviewMemory } from '../memory/review-memory.js';
 import { type PublishOutcome, publishReview } from '../pipeline/publish-review.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
+import type { JobUsage } from '../protocol/job-usage.js';
 import { type ReviewResultView, resultView } from '../result-view.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { type DiffSourceInput, diffReviewSource } from './diff-review-source.js';

@@ -12,8 +12,8 @@ import {
 import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import { renderSummary } from '../summary/summary.js';
 import { rememberFindings } from './remember-findings.js';
+import { lifecycleOf, type ReviewRun } from './review-run.js';
 import type { ReviewPublisher } from './review-source.js';
-import { lifecycleOf, type ReviewRun } from './run-review.js';
 
 export interface PublishInput {
   jobId: string;

@@ -12,8 +12,8 @@ import type {
   PullRequestSnapshot,
   ReviewThread,
 } from '../../scm/index.js';
+import type { RunReviewInput } from '../pipeline/review-run.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import type { RunReviewInput } from '../pipeline/run-review.js';
 import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';

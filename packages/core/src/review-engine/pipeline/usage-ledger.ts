@@ -68,6 +68,15 @@ export class UsageLedger {
 
 const round = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
 
+/** A model call's (or several calls') usage as a protocol pass records its tokens. */
+export function passTokens(usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number }) {
+  return {
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    outputTokens: usage.outputTokens,
+  };
+}
+
 /**
  * The model's `chat` as one stage calls it: with the job's signal, counted in the ledger, and
  * written to the stage's protocol pass as an `ai-call` event (tokens, duration, outcome — never

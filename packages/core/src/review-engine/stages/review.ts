@@ -2,7 +2,7 @@ import { PathResolver } from '../anchor/anchor.js';
 import { roundUsd } from '../budget/spend-caps.js';
 import type { CoverageBudget, CoverageManifest } from '../coverage.js';
 import type { EngineFinding } from '../engine-finding.js';
-import { findingKeys } from '../identity/finding-keys.js';
+import { keyFinding } from '../identity/key-finding.js';
 import type { KnownFinding } from '../memory/review-memory.js';
 import { anchorsGone } from '../pipeline/finding-lifecycle.js';
 import { forEachPooled } from '../pipeline/pool.js';
@@ -105,7 +105,7 @@ export async function review(ctx: RunContext, run: Planned): Promise<Reviewed> {
   }
   for (const file of run.prepared.planned)
     if (file.coverage.reason === 'splitAtHunks') file.coverage.reason = undefined;
-  for (const f of run.prepared.deterministic) keyScanFinding(f);
+  for (const f of run.prepared.deterministic) keyFinding(f);
   const { findings, failedChunks, parsing, gone } = tally;
   return { ...run, findings, failedChunks, parsing, gone, stopped };
 }
@@ -206,17 +206,4 @@ async function stopAtHardCap(
   });
   await pass.complete('skipped');
   return stop;
-}
-
-/** Keys of a finding the deterministic scans made (no model proposed it). */
-function keyScanFinding(f: EngineFinding): void {
-  f.keys = findingKeys({
-    path: f.path ?? '',
-    anchorText: f.anchor?.anchorText ?? '',
-    enclosingSymbol: f.enclosingSymbol,
-    category: f.category,
-    ruleId: f.proposed.ruleId,
-    title: f.title,
-    message: f.message,
-  });
 }

@@ -142,14 +142,28 @@ export {
   scmFamily,
 } from './provider-registry/index.js';
 export type {
+  JobUsage,
+  PassTokens,
+  ProtocolEventInput,
+  ProtocolPass,
+  ProtocolWriter,
   ReviewContext,
   ReviewEngineV1,
+  ReviewJob,
   ReviewModel,
   ReviewModels,
   ReviewOutcome,
   ReviewScm,
 } from './review-engine/index.js';
-export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './review-engine/index.js';
+export {
+  EVENT_CATEGORIES,
+  type EventCategory,
+  type PassOutcome,
+  RESOLVED_HEAD_EVENT,
+  type ReviewPublisher,
+  type ReviewSource,
+  scmReviewSource,
+} from './review-engine/index.js';
 export type {
   BlockedPullRequestRecord,
   BlockedPullRequestsRepository,
@@ -163,8 +177,6 @@ export type {
 export {
   ACTIVE_STATUSES,
   type ClaimRequest,
-  EVENT_CATEGORIES,
-  type EventCategory,
   FINDING_STATES,
   type FindingState,
   type FinishRequest,
@@ -177,14 +189,11 @@ export {
   type JobRevision,
   type JobStatus,
   type JobTrigger,
-  type JobUsage,
-  type PassOutcome,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
   RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
-  RESOLVED_HEAD_EVENT,
   type ReclaimOutcome,
   type ReviewFindingsRepository,
   type ReviewJobRecord,

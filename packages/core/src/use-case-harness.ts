@@ -303,7 +303,8 @@ function scriptedEngine(): ScriptedEngine {
     reviewed: [],
     review(job, context) {
       engine.reviewed.push(job.id);
-      return engine.script(job, context);
+      // The worker hands the engine the whole stored record; scripts may read any of it.
+      return engine.script(job as ReviewJobRecord, context);
     },
   };
   return engine;

@@ -13,20 +13,9 @@ export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { JobStatusCache } from './job-status-cache.js';
 export { type JobStatusBody, type JobSummaryBody, jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
-export {
-  createProtocolWriter,
-  type ProtocolEventInput,
-  type ProtocolPass,
-  type ProtocolWriter,
-} from './protocol-writer.js';
+export { createProtocolWriter } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
-export type {
-  JobOrigin,
-  JobOrigins,
-  ReviewingDeps,
-  ReviewingRepositories,
-  SubmitDeps,
-} from './reviewing-deps.js';
+export type { JobOrigin, JobOrigins, ReviewingDeps, ReviewingRepositories, SubmitDeps } from './reviewing-deps.js';
 export {
   BlockInput,
   BlockList,

@@ -5,6 +5,7 @@ import type {
   CoverageFile,
   FindingStore,
   KnownFinding,
+  ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
   ReviewContext,
@@ -16,7 +17,6 @@ import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
 import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
-import type { ProtocolWriter } from './protocol-writer.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 
 /**

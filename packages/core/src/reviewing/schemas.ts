@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { EVENT_CATEGORIES } from '../review-engine/index.js';
 import { providerFamily } from '../scm/index.js';
 import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
-import { EVENT_CATEGORIES } from './protocol-record.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const sha = z

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MarginEvents } from '../kernel/index.js';
+import { RESOLVED_HEAD_EVENT } from '../review-engine/index.js';
 import {
   issuesOf,
   LEASE_MS,
@@ -11,7 +12,6 @@ import {
   type UseCaseHarness,
   WORKER,
 } from '../use-case-harness.js';
-import { RESOLVED_HEAD_EVENT } from './protocol-record.js';
 import { ONE_AT_A_TIME } from './submit-job.js';
 
 let h: UseCaseHarness;

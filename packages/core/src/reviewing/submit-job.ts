@@ -2,6 +2,7 @@ import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import { requestedScmFamily } from '../provider-registry/index.js';
+import { RESOLVED_HEAD_EVENT } from '../review-engine/index.js';
 import type { ProviderFamily } from '../scm-provider/index.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
 import type {
@@ -13,7 +14,6 @@ import type {
   ReviewJobRecord,
 } from './job-record.js';
 import { SUPERSEDABLE } from './job-state.js';
-import { RESOLVED_HEAD_EVENT } from './protocol-record.js';
 import type { ReviewingDeps, ReviewingRepositories, SubmitDeps } from './reviewing-deps.js';
 import { SubmitJobInput } from './schemas.js';
 

@@ -1,13 +1,14 @@
 import type { AiModelV1 } from '../../ai-model/index.js';
 import { type Clock, type Ids, randomIds, systemClock } from '../../kernel/index.js';
-import type { JobUsage } from '../../reviewing/index.js';
 import type { PullRequestSnapshot, Revision } from '../../scm-provider/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { ReviewMemory } from '../memory/review-memory.js';
 import { type PublishOutcome, publishReview } from '../pipeline/publish-review.js';
+import type { ReviewSettings } from '../pipeline/review-settings.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import { type ReviewSettings, runReview } from '../pipeline/run-review.js';
+import { runReview } from '../pipeline/run-review.js';
+import type { JobUsage } from '../protocol/job-usage.js';
 import { type ReviewResultView, resultView } from '../result-view.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import { type DiffSourceInput, diffReviewSource } from './diff-review-source.js';

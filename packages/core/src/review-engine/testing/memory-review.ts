@@ -5,7 +5,6 @@
  */
 import type { AiModelV1, ModelPrices } from '../../ai-model/index.js';
 import { type Ids, MarginError, systemClock } from '../../kernel/index.js';
-import type { ProtocolWriter } from '../../reviewing/index.js';
 import type {
   ChangedFile,
   CreateThreadInput,
@@ -13,8 +12,9 @@ import type {
   PullRequestSnapshot,
   ReviewThread,
 } from '../../scm-provider/index.js';
+import type { RunReviewInput } from '../pipeline/review-run.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import type { RunReviewInput } from '../pipeline/run-review.js';
+import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';
 import { type ReviewModelTraits, reviewModelsOf } from '../standalone/review-models.js';

@@ -1,6 +1,6 @@
 import type { EngineFinding } from '../engine-finding.js';
 import type { FindingStore, KnownFinding } from '../memory/review-memory.js';
-import type { ReviewRun } from './run-review.js';
+import type { ReviewRun } from '../pipeline/review-run.js';
 
 /**
  * What the finding store learns from a published run: findings posted for the first time are

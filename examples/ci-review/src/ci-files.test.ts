@@ -2,13 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { divisionReviewer, runCliProcess, sarifProblems, writeFeatureRepository } from '@margin/cli/testing';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
-import {
-  divisionReviewer,
-  runCliProcess,
-  sarifProblems,
-  writeFeatureRepository,
-} from '@margin/server-express/cli-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -21,6 +16,8 @@ function marginArgs(command: string, variables: Record<string, string>): string[
     .replace(/\$(\w+)/g, (_, name: string) => variables[name] ?? '');
   const at = expanded.indexOf('margin review');
   expect(at).toBeGreaterThanOrEqual(0);
+  // The CLI package alone: no reference host (Express, a database, native code) to install.
+  expect(expanded.slice(0, at)).toMatch(/npx --yes -p @margin\/cli\s+$/);
   return [...expanded.slice(at + 'margin '.length).matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 

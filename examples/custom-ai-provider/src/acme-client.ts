@@ -10,8 +10,8 @@
  * Every call carries the key in `x-acme-key`, and the profile's `workspace` setting, when set, in
  * `x-acme-workspace`. Errors are `{ error: { type, message } }`.
  */
-import { MarginError } from '@margin/core';
-import type { AiConnectionConfig } from '@margin/core/spec';
+
+import { type AiConnectionConfig, MarginError } from '@margin/core/spec';
 import type { AiRuntime } from '@margin/providers';
 import {
   type ErrorAnswer,

@@ -1,4 +1,3 @@
-import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiDiscoveryResult,
@@ -7,6 +6,7 @@ import {
   failureCategoryOf,
   failureSummaryOf,
   type KnownModelV1,
+  MarginError,
   z,
 } from '@margin/core/spec';
 import type { AiRuntime } from '@margin/providers';

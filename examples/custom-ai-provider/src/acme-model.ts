@@ -1,5 +1,11 @@
-import { MarginError } from '@margin/core';
-import type { AiChatRequest, AiChatResult, AiModelSpec, AiModelV1, AiProtocolV1 } from '@margin/core/spec';
+import {
+  type AiChatRequest,
+  type AiChatResult,
+  type AiModelSpec,
+  type AiModelV1,
+  type AiProtocolV1,
+  MarginError,
+} from '@margin/core/spec';
 import { ACME, type AcmeClient } from './acme-client.js';
 
 /** The kind's id: Acme's own, registered by the plugin next to the built-in kinds. */

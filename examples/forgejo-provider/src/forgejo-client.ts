@@ -1,5 +1,4 @@
-import { MarginError, type ProviderFailure } from '@margin/core';
-import { egressRefusalOf } from '@margin/core/spec';
+import { egressRefusalOf, MarginError, type ProviderFailure } from '@margin/core/spec';
 import { redactSecrets, retryDelayFromHeaders } from '@margin/providers/utils';
 import { type ForgejoOptions, forgejoApiBase } from './forgejo-options.js';
 

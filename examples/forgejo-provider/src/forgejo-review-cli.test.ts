@@ -4,8 +4,8 @@
  * reaches the fake, and a scripted OpenAI-compatible model reviews the change.
  */
 import { fileURLToPath } from 'node:url';
+import { runCliInProcess } from '@margin/cli/testing';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
-import { runCliInProcess } from '@margin/server-express/cli-testing';
 import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '@margin/server-express/test-kits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FJ_OWNER, FJ_REPOSITORY, type ForgejoFake, startForgejoFake } from './testing/forgejo-fake.js';

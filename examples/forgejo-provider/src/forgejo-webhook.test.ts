@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { MarginError } from '@margin/core';
-import type { WebhookHeaders } from '@margin/core/spec';
+import { MarginError, type WebhookHeaders } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { forgejoWebhook } from './forgejo-webhook.js';
 

@@ -2,10 +2,10 @@
  * Forgejo's (and Gitea's) REST v1 shapes as this adapter reads them: only the fields it uses, named
  * as `modules/structs` names them, and the mapping to Margin's port types.
  */
-import { MarginError } from '@margin/core';
 import {
   type ChangedFile,
   type ChangeType,
+  MarginError,
   type PullRequestStatus,
   type ReviewThread,
   type ScmUser,

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, chromiumAvailable, launchChromium, screenshot } from './browser.js';
 import { type ConsoleHost, startConsoleHost } from './console-host.js';
-import { PROPOSED, PULL_REQUEST } from './review-script.js';
+import { HOSTILE, PROPOSED, PULL_REQUEST } from './review-script.js';
 
 // Outside CI a machine without Chromium skips the suite; CI installs it and must run it.
 const runs = chromiumAvailable() || process.env.CI === 'true';
@@ -62,6 +62,20 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
   const clientId = () => clientPath.split('/')[2] ?? '';
   /** The job table's rows as their text. */
   const jobRows = () => page.getByRole('table', { name: 'Review jobs' }).locator('tbody tr').allTextContents();
+  /** The job page's coverage counts as `{ state in words: files }`, read from the table's row headers. */
+  const coverageCounts = async () => {
+    const rows = await page.getByRole('table', { name: 'Files by coverage state' }).locator('tbody tr').all();
+    return Object.fromEntries(
+      await Promise.all(
+        rows.map(async (row) => [
+          await row.getByRole('rowheader').textContent(),
+          await row.locator('td').textContent(),
+        ]),
+      ),
+    );
+  };
+  /** The job page's summary section. */
+  const summary = () => page.getByRole('region', { name: 'Summary', exact: true });
 
   it('signs in with the keyboard only, explaining a wrong password first', async () => {
     await page.goto('/clients');
@@ -357,7 +371,13 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
       'src/legacy.ts': 'Skipped: Deleted: nothing to review. (deleteOnly)',
       'src/tax.ts': 'Reviewed: —',
     });
-    await page.getByText('2 reviewed · 3 skipped').waitFor();
+    expect(await coverageCounts()).toEqual({
+      Reviewed: '2',
+      'Partly reviewed': '0',
+      'Carried forward from an earlier revision': '0',
+      Skipped: '3',
+      'Review failed': '0',
+    });
     // Fields the console has no column of are shown as they come.
     await manifest.getByRole('columnheader', { name: 'tier' }).waitFor();
     await page.getByText('tokensApproximate', { exact: true }).waitFor();
@@ -391,6 +411,29 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe('ai-call');
     await expect.poll(() => page.locator('.events .tag').allTextContents()).toEqual(Array(3).fill('ai-call'));
     expect(await page.locator('.events .mono').allTextContents()).toEqual(['chat', 'answer.read', 'chat']);
+  });
+
+  it('renders the review summary as markdown: its heading, its lists, its code, the fold’s title', async () => {
+    await page.goto(jobPath);
+    await summary().getByRole('heading', { level: 3, name: 'Margin review' }).waitFor();
+    // The posted finding, then the two kept for the summary: two lists, the second under the title
+    // of the fold it has on the pull request (raw HTML is not rendered, its title is kept as text).
+    const lists = summary().getByRole('list');
+    expect(await lists.count()).toBe(2);
+    expect(await lists.nth(0).getByRole('listitem').allTextContents()).toEqual([
+      `error src/billing.ts:42 — ${PROPOSED.posted.title}`,
+    ]);
+    const notPosted = await lists.nth(1).getByRole('listitem').allTextContents();
+    expect(notPosted.sort()).toEqual([
+      expect.stringMatching(new RegExp(`^warning src/billing\\.ts:50 — ${PROPOSED.doubted.title} — `)),
+      expect.stringMatching(new RegExp(`^warning src/tax\\.ts:2 — ${PROPOSED.style.title} — `)),
+    ]);
+    await summary().locator('strong', { hasText: 'Not posted as comments' }).waitFor();
+    expect(await summary().locator('code').allTextContents()).toEqual(
+      expect.arrayContaining(['src/billing.ts:42', 'src/billing.ts:50', 'src/tax.ts:2']),
+    );
+    expect(await summary().textContent()).not.toMatch(/<\/?(details|summary)>/);
+    await checkPage(page, '11c-job-summary');
   });
 
   it('pages the protocol with the API’s cursor, the page and the category in the URL', async () => {
@@ -523,6 +566,20 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByText(/1 still open from earlier reviews/).waitFor();
   });
 
+  it('counts the files of each coverage state in a table, a row per state', async () => {
+    // Still on the review of the same revision: its reviewed files were carried forward.
+    const counts = page.getByRole('table', { name: 'Files by coverage state' });
+    expect(await counts.getByRole('columnheader').allTextContents()).toEqual(['State', 'Files']);
+    expect(await coverageCounts()).toEqual({
+      Reviewed: '0',
+      'Partly reviewed': '0',
+      'Carried forward from an earlier revision': '2',
+      Skipped: '3',
+      'Review failed': '0',
+    });
+    await checkPage(page, '13a-job-carried-forward');
+  });
+
   it('stops a running review, and restarts one that failed', async () => {
     await env.github.loadPullRequest(billingScenario(43, 'f'));
     const admin = await env.host.admin();
@@ -585,6 +642,39 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     expect(await page.getByLabel('Pull request', { exact: true }).inputValue()).toBe('42');
     expect(await page.getByLabel('Repository id', { exact: true }).inputValue()).toBe(env.githubRepositoryId);
     await checkPage(page, '13c-reviews-filtered');
+  });
+
+  it('renders what a model wrote into the summary inert: no script, no javascript: link', async () => {
+    await env.github.loadPullRequest(billingScenario(44, 'a'));
+    env.review.propose(HOSTILE.script, HOSTILE.links);
+    try {
+      const admin = await env.host.admin();
+      const submitted = await admin.post(`/clients/${clientId()}/reviewing/jobs/by-coordinates`, {
+        providerScopePath: `${env.github.hostUrl}/acme`,
+        providerProjectKey: 'acme',
+        repositoryId: env.githubRepositoryId,
+        pullRequestId: 44,
+      });
+      expect(submitted.body).toMatchObject({ outcome: 'submitted' });
+      await page.goto(`${clientPath}/reviews/${submitted.body.jobId}`);
+      await page.locator('.pairs dd .badge', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    } finally {
+      env.review.propose(...Object.values(PROPOSED));
+    }
+    // Both titles reached the summary; the script tag is dropped and never ran.
+    await summary()
+      .getByText(/Discount lost/)
+      .waitFor();
+    expect(await summary().locator('script').count()).toBe(0);
+    expect(await page.evaluate('window.marginPwned')).toBeUndefined();
+    // The javascript: address is no link, its words stay; the https one opens apart from this page.
+    expect(await summary().locator('a').count()).toBe(1);
+    await summary().getByText('Run it').waitFor();
+    const spec = summary().getByRole('link', { name: 'the spec' });
+    expect(await spec.getAttribute('href')).toBe('https://example.com/s');
+    expect(await spec.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await spec.getAttribute('target')).toBe('_blank');
+    await checkPage(page, '13c2-job-summary-inert');
   });
 
   it('creates a crawl configuration (Commercial) and a code-knowledge source', async () => {

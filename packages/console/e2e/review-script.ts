@@ -85,6 +85,26 @@ export const PROPOSED = {
   },
 } as const;
 
+/**
+ * Findings whose titles carry markup, as a model might write it (or be led to by the code it reads):
+ * the engine puts titles into the review summary, which the job page renders as markdown. Titles are
+ * cut at 80 characters, hence two.
+ */
+export const HOSTILE = {
+  /** Inline HTML with a script. */
+  script: {
+    ...PROPOSED.posted,
+    title: 'Discount lost <script>window.marginPwned = true</script>',
+    message: 'The discount never reaches the total, so every discounted order is charged the full price.',
+  },
+  /** A `javascript:` link beside an ordinary one. */
+  links: {
+    ...PROPOSED.doubted,
+    title: '[Run it](javascript:alert(1)) or see [the spec](https://example.com/s)',
+    message: 'An order without lines makes the average divide by zero and return NaN as its total.',
+  },
+} as const;
+
 /** The verifier's score by finding title; the rest are confirmed with 9. */
 const SCORES: Record<string, number> = { [PROPOSED.doubted.title]: 5, [PROPOSED.rejected.title]: 2 };
 
@@ -103,6 +123,8 @@ export interface ScriptedReview {
   release(): void;
   /** Holds the reviewing model's next answers again, until the next `release()`. */
   hold(): void;
+  /** What the reviewing model proposes from now on (`PROPOSED` until this is called). */
+  propose(...findings: ReadonlyArray<Record<string, unknown>>): void;
 }
 
 /**
@@ -110,6 +132,7 @@ export interface ScriptedReview {
  * `release`), verification scores them, and every other call (probe, verify) answers `OK`.
  */
 export function scriptReview(model: FakeChatModel): ScriptedReview {
+  let proposed: ReadonlyArray<Record<string, unknown>> = Object.values(PROPOSED);
   let release = () => {};
   let released = Promise.resolve();
   const hold = () => {
@@ -122,7 +145,13 @@ export function scriptReview(model: FakeChatModel): ScriptedReview {
     if (isVerifying(request)) return verdicts(request);
     if (!userOf(request).includes('## File: src/billing.ts')) return { content: 'OK' };
     await released;
-    return findingsAnswer(...Object.values(PROPOSED));
+    return findingsAnswer(...proposed);
   });
-  return { release: () => release(), hold };
+  return {
+    release: () => release(),
+    hold,
+    propose: (...findings) => {
+      proposed = findings;
+    },
+  };
 }

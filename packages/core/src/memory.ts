@@ -1,2 +1,2 @@
 /** `@margin/core/memory`: storage held in memory, for tests, demos and embedding without a database. */
-export { createMemoryStorage } from './storage/memory/memory-storage.js';
+export { createMemoryStorage } from './storage/index.js';

@@ -9,6 +9,31 @@
  */
 export { z } from 'zod';
 export {
+  AI_FAILURE_CATEGORIES,
+  type AiAuthMode,
+  type AiConnectionRecord,
+  type AiConnectionsRepository,
+  type AiLogicalModelsRepository,
+  type AiModelCatalogRepository,
+  AUTH_MODES,
+  type CatalogModelRecord,
+  type ConfiguredModelRecord,
+  DISCOVERY_MODES,
+  type DiscoveryMode,
+  type LogicalModelOwnerKind,
+  type LogicalModelRecord,
+  MODEL_SOURCES,
+  type ModelSource,
+  type ModelTraits,
+  modesOf,
+  operationOf,
+  type PriceOverrideRecord,
+  type PurposeBindingRecord,
+  type PurposeMappingRecord,
+  type VerificationRecord,
+} from './ai/index.js';
+export {
+  AI_PURPOSES,
   type AiAuth,
   type AiChatRequest,
   type AiChatResult,
@@ -26,75 +51,80 @@ export {
   type AiProtocolV1,
   type AiProviderKind,
   type AiProviderKindV1,
+  type AiPurpose,
   type AiResponseFormat,
   type AiSettingsSchemaV1,
   type AiToolCall,
   type AiToolChoice,
   type AiToolDefinition,
   type AiUsage,
+  aiConnectionConfigOf,
   BUILT_IN_AI_PROVIDER_KINDS,
   BUILT_IN_PROTOCOL_MODES,
   type BuiltInAiProviderKind,
   type BuiltInProtocolMode,
+  capabilityForPurpose,
   type DiscoveredModel,
+  failureCategoryOf,
+  failureSummaryOf,
+  isAiPurpose,
   type KnownModelV1,
+  OPERATION_KINDS,
+  type OperationKind,
   type ProtocolMode,
   REASONING_EFFORTS,
   type ReasoningEffort,
   type TokenCount,
   type WireProtocolMode,
-} from './ai/ai-model-v1.js';
-export {
-  AI_FAILURE_CATEGORIES,
-  type AiAuthMode,
-  type AiConnectionRecord,
-  type AiConnectionsRepository,
-  type AiLogicalModelsRepository,
-  type AiModelCatalogRepository,
-  AUTH_MODES,
-  type CatalogModelRecord,
-  type ConfiguredModelRecord,
-  DISCOVERY_MODES,
-  type DiscoveryMode,
-  type LogicalModelOwnerKind,
-  type LogicalModelRecord,
-  MODEL_SOURCES,
-  type ModelSource,
-  type ModelTraits,
-  type PriceOverrideRecord,
-  type PurposeBindingRecord,
-  type PurposeMappingRecord,
-  type VerificationRecord,
-} from './ai/ai-records.js';
-export { failureCategoryOf, failureSummaryOf } from './ai/failure-category.js';
-export { aiConnectionConfigOf } from './ai/kind-settings.js';
-export { modesOf, operationOf } from './ai/profile-rules.js';
-export {
-  AI_PURPOSES,
-  type AiPurpose,
-  capabilityForPurpose,
-  isAiPurpose,
-  OPERATION_KINDS,
-  type OperationKind,
-} from './ai/purposes.js';
+} from './ai-model/index.js';
 export {
   type AddressClass,
   classifyAddress,
+  type EgressRefusal,
+  egressRefusalOf,
   isMetadataHostName,
   refusedAddressClass,
-} from './egress/address-policy.js';
-export { type EgressRefusal, egressRefusalOf } from './egress/url-policy.js';
-export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './identity/membership-record.js';
-export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './identity/pat-record.js';
-export type { RefreshTokenRecord, RefreshTokensRepository } from './identity/session-record.js';
-export type { SignInFailureRecord, SignInFailuresRepository } from './identity/sign-in-failure-record.js';
+} from './egress/index.js';
+export type {
+  PersonalAccessTokenRecord,
+  PersonalAccessTokensRepository,
+  RefreshTokenRecord,
+  RefreshTokensRepository,
+  SignInFailureRecord,
+  SignInFailuresRepository,
+  UserPatch,
+  UserRecord,
+  UsersRepository,
+} from './identity/index.js';
+export type { SettingsRepository } from './kernel/index.js';
+/** The one error type: adapters map provider failures to it (`MarginError.provider(...)`). */
 export {
+  CLIENT_ROLES,
+  type ClientRole,
+  type Clock,
+  type CursorPosition,
+  decodeCursor,
+  encodeCursor,
   GLOBAL_ROLES,
   type GlobalRole,
-  type UserPatch,
-  type UserRecord,
-  type UsersRepository,
-} from './identity/user-record.js';
+  type Ids,
+  MarginError,
+  type Page,
+  type PageRequest,
+  type ProviderFailure,
+  randomIds,
+  type SealedField,
+  type SecretBox,
+  SYSTEM_TENANT_ID,
+  sealedSecretContext,
+  systemClock,
+  TENANT_ROLES,
+  type TenantRole,
+  toPage,
+  type ValidationIssue,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+} from './kernel/index.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,
   type KnowledgeSourceKind,
@@ -103,38 +133,52 @@ export {
   REFRESH_TRIGGER_MODES,
   SYMBOL_MODES,
   type TrackedBranch,
-} from './knowledge/knowledge-records.js';
-export { type Clock, systemClock } from './platform/clock.js';
-export { type Ids, randomIds } from './platform/ids.js';
-export { type SealedField, type SecretBox, sealedSecretContext } from './platform/secret-box.js';
+} from './knowledge/index.js';
 export {
   familyOfSegment,
   type ProviderRegistry,
   requestedAiKind,
   requestedScmFamily,
   scmFamily,
-} from './providers.js';
-export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './review-engine/pipeline/review-source.js';
+} from './provider-registry/index.js';
 export type {
+  JobUsage,
+  PassTokens,
+  ProtocolEventInput,
+  ProtocolPass,
+  ProtocolWriter,
   ReviewContext,
   ReviewEngineV1,
+  ReviewJob,
   ReviewModel,
   ReviewModels,
   ReviewOutcome,
   ReviewScm,
-} from './review-engine/review-engine-v1.js';
-export type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from './reviewing/block-record.js';
-export type { DismissalRecord, DismissalsRepository } from './reviewing/dismissal-record.js';
+} from './review-engine/index.js';
 export {
-  FINDING_STATES,
-  type FindingState,
-  type ReviewFindingsRepository,
-  type StoredFindingFilter,
-  type StoredFindingRecord,
-} from './reviewing/finding-record.js';
+  EVENT_CATEGORIES,
+  type EventCategory,
+  type PassOutcome,
+  RESOLVED_HEAD_EVENT,
+  type ReviewPublisher,
+  type ReviewSource,
+  scmReviewSource,
+} from './review-engine/index.js';
+export type {
+  BlockedPullRequestRecord,
+  BlockedPullRequestsRepository,
+  DismissalRecord,
+  DismissalsRepository,
+  PublicationPatch,
+  PublicationRecord,
+  ReviewPublicationsRepository,
+} from './reviewing/index.js';
+/** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
 export {
   ACTIVE_STATUSES,
   type ClaimRequest,
+  FINDING_STATES,
+  type FindingState,
   type FinishRequest,
   JOB_STATUSES,
   JOB_TRIGGERS,
@@ -145,29 +189,20 @@ export {
   type JobRevision,
   type JobStatus,
   type JobTrigger,
-  type JobUsage,
-  RECLAIM_EXHAUSTED,
-  type ReclaimOutcome,
-  type ReviewJobRecord,
-  type ReviewJobsRepository,
-} from './reviewing/job-record.js';
-/** The statuses `ReviewJobsRepository.hasFinishedRevision` counts. */
-export { RAN_ITS_COURSE } from './reviewing/job-state.js';
-export {
-  EVENT_CATEGORIES,
-  type EventCategory,
-  type PassOutcome,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
-  RESOLVED_HEAD_EVENT,
-} from './reviewing/protocol-record.js';
-export type {
-  PublicationPatch,
-  PublicationRecord,
-  ReviewPublicationsRepository,
-} from './reviewing/publication-record.js';
+  RAN_ITS_COURSE,
+  RECLAIM_EXHAUSTED,
+  type ReclaimOutcome,
+  type ReviewFindingsRepository,
+  type ReviewJobRecord,
+  type ReviewJobsRepository,
+  type StoredFindingFilter,
+  type StoredFindingRecord,
+} from './reviewing/index.js';
 export {
+  PROVIDER_FAILURES,
   type ProviderConnectionPatch,
   type ProviderConnectionRecord,
   type ProviderConnectionsRepository,
@@ -178,8 +213,7 @@ export {
   type ReviewerIdentityRecord,
   SCOPE_TYPES,
   type ScopeType,
-} from './scm/connection-records.js';
-export { PROVIDER_FAILURES } from './scm/provider-failures.js';
+} from './scm/index.js';
 export {
   AUTHENTICATION_KINDS,
   type AuthenticationKind,
@@ -226,26 +260,19 @@ export {
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
   type WebhookHeaders,
-} from './scm/scm-provider-v1.js';
-export {
-  type CursorPosition,
-  decodeCursor,
-  encodeCursor,
-  type Page,
-  type PageRequest,
-  toPage,
-} from './storage/paging.js';
-export type { SettingsRepository } from './storage/settings-repository.js';
-export type { Repositories, StorageV1 } from './storage/storage-v1.js';
-export {
-  type ClientAccess,
-  type ClientListFilter,
-  type ClientRecord,
-  type ClientsRepository,
-  SYSTEM_TENANT_ID,
-  type TenantRecord,
-  type TenantsRepository,
-} from './tenancy/tenancy-records.js';
+} from './scm-provider/index.js';
+export type { Repositories, StorageV1 } from './storage/index.js';
+export type {
+  ClientAccess,
+  ClientListFilter,
+  ClientMemberRecord,
+  ClientRecord,
+  ClientsRepository,
+  MembershipsRepository,
+  TenantMemberRecord,
+  TenantRecord,
+  TenantsRepository,
+} from './tenancy/index.js';
 export {
   CRAWL_OUTCOMES,
   type CrawlClaimRequest,
@@ -273,5 +300,4 @@ export {
   type WebhookConfigurationsRepository,
   type WebhookDeliveriesRepository,
   type WebhookDeliveryRecord,
-} from './triggers/trigger-records.js';
-export { VERIFICATION_STATUSES, type VerificationStatus } from './verification.js';
+} from './triggers/index.js';

@@ -1,6 +1,5 @@
 import type { lookup as dnsLookup } from 'node:dns';
-import { MarginError } from '@margin/core';
-import type { AiProviderKindV1, ProviderRegistry, ScmProviderFamilyV1 } from '@margin/core/spec';
+import { type AiProviderKindV1, MarginError, type ProviderRegistry, type ScmProviderFamilyV1 } from '@margin/core/spec';
 import { type AiProviderKindsOptions, builtInAiKinds } from './ai/index.js';
 import { type AiRuntime, createAiRuntime } from './ai/shared/ai-runtime.js';
 import { azureDevOpsFamily } from './scm/azure-devops/index.js';

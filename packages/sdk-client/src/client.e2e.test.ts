@@ -86,4 +86,36 @@ describe('the SDK’s password session', () => {
     expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
     expect([logins(), refreshes()]).toEqual([2, 2]);
   });
+
+  it('signs in without credentials given, keeps no password, and says when the session has ended', async () => {
+    const client = createMarginClient({ baseUrl: `${host.url}/api` });
+    const logins = () => host.logs().filter((l) => l.route === '/auth/login').length;
+    const refreshes = () => host.logs().filter((l) => l.route === '/auth/refresh').length;
+    let ended = 0;
+    client.session.onEnded(() => ended++);
+
+    // No session to take up (Node has no cookie jar) and none to send: the API refuses the call.
+    expect(await client.session.resume()).toBe(false);
+    await expect(client.identity.getMe()).rejects.toBeInstanceOf(AuthenticationError);
+    expect(ended).toBe(0);
+
+    await client.session.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
+    expect(client.session.signedIn).toBe(true);
+    expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
+    const [loginsBefore, refreshesBefore] = [logins(), refreshes()];
+
+    clock.advance(16 * 60_000); // the access token is refused: refreshed once, the call repeated
+    expect((await client.identity.getMe()).username).toBe(ADMIN_USERNAME);
+    expect([logins(), refreshes()]).toEqual([loginsBefore, refreshesBefore + 1]);
+
+    clock.advance(73 * 3600_000); // past the session's absolute limit: the session ends, no new sign-in
+    await expect(client.identity.getMe()).rejects.toBeInstanceOf(AuthenticationError);
+    expect([logins(), refreshes()]).toEqual([loginsBefore, refreshesBefore + 2]);
+    expect([client.session.signedIn, ended]).toEqual([false, 1]);
+
+    await client.session.signIn(ADMIN_USERNAME, ADMIN_PASSWORD);
+    await client.session.signOut();
+    expect([client.session.signedIn, ended]).toEqual([false, 2]);
+    await expect(client.identity.getMe()).rejects.toBeInstanceOf(AuthenticationError);
+  });
 });

@@ -1,11 +1,11 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { createOperations } from './generated/operations.js';
 import type { components, operations, paths } from './generated/schema.js';
-import { type Credentials, PasswordSession } from './session.js';
+import { type Credentials, type MarginSession, Session } from './session.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import { type CallOptions, unwrap } from './unwrap.js';
 
-export type { Credentials } from './session.js';
+export type { Credentials, MarginSession } from './session.js';
 export { type CallOptions, unwrap, unwrapOutcome } from './unwrap.js';
 export type Schemas = components['schemas'];
 /** The query parameters of an operation, e.g. `QueryOf<'discoverSources'>`. */
@@ -17,7 +17,7 @@ export interface MarginClientOptions extends TransportOptions {
   /**
    * A personal access token (scripts, CI), an access token you manage, or a username and password:
    * the client then signs in, refreshes the access token before it expires and signs in again when
-   * the session ends.
+   * the session ends. Without credentials, `client.session.signIn()` or `.resume()` starts a session.
    */
   credentials?: Credentials | undefined;
 }
@@ -29,35 +29,35 @@ export type RawClient = Client<paths>;
  * operationId and grouped as core groups its use cases (`client.reviewing.submitReviewJob(...)`,
  * `client.scm.createProviderConnection(...)`), generated into `generated/operations.ts`. Methods answer
  * the 2xx body and throw `MarginApiError` subclasses otherwise; `raw` is the openapi-fetch client over
- * every documented path for anything else. Hand-written on top: the session (sign-in and refresh for
- * username/password credentials), `reviewing.waitForJob` and `reviewing.getReviewJobProtocolPage`.
+ * every documented path for anything else. Hand-written on top: the session (`session`: sign-in,
+ * refresh, sign-out), `reviewing.waitForJob` and `reviewing.getReviewJobProtocolPage`.
  */
 export function createMarginClient(options: MarginClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const send = createTransport(options);
   const credentials = options.credentials;
-  const session =
-    credentials && 'username' in credentials
-      ? new PasswordSession(baseUrl, credentials.username, credentials.password, send)
-      : undefined;
+  const session = new Session(baseUrl, send, credentials && 'username' in credentials ? credentials : undefined);
 
-  const authorize = async (request: Request): Promise<Request> => {
-    if (session) request.headers.set('Authorization', `Bearer ${await session.token()}`);
-    else if (credentials && 'personalAccessToken' in credentials)
-      request.headers.set('X-User-Pat', credentials.personalAccessToken);
-    else if (credentials && 'accessToken' in credentials)
-      request.headers.set('Authorization', `Bearer ${credentials.accessToken}`);
-    return request;
-  };
+  /** Fixed credentials go on every call; otherwise the session's token, when there is a session. */
   const authorizedFetch = async (request: Request): Promise<Response> => {
-    const retry = session ? request.clone() : undefined;
-    const response = await send(await authorize(request));
-    // An access token revoked or expired early: refresh once and repeat the call.
-    if (response.status === 401 && session && retry) {
-      session.invalidate();
-      return send(await authorize(retry));
+    if (credentials && 'personalAccessToken' in credentials) {
+      request.headers.set('X-User-Pat', credentials.personalAccessToken);
+      return send(request);
     }
-    return response;
+    if (credentials && 'accessToken' in credentials) {
+      request.headers.set('Authorization', `Bearer ${credentials.accessToken}`);
+      return send(request);
+    }
+    const retry = request.clone();
+    const token = await session.token();
+    if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    const response = await send(request);
+    if (response.status !== 401) return response;
+    // An access token revoked or expired early: renew once and repeat the call.
+    const renewed = await session.refused(token);
+    if (!renewed) return response;
+    retry.headers.set('Authorization', `Bearer ${renewed}`);
+    return send(retry);
   };
 
   const raw = createClient<paths>({ baseUrl, fetch: authorizedFetch });
@@ -94,6 +94,16 @@ export function createMarginClient(options: MarginClientOptions) {
         }
       },
     },
+    /** Sign-in, resume, sign-out and the end of the session, for a client without fixed credentials. */
+    session: {
+      signIn: (username, password) => session.signIn(username, password),
+      resume: () => session.resume(),
+      signOut: () => session.signOut(),
+      onEnded: (listener) => session.onEnded(listener),
+      get signedIn() {
+        return session.signedIn;
+      },
+    } satisfies MarginSession as MarginSession,
   };
 }
 

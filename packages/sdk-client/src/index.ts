@@ -13,5 +13,5 @@ export {
 } from './client.js';
 export * from './errors.js';
 export type { components, operations, paths } from './generated/schema.js';
-export type { Credentials } from './session.js';
+export type { Credentials, MarginSession } from './session.js';
 export type { TransportOptions } from './transport.js';

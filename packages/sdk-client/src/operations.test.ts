@@ -16,7 +16,14 @@ const document = JSON.parse(readFileSync(new URL('../../../openapi.json', import
 const documented = Object.values(document.paths).flatMap((item) => Object.values(item));
 
 /** What the client adds by hand on top of the generated operations. */
-const HAND_WRITTEN = ['reviewing.getReviewJobProtocolPage', 'reviewing.waitForJob'];
+const HAND_WRITTEN = [
+  'reviewing.getReviewJobProtocolPage',
+  'reviewing.waitForJob',
+  'session.signIn',
+  'session.resume',
+  'session.signOut',
+  'session.onEnded',
+];
 
 function sdkMethods(client: object): string[] {
   return Object.entries(client)

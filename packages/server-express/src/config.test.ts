@@ -1,5 +1,6 @@
+import { loadCliEnvironment } from '@margin/cli';
 import { describe, expect, it } from 'vitest';
-import { loadCliEnvironment, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

@@ -1,28 +1,16 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import {
+  CALL_TIMEOUT_FIELDS,
+  type CallTimeouts,
+  callTimeoutsOf,
+  flag,
+  wholeNumber as int,
+  optionalText,
+  pluginSpecifiers,
+} from '@margin/cli';
 import { type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
-import type { AiProviderKind } from '@margin/core/spec';
-import { DEFAULT_AI_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '@margin/providers';
 import { z } from 'zod';
-
-const flag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .optional()
-  .transform((v) => v === 'true' || v === '1');
-
-const int = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    });
 
 /** A positive amount of US dollars (`2.50`); unset means none. */
 const usd = z
@@ -38,11 +26,6 @@ const usd = z
     }
     return Number(text);
   });
-
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v?.trim() ? v.trim() : undefined));
 
 /** The per-IP limit on credential endpoints when `MARGIN_AUTH_RATELIMIT_*` are unset; embedders get it too. */
 export const DEFAULT_AUTH_RATE_LIMIT = Object.freeze({ permits: 20, windowSeconds: 60 });
@@ -89,25 +72,6 @@ const trustProxy = z
  * a model or a source-control provider, from connecting to the last byte of the answer. The host
  * and the CLI read the same two.
  */
-const CALL_TIMEOUT_FIELDS = {
-  MARGIN_AI_TIMEOUT_SECONDS: int(1, 3600, DEFAULT_AI_TIMEOUT_MS / 1000),
-  MARGIN_SCM_TIMEOUT_SECONDS: int(1, 3600, DEFAULT_TIMEOUT_MS / 1000),
-};
-
-/** Deadlines of one attempt of an outbound call, in milliseconds (each retry gets a fresh one). */
-export interface CallTimeouts {
-  aiMs: number;
-  scmMs: number;
-}
-
-const callTimeoutsOf = (e: {
-  MARGIN_AI_TIMEOUT_SECONDS: number;
-  MARGIN_SCM_TIMEOUT_SECONDS: number;
-}): CallTimeouts => ({
-  aiMs: e.MARGIN_AI_TIMEOUT_SECONDS * 1000,
-  scmMs: e.MARGIN_SCM_TIMEOUT_SECONDS * 1000,
-});
-
 /** The operator contract (ARCHITECTURE.md §6). The only place that reads `process.env`. */
 const EnvFields = z.object({
   PORT: int(0, 65535, 8080),
@@ -224,13 +188,6 @@ export interface HostConfig {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
-/** `MARGIN_PLUGINS`: comma-separated package names or file paths. */
-const pluginList = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-
 /** The runtime's background settings from the host's configuration (`WORKER_*`, `WEBHOOK_*`, `CRAWL_*`). */
 export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'triggers'>): BackgroundSettings {
   const t = config.triggers;
@@ -288,62 +245,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       crawlLeaseMs: e.CRAWL_LEASE_SECONDS * 1000,
     },
     authRateLimit: { permits: e.MARGIN_AUTH_RATELIMIT_PERMITS, windowSeconds: e.MARGIN_AUTH_RATELIMIT_WINDOW_SECONDS },
-    plugins: pluginList(e.MARGIN_PLUGINS),
+    plugins: pluginSpecifiers(e.MARGIN_PLUGINS),
     consoleDir: e.MARGIN_CONSOLE_DIR ? resolve(e.MARGIN_CONSOLE_DIR) : undefined,
     trustProxy: e.MARGIN_TRUST_PROXY,
     metricsToken: e.MARGIN_METRICS_TOKEN || undefined,
     // `Development`, as other stacks spell it, means the same.
     development: e.NODE_ENV?.toLowerCase() === 'development',
     logLevel: e.LOG_LEVEL,
-  };
-}
-
-/** The `margin review` and `margin eval` part of the environment (docs/cli.md). */
-const CliEnvSchema = z.object({
-  // Checked against the registered kinds when the model is bound.
-  MARGIN_AI_PROVIDER_KIND: optionalText,
-  MARGIN_AI_BASE_URL: optionalText,
-  MARGIN_AI_MODEL: optionalText,
-  MARGIN_AI_API_KEY: optionalText,
-  MARGIN_SCM_TOKEN: optionalText,
-  MARGIN_ALLOW_PRIVATE_EGRESS: flag,
-  ...CALL_TIMEOUT_FIELDS,
-  MARGIN_PLUGINS: optionalText,
-});
-
-export interface CliEnvironment {
-  ai: {
-    providerKind: AiProviderKind | undefined;
-    baseUrl: string | undefined;
-    model: string | undefined;
-    /** Only ever from the environment, never a flag (flags show in process lists and shell history). */
-    apiKey: string | undefined;
-  };
-  scmToken: string | undefined;
-  allowPrivateEgress: boolean;
-  callTimeouts: CallTimeouts;
-  /** `MARGIN_PLUGINS`: provider plugins to register, as the reference host does. */
-  plugins: string[];
-}
-
-/** Reads the CLI's variables. Errors name the variable and never echo its value. */
-export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
-  const parsed = CliEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('; ');
-    throw MarginError.validation(`Invalid configuration: ${problems}.`);
-  }
-  const e = parsed.data;
-  return {
-    ai: {
-      providerKind: e.MARGIN_AI_PROVIDER_KIND,
-      baseUrl: e.MARGIN_AI_BASE_URL,
-      model: e.MARGIN_AI_MODEL,
-      apiKey: e.MARGIN_AI_API_KEY,
-    },
-    scmToken: e.MARGIN_SCM_TOKEN,
-    allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
-    callTimeouts: callTimeoutsOf(e),
-    plugins: pluginList(e.MARGIN_PLUGINS),
   };
 }

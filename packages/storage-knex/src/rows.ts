@@ -1,4 +1,4 @@
-import type { MarginError } from '@margin/core';
+import type { MarginError } from '@margin/core/spec';
 import type { Knex } from 'knex';
 import { isUniqueViolation, writeJson } from './dialect.js';
 

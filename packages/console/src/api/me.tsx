@@ -5,7 +5,6 @@ export type Me = Schemas['Me'];
 
 interface MeState {
   me: Me;
-  reloadMe(): void;
 }
 
 export const MeContext = createContext<MeState | undefined>(undefined);

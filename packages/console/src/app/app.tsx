@@ -1,32 +1,37 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { type Me, MeContext } from '../api/me.js';
-import { api, hasSession, onSessionEnded, renew } from '../api/session.js';
-import { AccountPage } from '../pages/account.js';
-import { AiConnectionPage } from '../pages/ai-connection.js';
-import { AiConnectionsPage } from '../pages/ai-connections.js';
-import { BlockedPage } from '../pages/blocked.js';
-import { ClientPage } from '../pages/client.js';
-import { ClientsPage } from '../pages/clients.js';
-import { CrawlsPage } from '../pages/crawls.js';
-import { DismissalsPage } from '../pages/dismissals.js';
-import { JobPage } from '../pages/job.js';
-import { JobsPage } from '../pages/jobs.js';
-import { KnowledgePage } from '../pages/knowledge.js';
-import { LicensingPage } from '../pages/licensing.js';
-import { LogicalModelsPage } from '../pages/logical-models.js';
-import { NewAiConnectionPage } from '../pages/new-ai-connection.js';
-import { NotFoundPage } from '../pages/not-found.js';
-import { OverviewPage } from '../pages/overview.js';
-import { ScmConnectionPage } from '../pages/scm-connection.js';
-import { ScmConnectionsPage } from '../pages/scm-connections.js';
+import { createRoutesFromElements, matchRoutes, Navigate, Route, Routes, useLocation, useRoutes } from 'react-router';
+import { api } from '../api/client.js';
+import { MeContext } from '../api/me.js';
+import { queryKeys } from '../api/query-keys.js';
 import { SignInPage } from '../pages/sign-in.js';
-import { SubmitReviewPage } from '../pages/submit-review.js';
-import { UsersPage } from '../pages/users.js';
-import { WebhookPage } from '../pages/webhook.js';
-import { WebhooksPage } from '../pages/webhooks.js';
 import { Waiting } from '../ui/display.js';
 import { ClientLayout } from './client-layout.js';
+import {
+  AccountPage,
+  AiConnectionPage,
+  AiConnectionsPage,
+  BlockedPage,
+  ClientPage,
+  ClientsPage,
+  CrawlsPage,
+  DismissalsPage,
+  JobPage,
+  JobsPage,
+  KnowledgePage,
+  LicensingPage,
+  LogicalModelsPage,
+  NewAiConnectionPage,
+  NotFoundPage,
+  OverviewPage,
+  preloadPage,
+  ScmConnectionPage,
+  ScmConnectionsPage,
+  SubmitReviewPage,
+  UsersPage,
+  WebhookPage,
+  WebhooksPage,
+} from './lazy-pages.js';
 import { Shell } from './shell.js';
 
 /** Back to the page that asked for sign-in (`?next=`), only ever a path on this site. */
@@ -35,68 +40,86 @@ function AfterSignIn() {
   return <Navigate to={next?.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 }
 
-type State = { kind: 'starting' } | { kind: 'signedOut' } | { kind: 'signedIn'; me: Me };
+/** The signed-in pages by address; a page's code is fetched on its first visit (lazy-pages.ts). */
+const pageRoutes = createRoutesFromElements(
+  <Route element={<Shell />}>
+    <Route path="/" Component={OverviewPage} />
+    <Route path="/sign-in" Component={AfterSignIn} />
+    <Route path="/account" Component={AccountPage} />
+    <Route path="/admin/users" Component={UsersPage} />
+    <Route path="/admin/licensing" Component={LicensingPage} />
+    <Route path="/clients" Component={ClientsPage} />
+    <Route path="/clients/:clientId" Component={ClientLayout}>
+      <Route index Component={ClientPage} />
+      <Route path="scm" Component={ScmConnectionsPage} />
+      <Route path="scm/:connectionId" Component={ScmConnectionPage} />
+      <Route path="ai" Component={AiConnectionsPage} />
+      <Route path="ai/new" Component={NewAiConnectionPage} />
+      <Route path="ai/:connectionId" Component={AiConnectionPage} />
+      <Route path="models" Component={LogicalModelsPage} />
+      <Route path="webhooks" Component={WebhooksPage} />
+      <Route path="webhooks/:configId" Component={WebhookPage} />
+      <Route path="crawls" Component={CrawlsPage} />
+      <Route path="knowledge" Component={KnowledgePage} />
+      <Route path="reviews" Component={JobsPage} />
+      <Route path="reviews/submit" Component={SubmitReviewPage} />
+      <Route path="reviews/:jobId" Component={JobPage} />
+      <Route path="blocked" Component={BlockedPage} />
+      <Route path="dismissals" Component={DismissalsPage} />
+    </Route>
+    <Route path="*" Component={NotFoundPage} />
+  </Route>,
+);
+
+function Pages() {
+  return useRoutes(pageRoutes);
+}
+
+type State = 'starting' | 'signedOut' | 'signedIn';
+
+// Read at sign-in, and again when a change invalidates it (the licensing page's).
+const meQuery = queryOptions({ queryKey: queryKeys.me, queryFn: () => api.identity.getMe(), staleTime: Infinity });
 
 /** Signs in from the refresh cookie when it can, then serves the pages; the sign-in page otherwise. */
 export function App() {
-  const [state, setState] = useState<State>({ kind: 'starting' });
+  const [state, setState] = useState<State>('starting');
   const location = useLocation();
+  const queryClient = useQueryClient();
+  const me = useQuery({ ...meQuery, enabled: state === 'signedIn' });
 
-  const loadMe = useCallback(async () => {
-    const me = await api.identity.getMe();
-    setState({ kind: 'signedIn', me });
-  }, []);
+  const enter = useCallback(async () => {
+    await queryClient.fetchQuery(meQuery);
+    setState('signedIn');
+  }, [queryClient]);
 
   useEffect(() => {
+    // The code of the page at the address the console opens on is fetched alongside the session.
+    for (const { route } of matchRoutes(pageRoutes, window.location) ?? []) preloadPage(route.Component);
     const start = async () => {
-      if (hasSession() || (await renew().catch(() => false))) await loadMe();
-      else setState({ kind: 'signedOut' });
+      if (api.session.signedIn || (await api.session.resume().catch(() => false))) await enter();
+      else setState('signedOut');
     };
-    start().catch(() => setState({ kind: 'signedOut' }));
-    return onSessionEnded(() => setState({ kind: 'signedOut' }));
-  }, [loadMe]);
+    start().catch(() => setState('signedOut'));
+    return api.session.onEnded(() => {
+      // Nothing read for this session may show once another user signs in on this page.
+      queryClient.clear();
+      setState('signedOut');
+    });
+  }, [enter, queryClient]);
 
-  if (state.kind === 'starting') return <Waiting label="Starting Margin…" />;
-  if (state.kind === 'signedOut') {
+  if (state === 'starting') return <Waiting label="Starting Margin…" />;
+  if (state === 'signedOut' || !me.data) {
     const next = location.pathname === '/sign-in' ? '/' : `${location.pathname}${location.search}`;
     return (
       <Routes>
-        <Route path="/sign-in" element={<SignInPage onSignedIn={loadMe} />} />
+        <Route path="/sign-in" element={<SignInPage onSignedIn={enter} />} />
         <Route path="*" element={<Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />} />
       </Routes>
     );
   }
   return (
-    <MeContext.Provider value={{ me: state.me, reloadMe: () => void loadMe() }}>
-      <Routes>
-        <Route element={<Shell />}>
-          <Route path="/" element={<OverviewPage />} />
-          <Route path="/sign-in" element={<AfterSignIn />} />
-          <Route path="/account" element={<AccountPage />} />
-          <Route path="/admin/users" element={<UsersPage />} />
-          <Route path="/admin/licensing" element={<LicensingPage />} />
-          <Route path="/clients" element={<ClientsPage />} />
-          <Route path="/clients/:clientId" element={<ClientLayout />}>
-            <Route index element={<ClientPage />} />
-            <Route path="scm" element={<ScmConnectionsPage />} />
-            <Route path="scm/:connectionId" element={<ScmConnectionPage />} />
-            <Route path="ai" element={<AiConnectionsPage />} />
-            <Route path="ai/new" element={<NewAiConnectionPage />} />
-            <Route path="ai/:connectionId" element={<AiConnectionPage />} />
-            <Route path="models" element={<LogicalModelsPage />} />
-            <Route path="webhooks" element={<WebhooksPage />} />
-            <Route path="webhooks/:configId" element={<WebhookPage />} />
-            <Route path="crawls" element={<CrawlsPage />} />
-            <Route path="knowledge" element={<KnowledgePage />} />
-            <Route path="reviews" element={<JobsPage />} />
-            <Route path="reviews/submit" element={<SubmitReviewPage />} />
-            <Route path="reviews/:jobId" element={<JobPage />} />
-            <Route path="blocked" element={<BlockedPage />} />
-            <Route path="dismissals" element={<DismissalsPage />} />
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-      </Routes>
+    <MeContext.Provider value={{ me: me.data }}>
+      <Pages />
     </MeContext.Provider>
   );
 }

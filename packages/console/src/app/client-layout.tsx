@@ -1,10 +1,11 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { Outlet, useParams } from 'react-router';
+import { api } from '../api/client.js';
 import { administers, useMe } from '../api/me.js';
-import { api } from '../api/session.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Loaded } from '../ui/display.js';
-import { useResource } from '../ui/use-resource.js';
 
 interface ClientState {
   client: Schemas['Client'];
@@ -24,9 +25,12 @@ export function useClient(): ClientState {
 export function ClientLayout() {
   const { clientId = '' } = useParams();
   const { me } = useMe();
-  const resource = useResource(() => api.tenancy.getClient(clientId), [clientId]);
+  const query = useQuery({
+    queryKey: queryKeys.clientDetails(clientId),
+    queryFn: () => api.tenancy.getClient(clientId),
+  });
   return (
-    <Loaded resource={resource}>
+    <Loaded query={query}>
       {(client) => (
         <ClientContext.Provider value={{ client, canAdminister: administers(me, client) }}>
           <Outlet />

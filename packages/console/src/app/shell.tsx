@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api, signOut } from '../api/session.js';
-import { useResource } from '../ui/use-resource.js';
+import { queryKeys } from '../api/query-keys.js';
+import { Waiting } from '../ui/display.js';
 import { useShortcuts } from './shortcuts.js';
 
 const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
@@ -25,8 +28,11 @@ export function Shell() {
   const location = useLocation();
   const match = useMatch('/clients/:clientId/*');
   const clientId = match?.params.clientId;
-  // Reloaded when the client in the URL changes, so a client created a moment ago is in the switcher.
-  const clients = useResource(() => api.tenancy.listClients({ limit: 200 }), [clientId]);
+  // Creating a client invalidates `clients`, so the switcher lists it at once.
+  const clients = useQuery({
+    queryKey: [...queryKeys.clients, { limit: 200 }],
+    queryFn: () => api.tenancy.listClients({ limit: 200 }),
+  });
   useShortcuts(clientId);
 
   const switchClient = (id: string) => {
@@ -61,7 +67,11 @@ export function Shell() {
         </span>
         <span className="spacer" />
         <NavLink to="/account">{me.displayName || me.username}</NavLink>
-        <button type="button" className="link" onClick={() => void signOut().finally(() => navigate('/sign-in'))}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => void api.session.signOut().finally(() => navigate('/sign-in'))}
+        >
           Sign out
         </button>
       </header>
@@ -119,7 +129,9 @@ export function Shell() {
         </p>
       </nav>
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<Waiting label="Loading the page…" />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

@@ -1,7 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api, signIn } from '../api/session.js';
+import { queryKeys } from '../api/query-keys.js';
 import { ConfirmButton, Empty, Loaded, ShownOnce, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
@@ -35,7 +36,7 @@ function ChangePassword() {
     // The API ends every session of the user, this one too (its refresh token is revoked, so the next
     // reload would ask to sign in): sign this tab in again with the new password, so only the others end.
     try {
-      await signIn(me.username, newPassword);
+      await api.session.signIn(me.username, newPassword);
       setDone('Password changed.');
     } catch {
       setDone('Password changed. Sign in again with the new password when this page asks for it.');
@@ -77,7 +78,9 @@ function ChangePassword() {
 }
 
 function PersonalAccessTokens() {
-  const tokens = useCursorList('tokens', (q) => api.identity.listPersonalAccessTokens(q), []);
+  const tokens = useCursorList('tokens', queryKeys.personalAccessTokens, (q) =>
+    api.identity.listPersonalAccessTokens(q),
+  );
   const [label, setLabel] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [created, setCreated] = useState<Schemas['PatCreated'] | undefined>();
@@ -86,12 +89,11 @@ function PersonalAccessTokens() {
     setCreated(await api.identity.createPersonalAccessToken(body));
     setLabel('');
     setExpiresOn('');
-    tokens.reload();
-  });
-  const revoke = useAction(async (id: string) => {
-    await api.identity.revokePersonalAccessToken(id);
-    tokens.reload();
-  });
+  }, [queryKeys.personalAccessTokens]);
+  const revoke = useAction(
+    (id: string) => api.identity.revokePersonalAccessToken(id),
+    [queryKeys.personalAccessTokens],
+  );
   return (
     <Section title="Personal access tokens">
       <p className="hint">
@@ -114,7 +116,7 @@ function PersonalAccessTokens() {
         </div>
       </Form>
       <ProblemSummary problem={revoke.problem} />
-      <Loaded resource={tokens}>
+      <Loaded query={tokens.query}>
         {(data) =>
           data.items.length === 0 ? (
             <Empty>No tokens yet.</Empty>

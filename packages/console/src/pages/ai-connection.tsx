@@ -1,12 +1,13 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, formatUsd, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useResource } from '../ui/use-resource.js';
 import { aiKindName, PURPOSES, type Purpose } from '../words.js';
 import {
   AddModel,
@@ -47,7 +48,10 @@ export function AiConnectionPage() {
   const { client, canAdminister } = useClient();
   const { connectionId = '' } = useParams();
   const navigate = useNavigate();
-  const connection = useResource(() => api.ai.getAiConnection(client.id, connectionId), [client.id, connectionId]);
+  const connection = useQuery({
+    queryKey: queryKeys.aiConnection(client.id, connectionId),
+    queryFn: () => api.ai.getAiConnection(client.id, connectionId),
+  });
   // Editing the models is in the URL (`?edit=models`) like every other state a page can be in.
   const [params, setParams] = useSearchParams();
   const editing = canAdminister && params.get('edit') === 'models';
@@ -66,21 +70,21 @@ export function AiConnectionPage() {
     if (wasEditing.current && !editing) editButton.current?.focus();
     wasEditing.current = editing;
   }, [editing]);
+  const changed = [queryKeys.ai(client.id)];
   const verify = useAction(async () => {
     setSaved(undefined);
     await api.ai.verifyAiConnection(client.id, connectionId);
-    connection.reload();
-  });
-  const setActive = useAction(async (on: boolean) => {
-    await (on ? api.ai.activateAiConnection : api.ai.deactivateAiConnection)(client.id, connectionId);
-    connection.reload();
-  });
+  }, changed);
+  const setActive = useAction(
+    (on: boolean) => (on ? api.ai.activateAiConnection : api.ai.deactivateAiConnection)(client.id, connectionId),
+    changed,
+  );
   const remove = useAction(async () => {
     await api.ai.deleteAiConnection(client.id, connectionId);
     navigate(`/clients/${client.id}/ai`);
-  });
+  }, changed);
   return (
-    <Loaded resource={connection}>
+    <Loaded query={connection}>
       {(c) => (
         <Page title={c.displayName}>
           <Section title="Connection">
@@ -166,7 +170,6 @@ export function AiConnectionPage() {
               onSaved={(updated) => {
                 setSaved(savedNote(c, updated));
                 setEditing(false);
-                connection.reload();
               }}
             />
           ) : (
@@ -317,7 +320,7 @@ function EditModels({
       }),
     });
     onSaved(updated);
-  });
+  }, [queryKeys.ai(client.id)]);
   return (
     <div ref={start}>
       <Form

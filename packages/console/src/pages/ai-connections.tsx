@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded } from '../ui/display.js';
 import { Page, Section } from '../ui/page.js';
@@ -9,7 +10,9 @@ import { aiKindName } from '../words.js';
 /** The client's AI connections with their verification and activation state. */
 export function AiConnectionsPage() {
   const { client, canAdminister } = useClient();
-  const connections = useCursorList('connections', (q) => api.ai.listAiConnections(client.id, q), [client.id]);
+  const connections = useCursorList('connections', queryKeys.ai(client.id), (q) =>
+    api.ai.listAiConnections(client.id, q),
+  );
   return (
     <Page
       title="AI connections"
@@ -22,7 +25,7 @@ export function AiConnectionsPage() {
       }
     >
       <Section title="Connections">
-        <Loaded resource={connections}>
+        <Loaded query={connections.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No AI connections yet. {canAdminister && <Link to="new">Create the first one</Link>}</Empty>

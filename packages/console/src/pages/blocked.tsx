@@ -1,6 +1,7 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
@@ -10,21 +11,24 @@ import { useCursorList } from '../ui/paging.js';
 /** Pull requests no review may start for, and a form to block one. */
 export function BlockedPage() {
   const { client, canAdminister } = useClient();
-  const blocks = useCursorList('blocks', (q) => api.reviewing.listBlockedPullRequests(client.id, q), [client.id]);
-  const unblock = useAction(async (b: Schemas['BlockedPullRequest']) => {
-    await api.reviewing.unblockPullRequest(client.id, {
-      providerScopePath: b.providerScopePath,
-      providerProjectKey: b.providerProjectKey,
-      repositoryId: b.repositoryId,
-      pullRequestId: b.pullRequestId,
-    });
-    blocks.reload();
-  });
+  const blocks = useCursorList('blocks', queryKeys.blocks(client.id), (q) =>
+    api.reviewing.listBlockedPullRequests(client.id, q),
+  );
+  const unblock = useAction(
+    (b: Schemas['BlockedPullRequest']) =>
+      api.reviewing.unblockPullRequest(client.id, {
+        providerScopePath: b.providerScopePath,
+        providerProjectKey: b.providerProjectKey,
+        repositoryId: b.repositoryId,
+        pullRequestId: b.pullRequestId,
+      }),
+    [queryKeys.blocks(client.id)],
+  );
   return (
     <Page title="Blocked pull requests">
       <Section title="Blocks">
         <ProblemSummary problem={unblock.problem} />
-        <Loaded resource={blocks}>
+        <Loaded query={blocks.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No pull request is blocked.</Empty>
@@ -74,12 +78,12 @@ export function BlockedPage() {
           }
         </Loaded>
       </Section>
-      {canAdminister && <BlockForm onBlocked={blocks.reload} />}
+      {canAdminister && <BlockForm />}
     </Page>
   );
 }
 
-function BlockForm({ onBlocked }: { onBlocked(): void }) {
+function BlockForm() {
   const { client } = useClient();
   const [providerScopePath, setScope] = useState('');
   const [providerProjectKey, setProject] = useState('');
@@ -96,8 +100,7 @@ function BlockForm({ onBlocked }: { onBlocked(): void }) {
     });
     setReason('');
     setPullRequest('');
-    onBlocked();
-  });
+  }, [queryKeys.blocks(client.id)]);
   return (
     <Section title="Block a pull request">
       <Form action={action} submitLabel="Block" pendingLabel="Blocking…" label="Block a pull request">

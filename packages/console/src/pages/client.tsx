@@ -1,12 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
 import { JobTable } from './job-table.js';
 
 const ROLES = [
@@ -17,9 +18,12 @@ const ROLES = [
 /** A client's home: its state, latest reviews, setup checklist and members. */
 export function ClientPage() {
   const { client } = useClient();
-  const jobs = useCursorList('jobs', (q) => api.reviewing.listReviewJobs(client.id, { ...q, limit: 10 }), [client.id], {
-    pollMs: 5000,
-  });
+  const jobs = useCursorList(
+    'jobs',
+    [...queryKeys.jobs(client.id), 'latest'],
+    (q) => api.reviewing.listReviewJobs(client.id, { ...q, limit: 10 }),
+    { refetchInterval: 5000 },
+  );
   return (
     <Page title={client.displayName}>
       <p>
@@ -28,7 +32,7 @@ export function ClientPage() {
         <Link to="models">purpose map</Link>, then a <Link to="webhooks">webhook</Link>.
       </p>
       <Section title="Latest reviews" actions={<Link to="reviews">All reviews</Link>}>
-        <Loaded resource={jobs}>
+        <Loaded query={jobs.query}>
           {(data) => (data.items.length ? <JobTable jobs={data.items} /> : <Empty>No reviews yet.</Empty>)}
         </Loaded>
       </Section>
@@ -39,22 +43,23 @@ export function ClientPage() {
 
 function Members() {
   const { client, canAdminister } = useClient();
-  const members = useCursorList('members', (q) => api.identity.listClientMembers(client.id, q), [client.id]);
+  const members = useCursorList('members', queryKeys.members(client.id), (q) =>
+    api.identity.listClientMembers(client.id, q),
+  );
   const [userId, setUserId] = useState('');
   const [role, setRole] = useState('ClientUser');
   const put = useAction(async () => {
     await api.identity.putClientMember(client.id, userId.trim(), { role: role as 'ClientUser' });
     setUserId('');
-    members.reload();
-  });
-  const remove = useAction(async (id: string) => {
-    await api.identity.removeClientMember(client.id, id);
-    members.reload();
-  });
+  }, [queryKeys.members(client.id)]);
+  const remove = useAction(
+    (id: string) => api.identity.removeClientMember(client.id, id),
+    [queryKeys.members(client.id)],
+  );
   return (
     <Section title="Members">
       <ProblemSummary problem={remove.problem} />
-      <Loaded resource={members}>
+      <Loaded query={members.query}>
         {(data) =>
           data.items.length === 0 ? (
             <Empty>No members with an explicit role. Platform and tenant administrators reach every client.</Empty>
@@ -114,7 +119,10 @@ function AddMember(props: {
 }) {
   // Platform admins pick from the user list when it fits one page of the API; others (and
   // installations with more users than that) paste the user id they were given.
-  const users = useResource(() => api.identity.listUsers({ limit: 200 }), []);
+  const users = useQuery({
+    queryKey: [...queryKeys.users, { limit: 200 }],
+    queryFn: () => api.identity.listUsers({ limit: 200 }),
+  });
   const choices =
     users.data?.nextCursor === null
       ? users.data.items.map((u) => ({ value: u.id, label: `${u.displayName} (${u.username})` }))

@@ -1,19 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
 
 /** Every client the user can see, and a form to create one in a tenant they may create clients in. */
 export function ClientsPage() {
-  const clients = useCursorList('clients', (q) => api.tenancy.listClients(q), []);
+  const clients = useCursorList('clients', queryKeys.clients, (q) => api.tenancy.listClients(q));
   return (
     <Page title="Clients">
       <Section title="All clients">
-        <Loaded resource={clients}>
+        <Loaded query={clients.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No clients yet: create the first one below.</Empty>
@@ -50,25 +51,27 @@ export function ClientsPage() {
           }
         </Loaded>
       </Section>
-      <CreateClient onCreated={clients.reload} />
+      <CreateClient />
     </Page>
   );
 }
 
-function CreateClient({ onCreated }: { onCreated(): void }) {
+function CreateClient() {
   const navigate = useNavigate();
-  const tenants = useResource(() => api.tenancy.listCreatableTenants(), []);
+  const tenants = useQuery({
+    queryKey: queryKeys.creatableTenants,
+    queryFn: () => api.tenancy.listCreatableTenants(),
+  });
   const [displayName, setDisplayName] = useState('');
   const [tenantId, setTenantId] = useState('');
   const action = useAction(async () => {
     const tenant = tenantId || tenants.data?.items[0]?.id || '';
     const client = await api.tenancy.createClient({ displayName, tenantId: tenant });
-    onCreated();
     navigate(`/clients/${client.id}`);
-  });
+  }, [queryKeys.clients]);
   return (
     <Section title="Create a client">
-      <Loaded resource={tenants}>
+      <Loaded query={tenants}>
         {(data) =>
           data.items.length === 0 ? (
             <Empty>You may not create clients in any tenant.</Empty>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, TextField, useAction } from '../ui/form.js';
@@ -14,13 +15,10 @@ export function CrawlsPage() {
   const { client, canAdminister } = useClient();
   const { me } = useMe();
   const licensed = me.capabilities.find((c) => c.capability === 'crawl-configs')?.isAvailable ?? false;
-  const configs = useCursorList(
-    'crawls',
-    (q) =>
-      licensed
-        ? api.triggers.listCrawlConfigurations({ ...q, clientId: client.id })
-        : Promise.resolve({ items: [], nextCursor: null }),
-    [client.id, licensed],
+  const configs = useCursorList('crawls', [...queryKeys.crawls(client.id), { licensed }], (q) =>
+    licensed
+      ? api.triggers.listCrawlConfigurations({ ...q, clientId: client.id })
+      : Promise.resolve({ items: [], nextCursor: null }),
   );
   return (
     <Page title="Crawls">
@@ -31,7 +29,7 @@ export function CrawlsPage() {
         </p>
       )}
       <Section title="Configurations">
-        <Loaded resource={configs}>
+        <Loaded query={configs.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No crawl configurations.</Empty>
@@ -83,12 +81,12 @@ export function CrawlsPage() {
           }
         </Loaded>
       </Section>
-      {canAdminister && licensed && <CreateCrawl onCreated={configs.reload} />}
+      {canAdminister && licensed && <CreateCrawl />}
     </Page>
   );
 }
 
-function CreateCrawl({ onCreated }: { onCreated(): void }) {
+function CreateCrawl() {
   const { client } = useClient();
   const scopes = useClientScopes(client.id);
   const fields = useTriggerFields();
@@ -99,11 +97,10 @@ function CreateCrawl({ onCreated }: { onCreated(): void }) {
       crawlIntervalSeconds: Number(interval),
       ...fields.body(),
     });
-    onCreated();
-  });
+  }, [queryKeys.crawls(client.id)]);
   return (
     <Section title="Add a crawl">
-      <Loaded resource={scopes}>
+      <Loaded query={scopes}>
         {(list) => (
           <Form action={action} submitLabel="Create crawl" pendingLabel="Creating…" label="Add a crawl">
             <TriggerFields clientId={client.id} scopes={list} fields={fields} purpose="crawl" />

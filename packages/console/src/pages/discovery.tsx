@@ -1,9 +1,10 @@
 import type { Schemas } from '@margin/sdk-client';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Empty, Loaded } from '../ui/display.js';
 import { SelectField } from '../ui/form.js';
-import { useResource } from '../ui/use-resource.js';
 import { familyName } from '../words.js';
 
 export interface ScopeChoice {
@@ -11,21 +12,43 @@ export interface ScopeChoice {
   connection: Schemas['ProviderConnection'];
 }
 
-/** Every enabled scope of the client's connections (what triggers and knowledge sources are bound to). */
-export function useClientScopes(clientId: string, connectionId?: string, version = 0) {
-  return useResource(async (): Promise<ScopeChoice[]> => {
-    const connections = (await api.scm.listProviderConnections(clientId, { limit: 200 })).items.filter(
-      (c) => !connectionId || c.id === connectionId,
-    );
-    const lists = await Promise.all(
-      connections.map(async (connection) =>
-        (await api.scm.listProviderScopes(clientId, connection.id, { limit: 200 })).items
-          .filter((scope) => scope.isEnabled)
-          .map((scope) => ({ scope, connection })),
-      ),
-    );
-    return lists.flat();
-  }, [clientId, connectionId, version]);
+/**
+ * Every enabled scope of the client's connections (what triggers and knowledge sources are bound to),
+ * or of one connection. Under the client's `scm` key, so adding a scope refreshes it.
+ */
+export function useClientScopes(clientId: string, connectionId?: string) {
+  return useQuery({
+    queryKey: [...queryKeys.scm(clientId), 'enabled-scopes', { connectionId: connectionId ?? null }],
+    queryFn: async (): Promise<ScopeChoice[]> => {
+      const connections = (await api.scm.listProviderConnections(clientId, { limit: 200 })).items.filter(
+        (c) => !connectionId || c.id === connectionId,
+      );
+      const lists = await Promise.all(
+        connections.map(async (connection) =>
+          (await api.scm.listProviderScopes(clientId, connection.id, { limit: 200 })).items
+            .filter((scope) => scope.isEnabled)
+            .map((scope) => ({ scope, connection })),
+        ),
+      );
+      return lists.flat();
+    },
+  });
+}
+
+/** A project's repositories, as the provider lists them; nothing is read until both are chosen. */
+export function useRepositories(clientId: string, scopeId: string, projectId: string | undefined) {
+  return useQuery({
+    queryKey: [...queryKeys.discovery(clientId), 'repositories', { scopeId, projectId: projectId ?? null }],
+    queryFn:
+      scopeId && projectId
+        ? () =>
+            api.scm.discoverSources(clientId, {
+              organizationScopeId: scopeId,
+              projectId,
+              sourceKind: 'repository',
+            })
+        : skipToken,
+  });
 }
 
 export function ScopeField({
@@ -70,30 +93,27 @@ export function ProjectField({
   onChange(project: Schemas['DiscoveredProjectList']['items'][number] | undefined): void;
   purpose?: 'crawl';
 }) {
-  const projects = useResource(
-    async () =>
-      scopeId
-        ? api.scm.discoverProjects(clientId, { organizationScopeId: scopeId, ...(purpose ? { purpose } : {}) })
-        : undefined,
-    [clientId, scopeId, purpose],
-  );
+  const projects = useQuery({
+    queryKey: [...queryKeys.discovery(clientId), 'projects', { scopeId, purpose: purpose ?? null }],
+    queryFn: scopeId
+      ? () => api.scm.discoverProjects(clientId, { organizationScopeId: scopeId, ...(purpose ? { purpose } : {}) })
+      : skipToken,
+  });
   if (!scopeId) return null;
   return (
-    <Loaded resource={projects}>
-      {(data) =>
-        data && (
-          <SelectField
-            label="Project"
-            name="providerProjectKey"
-            value={value}
-            onChange={(key) => onChange(data.items.find((p) => p.providerProjectKey === key))}
-            required
-            placeholder="Choose a project…"
-            options={data.items.map((p) => ({ value: p.providerProjectKey, label: p.displayName }))}
-            hint={data.truncated ? 'The provider has more projects than shown.' : undefined}
-          />
-        )
-      }
+    <Loaded query={projects}>
+      {(data) => (
+        <SelectField
+          label="Project"
+          name="providerProjectKey"
+          value={value}
+          onChange={(key) => onChange(data.items.find((p) => p.providerProjectKey === key))}
+          required
+          placeholder="Choose a project…"
+          options={data.items.map((p) => ({ value: p.providerProjectKey, label: p.displayName }))}
+          hint={data.truncated ? 'The provider has more projects than shown.' : undefined}
+        />
+      )}
     </Loaded>
   );
 }
@@ -116,25 +136,30 @@ export function RepositoryFilterPicker({
   onChange(filters: Filter[]): void;
   purpose?: 'crawl';
 }) {
-  const filters = useResource(
-    async () =>
+  const filters = useQuery({
+    queryKey: [
+      ...queryKeys.discovery(clientId),
+      'repository-filters',
+      { scopeId, projectId, purpose: purpose ?? null },
+    ],
+    queryFn:
       scopeId && projectId
-        ? api.scm.discoverCrawlFilters(clientId, {
-            organizationScopeId: scopeId,
-            projectId,
-            ...(purpose ? { purpose } : {}),
-          })
-        : undefined,
-    [clientId, scopeId, projectId, purpose],
-  );
+        ? () =>
+            api.scm.discoverCrawlFilters(clientId, {
+              organizationScopeId: scopeId,
+              projectId,
+              ...(purpose ? { purpose } : {}),
+            })
+        : skipToken,
+  });
   if (!scopeId || !projectId) return null;
   const isPicked = (f: Filter) => selected.some((s) => s.canonicalSourceRef.value === f.canonicalSourceRef.value);
   return (
     <fieldset className="fieldset">
       <legend>Repositories (none picked: every repository of the project)</legend>
-      <Loaded resource={filters}>
+      <Loaded query={filters}>
         {(data) =>
-          !data || data.items.length === 0 ? (
+          data.items.length === 0 ? (
             <Empty>No repositories found.</Empty>
           ) : (
             <ul className="checks">
@@ -165,47 +190,33 @@ export function RepositoryFilterPicker({
 }
 
 /** Scope, project, repository and branch pickers to look around a connection's reach. */
-export function DiscoveryBrowser({
-  clientId,
-  connectionId,
-  version,
-}: {
-  clientId: string;
-  connectionId: string;
-  /** Bumped when the connection's scopes change. */
-  version: number;
-}) {
-  const scopes = useClientScopes(clientId, connectionId, version);
+export function DiscoveryBrowser({ clientId, connectionId }: { clientId: string; connectionId: string }) {
+  const scopes = useClientScopes(clientId, connectionId);
   const [scopeId, setScopeId] = useState('');
   const [project, setProject] = useState<{ projectId: string; providerProjectKey: string }>();
   const [repository, setRepository] = useState('');
-  const sources = useResource(
-    async () =>
-      scopeId && project
-        ? api.scm.discoverSources(clientId, {
-            organizationScopeId: scopeId,
-            projectId: project.projectId,
-            sourceKind: 'repository',
-          })
-        : undefined,
-    [clientId, scopeId, project?.projectId],
-  );
+  const sources = useRepositories(clientId, scopeId, project?.projectId);
   const chosen = sources.data?.items.find((s) => s.canonicalSourceRef.value === repository);
-  const branches = useResource(
-    async () =>
+  const branches = useQuery({
+    queryKey: [
+      ...queryKeys.discovery(clientId),
+      'branches',
+      { scopeId, projectId: project?.projectId ?? null, repository: chosen?.canonicalSourceRef.value ?? null },
+    ],
+    queryFn:
       scopeId && project && chosen
-        ? api.scm.discoverBranches(clientId, {
-            organizationScopeId: scopeId,
-            projectId: project.projectId,
-            sourceKind: 'repository',
-            canonicalSourceProvider: chosen.canonicalSourceRef.provider,
-            canonicalSourceValue: chosen.canonicalSourceRef.value,
-          })
-        : undefined,
-    [clientId, scopeId, project?.projectId, chosen?.canonicalSourceRef.value],
-  );
+        ? () =>
+            api.scm.discoverBranches(clientId, {
+              organizationScopeId: scopeId,
+              projectId: project.projectId,
+              sourceKind: 'repository',
+              canonicalSourceProvider: chosen.canonicalSourceRef.provider,
+              canonicalSourceValue: chosen.canonicalSourceRef.value,
+            })
+        : skipToken,
+  });
   return (
-    <Loaded resource={scopes}>
+    <Loaded query={scopes}>
       {(list) => (
         <div className="discovery">
           <div className="row">
@@ -229,40 +240,36 @@ export function DiscoveryBrowser({
               }}
             />
             {project && (
-              <Loaded resource={sources}>
-                {(data) =>
-                  data && (
-                    <SelectField
-                      label="Repository"
-                      name="repository"
-                      value={repository}
-                      onChange={setRepository}
-                      placeholder="Choose a repository…"
-                      options={data.items.map((s) => ({ value: s.canonicalSourceRef.value, label: s.displayName }))}
-                    />
-                  )
-                }
+              <Loaded query={sources}>
+                {(data) => (
+                  <SelectField
+                    label="Repository"
+                    name="repository"
+                    value={repository}
+                    onChange={setRepository}
+                    placeholder="Choose a repository…"
+                    options={data.items.map((s) => ({ value: s.canonicalSourceRef.value, label: s.displayName }))}
+                  />
+                )}
               </Loaded>
             )}
           </div>
           {chosen && (
-            <Loaded resource={branches}>
-              {(data) =>
-                data && (
-                  <div>
-                    <h3>Branches of {chosen.displayName}</h3>
-                    <ul className="plain columns">
-                      {data.items.map((b) => (
-                        <li key={b.branchName} className="mono">
-                          {b.branchName}
-                          {b.branchName === chosen.defaultBranch ? ' (default)' : ''}
-                        </li>
-                      ))}
-                    </ul>
-                    {data.truncated && <p className="hint">The provider has more branches than shown.</p>}
-                  </div>
-                )
-              }
+            <Loaded query={branches}>
+              {(data) => (
+                <div>
+                  <h3>Branches of {chosen.displayName}</h3>
+                  <ul className="plain columns">
+                    {data.items.map((b) => (
+                      <li key={b.branchName} className="mono">
+                        {b.branchName}
+                        {b.branchName === chosen.defaultBranch ? ' (default)' : ''}
+                      </li>
+                    ))}
+                  </ul>
+                  {data.truncated && <p className="hint">The provider has more branches than shown.</p>}
+                </div>
+              )}
             </Loaded>
           )}
         </div>

@@ -1,4 +1,5 @@
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { ConfirmButton, Empty, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, useAction } from '../ui/form.js';
@@ -8,11 +9,13 @@ import { useCursorList } from '../ui/paging.js';
 /** Findings the client dismissed; later reviews suppress similar ones. Dismiss from a job's page. */
 export function DismissalsPage() {
   const { client, canAdminister } = useClient();
-  const dismissals = useCursorList('dismissals', (q) => api.reviewing.listDismissals(client.id, q), [client.id]);
-  const forget = useAction(async (id: string) => {
-    await api.reviewing.deleteDismissal(client.id, id);
-    dismissals.reload();
-  });
+  const dismissals = useCursorList('dismissals', queryKeys.dismissals(client.id), (q) =>
+    api.reviewing.listDismissals(client.id, q),
+  );
+  const forget = useAction(
+    (id: string) => api.reviewing.deleteDismissal(client.id, id),
+    [queryKeys.dismissals(client.id)],
+  );
   return (
     <Page title="Dismissed findings">
       <p className="hint">
@@ -20,7 +23,7 @@ export function DismissalsPage() {
       </p>
       <Section title="Dismissals">
         <ProblemSummary problem={forget.problem} />
-        <Loaded resource={dismissals}>
+        <Loaded query={dismissals.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>Nothing dismissed yet.</Empty>

@@ -1,4 +1,4 @@
-import { Badge, Empty } from '../ui/display.js';
+import { Badge, Empty, formatCount } from '../ui/display.js';
 import { Section } from '../ui/page.js';
 import { COVERAGE_REASONS, COVERAGE_STATES, label, reasonInWords } from '../words.js';
 
@@ -6,22 +6,49 @@ type Row = Record<string, unknown>;
 const KNOWN = new Set(['path', 'state', 'reason', 'tokens']);
 
 /**
- * The coverage manifest: every file with its state, reason and tokens. The engine may add fields;
- * they are shown as they come rather than dropped.
+ * The manifest's files per state (`counts`), in the order of COVERAGE_STATES and then any state the
+ * console has no words for yet.
+ */
+function countsOf(manifest: Row): Array<[state: string, files: number]> {
+  const counts = (typeof manifest.counts === 'object' && manifest.counts !== null ? manifest.counts : {}) as Row;
+  const states = new Set([...Object.keys(COVERAGE_STATES), ...Object.keys(counts)]);
+  return [...states].flatMap((state) => {
+    const files = counts[state];
+    return typeof files === 'number' ? [[state, files] as [string, number]] : [];
+  });
+}
+
+/**
+ * The coverage manifest: how many files each state has, then every file with its state, reason and
+ * tokens. The engine may add fields; they are shown as they come rather than dropped.
  */
 export function Coverage({ coverage }: { coverage: unknown }) {
   if (coverage === null || coverage === undefined) return null;
   const manifest = (typeof coverage === 'object' ? coverage : { value: coverage }) as Row;
   const files = Array.isArray(manifest.files) ? (manifest.files as Row[]) : [];
-  const rest = Object.entries(manifest).filter(([key]) => key !== 'files');
+  const counts = countsOf(manifest);
+  const rest = Object.entries(manifest).filter(([key]) => key !== 'files' && key !== 'counts');
   const extraKeys = [...new Set(files.flatMap((f) => Object.keys(f).filter((k) => !KNOWN.has(k))))];
-  const counts = Object.keys(COVERAGE_STATES)
-    .map((state) => [state, files.filter((f) => f.state === state).length] as const)
-    .filter(([, n]) => n > 0);
   return (
     <Section title="Coverage">
       {counts.length > 0 && (
-        <p className="hint">{counts.map(([s, n]) => `${n} ${label(COVERAGE_STATES, s).toLowerCase()}`).join(' · ')}</p>
+        <table className="narrow">
+          <caption className="sr-only">Files by coverage state</caption>
+          <thead>
+            <tr>
+              <th scope="col">State</th>
+              <th scope="col">Files</th>
+            </tr>
+          </thead>
+          <tbody>
+            {counts.map(([state, n]) => (
+              <tr key={state}>
+                <th scope="row">{label(COVERAGE_STATES, state)}</th>
+                <td>{formatCount(n)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
       {files.length === 0 ? (
         <Empty>The manifest lists no files.</Empty>

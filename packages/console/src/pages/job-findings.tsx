@@ -1,12 +1,12 @@
 import type { Schemas } from '@margin/sdk-client';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Section } from '../ui/page.js';
-import { useResource } from '../ui/use-resource.js';
 import { FINDING_REASONS, PUBLICATION } from '../words.js';
 import { Reason } from './job-coverage.js';
 
@@ -40,8 +40,12 @@ async function dismissedAmong(clientId: string, findings: readonly Finding[]): P
 export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   const findings = job.result?.findings ?? [];
   const { client } = useClient();
-  // Which findings the client already dismissed, so the page says so after a reload too.
-  const dismissed = useResource(() => dismissedAmong(client.id, findings), [client.id, job.jobId, findings.length]);
+  // Which findings the client already dismissed, so the page says so after a reload too. An attempt's
+  // findings never change once it has a result; dismissing one invalidates the client's dismissals.
+  const dismissed = useQuery({
+    queryKey: [...queryKeys.dismissals(client.id), { amongJob: job.jobId, attempt: job.attempt }],
+    queryFn: () => dismissedAmong(client.id, findings),
+  });
   const isDismissed = (f: Finding) => dismissed.data?.has(dismissalKey(f.message, f.filePath)) ?? false;
   const [params, setParams] = useSearchParams();
   const shown = params.get('publication') ?? '';
@@ -77,7 +81,7 @@ export function Findings({ job }: { job: Schemas['JobStatus'] }) {
             <h3 className="mono">{file}</h3>
             <ul className="findings">
               {list.map((f) => (
-                <FindingItem key={f.id} finding={f} alreadyDismissed={isDismissed(f)} />
+                <FindingItem key={f.id} finding={f} dismissed={isDismissed(f)} />
               ))}
             </ul>
           </section>
@@ -87,18 +91,17 @@ export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   );
 }
 
-function FindingItem({ finding: f, alreadyDismissed }: { finding: Finding; alreadyDismissed: boolean }) {
+function FindingItem({ finding: f, dismissed }: { finding: Finding; dismissed: boolean }) {
   const { client, canAdminister } = useClient();
-  const [justDismissed, setDismissed] = useState(false);
-  const dismissed = justDismissed || alreadyDismissed;
-  const dismiss = useAction(async () => {
-    await api.reviewing.dismissFinding(client.id, {
-      findingMessage: f.message,
-      ...(f.filePath ? { filePath: f.filePath } : {}),
-      label: f.category,
-    });
-    setDismissed(true);
-  });
+  const dismiss = useAction(
+    () =>
+      api.reviewing.dismissFinding(client.id, {
+        findingMessage: f.message,
+        ...(f.filePath ? { filePath: f.filePath } : {}),
+        label: f.category,
+      }),
+    [queryKeys.dismissals(client.id)],
+  );
   const lines = f.startLine
     ? f.endLine && f.endLine !== f.startLine
       ? `lines ${f.startLine}–${f.endLine}`

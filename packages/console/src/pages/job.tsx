@@ -1,14 +1,16 @@
 import type { Schemas } from '@margin/sdk-client';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, formatCount, formatUsd, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { PAGE_SIZE, useCursorList } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
-import { familyName } from '../words.js';
+import { UntrustedMarkdown } from '../ui/untrusted-markdown.js';
+import { EVENT_CATEGORIES, familyName } from '../words.js';
 import { Coverage } from './job-coverage.js';
 import { Findings } from './job-findings.js';
 import { Protocol } from './job-protocol.js';
@@ -17,27 +19,28 @@ type Job = Schemas['JobStatus'];
 
 const ACTIVE = new Set(['queued', 'running']);
 const RESTARTABLE = new Set(['failed', 'budgetHeld', 'budgetExceeded']);
+// A queued or running job is read again this often, its status and its protocol alike.
+const POLL_MS = 1000;
 
 /** One review: live progress, findings by file, coverage, usage, the protocol, stop and restart. */
 export function JobPage() {
+  const { client } = useClient();
   const { jobId = '' } = useParams();
-  const job = useResource(() => api.reviewing.getReviewJobStatus(jobId), [jobId], {
-    pollMs: 1000,
-    poll: (j) => ACTIVE.has(j.status),
+  const job = useQuery({
+    queryKey: queryKeys.jobStatus(client.id, jobId),
+    queryFn: () => api.reviewing.getReviewJobStatus(jobId),
+    refetchInterval: (query) => (ACTIVE.has(query.state.data?.status ?? '') ? POLL_MS : false),
   });
   return (
-    <Loaded resource={job}>
+    <Loaded query={job}>
       {(j) => (
-        <Page
-          title={`${j.repository.projectPath} #${j.codeReview.number}`}
-          actions={<JobActions job={j} onMoved={job.reload} />}
-        >
+        <Page title={`${j.repository.projectPath} #${j.codeReview.number}`} actions={<JobActions job={j} />}>
           <Header job={j} />
           {j.result ? (
             <>
               {j.result.summary && (
                 <Section title="Summary">
-                  <p className="summary">{j.result.summary}</p>
+                  <UntrustedMarkdown className="summary" text={j.result.summary} />
                 </Section>
               )}
               <Findings job={j} />
@@ -123,16 +126,11 @@ function Header({ job }: { job: Job }) {
   );
 }
 
-function JobActions({ job, onMoved }: { job: Job; onMoved(): void }) {
-  const { canAdminister } = useClient();
-  const stop = useAction(async () => {
-    await api.reviewing.stopReviewJob(job.jobId);
-    onMoved();
-  });
-  const restart = useAction(async () => {
-    await api.reviewing.restartReviewJob(job.jobId);
-    onMoved();
-  });
+function JobActions({ job }: { job: Job }) {
+  const { client, canAdminister } = useClient();
+  const moved = [queryKeys.job(client.id, job.jobId), queryKeys.jobs(client.id)];
+  const stop = useAction(() => api.reviewing.stopReviewJob(job.jobId), moved);
+  const restart = useAction(() => api.reviewing.restartReviewJob(job.jobId), moved);
   return (
     <>
       {canAdminister && ACTIVE.has(job.status) && (
@@ -206,12 +204,15 @@ function Usage({ usage }: { usage: NonNullable<Job['usage']> }) {
 }
 
 function ProtocolSection({ job }: { job: Job }) {
+  const { client } = useClient();
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? '';
   const [withBodies, setWithBodies] = useState(true);
+  const active = ACTIVE.has(job.status);
   // Passes come a page at a time (the next page's cursor is the API's X-Next-Cursor), the page in the URL.
   const protocol = useCursorList(
     'protocol',
+    [...queryKeys.jobProtocol(client.id, job.jobId), { category, withBodies }],
     async (q) => {
       const { passes, nextCursor } = await api.reviewing.getReviewJobProtocolPage(job.jobId, {
         ...q,
@@ -220,8 +221,17 @@ function ProtocolSection({ job }: { job: Job }) {
       });
       return { items: passes, nextCursor };
     },
-    [job.jobId, category, withBodies, job.status, job.progress.filesDone],
+    active ? { refetchInterval: POLL_MS } : {},
   );
+  // The last passes are written as the job ends, after the protocol's last poll: read it once more then.
+  const queryClient = useQueryClient();
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.jobProtocol(client.id, job.jobId) });
+    }
+    wasActive.current = active;
+  }, [active, client.id, job.jobId, queryClient]);
   return (
     <Section title="Protocol">
       <div className="row">
@@ -241,17 +251,7 @@ function ProtocolSection({ job }: { job: Job }) {
             })
           }
           placeholder="All categories"
-          options={[
-            'ai-call',
-            'tool-call',
-            'scm-call',
-            'planning',
-            'filtering',
-            'duplicate-suppression',
-            'memory',
-            'publication',
-            'operational',
-          ]}
+          options={[...EVENT_CATEGORIES]}
         />
         <div className="field check">
           <input
@@ -263,7 +263,7 @@ function ProtocolSection({ job }: { job: Job }) {
           <label htmlFor="with-bodies">Include event bodies (decisions, call details)</label>
         </div>
       </div>
-      <Loaded resource={protocol}>
+      <Loaded query={protocol.query}>
         {(data) => (
           <>
             <Protocol passes={data.items} start={(protocol.page - 1) * PAGE_SIZE + 1} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Empty, Loaded } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';
@@ -20,6 +21,7 @@ export function JobsPage() {
   const pullRequestId = params.get('pullRequestId') ?? '';
   const jobs = useCursorList(
     'jobs',
+    [...queryKeys.jobs(client.id), { status, repositoryId, pullRequestId }],
     (q) =>
       api.reviewing.listReviewJobs(client.id, {
         ...q,
@@ -27,8 +29,7 @@ export function JobsPage() {
         ...(repositoryId ? { repositoryId } : {}),
         ...(pullRequestId ? { pullRequestId: Number(pullRequestId) } : {}),
       }),
-    [client.id, status, repositoryId, pullRequestId],
-    { pollMs: 5000 },
+    { refetchInterval: 5000 },
   );
   return (
     <Page
@@ -49,7 +50,7 @@ export function JobsPage() {
         }}
       />
       <Section title="Jobs">
-        <Loaded resource={jobs}>
+        <Loaded query={jobs.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No reviews match.</Empty>

@@ -1,21 +1,23 @@
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
-import { ProjectField, ScopeField, useClientScopes } from './discovery.js';
+import { ProjectField, ScopeField, useClientScopes, useRepositories } from './discovery.js';
 
 /** Code-knowledge sources: repositories (or Azure DevOps wikis) reviews may consult. */
 export function KnowledgePage() {
   const { client, canAdminister } = useClient();
-  const sources = useCursorList('sources', (q) => api.knowledge.listKnowledgeSources(client.id, q), [client.id]);
+  const sources = useCursorList('sources', queryKeys.knowledge(client.id), (q) =>
+    api.knowledge.listKnowledgeSources(client.id, q),
+  );
   return (
     <Page title="Code knowledge">
       <Section title="Sources">
-        <Loaded resource={sources}>
+        <Loaded query={sources.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No knowledge sources.</Empty>
@@ -56,12 +58,12 @@ export function KnowledgePage() {
           }
         </Loaded>
       </Section>
-      {canAdminister && <CreateSource onCreated={sources.reload} />}
+      {canAdminister && <CreateSource />}
     </Page>
   );
 }
 
-function CreateSource({ onCreated }: { onCreated(): void }) {
+function CreateSource() {
   const { client } = useClient();
   const scopes = useClientScopes(client.id);
   const [scopeId, setScopeId] = useState('');
@@ -70,17 +72,7 @@ function CreateSource({ onCreated }: { onCreated(): void }) {
   const [displayName, setDisplayName] = useState('');
   const [rootPath, setRootPath] = useState('/');
   const [symbolMode, setSymbolMode] = useState('auto');
-  const repositories = useResource(
-    async () =>
-      scopeId && project
-        ? api.scm.discoverSources(client.id, {
-            organizationScopeId: scopeId,
-            projectId: project.projectId,
-            sourceKind: 'repository',
-          })
-        : undefined,
-    [client.id, scopeId, project?.projectId],
-  );
+  const repositories = useRepositories(client.id, scopeId, project?.projectId);
   const chosen = repositories.data?.items.find((r) => r.canonicalSourceRef.value === repository);
   const action = useAction(async () => {
     await api.knowledge.createKnowledgeSource(client.id, {
@@ -95,11 +87,10 @@ function CreateSource({ onCreated }: { onCreated(): void }) {
       symbolMode: symbolMode as 'auto',
     });
     setDisplayName('');
-    onCreated();
-  });
+  }, [queryKeys.knowledge(client.id)]);
   return (
     <Section title="Add a source">
-      <Loaded resource={scopes}>
+      <Loaded query={scopes}>
         {(list) => (
           <Form action={action} submitLabel="Add source" pendingLabel="Adding…" label="Add a knowledge source">
             <div className="row">

@@ -1,27 +1,26 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Badge, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
-import { useResource } from '../ui/use-resource.js';
 import { CAPABILITIES } from '../words.js';
 
 type Override = Schemas['CapabilityState']['overrideState'];
 
 /** The edition and capability overrides, with what each capability does (platform administrators). */
 export function LicensingPage() {
-  const licensing = useResource(() => api.licensing.getLicensing(), []);
+  const licensing = useQuery({ queryKey: queryKeys.licensing, queryFn: () => api.licensing.getLicensing() });
   return (
     <Page title="Licensing">
-      <Loaded resource={licensing}>{(data) => <LicensingForm licensing={data} onSaved={licensing.reload} />}</Loaded>
+      <Loaded query={licensing}>{(data) => <LicensingForm licensing={data} />}</Loaded>
     </Page>
   );
 }
 
-function LicensingForm({ licensing, onSaved }: { licensing: Schemas['Licensing']; onSaved(): void }) {
-  const { reloadMe } = useMe();
+function LicensingForm({ licensing }: { licensing: Schemas['Licensing'] }) {
   const [edition, setEdition] = useState<string>(licensing.edition);
   const [overrides, setOverrides] = useState<Record<string, Override>>(() =>
     Object.fromEntries(licensing.capabilities.map((c) => [c.capability, c.overrideState])),
@@ -37,9 +36,7 @@ function LicensingForm({ licensing, onSaved }: { licensing: Schemas['Licensing']
       })),
     });
     setSaved(true);
-    onSaved();
-    reloadMe();
-  });
+  }, [queryKeys.licensing, queryKeys.me]); // `me` carries the edition and capabilities the other pages read
   return (
     <>
       <p>

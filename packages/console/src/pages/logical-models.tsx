@@ -1,12 +1,13 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, Empty, Loaded } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useLocalPage } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
 import { PURPOSES, type Purpose } from '../words.js';
 
 type Catalog = Schemas['ClientLogicalModels'];
@@ -14,32 +15,38 @@ type Catalog = Schemas['ClientLogicalModels'];
 /** Logical model names and the purpose map; a purpose nothing maps to is flagged. */
 export function LogicalModelsPage() {
   const { client } = useClient();
-  const catalog = useResource(() => api.ai.listClientLogicalModels(client.id), [client.id]);
-  const connections = useResource(() => api.ai.listAiConnections(client.id, { limit: 200 }), [client.id]);
+  const catalog = useQuery({
+    queryKey: queryKeys.logicalModels(client.id),
+    queryFn: () => api.ai.listClientLogicalModels(client.id),
+  });
+  const connections = useQuery({
+    queryKey: [...queryKeys.ai(client.id), { limit: 200 }],
+    queryFn: () => api.ai.listAiConnections(client.id, { limit: 200 }),
+  });
   return (
     <Page title="Models and purposes">
-      <Loaded resource={catalog}>
+      <Loaded query={catalog}>
         {(data) => (
           <>
-            <PurposeMap catalog={data} onChanged={catalog.reload} />
-            <Names catalog={data} connections={connections.data?.items ?? []} onChanged={catalog.reload} />
+            <PurposeMap catalog={data} />
+            <Names catalog={data} connections={connections.data?.items ?? []} />
           </>
         )}
       </Loaded>
-      <Loaded resource={connections}>
-        {(data) => <CreateName connections={data.items} onCreated={catalog.reload} />}
-      </Loaded>
+      <Loaded query={connections}>{(data) => <CreateName connections={data.items} />}</Loaded>
     </Page>
   );
 }
 
-function PurposeMap({ catalog, onChanged }: { catalog: Catalog; onChanged(): void }) {
+function PurposeMap({ catalog }: { catalog: Catalog }) {
   const { client, canAdminister } = useClient();
-  const set = useAction(async (purpose: Purpose, name: string) => {
-    if (name) await api.ai.putClientPurpose(client.id, purpose, { logicalModelName: name });
-    else await api.ai.deleteClientPurpose(client.id, purpose);
-    onChanged();
-  });
+  const set = useAction(
+    async (purpose: Purpose, name: string) => {
+      if (name) await api.ai.putClientPurpose(client.id, purpose, { logicalModelName: name });
+      else await api.ai.deleteClientPurpose(client.id, purpose);
+    },
+    [queryKeys.logicalModels(client.id)],
+  );
   const unmapped = catalog.purposes.filter((p) => !p.logicalModelName);
   return (
     <Section title="Purpose map">
@@ -99,21 +106,13 @@ function PurposeMap({ catalog, onChanged }: { catalog: Catalog; onChanged(): voi
   );
 }
 
-function Names({
-  catalog,
-  connections,
-  onChanged,
-}: {
-  catalog: Catalog;
-  connections: Schemas['AiConnection'][];
-  onChanged(): void;
-}) {
+function Names({ catalog, connections }: { catalog: Catalog; connections: Schemas['AiConnection'][] }) {
   const { client, canAdminister } = useClient();
   const page = useLocalPage('names', catalog.items);
-  const remove = useAction(async (name: string) => {
-    await api.ai.deleteClientLogicalModel(client.id, name);
-    onChanged();
-  });
+  const remove = useAction(
+    (name: string) => api.ai.deleteClientLogicalModel(client.id, name),
+    [queryKeys.logicalModels(client.id)],
+  );
   const modelName = (connectionId: string, modelId: string) => {
     const connection = connections.find((c) => c.id === connectionId);
     const model = connection?.configuredModels.find((m) => m.id === modelId);
@@ -173,7 +172,7 @@ function Names({
   );
 }
 
-function CreateName({ connections, onCreated }: { connections: Schemas['AiConnection'][]; onCreated(): void }) {
+function CreateName({ connections }: { connections: Schemas['AiConnection'][] }) {
   const { client, canAdminister } = useClient();
   const [name, setName] = useState('');
   const [connectionId, setConnectionId] = useState('');
@@ -191,8 +190,7 @@ function CreateName({ connections, onCreated }: { connections: Schemas['AiConnec
       protocolMode: 'auto',
     });
     setName('');
-    onCreated();
-  });
+  }, [queryKeys.logicalModels(client.id)]);
   if (!canAdminister) return null;
   return (
     <Section title="Name a model">

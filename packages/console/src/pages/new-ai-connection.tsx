@@ -1,7 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
@@ -58,7 +59,7 @@ export function NewAiConnectionPage() {
     });
     setApiKey(''); // write-only: forgotten once the API has it
     navigate(`/clients/${client.id}/ai/${created.id}`);
-  });
+  }, [queryKeys.ai(client.id)]);
 
   // A purpose bound to a model that is taken off the list is unbound with it.
   const changeModels = (list: ModelInput[]) => {

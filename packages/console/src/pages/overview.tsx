@@ -1,11 +1,12 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { api } from '../api/client.js';
 import { fetchHealth } from '../api/health.js';
 import { useMe } from '../api/me.js';
-import { api } from '../api/session.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Badge, Empty, Loaded } from '../ui/display.js';
 import { Page, Section } from '../ui/page.js';
-import { useResource } from '../ui/use-resource.js';
 import { CAPABILITIES, JOB_STATUSES } from '../words.js';
 import { JobTable } from './job-table.js';
 
@@ -78,8 +79,8 @@ function countedOver(a: Activity): string {
 /** Edition and capabilities, health, queue depth and the latest reviews, refreshed every few seconds. */
 export function OverviewPage() {
   const { me } = useMe();
-  const health = useResource(fetchHealth, [], { pollMs: 10_000 });
-  const activity = useResource(loadActivity, [], { pollMs: 5_000 });
+  const health = useQuery({ queryKey: queryKeys.health, queryFn: fetchHealth, refetchInterval: 10_000 });
+  const activity = useQuery({ queryKey: queryKeys.overview, queryFn: loadActivity, refetchInterval: 5_000 });
   return (
     <Page title="Overview">
       <div className="cards">
@@ -98,7 +99,7 @@ export function OverviewPage() {
         </section>
         <section className="card" aria-labelledby="health-h">
           <h2 id="health-h">Health</h2>
-          <Loaded resource={health}>
+          <Loaded query={health}>
             {(h) => (
               <>
                 <p className="big">
@@ -120,7 +121,7 @@ export function OverviewPage() {
         </section>
         <section className="card" aria-labelledby="queue-h">
           <h2 id="queue-h">Queue</h2>
-          <Loaded resource={activity}>
+          <Loaded query={activity}>
             {(a) => (
               <>
                 <dl className="pairs">
@@ -140,7 +141,7 @@ export function OverviewPage() {
         </section>
       </div>
       <Section title="Recent reviews">
-        <Loaded resource={activity}>
+        <Loaded query={activity}>
           {(a) =>
             a.jobs.length === 0 ? (
               <Empty>

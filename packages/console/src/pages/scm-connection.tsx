@@ -1,14 +1,15 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { CheckField, Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
 import { unlessMissing } from '../ui/problem.js';
-import { useResource } from '../ui/use-resource.js';
 import { familyName, label, SCM_FAILURES } from '../words.js';
 import { DiscoveryBrowser } from './discovery.js';
 
@@ -18,21 +19,20 @@ type Connection = Schemas['ProviderConnection'];
 export function ScmConnectionPage() {
   const { client } = useClient();
   const { connectionId = '' } = useParams();
-  const connection = useResource(
-    () => api.scm.getProviderConnection(client.id, connectionId),
-    [client.id, connectionId],
-  );
-  const [scopesVersion, setScopesVersion] = useState(0);
+  const connection = useQuery({
+    queryKey: queryKeys.scmConnection(client.id, connectionId),
+    queryFn: () => api.scm.getProviderConnection(client.id, connectionId),
+  });
   return (
-    <Loaded resource={connection}>
+    <Loaded query={connection}>
       {(c) => (
         <Page title={c.displayName}>
-          <Details connection={c} onChanged={connection.reload} />
-          <Scopes connection={c} onChanged={() => setScopesVersion((v) => v + 1)} />
+          <Details connection={c} />
+          <Scopes connection={c} />
           <ReviewerIdentity connection={c} />
           <Section title="Discovery">
             <p className="hint">Browse what this connection reaches through one of its scopes.</p>
-            <DiscoveryBrowser clientId={client.id} connectionId={c.id} version={scopesVersion} />
+            <DiscoveryBrowser clientId={client.id} connectionId={c.id} />
           </Section>
         </Page>
       )}
@@ -40,16 +40,12 @@ export function ScmConnectionPage() {
   );
 }
 
-function Details({ connection: c, onChanged }: { connection: Connection; onChanged(): void }) {
+function Details({ connection: c }: { connection: Connection }) {
   const { client, canAdminister } = useClient();
-  const verify = useAction(async () => {
-    await api.scm.verifyProviderConnection(client.id, c.id);
-    onChanged();
-  });
-  const toggle = useAction(async () => {
-    await api.scm.patchProviderConnection(client.id, c.id, { isActive: !c.isActive });
-    onChanged();
-  });
+  // The connection's state shows here and in the client's list of connections.
+  const changed = [queryKeys.scm(client.id)];
+  const verify = useAction(() => api.scm.verifyProviderConnection(client.id, c.id), changed);
+  const toggle = useAction(() => api.scm.patchProviderConnection(client.id, c.id, { isActive: !c.isActive }), changed);
   return (
     <Section title="Connection">
       <dl className="pairs">
@@ -104,12 +100,11 @@ function Details({ connection: c, onChanged }: { connection: Connection; onChang
   );
 }
 
-function Scopes({ connection, onChanged }: { connection: Connection; onChanged(): void }) {
+function Scopes({ connection }: { connection: Connection }) {
   const { client, canAdminister } = useClient();
-  const scopes = useCursorList('scopes', (q) => api.scm.listProviderScopes(client.id, connection.id, q), [
-    client.id,
-    connection.id,
-  ]);
+  const scopes = useCursorList('scopes', [...queryKeys.scmConnection(client.id, connection.id), 'scopes'], (q) =>
+    api.scm.listProviderScopes(client.id, connection.id, q),
+  );
   const [scopeType, setScopeType] = useState('organization');
   const [scopePath, setScopePath] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -126,16 +121,14 @@ function Scopes({ connection, onChanged }: { connection: Connection; onChanged()
     setScopePath('');
     setDisplayName('');
     setExternalScopeId('');
-    scopes.reload();
-    onChanged();
-  });
+  }, [queryKeys.scm(client.id)]); // the connection's scopes, and every list of the client's scopes
   return (
     <Section title="Scopes">
       <p className="hint">
         A scope is what triggers and discovery may reach: an Azure DevOps organization, a GitHub organization or user, a
         GitLab group or a Bitbucket workspace.
       </p>
-      <Loaded resource={scopes}>
+      <Loaded query={scopes.query}>
         {(data) =>
           data.items.length === 0 ? (
             <Empty>No scopes yet.</Empty>
@@ -210,20 +203,22 @@ function Scopes({ connection, onChanged }: { connection: Connection; onChanged()
 /** The identity Margin reviews as: searched on the provider, then picked. */
 function ReviewerIdentity({ connection }: { connection: Connection }) {
   const { client, canAdminister } = useClient();
-  const current = useResource(
-    () => unlessMissing(api.scm.getReviewerIdentity(client.id, connection.id)),
-    [client.id, connection.id],
-  );
+  const current = useQuery({
+    queryKey: [...queryKeys.scmConnection(client.id, connection.id), 'reviewer'],
+    queryFn: () => unlessMissing(api.scm.getReviewerIdentity(client.id, connection.id)),
+  });
   const [search, setSearch] = useState('');
   const [candidates, setCandidates] = useState<Schemas['ScmUser'][] | undefined>();
   const find = useAction(async () => {
     setCandidates((await api.scm.resolveReviewerIdentities(client.id, connection.id, { search })).items);
   });
-  const pick = useAction(async (user: Schemas['ScmUser']) => {
-    await api.scm.putReviewerIdentity(client.id, connection.id, user);
-    setCandidates(undefined);
-    current.reload();
-  });
+  const pick = useAction(
+    async (user: Schemas['ScmUser']) => {
+      await api.scm.putReviewerIdentity(client.id, connection.id, user);
+      setCandidates(undefined);
+    },
+    [queryKeys.scmConnection(client.id, connection.id)],
+  );
   return (
     <Section title="Reviewer identity">
       {current.data ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, SelectField, TextAreaField, TextField, useAction } from '../ui/form.js';
@@ -11,11 +12,13 @@ import { AUTH_KINDS, familyName, PROVIDER_FAMILIES, type ProviderFamily } from '
 /** The client's source-control connections and a form to add one. */
 export function ScmConnectionsPage() {
   const { client, canAdminister } = useClient();
-  const connections = useCursorList('connections', (q) => api.scm.listProviderConnections(client.id, q), [client.id]);
+  const connections = useCursorList('connections', queryKeys.scm(client.id), (q) =>
+    api.scm.listProviderConnections(client.id, q),
+  );
   return (
     <Page title="Source control">
       <Section title="Connections">
-        <Loaded resource={connections}>
+        <Loaded query={connections.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No connections yet.</Empty>
@@ -94,7 +97,7 @@ function CreateConnection() {
     });
     setSecret(''); // write-only: the page forgets it as soon as the API has it
     navigate(created.id);
-  });
+  }, [queryKeys.scm(client.id)]);
   const kinds = AUTH_KINDS[family];
   return (
     <Section title="Add a connection">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { signIn } from '../api/session.js';
+import { api } from '../api/client.js';
 import { Form, TextField, useAction } from '../ui/form.js';
 
 /** Local accounts; the answers for a locked account and for too many attempts are explained in words. */
@@ -7,7 +7,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(): Promise<void> }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction(async () => {
-    await signIn(username, password);
+    await api.session.signIn(username, password);
     setPassword(''); // never keep a password around longer than the call
     await onSignedIn();
   });

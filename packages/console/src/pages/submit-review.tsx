@@ -1,7 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge } from '../ui/display.js';
 import { Form, TextField, useAction } from '../ui/form.js';
@@ -38,7 +39,7 @@ export function SubmitReviewPage() {
         pullRequestId: Number(pullRequestId),
       }),
     );
-  });
+  }, [queryKeys.jobs(client.id)]);
   return (
     <Page title="Submit a review">
       <Section title="By coordinates">

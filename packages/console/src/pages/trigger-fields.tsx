@@ -1,8 +1,9 @@
 import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { SelectField, TextField } from '../ui/form.js';
-import { useResource } from '../ui/use-resource.js';
 import { ProjectField, RepositoryFilterPicker, type ScopeChoice, ScopeField } from './discovery.js';
 
 type Filter = Schemas['SuggestedRepoFilterList']['items'][number];
@@ -47,7 +48,10 @@ export function TriggerFields({
   purpose?: 'crawl';
 }) {
   const { state, more } = fields;
-  const sources = useResource(() => api.knowledge.listKnowledgeSources(clientId, { limit: 200 }), [clientId]);
+  const sources = useQuery({
+    queryKey: [...queryKeys.knowledge(clientId), { limit: 200 }],
+    queryFn: () => api.knowledge.listKnowledgeSources(clientId, { limit: 200 }),
+  });
   return (
     <>
       <div className="row">

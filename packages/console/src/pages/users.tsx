@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { Badge, Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
@@ -12,16 +13,17 @@ const GLOBAL_ROLES = [
 
 /** Local accounts of the installation (platform administrators only). */
 export function UsersPage() {
-  const users = useCursorList('users', (q) => api.identity.listUsers(q), []);
-  const update = useAction(async (id: string, body: { isActive?: boolean; globalRole?: 'user' | 'platformAdmin' }) => {
-    await api.identity.patchUser(id, body);
-    users.reload();
-  });
+  const users = useCursorList('users', queryKeys.users, (q) => api.identity.listUsers(q));
+  const update = useAction(
+    (id: string, body: { isActive?: boolean; globalRole?: 'user' | 'platformAdmin' }) =>
+      api.identity.patchUser(id, body),
+    [queryKeys.users],
+  );
   return (
     <Page title="Users">
       <Section title="Accounts">
         <ProblemSummary problem={update.problem} />
-        <Loaded resource={users}>
+        <Loaded query={users.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No users.</Empty>
@@ -79,12 +81,12 @@ export function UsersPage() {
           }
         </Loaded>
       </Section>
-      <CreateUser onCreated={users.reload} />
+      <CreateUser />
     </Page>
   );
 }
 
-function CreateUser({ onCreated }: { onCreated(): void }) {
+function CreateUser() {
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
@@ -99,8 +101,7 @@ function CreateUser({ onCreated }: { onCreated(): void }) {
     setUsername('');
     setDisplayName('');
     setPassword('');
-    onCreated();
-  });
+  }, [queryKeys.users]);
   return (
     <Section title="Create a user">
       <Form action={action} submitLabel="Create user" pendingLabel="Creating…" label="Create a user">

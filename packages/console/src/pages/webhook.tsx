@@ -1,11 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, ConfirmButton, CopyButton, Empty, Loaded, Time } from '../ui/display.js';
 import { ProblemSummary, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useLocalPage } from '../ui/paging.js';
-import { useResource } from '../ui/use-resource.js';
 import { familyName, WEBHOOK_EVENTS } from '../words.js';
 
 /** One webhook configuration and its delivery history: every delivery with outcome and reason. */
@@ -13,21 +14,27 @@ export function WebhookPage() {
   const { client, canAdminister } = useClient();
   const { configId = '' } = useParams();
   const navigate = useNavigate();
-  const config = useResource(() => api.triggers.getWebhookConfiguration(configId), [configId]);
-  const deliveries = useResource(() => api.triggers.listWebhookDeliveries(configId, { take: '200' }), [configId], {
-    pollMs: 5000,
+  const config = useQuery({
+    queryKey: queryKeys.webhook(client.id, configId),
+    queryFn: () => api.triggers.getWebhookConfiguration(configId),
+  });
+  const deliveries = useQuery({
+    queryKey: [...queryKeys.webhook(client.id, configId), 'deliveries'],
+    queryFn: () => api.triggers.listWebhookDeliveries(configId, { take: '200' }),
+    refetchInterval: 5000,
   });
   const page = useLocalPage('deliveries', deliveries.data?.items);
-  const toggle = useAction(async (isActive: boolean) => {
-    await api.triggers.patchWebhookConfiguration(configId, { isActive });
-    config.reload();
-  });
+  const changed = [queryKeys.webhooks(client.id)];
+  const toggle = useAction(
+    (isActive: boolean) => api.triggers.patchWebhookConfiguration(configId, { isActive }),
+    changed,
+  );
   const remove = useAction(async () => {
     await api.triggers.deleteWebhookConfiguration(configId);
     navigate(`/clients/${client.id}/webhooks`);
-  });
+  }, changed);
   return (
-    <Loaded resource={config}>
+    <Loaded query={config}>
       {(w) => (
         <Page title={`Webhook for ${w.providerProjectKey}`}>
           <Section title="Configuration">
@@ -83,7 +90,7 @@ export function WebhookPage() {
             <ProblemSummary problem={toggle.problem ?? remove.problem} />
           </Section>
           <Section title="Deliveries">
-            <Loaded resource={deliveries}>
+            <Loaded query={deliveries}>
               {(data) =>
                 data.items.length === 0 ? (
                   <Empty>No deliveries yet. The newest 200 are shown, newest first.</Empty>

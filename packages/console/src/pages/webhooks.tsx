@@ -1,7 +1,8 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/session.js';
+import { api } from '../api/client.js';
+import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty, Loaded, ShownOnce } from '../ui/display.js';
 import { Form, useAction } from '../ui/form.js';
@@ -14,10 +15,8 @@ import { TriggerFields, useTriggerFields } from './trigger-fields.js';
 /** The client's webhook configurations, and a form that answers the listener URL and secret once. */
 export function WebhooksPage() {
   const { client, canAdminister } = useClient();
-  const configs = useCursorList(
-    'webhooks',
-    (q) => api.triggers.listWebhookConfigurations({ ...q, clientId: client.id }),
-    [client.id],
+  const configs = useCursorList('webhooks', queryKeys.webhooks(client.id), (q) =>
+    api.triggers.listWebhookConfigurations({ ...q, clientId: client.id }),
   );
   const [created, setCreated] = useState<Schemas['CreatedWebhookConfiguration']>();
   return (
@@ -35,7 +34,7 @@ export function WebhooksPage() {
         </section>
       )}
       <Section title="Configurations">
-        <Loaded resource={configs}>
+        <Loaded query={configs.query}>
           {(data) =>
             data.items.length === 0 ? (
               <Empty>No webhooks yet.</Empty>
@@ -79,14 +78,7 @@ export function WebhooksPage() {
           }
         </Loaded>
       </Section>
-      {canAdminister && (
-        <CreateWebhook
-          onCreated={(c) => {
-            setCreated(c);
-            configs.reload();
-          }}
-        />
-      )}
+      {canAdminister && <CreateWebhook onCreated={setCreated} />}
     </Page>
   );
 }
@@ -109,10 +101,10 @@ function CreateWebhook({ onCreated }: { onCreated(c: Schemas['CreatedWebhookConf
         ...fields.body(),
       }),
     );
-  });
+  }, [queryKeys.webhooks(client.id)]);
   return (
     <Section title="Add a webhook">
-      <Loaded resource={scopes}>
+      <Loaded query={scopes}>
         {(list) => (
           <Form action={action} submitLabel="Create webhook" pendingLabel="Creating…" label="Add a webhook">
             <TriggerFields clientId={client.id} scopes={list} fields={fields} />

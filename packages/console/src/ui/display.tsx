@@ -1,18 +1,23 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ProblemSummary } from './form.js';
-import type { Resource } from './use-resource.js';
+import { toProblem } from './problem.js';
 
-/** Loading, failure or the data: one way for every page to wait for what it shows. */
-export function Loaded<T>({ resource, children }: { resource: Resource<T>; children: (data: T) => ReactNode }) {
-  if (resource.data !== undefined) {
+/**
+ * Loading, failure or the data of a query: one way for every page to wait for what it shows. A
+ * failed refetch (a poll) keeps the data it had and shows the problem above it.
+ */
+export function Loaded<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+  const problem = query.error ? toProblem(query.error) : undefined;
+  if (query.data !== undefined) {
     return (
       <>
-        {resource.problem && <ProblemSummary problem={resource.problem} />}
-        {children(resource.data)}
+        {problem && <ProblemSummary problem={problem} />}
+        {children(query.data)}
       </>
     );
   }
-  if (resource.problem) return <ProblemSummary problem={resource.problem} />;
+  if (problem) return <ProblemSummary problem={problem} />;
   return <Waiting label="Loading…" />;
 }
 

@@ -1,10 +1,10 @@
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
-  useCallback,
   useContext,
   useId,
   useRef,
@@ -12,26 +12,30 @@ import {
 } from 'react';
 import { fieldMessage, formProblem, type Problem, toProblem } from './problem.js';
 
-/** Runs a call to the API and keeps its pending state and problem for the form that started it. */
-export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>) {
-  const [pending, setPending] = useState(false);
-  const [problem, setProblem] = useState<Problem | undefined>();
-  const run = useCallback(
-    async (...args: A): Promise<R | undefined> => {
-      setPending(true);
-      setProblem(undefined);
-      try {
-        return await fn(...args);
-      } catch (error) {
-        setProblem(toProblem(error));
-        return undefined;
-      } finally {
-        setPending(false);
-      }
-    },
-    [fn],
-  );
-  return { run, pending, problem, setProblem };
+/**
+ * Runs a call to the API as a mutation and keeps its pending state and problem for the form or
+ * button that started it. On success it invalidates the queries under `invalidates` and stays
+ * pending until the ones on screen are read again: when it is done, the page shows the change.
+ */
+export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>, invalidates: QueryKey[] = []) {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (args: A) => fn(...args),
+    onSuccess: () => Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+  // What the form's own checks found before any call.
+  const [checked, setChecked] = useState<Problem>();
+  const run = async (...args: A): Promise<R | undefined> => {
+    setChecked(undefined);
+    // A refused call is `mutation.error`, shown by the form; the caller only learns there is no result.
+    return mutation.mutateAsync(args).catch(() => undefined);
+  };
+  const setProblem = (problem?: Problem) => {
+    mutation.reset();
+    setChecked(problem);
+  };
+  const problem = checked ?? (mutation.error ? toProblem(mutation.error) : undefined);
+  return { run, pending: mutation.isPending, problem, setProblem };
 }
 
 export type Action = ReturnType<typeof useAction<[], unknown>>;

@@ -1,5 +1,5 @@
+import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { type Resource, useResource } from './use-resource.js';
 
 export const PAGE_SIZE = 25;
 
@@ -37,28 +37,30 @@ export function Pager({ label, page, hasNext, onFirst, onNext, onPrevious, pageC
   );
 }
 
+interface CursorPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
 /**
  * A list the API pages with a cursor. The cursor (and how many pages in) is in the query string under
- * `name`, so two lists on one page keep their own place.
+ * `name`, so two lists on one page keep their own place; each page is a query under `queryKey` plus
+ * its cursor.
  */
 export function useCursorList<T>(
   name: string,
-  load: (query: { limit: number; cursor?: string }) => Promise<{ items: T[]; nextCursor: string | null }>,
-  deps: readonly unknown[],
-  options: { pollMs?: number } = {},
-): Resource<{ items: T[]; nextCursor: string | null }> & {
-  pager: (label: string) => React.ReactNode;
-  /** How many pages in (1 for the first), for numbering that runs on across pages. */
-  page: number;
-} {
+  queryKey: QueryKey,
+  load: (query: { limit: number; cursor?: string }) => Promise<CursorPage<T>>,
+  options: { refetchInterval?: number } = {},
+) {
   const [params, setParams] = useSearchParams();
   const cursor = params.get(`${name}Cursor`) ?? undefined;
   const page = Number(params.get(`${name}Page`) ?? '1') || 1;
-  const resource = useResource(
-    () => load(cursor ? { limit: PAGE_SIZE, cursor } : { limit: PAGE_SIZE }),
-    [...deps, cursor],
-    options,
-  );
+  const query = useQuery({
+    queryKey: [...queryKey, { cursor: cursor ?? null }],
+    queryFn: () => load(cursor ? { limit: PAGE_SIZE, cursor } : { limit: PAGE_SIZE }),
+    ...options,
+  });
   const go = (next: string | undefined, nextPage: number) =>
     setParams((p) => {
       const copy = new URLSearchParams(p);
@@ -71,9 +73,10 @@ export function useCursorList<T>(
       }
       return copy;
     });
-  const nextCursor = resource.data?.nextCursor ?? null;
+  const nextCursor = query.data?.nextCursor ?? null;
   return {
-    ...resource,
+    query,
+    /** How many pages in (1 for the first), for numbering that runs on across pages. */
     page,
     pager: (label: string) => (
       <Pager

@@ -40,10 +40,8 @@ describe('toProblem', () => {
 });
 
 describe('unlessMissing', () => {
-  it('turns a 404 into undefined and lets every other failure through', async () => {
-    expect(
-      await unlessMissing(Promise.reject(errorFromResponse(404, { error: 'No.', code: 'not_found' }))),
-    ).toBeUndefined();
+  it('turns a 404 into null and lets every other failure through', async () => {
+    expect(await unlessMissing(Promise.reject(errorFromResponse(404, { error: 'No.', code: 'not_found' })))).toBeNull();
     await expect(
       unlessMissing(Promise.reject(errorFromResponse(403, { error: 'No.', code: 'forbidden' }))),
     ).rejects.toThrow('No.');

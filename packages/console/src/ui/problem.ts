@@ -50,12 +50,15 @@ export function formProblem(form: HTMLFormElement): Problem | undefined {
 export const fieldMessage = (problem: Problem | undefined, path: string) =>
   problem?.details.find((d) => d.path === path)?.message;
 
-/** For reads where "not there" is an answer (no reviewer identity yet): undefined instead of a 404. */
-export async function unlessMissing<T>(pending: Promise<T>): Promise<T | undefined> {
+/**
+ * For reads where "not there" is an answer (no reviewer identity yet): null instead of a 404 (null,
+ * not undefined, which a query may not answer).
+ */
+export async function unlessMissing<T>(pending: Promise<T>): Promise<T | null> {
   try {
     return await pending;
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof NotFoundError) return null;
     throw error;
   }
 }

@@ -1,7 +1,13 @@
-import type { Page, PageRequest } from '../storage/index.js';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
-import type { AiFailureCategory, AiProviderKind, ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
-import type { AiPurpose, OperationKind } from './purposes.js';
+import type {
+  AiFailureCategory,
+  AiProviderKind,
+  AiPurpose,
+  OperationKind,
+  ProtocolMode,
+  ReasoningEffort,
+} from '../ai-model/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../kernel/index.js';
 
 export const AUTH_MODES = ['apiKey', 'azureIdentity'] as const;
 export type AiAuthMode = (typeof AUTH_MODES)[number];

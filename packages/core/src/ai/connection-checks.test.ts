@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { AiProbeResult, AiProviderKindV1 } from '../ai-model/index.js';
 import { createMarginCore } from '../core.js';
-import type { Actor } from '../identity/index.js';
-import { createAesGcmSecretBox } from '../platform/index.js';
+import type { Actor } from '../kernel/index.js';
+import { createAesGcmSecretBox, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { createMemoryStorage } from '../storage/index.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
-import type { AiProbeResult, AiProviderKindV1 } from './ai-model-v1.js';
 
 const ADMIN: Actor = { userId: 'admin', username: 'admin', globalRole: 'platformAdmin', via: 'accessToken' };
 

@@ -1,17 +1,22 @@
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import type { AiDeps } from './ai-deps.js';
 import type {
   AiConnectionConfig,
   AiModelSpec,
   AiProviderKindV1,
   DiscoveredModel,
   ProtocolMode,
-} from './ai-model-v1.js';
+} from '../ai-model/index.js';
+import {
+  aiConnectionConfigOf,
+  capabilityForPurpose,
+  failureCategoryOf,
+  failureSummaryOf,
+  type OperationKind,
+} from '../ai-model/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
+import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
 import { connectionView, findKind, loadConnection, openConnectionConfig, verificationView } from './connections.js';
-import { failureCategoryOf, failureSummaryOf } from './failure-category.js';
-import { aiConnectionConfigOf } from './kind-settings.js';
 import { effectiveCatalog, findCatalogEntry, tenantCatalogInUse } from './model-catalog.js';
 import {
   endpointIssues,
@@ -21,7 +26,6 @@ import {
   narrowAutoMode,
   operationOf,
 } from './profile-rules.js';
-import { capabilityForPurpose, type OperationKind } from './purposes.js';
 import { AiProbeInput } from './schemas.js';
 
 /** One live call per model must not hang verification on a stuck endpoint. */

@@ -1,17 +1,14 @@
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
-import { sealedSecretContext } from '../platform/index.js';
-import type { Repositories } from '../storage/index.js';
-import type { AiDeps } from './ai-deps.js';
-import type { AiConnectionConfig, AiProviderKindV1 } from './ai-model-v1.js';
+import type { AiConnectionConfig, AiProviderKindV1 } from '../ai-model/index.js';
+import { aiConnectionConfigOf } from '../ai-model/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
+import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type {
   AiConnectionRecord,
   ConfiguredModelRecord,
   PurposeBindingRecord,
   VerificationRecord,
 } from './ai-records.js';
-import { aiConnectionConfigOf } from './kind-settings.js';
 import { logicalTargetProblem } from './logical-model-rules.js';
 import { clientCatalog } from './model-catalog.js';
 import {
@@ -111,7 +108,7 @@ function sealKey(deps: Pick<AiDeps, 'secrets'>, connectionId: string, key: strin
 
 /** A profile of the client, or 404 (another client's profile is not confirmed to exist). */
 export async function loadConnection(
-  repos: Pick<Repositories, 'aiConnections'>,
+  repos: Pick<AiStorageRepositories, 'aiConnections'>,
   clientId: string,
   connectionId: string,
 ): Promise<AiConnectionRecord> {
@@ -309,7 +306,7 @@ export async function attachCatalogModel(
 }
 
 /** Logical models pointing at this connection must still fit the changed models. */
-async function assertReferencesHold(deps: AiDeps, tx: Repositories, next: AiConnectionRecord): Promise<void> {
+async function assertReferencesHold(deps: AiDeps, tx: AiStorageRepositories, next: AiConnectionRecord): Promise<void> {
   const references = await tx.aiLogicalModels.listByConnection(next.id);
   const kindModes = modesOfKind(findKind(deps, next.providerKind));
   const broken = references.filter((lm) => logicalTargetProblem(lm, next, kindModes) !== undefined);

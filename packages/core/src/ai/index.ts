@@ -1,5 +1,4 @@
-export type { AiDeps, AiSettings } from './ai-deps.js';
-export * from './ai-model-v1.js';
+export type { AiDeps, AiRepositories, AiSettings, AiStorageRepositories, ResolveDeps } from './ai-deps.js';
 export {
   AI_FAILURE_CATEGORIES,
   type AiAuthMode,
@@ -22,10 +21,8 @@ export {
   type PurposeMappingRecord,
   type VerificationRecord,
 } from './ai-records.js';
-export { estimateCostUsd, type ModelPrices } from './cost.js';
-export { failureCategoryOf, failureSummaryOf } from './failure-category.js';
-export { toVendorJsonSchema } from './json-schema.js';
-export { aiConnectionConfigOf, settingKeysOf, settingsSchemaProblems } from './kind-settings.js';
+export { type BoundModelTraits, bindReviewModel, type ModelBinding, type ModelBindingInput } from './model-binding.js';
+
 export {
   checkProfile,
   inferOperationKinds,
@@ -34,15 +31,8 @@ export {
   narrowAutoMode,
   operationOf,
 } from './profile-rules.js';
-export {
-  AI_PURPOSES,
-  type AiPurpose,
-  capabilityForPurpose,
-  isAiPurpose,
-  OPERATION_KINDS,
-  type OperationKind,
-} from './purposes.js';
-export { type BoundResolvePurpose, type ResolveDeps, type ResolvedPurpose, resolvePurpose } from './resolve-purpose.js';
+
+export { type BoundResolvePurpose, type ResolvedPurpose, resolvePurpose } from './resolve-purpose.js';
 export {
   AiConnectionAuthInput,
   AiConnectionList,
@@ -79,14 +69,4 @@ export {
   protocolMode,
   TenantLogicalModelList,
 } from './schemas.js';
-export { type ChatStructuredOptions, type ChatStructuredResult, chatStructured } from './structured-chat.js';
-export {
-  askStructured,
-  type OutputRung,
-  parseJsonLeniently,
-  readTextAnswer,
-  type StructuredCapabilities,
-  type StructuredOutcome,
-  type StructuredSpec,
-} from './structured-output.js';
-export { addUsage, emptyUsage } from './usage.js';
+export { type AiUseCases, createAiUseCases } from './use-cases.js';

@@ -1,7 +1,6 @@
-import type { ValidationIssue } from '../errors.js';
-import type { ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
+import type { OperationKind, ProtocolMode, ReasoningEffort } from '../ai-model/index.js';
+import type { ValidationIssue } from '../kernel/index.js';
 import type { AiConnectionRecord } from './ai-records.js';
-import type { OperationKind } from './purposes.js';
 
 export interface LogicalTarget {
   capability: OperationKind;

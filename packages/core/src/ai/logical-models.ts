@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import type { Repositories } from '../storage/index.js';
+import { AI_PURPOSES, type AiPurpose, capabilityForPurpose } from '../ai-model/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import type { ClientRecord } from '../tenancy/index.js';
+import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';
 import { findKind } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
 import { assertTenantCatalogWritable, tenantCatalogInUse } from './model-catalog.js';
 import { modesOfKind } from './profile-rules.js';
-import { AI_PURPOSES, type AiPurpose, capabilityForPurpose } from './purposes.js';
 import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput } from './schemas.js';
 
 const PurposePath = z.object({ purpose: PurposeParam });
@@ -44,8 +43,8 @@ const clientOwner = (client: ClientRecord): Owner => ({ kind: 'client', id: clie
  * or of a connection of any client of the tenant (tenant entry). 400 naming the field otherwise.
  */
 async function assertTarget(
-  deps: CoreDeps,
-  tx: Repositories,
+  deps: AiDeps,
+  tx: AiStorageRepositories,
   owner: Owner,
   target: LogicalTarget & { connectionId: string },
 ) {
@@ -86,7 +85,7 @@ function mappedConflict(name: string, purposes: readonly string[], what: string)
   );
 }
 
-function newRecord(deps: CoreDeps, owner: Owner, req: ReturnType<typeof LogicalModelInput.parse>): LogicalModelRecord {
+function newRecord(deps: AiDeps, owner: Owner, req: ReturnType<typeof LogicalModelInput.parse>): LogicalModelRecord {
   const now = deps.clock.now().toISOString();
   return {
     id: deps.ids.uuid(),
@@ -100,7 +99,7 @@ function newRecord(deps: CoreDeps, owner: Owner, req: ReturnType<typeof LogicalM
 }
 
 /** The record a PUT leaves: the target and settings replaced, identity and name kept. */
-function replaced(deps: CoreDeps, current: LogicalModelRecord, req: ReturnType<typeof parsePut>): LogicalModelRecord {
+function replaced(deps: AiDeps, current: LogicalModelRecord, req: ReturnType<typeof parsePut>): LogicalModelRecord {
   return {
     ...current,
     ...targetOf(req),
@@ -135,7 +134,7 @@ function parsePut(name: string, input: unknown) {
  * The client's effective logical models: its overrides, then the tenant-catalog entries they do
  * not shadow (names compare ignoring case), and what each purpose is mapped to.
  */
-export async function listClientLogicalModels(deps: CoreDeps, actor: Actor, clientId: string) {
+export async function listClientLogicalModels(deps: AiDeps, actor: Actor, clientId: string) {
   const client = await deps.authz.requireClient(actor, 'ai.logicalModels.read', clientId);
   const useTenant = await tenantCatalogInUse(deps, client.tenantId);
   const [overrides, tenantEntries, mappings] = await Promise.all([
@@ -163,7 +162,7 @@ export async function listClientLogicalModels(deps: CoreDeps, actor: Actor, clie
   };
 }
 
-export async function createClientOverride(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function createClientOverride(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
   const req = LogicalModelInput.parse(input);
   const client = await deps.authz.requireClient(actor, 'ai.logicalModels.manage', clientId);
   const record = await deps.storage.transaction(async (tx) => {
@@ -179,7 +178,7 @@ export async function createClientOverride(deps: CoreDeps, actor: Actor, clientI
 const duplicate = (name: string, where: 'client' | 'tenant') =>
   MarginError.conflict(`This ${where} already has a logical model named ${name}.`);
 
-export async function getClientOverride(deps: CoreDeps, actor: Actor, clientId: string, name: string) {
+export async function getClientOverride(deps: AiDeps, actor: Actor, clientId: string, name: string) {
   await deps.authz.requireClient(actor, 'ai.logicalModels.read', clientId);
   const found = await deps.storage.aiLogicalModels.find('client', clientId, name);
   if (!found) throw MarginError.notFound('Logical model not found.');
@@ -187,7 +186,7 @@ export async function getClientOverride(deps: CoreDeps, actor: Actor, clientId: 
 }
 
 /** Repoints an override; refused (409) if a purpose mapped to it needs the other capability. */
-export async function putClientOverride(deps: CoreDeps, actor: Actor, clientId: string, name: string, input: unknown) {
+export async function putClientOverride(deps: AiDeps, actor: Actor, clientId: string, name: string, input: unknown) {
   const req = parsePut(name, input);
   const client = await deps.authz.requireClient(actor, 'ai.logicalModels.manage', clientId);
   await deps.storage.transaction(async (tx) => {
@@ -204,7 +203,7 @@ export async function putClientOverride(deps: CoreDeps, actor: Actor, clientId: 
 }
 
 /** Removes an override; refused (409) while a purpose maps to the name and no tenant entry would take over. */
-export async function deleteClientOverride(deps: CoreDeps, actor: Actor, clientId: string, name: string) {
+export async function deleteClientOverride(deps: AiDeps, actor: Actor, clientId: string, name: string) {
   const client = await deps.authz.requireClient(actor, 'ai.logicalModels.manage', clientId);
   const useTenant = await tenantCatalogInUse(deps, client.tenantId);
   await deps.storage.transaction(async (tx) => {
@@ -221,7 +220,7 @@ export async function deleteClientOverride(deps: CoreDeps, actor: Actor, clientI
 }
 
 /** Points a purpose at a logical model that is effective for the client and has the capability it needs. */
-export async function putPurpose(deps: CoreDeps, actor: Actor, clientId: string, purpose: string, input: unknown) {
+export async function putPurpose(deps: AiDeps, actor: Actor, clientId: string, purpose: string, input: unknown) {
   const { purpose: parsedPurpose } = PurposePath.parse({ purpose });
   const { logicalModelName } = PutPurposeInput.parse(input);
   const client = await deps.authz.requireClient(actor, 'ai.logicalModels.manage', clientId);
@@ -260,7 +259,7 @@ export async function putPurpose(deps: CoreDeps, actor: Actor, clientId: string,
 }
 
 /** Unmaps a purpose: it then resolves through the profiles' purpose bindings again. */
-export async function deletePurpose(deps: CoreDeps, actor: Actor, clientId: string, purpose: string) {
+export async function deletePurpose(deps: AiDeps, actor: Actor, clientId: string, purpose: string) {
   const { purpose: parsedPurpose } = PurposePath.parse({ purpose });
   await deps.authz.requireClient(actor, 'ai.logicalModels.manage', clientId);
   if (!(await deps.storage.aiLogicalModels.deletePurpose(clientId, parsedPurpose))) {
@@ -270,13 +269,13 @@ export async function deletePurpose(deps: CoreDeps, actor: Actor, clientId: stri
 
 // ── Tenant catalog entries ───────────────────────────────────────────────────────────────────
 
-export async function listTenantLogicalModels(deps: CoreDeps, actor: Actor, tenantId: string) {
+export async function listTenantLogicalModels(deps: AiDeps, actor: Actor, tenantId: string) {
   await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
   return { items: (await deps.storage.aiLogicalModels.list('tenant', tenantId)).map(logicalModelView) };
 }
 
 /** A tenant-catalog entry, pointing at a connection of one of the tenant's clients. */
-export async function createTenantLogicalModel(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+export async function createTenantLogicalModel(deps: AiDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = LogicalModelInput.parse(input);
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
@@ -292,7 +291,7 @@ export async function createTenantLogicalModel(deps: CoreDeps, actor: Actor, ten
 }
 
 export async function putTenantLogicalModel(
-  deps: CoreDeps,
+  deps: AiDeps,
   actor: Actor,
   tenantId: string,
   name: string,
@@ -315,7 +314,7 @@ export async function putTenantLogicalModel(
 }
 
 /** Removes a tenant entry; refused (409) while a client's purpose depends on it. */
-export async function deleteTenantLogicalModel(deps: CoreDeps, actor: Actor, tenantId: string, name: string) {
+export async function deleteTenantLogicalModel(deps: AiDeps, actor: Actor, tenantId: string, name: string) {
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
   await deps.storage.transaction(async (tx) => {

@@ -1,12 +1,11 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { AiProviderKind, AiProviderKindV1, ModelPrices } from '../ai-model/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
-import { requestedAiKind } from '../providers.js';
-import { SYSTEM_TENANT_ID, type TenantRecord } from '../tenancy/index.js';
-import type { AiProviderKind, AiProviderKindV1 } from './ai-model-v1.js';
+import { requestedAiKind } from '../provider-registry/index.js';
+import type { TenantRecord } from '../tenancy/index.js';
+import type { AiDeps, ResolveDeps } from './ai-deps.js';
 import type { CatalogModelRecord, ModelTraits, PriceOverrideRecord } from './ai-records.js';
-import type { ModelPrices } from './cost.js';
 import { inferOperationKinds, modesOf } from './profile-rules.js';
 import { CatalogModelInput, CatalogModelQuery, PriceOverrideInput } from './schemas.js';
 
@@ -79,7 +78,7 @@ function withOverride(entry: CatalogEntry, override: PriceOverrideRecord | undef
  * and stop being exercised in Community).
  */
 export async function effectiveCatalog(
-  deps: Pick<CoreDeps, 'storage' | 'providers'>,
+  deps: Pick<ResolveDeps, 'storage' | 'providers'>,
   tenantId: string,
   withTenantParts = true,
 ): Promise<CatalogEntry[]> {
@@ -106,13 +105,13 @@ export function findCatalogEntry(
 }
 
 /** Whether the tenant's catalog parts take part (Commercial only; the System tenant never has any). */
-export async function tenantCatalogInUse(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<boolean> {
+export async function tenantCatalogInUse(deps: Pick<ResolveDeps, 'storage'>, tenantId: string): Promise<boolean> {
   return tenantId !== SYSTEM_TENANT_ID && (await readLicensing(deps)).edition === 'Commercial';
 }
 
 /** Prices for cost: the configured model's own, else the tenant catalog's, else the built-in list. */
 export async function catalogPrices(
-  deps: Pick<CoreDeps, 'storage' | 'providers'>,
+  deps: Pick<ResolveDeps, 'storage' | 'providers'>,
   tenantId: string,
   providerKind: AiProviderKind,
   remoteModelId: string,
@@ -130,7 +129,7 @@ export async function catalogPrices(
  * Tenant-catalog writes (decisions.md): refused with 400 for the System tenant, whose clients use
  * client overrides, and with 409 `license_required` in Community, which has no tenant catalog.
  */
-export async function assertTenantCatalogWritable(deps: Pick<CoreDeps, 'storage'>, tenant: TenantRecord) {
+export async function assertTenantCatalogWritable(deps: Pick<ResolveDeps, 'storage'>, tenant: TenantRecord) {
   if (tenant.id === SYSTEM_TENANT_ID) {
     throw MarginError.validation(
       'The System tenant has no tenant catalog: define logical models as client overrides, and prices on the configured models.',
@@ -146,7 +145,7 @@ function catalogListing(catalog: CatalogEntry[], providerKind: AiProviderKind | 
   return { items };
 }
 
-export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
+export async function listCatalogModels(deps: AiDeps, actor: Actor, tenantId: string, query: unknown) {
   const { providerKind } = CatalogModelQuery.parse(query);
   if (providerKind) requestedAiKind(deps.providers, providerKind, 'providerKind');
   await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
@@ -155,7 +154,7 @@ export async function listCatalogModels(deps: CoreDeps, actor: Actor, tenantId: 
 
 /** The catalog a client's connections draw on: its tenant's, with the tenant parts only where in use. */
 export async function clientCatalog(
-  deps: Pick<CoreDeps, 'storage' | 'providers'>,
+  deps: Pick<ResolveDeps, 'storage' | 'providers'>,
   tenantId: string,
 ): Promise<CatalogEntry[]> {
   return effectiveCatalog(deps, tenantId, await tenantCatalogInUse(deps, tenantId));
@@ -165,7 +164,7 @@ export async function clientCatalog(
  * Catalog browsing for a client's administrators, in both editions (spec §8): they hold no tenant
  * role, so the tenant's own path is not theirs.
  */
-export async function listClientCatalogModels(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listClientCatalogModels(deps: AiDeps, actor: Actor, clientId: string, query: unknown) {
   const { providerKind } = CatalogModelQuery.parse(query);
   if (providerKind) requestedAiKind(deps.providers, providerKind, 'providerKind');
   const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
@@ -173,7 +172,7 @@ export async function listClientCatalogModels(deps: CoreDeps, actor: Actor, clie
 }
 
 /** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
-export async function createCatalogModel(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+export async function createCatalogModel(deps: AiDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = CatalogModelInput.parse(input);
   requestedAiKind(deps.providers, req.providerKind, 'providerKind');
   const operationKinds = req.operationKinds ? [...new Set(req.operationKinds)] : inferOperationKinds(req);
@@ -215,7 +214,7 @@ export async function createCatalogModel(deps: CoreDeps, actor: Actor, tenantId:
   return fromRecord(record);
 }
 
-export async function deleteCatalogModel(deps: CoreDeps, actor: Actor, tenantId: string, modelId: string) {
+export async function deleteCatalogModel(deps: AiDeps, actor: Actor, tenantId: string, modelId: string) {
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
   if (!(await deps.storage.aiModelCatalog.deleteModel(tenantId, modelId))) {
@@ -226,7 +225,7 @@ export async function deleteCatalogModel(deps: CoreDeps, actor: Actor, tenantId:
 }
 
 /** The provider kinds this build can call, with how many catalog models each has. */
-export async function listCatalogProviders(deps: CoreDeps, actor: Actor, tenantId: string) {
+export async function listCatalogProviders(deps: AiDeps, actor: Actor, tenantId: string) {
   await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
   const catalog = await effectiveCatalog(deps, tenantId);
   return {
@@ -249,13 +248,13 @@ const overrideView = (o: PriceOverrideRecord) => ({
   updatedAt: o.updatedAt,
 });
 
-export async function listPriceOverrides(deps: CoreDeps, actor: Actor, tenantId: string) {
+export async function listPriceOverrides(deps: AiDeps, actor: Actor, tenantId: string) {
   await deps.authz.requireTenant(actor, 'tenants.catalog.read', tenantId);
   return { items: (await deps.storage.aiModelCatalog.listPriceOverrides(tenantId)).map(overrideView) };
 }
 
 /** Sets the tenant's prices for a catalog model; 201 when new, 200 when it replaced one. */
-export async function putPriceOverride(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+export async function putPriceOverride(deps: AiDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = PriceOverrideInput.parse(input);
   requestedAiKind(deps.providers, req.providerKind, 'providerKind');
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
@@ -280,7 +279,7 @@ export async function putPriceOverride(deps: CoreDeps, actor: Actor, tenantId: s
   return { created, override: overrideView(override) };
 }
 
-export async function deletePriceOverride(deps: CoreDeps, actor: Actor, tenantId: string, overrideId: string) {
+export async function deletePriceOverride(deps: AiDeps, actor: Actor, tenantId: string, overrideId: string) {
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
   if (!(await deps.storage.aiModelCatalog.deletePriceOverride(tenantId, overrideId))) {

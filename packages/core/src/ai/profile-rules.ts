@@ -1,8 +1,8 @@
+import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from '../ai-model/index.js';
+import { type AiPurpose, capabilityForPurpose, type OperationKind, readKindSettings } from '../ai-model/index.js';
 import { egressRefusalOf } from '../egress/index.js';
-import type { ValidationIssue } from '../errors.js';
-import type { Ids } from '../platform/index.js';
-import { type ProviderRegistry, unregisteredAiKindIssue } from '../providers.js';
-import type { AiProviderKind, AiProviderKindV1, ProtocolMode } from './ai-model-v1.js';
+import type { Ids, ValidationIssue } from '../kernel/index.js';
+import { type ProviderRegistry, unregisteredAiKindIssue } from '../provider-registry/index.js';
 import type {
   AiAuthMode,
   ConfiguredModelRecord,
@@ -10,8 +10,6 @@ import type {
   ModelSource,
   PurposeBindingRecord,
 } from './ai-records.js';
-import { readKindSettings } from './kind-settings.js';
-import { type AiPurpose, capabilityForPurpose, type OperationKind } from './purposes.js';
 import type { ConfiguredModelInputBody, PurposeBindingInputBody } from './schemas.js';
 
 /** The modes a profile of this kind may declare: `auto` and each wire protocol the kind speaks. */

@@ -1,14 +1,11 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { AiConnectionConfig, AiModelV1, ProtocolMode, ReasoningEffort } from './ai-model-v1.js';
+import type { AiConnectionConfig, AiModelV1, ModelPrices, ProtocolMode, ReasoningEffort } from '../ai-model/index.js';
+import { type AiPurpose, capabilityForPurpose } from '../ai-model/index.js';
+import { MarginError } from '../kernel/index.js';
+import type { ResolveDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord } from './ai-records.js';
 import { openConnectionConfig } from './connections.js';
-import type { ModelPrices } from './cost.js';
 import { catalogPrices, tenantCatalogInUse } from './model-catalog.js';
 import { narrowAutoMode } from './profile-rules.js';
-import { type AiPurpose, capabilityForPurpose } from './purposes.js';
-
-export type ResolveDeps = Pick<CoreDeps, 'storage' | 'secrets' | 'providers'>;
 
 /** Everything a caller needs to call the model that serves a purpose. */
 export interface ResolvedPurpose {

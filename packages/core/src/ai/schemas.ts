@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { registeredId } from '../validation/index.js';
-import { BUILT_IN_AI_PROVIDER_KINDS, BUILT_IN_PROTOCOL_MODES, REASONING_EFFORTS } from './ai-model-v1.js';
+import {
+  AI_PURPOSES,
+  BUILT_IN_AI_PROVIDER_KINDS,
+  BUILT_IN_PROTOCOL_MODES,
+  OPERATION_KINDS,
+  REASONING_EFFORTS,
+} from '../ai-model/index.js';
+import { registeredId } from '../kernel/index.js';
 import {
   AI_FAILURE_CATEGORIES,
   AUTH_MODES,
@@ -8,7 +14,6 @@ import {
   MODEL_SOURCES,
   VERIFICATION_STATUSES,
 } from './ai-records.js';
-import { AI_PURPOSES, OPERATION_KINDS } from './purposes.js';
 
 /** Ids adapters register, as request and response fields: the built-ins listed, others accepted. */
 export const aiProviderKind = registeredId(BUILT_IN_AI_PROVIDER_KINDS, 'AI provider kind').meta({
@@ -422,3 +427,17 @@ export type ConfiguredModelInputBody = z.infer<typeof ConfiguredModelInput>;
 export type PurposeBindingInputBody = z.infer<typeof PurposeBindingInput>;
 export type AiConnectionViewBody = z.infer<typeof AiConnectionView>;
 export type AiVerificationViewBody = z.infer<typeof AiVerificationView>;
+
+export type PermittedProvidersViewBody = z.infer<typeof PermittedProvidersView>;
+export type AiProbeResultViewBody = z.infer<typeof AiProbeResultView>;
+export type AiDiscoveryResultViewBody = z.infer<typeof AiDiscoveryResultView>;
+export type AiConnectionListBody = z.infer<typeof AiConnectionList>;
+export type ClientLogicalModelsViewBody = z.infer<typeof ClientLogicalModelsView>;
+export type LogicalModelViewBody = z.infer<typeof LogicalModelView>;
+export type PurposeMappingViewBody = z.infer<typeof PurposeMappingView>;
+export type TenantLogicalModelListBody = z.infer<typeof TenantLogicalModelList>;
+export type CatalogModelListBody = z.infer<typeof CatalogModelList>;
+export type CatalogModelViewBody = z.infer<typeof CatalogModelView>;
+export type CatalogProviderListBody = z.infer<typeof CatalogProviderList>;
+export type PriceOverrideListBody = z.infer<typeof PriceOverrideList>;
+export type PriceOverrideViewBody = z.infer<typeof PriceOverrideView>;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { GlobalRole } from './user-record.js';
+import type { GlobalRole } from '../kernel/index.js';
 
 const ISSUER = 'margin';
 const AUDIENCE = 'margin-api';

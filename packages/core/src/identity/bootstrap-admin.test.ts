@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMarginCore } from '../core.js';
-import { createAesGcmSecretBox } from '../platform/index.js';
+import { createAesGcmSecretBox } from '../kernel/index.js';
 import { createMemoryStorage } from '../storage/index.js';
 import { createManualClock, createSequentialIds } from '../testing/index.js';
 import { verifyPassword } from './passwords.js';

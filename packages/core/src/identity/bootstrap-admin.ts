@@ -1,6 +1,7 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
+import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword } from './passwords.js';
+import { forgetUser } from './user-state-cache.js';
 
 export interface BootstrapAdminInput {
   username: string;
@@ -19,7 +20,10 @@ export interface BootstrapAdminResult {
  * Seeds the platform administrator while no active one exists. An existing account with the same
  * name is re-activated and promoted, so an operator locked out of every admin account can recover.
  */
-export async function ensureBootstrapAdmin(deps: CoreDeps, input: BootstrapAdminInput): Promise<BootstrapAdminResult> {
+export async function ensureBootstrapAdmin(
+  deps: IdentityDeps,
+  input: BootstrapAdminInput,
+): Promise<BootstrapAdminResult> {
   const username = input.username.trim();
   if (!username) throw MarginError.validation('The bootstrap admin username must not be empty.');
   if ((await deps.storage.users.countActive('platformAdmin')) > 0) return { status: 'exists', username };
@@ -49,7 +53,7 @@ export async function ensureBootstrapAdmin(deps: CoreDeps, input: BootstrapAdmin
     });
     if (status === 'exists') return { status, username };
     const seeded = await deps.storage.users.findByUsername(username);
-    if (seeded) deps.accessCache.forgetUser(seeded.id);
+    if (seeded) forgetUser(deps, seeded.id);
     return generatedPassword ? { status, username, generatedPassword } : { status, username };
   } catch (error) {
     // Another host seeded the same admin at the same moment.

@@ -1,12 +1,10 @@
 export { type AccessTokens, createAccessTokens } from './access-tokens.js';
-export type { Actor } from './actor.js';
-export { type Action, type Authorizer, createAuthorizer, effectiveClientRole, POLICY } from './authorization.js';
+export { type AuthSettings, DEFAULT_AUTH_SETTINGS } from './auth-settings.js';
 export { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
-export { MeView } from './me-schema.js';
-export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './membership-record.js';
+export type { IdentityDeps, IdentityRepositories } from './identity-deps.js';
+
 export { hashPassword, verifyPassword } from './passwords.js';
 export type { PersonalAccessTokenRecord, PersonalAccessTokensRepository } from './pat-record.js';
-export { CLIENT_ROLES, type ClientRole, clientRoleAtLeast, TENANT_ROLES, type TenantRole } from './roles.js';
 export {
   ChangePasswordInput,
   CreatePatInput,
@@ -14,7 +12,8 @@ export {
   LoginInput,
   MemberList,
   MemberView,
-  PageQuery,
+  MeView,
+  type MeViewBody,
   PatCreated,
   PatchUserInput,
   PatList,
@@ -29,4 +28,7 @@ export {
 export type { RefreshTokenRecord, RefreshTokensRepository } from './session-record.js';
 export type { SessionTokens, SignInContext } from './sessions.js';
 export type { SignInFailureRecord, SignInFailuresRepository } from './sign-in-failure-record.js';
-export { GLOBAL_ROLES, type GlobalRole, type UserPatch, type UserRecord, type UsersRepository } from './user-record.js';
+export { SignInThrottle } from './sign-in-throttle.js';
+export { createIdentityUseCases, type IdentityUseCases } from './use-cases.js';
+export type { UserPatch, UserRecord, UsersRepository } from './user-record.js';
+export { UserStateCache } from './user-state-cache.js';

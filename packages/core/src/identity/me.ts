@@ -1,15 +1,14 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import type { Actor, ClientRole, TenantRole } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { allCapabilityStates, readLicensing } from '../licensing/index.js';
-import type { Actor } from './actor.js';
-import type { ClientRole, TenantRole } from './roles.js';
+import type { IdentityDeps } from './identity-deps.js';
 
 /**
  * Who the caller is: global role, explicit client and tenant roles, the edition and every
  * capability's state. A TenantAdministrator is also ClientAdministrator on every client of that
  * tenant, and a platform administrator passes every check; neither is spelled out per client.
  */
-export async function getMe(deps: CoreDeps, actor: Actor) {
+export async function getMe(deps: IdentityDeps, actor: Actor) {
   const [user, memberships, licensing] = await Promise.all([
     deps.storage.users.findById(actor.userId),
     deps.storage.memberships.forUser(actor.userId),

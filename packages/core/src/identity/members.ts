@@ -1,34 +1,48 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from './actor.js';
-import type { ClientMemberRecord, TenantMemberRecord } from './membership-record.js';
-import { PageQuery, PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery } from '../kernel/index.js';
+import type { ClientMemberRecord, TenantMemberRecord } from '../tenancy/index.js';
+import type { IdentityDeps } from './identity-deps.js';
+import { type MemberViewBody, PutClientMemberInput, PutTenantMemberInput } from './schemas.js';
+import type { UserRecord } from './user-record.js';
+import { forgetUser } from './user-state-cache.js';
 
-async function withUsers(deps: CoreDeps, members: Array<ClientMemberRecord | TenantMemberRecord>) {
+type MemberRecord = ClientMemberRecord | TenantMemberRecord;
+
+const memberView = (user: UserRecord, m: MemberRecord): MemberViewBody => ({
+  userId: m.userId,
+  username: user.username,
+  displayName: user.displayName,
+  role: m.role,
+  createdAt: m.createdAt,
+});
+
+async function withUsers(deps: IdentityDeps, members: MemberRecord[]) {
   const users = new Map((await deps.storage.users.findManyByIds(members.map((m) => m.userId))).map((u) => [u.id, u]));
   return members.flatMap((m) => {
     const user = users.get(m.userId);
-    return user
-      ? [
-          {
-            userId: m.userId,
-            username: user.username,
-            displayName: user.displayName,
-            role: m.role,
-            createdAt: m.createdAt,
-          },
-        ]
-      : [];
+    return user ? [memberView(user, m)] : [];
   });
 }
 
-async function requireUser(deps: CoreDeps, userId: string) {
+/** Read back after a put: a changed role keeps the membership's original creation time. */
+function storedMember(user: UserRecord, stored: MemberRecord | undefined): MemberViewBody {
+  if (!stored) throw MarginError.internal('The membership was not stored.');
+  return memberView(user, stored);
+}
+
+async function requireUser(deps: IdentityDeps, userId: string) {
   const user = await deps.storage.users.findById(userId);
   if (!user) throw MarginError.notFound('User not found.');
   return user;
 }
 
-export async function putClientMember(deps: CoreDeps, actor: Actor, clientId: string, userId: string, input: unknown) {
+export async function putClientMember(
+  deps: IdentityDeps,
+  actor: Actor,
+  clientId: string,
+  userId: string,
+  input: unknown,
+) {
   const { role } = PutClientMemberInput.parse(input);
   await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
   const user = await requireUser(deps, userId);
@@ -38,28 +52,32 @@ export async function putClientMember(deps: CoreDeps, actor: Actor, clientId: st
     role,
     createdAt: deps.clock.now().toISOString(),
   });
-  deps.accessCache.forgetUser(user.id);
-  // Read back: a changed role keeps the membership's original creation time.
-  const stored = await deps.storage.memberships.findClientMember(clientId, user.id);
-  return (await withUsers(deps, stored ? [stored] : []))[0];
+  forgetUser(deps, user.id);
+  return storedMember(user, await deps.storage.memberships.findClientMember(clientId, user.id));
 }
 
-export async function listClientMembers(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listClientMembers(deps: IdentityDeps, actor: Actor, clientId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
   const members = await deps.storage.memberships.listClientMembers(clientId, page);
   return { items: await withUsers(deps, members.items), nextCursor: members.nextCursor };
 }
 
-export async function removeClientMember(deps: CoreDeps, actor: Actor, clientId: string, userId: string) {
+export async function removeClientMember(deps: IdentityDeps, actor: Actor, clientId: string, userId: string) {
   await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
   if (!(await deps.storage.memberships.removeClientMember(clientId, userId))) {
     throw MarginError.notFound('This user has no role on the client.');
   }
-  deps.accessCache.forgetUser(userId);
+  forgetUser(deps, userId);
 }
 
-export async function putTenantMember(deps: CoreDeps, actor: Actor, tenantId: string, userId: string, input: unknown) {
+export async function putTenantMember(
+  deps: IdentityDeps,
+  actor: Actor,
+  tenantId: string,
+  userId: string,
+  input: unknown,
+) {
   const { role } = PutTenantMemberInput.parse(input);
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
   const user = await requireUser(deps, userId);
@@ -69,22 +87,21 @@ export async function putTenantMember(deps: CoreDeps, actor: Actor, tenantId: st
     role,
     createdAt: deps.clock.now().toISOString(),
   });
-  deps.accessCache.forgetUser(user.id);
-  const stored = await deps.storage.memberships.findTenantMember(tenantId, user.id);
-  return (await withUsers(deps, stored ? [stored] : []))[0];
+  forgetUser(deps, user.id);
+  return storedMember(user, await deps.storage.memberships.findTenantMember(tenantId, user.id));
 }
 
-export async function listTenantMembers(deps: CoreDeps, actor: Actor, tenantId: string, query: unknown) {
+export async function listTenantMembers(deps: IdentityDeps, actor: Actor, tenantId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
   const members = await deps.storage.memberships.listTenantMembers(tenantId, page);
   return { items: await withUsers(deps, members.items), nextCursor: members.nextCursor };
 }
 
-export async function removeTenantMember(deps: CoreDeps, actor: Actor, tenantId: string, userId: string) {
+export async function removeTenantMember(deps: IdentityDeps, actor: Actor, tenantId: string, userId: string) {
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
   if (!(await deps.storage.memberships.removeTenantMember(tenantId, userId))) {
     throw MarginError.notFound('This user has no role on the tenant.');
   }
-  deps.accessCache.forgetUser(userId);
+  forgetUser(deps, userId);
 }

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
 
 export interface PersonalAccessTokenRecord {
   id: string;

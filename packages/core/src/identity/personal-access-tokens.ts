@@ -1,8 +1,7 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, PageQuery, requireInteractiveSession } from '../kernel/index.js';
+import type { IdentityDeps } from './identity-deps.js';
 import type { PersonalAccessTokenRecord } from './pat-record.js';
-import { CreatePatInput, PageQuery } from './schemas.js';
+import { CreatePatInput } from './schemas.js';
 import { newPersonalAccessToken, sha256Hex } from './tokens.js';
 
 const view = (t: PersonalAccessTokenRecord) => ({
@@ -14,7 +13,7 @@ const view = (t: PersonalAccessTokenRecord) => ({
 });
 
 /** Creates a token for the caller; the plaintext is in this answer and nowhere else, ever. */
-export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, input: unknown) {
+export async function createPersonalAccessToken(deps: IdentityDeps, actor: Actor, input: unknown) {
   requireInteractiveSession(actor);
   const { label, expiresAt } = CreatePatInput.parse(input);
   const now = deps.clock.now();
@@ -40,7 +39,7 @@ export async function createPersonalAccessToken(deps: CoreDeps, actor: Actor, in
 }
 
 /** The caller's usable tokens (not revoked, not expired), without any token material, a page at a time. */
-export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor, query: unknown) {
+export async function listPersonalAccessTokens(deps: IdentityDeps, actor: Actor, query: unknown) {
   requireInteractiveSession(actor);
   const page = PageQuery.parse(query);
   const now = deps.clock.now().toISOString();
@@ -48,7 +47,7 @@ export async function listPersonalAccessTokens(deps: CoreDeps, actor: Actor, que
   return { items: tokens.items.map(view), nextCursor: tokens.nextCursor };
 }
 
-export async function revokePersonalAccessToken(deps: CoreDeps, actor: Actor, patId: string): Promise<void> {
+export async function revokePersonalAccessToken(deps: IdentityDeps, actor: Actor, patId: string): Promise<void> {
   requireInteractiveSession(actor);
   const revoked = await deps.storage.personalAccessTokens.revoke(actor.userId, patId, deps.clock.now().toISOString());
   if (!revoked) throw MarginError.notFound('Personal access token not found.');

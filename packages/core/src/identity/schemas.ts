@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CLIENT_ROLES, TENANT_ROLES } from './roles.js';
-import { GLOBAL_ROLES } from './user-record.js';
+import { CLIENT_ROLES, GLOBAL_ROLES, TENANT_ROLES } from '../kernel/index.js';
+import { CapabilityStateView, EDITIONS } from '../licensing/index.js';
 
 const password = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
 const timestamp = z.string().meta({ description: 'ISO-8601 UTC timestamp.', format: 'date-time' });
@@ -107,11 +107,6 @@ export const UserList = z
   .object({ items: z.array(UserView), nextCursor: z.string().nullable() })
   .meta({ id: 'UserList' });
 
-export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(500).optional(),
-});
-
 export const PutClientMemberInput = z.object({ role: z.enum(CLIENT_ROLES) }).meta({ id: 'PutClientMemberInput' });
 export const PutTenantMemberInput = z.object({ role: z.enum(TENANT_ROLES) }).meta({ id: 'PutTenantMemberInput' });
 
@@ -132,3 +127,28 @@ export const MemberList = z
 export type TokenResponseBody = z.infer<typeof TokenResponse>;
 export type UserViewBody = z.infer<typeof UserView>;
 export type MemberViewBody = z.infer<typeof MemberView>;
+export type UserListBody = z.infer<typeof UserList>;
+export type MemberListBody = z.infer<typeof MemberList>;
+export type PatCreatedBody = z.infer<typeof PatCreated>;
+export type PatListBody = z.infer<typeof PatList>;
+
+export const MeView = z
+  .object({
+    userId: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    globalRole: z.enum(GLOBAL_ROLES),
+    authenticatedWith: z.enum(['accessToken', 'personalAccessToken']),
+    clientRoles: z
+      .record(z.string(), z.enum(CLIENT_ROLES))
+      .meta({ description: 'Explicit client roles by client id.' }),
+    tenantRoles: z.record(z.string(), z.enum(TENANT_ROLES)).meta({
+      description:
+        'Tenant roles by tenant id; a TenantAdministrator is ClientAdministrator on every client of the tenant.',
+    }),
+    edition: z.enum(EDITIONS),
+    capabilities: z.array(CapabilityStateView),
+  })
+  .meta({ id: 'Me' });
+
+export type MeViewBody = z.infer<typeof MeView>;

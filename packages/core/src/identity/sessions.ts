@@ -1,6 +1,5 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, requireInteractiveSession } from '../kernel/index.js';
+import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { ChangePasswordInput, LoginInput } from './schemas.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';
@@ -38,7 +37,7 @@ export interface SignInContext {
  * pair — answers the same 401 "Invalid credentials." after the same work (a throttle read, one
  * argon2 verification, a throttle write), so no answer tells whether a username exists.
  */
-export async function login(deps: CoreDeps, input: unknown, context: SignInContext): Promise<SessionTokens> {
+export async function login(deps: IdentityDeps, input: unknown, context: SignInContext): Promise<SessionTokens> {
   const { username, password } = LoginInput.parse(input);
   const throttle = deps.signInThrottle;
   const now = deps.clock.now();
@@ -55,7 +54,7 @@ export async function login(deps: CoreDeps, input: unknown, context: SignInConte
   return startSession(deps, usable, now);
 }
 
-async function startSession(deps: CoreDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
+async function startSession(deps: IdentityDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
   const refreshToken = newRefreshToken(deps.ids);
   const refreshExpiresAt = addSeconds(now, deps.auth.refreshAbsoluteSeconds);
   await deps.storage.refreshTokens.insert({
@@ -72,7 +71,7 @@ async function startSession(deps: CoreDeps, user: UserRecord, now: Date): Promis
   return { ...(await accessTokenFor(deps, user, now)), refreshToken, refreshExpiresAt };
 }
 
-async function accessTokenFor(deps: CoreDeps, user: UserRecord, now: Date) {
+async function accessTokenFor(deps: IdentityDeps, user: UserRecord, now: Date) {
   const accessToken = await deps.accessTokens.issue(
     { userId: user.id, username: user.username, globalRole: user.globalRole },
     now,
@@ -85,7 +84,7 @@ async function accessTokenFor(deps: CoreDeps, user: UserRecord, now: Date) {
  * retired; presenting a retired token again means it was stolen or replayed, so the whole family
  * (every token of that sign-in) is revoked.
  */
-export async function refresh(deps: CoreDeps, refreshToken: string | undefined): Promise<SessionTokens> {
+export async function refresh(deps: IdentityDeps, refreshToken: string | undefined): Promise<SessionTokens> {
   if (!refreshToken) throw MarginError.unauthenticated('A refresh token is required.');
   const now = deps.clock.now();
   const nowIso = now.toISOString();
@@ -126,14 +125,14 @@ export async function refresh(deps: CoreDeps, refreshToken: string | undefined):
 }
 
 /** Ends the sign-in the refresh token belongs to. Unknown or missing tokens are fine: nothing to end. */
-export async function logout(deps: CoreDeps, refreshToken: string | undefined): Promise<void> {
+export async function logout(deps: IdentityDeps, refreshToken: string | undefined): Promise<void> {
   if (!refreshToken) return;
   const stored = await deps.storage.refreshTokens.findByHash(sha256Hex(refreshToken));
   if (stored) await deps.storage.refreshTokens.revokeFamily(stored.familyId, deps.clock.now().toISOString());
 }
 
 /** Changes the caller's own password and ends all of their sessions (personal access tokens stay). */
-export async function changeOwnPassword(deps: CoreDeps, actor: Actor, input: unknown): Promise<void> {
+export async function changeOwnPassword(deps: IdentityDeps, actor: Actor, input: unknown): Promise<void> {
   requireInteractiveSession(actor);
   const { currentPassword, newPassword } = ChangePasswordInput.parse(input);
   const user = await deps.storage.users.findById(actor.userId);

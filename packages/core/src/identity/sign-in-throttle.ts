@@ -1,6 +1,6 @@
-import type { CoreDeps } from '../deps.js';
 import { expandIpv6 } from '../egress/index.js';
-import { pause } from '../platform/index.js';
+import { pause } from '../kernel/index.js';
+import type { IdentityDeps } from './identity-deps.js';
 import type { SignInFailureRecord } from './sign-in-failure-record.js';
 
 /** The record that counts a username's failures from every address. */
@@ -46,7 +46,7 @@ export interface SignInState {
 export class SignInThrottle {
   private lastPrune = 0;
 
-  constructor(private readonly deps: Pick<CoreDeps, 'storage' | 'clock' | 'auth'>) {}
+  constructor(private readonly deps: Pick<IdentityDeps, 'storage' | 'clock' | 'auth'>) {}
 
   async read(username: string, address: string | undefined): Promise<SignInState> {
     const usernameKey = username.trim().toLowerCase();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Ids } from '../platform/index.js';
+import type { Ids } from '../kernel/index.js';
 
 export const PAT_PREFIX = 'mgn_';
 

@@ -1,7 +1,4 @@
-import type { Page, PageRequest } from '../storage/index.js';
-
-export const GLOBAL_ROLES = ['platformAdmin', 'user'] as const;
-export type GlobalRole = (typeof GLOBAL_ROLES)[number];
+import type { GlobalRole, Page, PageRequest } from '../kernel/index.js';
 
 export interface UserRecord {
   id: string;

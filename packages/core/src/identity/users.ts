@@ -1,9 +1,9 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { type Actor, requireInteractiveSession } from './actor.js';
+import { type Actor, MarginError, PageQuery, requireInteractiveSession } from '../kernel/index.js';
+import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword } from './passwords.js';
-import { CreateUserInput, PageQuery, PatchUserInput } from './schemas.js';
+import { CreateUserInput, PatchUserInput } from './schemas.js';
 import type { UserPatch, UserRecord } from './user-record.js';
+import { forgetUser } from './user-state-cache.js';
 
 export const userView = (u: UserRecord) => ({
   id: u.id,
@@ -14,7 +14,7 @@ export const userView = (u: UserRecord) => ({
   createdAt: u.createdAt,
 });
 
-export async function createUser(deps: CoreDeps, actor: Actor, input: unknown) {
+export async function createUser(deps: IdentityDeps, actor: Actor, input: unknown) {
   deps.authz.requirePlatform(actor, 'users.manage');
   const req = CreateUserInput.parse(input);
   const now = deps.clock.now().toISOString();
@@ -33,7 +33,7 @@ export async function createUser(deps: CoreDeps, actor: Actor, input: unknown) {
   return userView(user);
 }
 
-export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown) {
+export async function listUsers(deps: IdentityDeps, actor: Actor, query: unknown) {
   deps.authz.requirePlatform(actor, 'users.manage');
   const page = await deps.storage.users.list(PageQuery.parse(query));
   return { items: page.items.map(userView), nextCursor: page.nextCursor };
@@ -43,7 +43,7 @@ export async function listUsers(deps: CoreDeps, actor: Actor, query: unknown) {
  * Changes a user. Deactivating ends their sessions; their personal access tokens stop working while
  * they are inactive. The last active platform administrator cannot be deactivated or demoted.
  */
-export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, input: unknown) {
+export async function patchUser(deps: IdentityDeps, actor: Actor, userId: string, input: unknown) {
   deps.authz.requirePlatform(actor, 'users.manage');
   const req = PatchUserInput.parse(input);
   if (req.password !== undefined) requireInteractiveSession(actor);
@@ -69,6 +69,6 @@ export async function patchUser(deps: CoreDeps, actor: Actor, userId: string, in
     if (patch.passwordHash) await tx.signInFailures.clear(current.username.toLowerCase());
     return next as UserRecord;
   });
-  deps.accessCache.forgetUser(userId);
+  forgetUser(deps, userId);
   return userView(updated);
 }

@@ -1,3 +1,4 @@
+export type { KnowledgeDeps, KnowledgeRepositories } from './knowledge-deps.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,
   type KnowledgeSourceKind,
@@ -7,5 +8,12 @@ export {
   SYMBOL_MODES,
   type TrackedBranch,
 } from './knowledge-records.js';
-export { CreateKnowledgeSourceInput, KnowledgeSourceList, KnowledgeSourceView } from './schemas.js';
-export { createKnowledgeSource, getKnowledgeSource, knowledgeSourceView, listKnowledgeSources } from './sources.js';
+export {
+  CreateKnowledgeSourceInput,
+  KnowledgeSourceList,
+  type KnowledgeSourceListBody,
+  KnowledgeSourceView,
+  type KnowledgeSourceViewBody,
+} from './schemas.js';
+export { knowledgeSourceView } from './sources.js';
+export { createKnowledgeUseCases, type KnowledgeUseCases } from './use-cases.js';

@@ -1,5 +1,5 @@
-import type { ProviderFamily } from '../scm/index.js';
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 
 export const KNOWLEDGE_SOURCE_KINDS = ['repository', 'adoWiki'] as const;
 export type KnowledgeSourceKind = (typeof KNOWLEDGE_SOURCE_KINDS)[number];

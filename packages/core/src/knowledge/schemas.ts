@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { oneOf, required, text, timestamp } from '../kernel/index.js';
 import { providerFamily } from '../scm/index.js';
-import { oneOf, required, text, timestamp } from '../validation/index.js';
 import { KNOWLEDGE_SOURCE_KINDS, REFRESH_TRIGGER_MODES, SYMBOL_MODES } from './knowledge-records.js';
 
 const branchName = text(300).refine((b) => !b.includes('*'), 'must be a branch name, not a pattern');
@@ -86,3 +86,6 @@ export const KnowledgeSourceView = z
 export const KnowledgeSourceList = z
   .object({ items: z.array(KnowledgeSourceView), nextCursor: z.string().nullable() })
   .meta({ id: 'KnowledgeSourceList' });
+
+export type KnowledgeSourceViewBody = z.infer<typeof KnowledgeSourceView>;
+export type KnowledgeSourceListBody = z.infer<typeof KnowledgeSourceList>;

@@ -1,9 +1,8 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
-import { scmFamily } from '../providers.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery } from '../kernel/index.js';
+import { scmFamily } from '../provider-registry/index.js';
 import { requireWikiSources } from '../scm/index.js';
+import type { KnowledgeDeps } from './knowledge-deps.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
 import { CreateKnowledgeSourceInput } from './schemas.js';
 
@@ -30,7 +29,7 @@ export const knowledgeSourceView = (s: KnowledgeSourceRecord) => ({
  * A code-knowledge source of the client: the scope must be the client's, the source's provider its
  * connection's family, and a wiki source needs an Azure DevOps (suiteDevOps) scope.
  */
-export async function createKnowledgeSource(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function createKnowledgeSource(deps: KnowledgeDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateKnowledgeSourceInput.parse(input);
   await deps.authz.requireClient(actor, 'knowledge.manage', clientId);
   const found = await deps.storage.providerScopes.findWithConnection(req.organizationScopeId);
@@ -72,14 +71,14 @@ export async function createKnowledgeSource(deps: CoreDeps, actor: Actor, client
   return knowledgeSourceView(source);
 }
 
-export async function listKnowledgeSources(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listKnowledgeSources(deps: KnowledgeDeps, actor: Actor, clientId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'knowledge.read', clientId);
   const result = await deps.storage.knowledgeSources.listForClient(clientId, page);
   return { items: result.items.map(knowledgeSourceView), nextCursor: result.nextCursor };
 }
 
-export async function getKnowledgeSource(deps: CoreDeps, actor: Actor, clientId: string, sourceId: string) {
+export async function getKnowledgeSource(deps: KnowledgeDeps, actor: Actor, clientId: string, sourceId: string) {
   await deps.authz.requireClient(actor, 'knowledge.read', clientId);
   const source = await deps.storage.knowledgeSources.findById(sourceId);
   if (!source || source.clientId !== clientId) throw sourceNotFound();

@@ -12,9 +12,12 @@ export {
   capabilityState,
   isCapabilityAvailable,
   isTenantInReach,
+  type LicensingDeps,
   type LicensingRecord,
+  type LicensingRepositories,
   readLicensing,
   requireCapability,
   requireMultiTenancy,
 } from './licensing-state.js';
-export { CapabilityStateView, LicensingView, PatchLicensingInput } from './schemas.js';
+export { CapabilityStateView, LicensingView, type LicensingViewBody, PatchLicensingInput } from './schemas.js';
+export { createLicensingUseCases, type LicensingUseCases } from './use-cases.js';

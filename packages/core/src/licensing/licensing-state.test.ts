@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { createMemoryStorage } from '../storage/index.js';
 import { capabilityState, requireCapability, writeLicensing } from './licensing-state.js';
 

@@ -1,6 +1,4 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
+import { type Clock, MarginError, type SettingsRepository, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import {
   CAPABILITY_FEATURES,
   CAPABILITY_KEYS,
@@ -11,6 +9,17 @@ import {
 } from './capabilities.js';
 
 const SETTINGS_KEY = 'licensing';
+
+/** Where the edition is kept: any capability's storage slice that includes `settings` can read it. */
+export interface LicensingRepositories {
+  settings: SettingsRepository;
+}
+
+/** What reading and changing the licensing state needs. */
+export interface LicensingDeps {
+  storage: LicensingRepositories;
+  clock: Clock;
+}
 
 /** Stored in the database, so the edition survives restarts and is the same on every host. */
 export interface LicensingRecord {
@@ -29,15 +38,12 @@ export interface CapabilityState {
 
 export const COMMUNITY: LicensingRecord = { edition: 'Community', activatedAt: null, overrides: {} };
 
-export async function readLicensing(deps: Pick<CoreDeps, 'storage'>): Promise<LicensingRecord> {
+export async function readLicensing(deps: Pick<LicensingDeps, 'storage'>): Promise<LicensingRecord> {
   const stored = (await deps.storage.settings.get(SETTINGS_KEY)) as LicensingRecord | undefined;
   return stored ?? COMMUNITY;
 }
 
-export async function writeLicensing(
-  deps: Pick<CoreDeps, 'storage' | 'clock'>,
-  record: LicensingRecord,
-): Promise<void> {
+export async function writeLicensing(deps: LicensingDeps, record: LicensingRecord): Promise<void> {
   await deps.storage.settings.put(SETTINGS_KEY, record, deps.clock.now().toISOString());
 }
 
@@ -65,7 +71,10 @@ export function allCapabilityStates(record: LicensingRecord): CapabilityState[] 
 }
 
 /** The one gate every licensed feature goes through: 409 `license_required` naming the capability. */
-export async function requireCapability(deps: Pick<CoreDeps, 'storage'>, capability: CapabilityKey): Promise<void> {
+export async function requireCapability(
+  deps: Pick<LicensingDeps, 'storage'>,
+  capability: CapabilityKey,
+): Promise<void> {
   const state = capabilityState(await readLicensing(deps), capability);
   if (!state.isAvailable) throw MarginError.licenseRequired(capability, state.message);
 }
@@ -74,7 +83,7 @@ export async function requireCapability(deps: Pick<CoreDeps, 'storage'>, capabil
  * Multi-tenancy is gated by the edition itself, not by an overridable capability (spec: Community
  * has only the System tenant). Refusals name `multi-tenancy` so clients can tell them apart.
  */
-export async function requireMultiTenancy(deps: Pick<CoreDeps, 'storage'>, what: string): Promise<void> {
+export async function requireMultiTenancy(deps: Pick<LicensingDeps, 'storage'>, what: string): Promise<void> {
   if ((await readLicensing(deps)).edition === 'Community') {
     throw MarginError.licenseRequired(
       'multi-tenancy',
@@ -84,12 +93,12 @@ export async function requireMultiTenancy(deps: Pick<CoreDeps, 'storage'>, what:
 }
 
 /** Whether a tenant's clients are in reach: the System tenant's always, others' only in Commercial. */
-export async function isTenantInReach(deps: Pick<CoreDeps, 'storage'>, tenantId: string): Promise<boolean> {
+export async function isTenantInReach(deps: Pick<LicensingDeps, 'storage'>, tenantId: string): Promise<boolean> {
   return tenantId === SYSTEM_TENANT_ID || (await readLicensing(deps)).edition === 'Commercial';
 }
 
 export async function isCapabilityAvailable(
-  deps: Pick<CoreDeps, 'storage'>,
+  deps: Pick<LicensingDeps, 'storage'>,
   capability: CapabilityKey,
 ): Promise<boolean> {
   return capabilityState(await readLicensing(deps), capability).isAvailable;

@@ -1,18 +1,22 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import { type Actor, MarginError, requirePlatformAdmin } from '../kernel/index.js';
 import { isCapabilityKey, REQUIRES_COMMERCIAL } from './capabilities.js';
-import { allCapabilityStates, type LicensingRecord, readLicensing, writeLicensing } from './licensing-state.js';
-import { PatchLicensingInput } from './schemas.js';
+import {
+  allCapabilityStates,
+  type LicensingDeps,
+  type LicensingRecord,
+  readLicensing,
+  writeLicensing,
+} from './licensing-state.js';
+import { type LicensingViewBody, PatchLicensingInput } from './schemas.js';
 
-const view = (record: LicensingRecord) => ({
+const view = (record: LicensingRecord): LicensingViewBody => ({
   edition: record.edition,
   activatedAt: record.activatedAt,
   capabilities: allCapabilityStates(record),
 });
 
-export async function getLicensing(deps: CoreDeps, actor: Actor) {
-  deps.authz.requirePlatform(actor, 'licensing.manage');
+export async function getLicensing(deps: LicensingDeps, actor: Actor) {
+  requirePlatformAdmin(actor);
   return view(await readLicensing(deps));
 }
 
@@ -22,8 +26,8 @@ export async function getLicensing(deps: CoreDeps, actor: Actor) {
  * capability is available again. A commercial capability cannot be newly enabled while Community; an
  * override already stored as enabled, sent back unchanged, is accepted and kept.
  */
-export async function patchLicensing(deps: CoreDeps, actor: Actor, input: unknown) {
-  deps.authz.requirePlatform(actor, 'licensing.manage');
+export async function patchLicensing(deps: LicensingDeps, actor: Actor, input: unknown) {
+  requirePlatformAdmin(actor);
   const req = PatchLicensingInput.parse(input);
   const current = await readLicensing(deps);
   const overrides = { ...current.overrides };

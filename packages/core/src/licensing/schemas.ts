@@ -48,3 +48,5 @@ export const LicensingView = z
     capabilities: z.array(CapabilityStateView),
   })
   .meta({ id: 'Licensing' });
+
+export type LicensingViewBody = z.infer<typeof LicensingView>;

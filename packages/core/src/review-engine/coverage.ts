@@ -1,4 +1,4 @@
-import type { ChangeType, ListingTruncation } from '../scm/index.js';
+import type { ChangeType, ListingTruncation } from '../scm-provider/index.js';
 import type { Tier } from './plan/tiers.js';
 
 export type CoverageState = 'reviewed' | 'partial' | 'carriedForward' | 'skipped' | 'reviewFailed';

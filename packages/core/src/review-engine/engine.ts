@@ -1,8 +1,10 @@
 import { stoppedReason } from './budget/budget-reasons.js';
 import { checkSpendCaps } from './budget/spend-caps.js';
 import { publishReview } from './pipeline/publish-review.js';
+import { lifecycleOf } from './pipeline/review-run.js';
+import type { ReviewSettings } from './pipeline/review-settings.js';
 import { scmReviewSource } from './pipeline/review-source.js';
-import { lifecycleOf, type ReviewSettings, runReview } from './pipeline/run-review.js';
+import { runReview } from './pipeline/run-review.js';
 import { resultView } from './result-view.js';
 import type { ReviewEngineV1 } from './review-engine-v1.js';
 import { everyChunkFailed } from './review-failure.js';

@@ -22,22 +22,26 @@ export {
 } from './memory/review-memory.js';
 export { FINDING_CATEGORIES, type FindingCategory, SEVERITIES, type Severity } from './output/review-answer.js';
 export { type PublishOutcome, publishReview } from './pipeline/publish-review.js';
-export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
 export {
-  DEFAULT_REVIEW_SETTINGS,
   type Lifecycle,
   lifecycleOf,
   type ReviewIdentity,
   type ReviewRun,
-  type ReviewSettings,
   type RunReviewInput,
-  runReview,
-} from './pipeline/run-review.js';
+} from './pipeline/review-run.js';
+export { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './pipeline/review-settings.js';
+export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
+export { runReview } from './pipeline/run-review.js';
 export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
+export type { JobUsage } from './protocol/job-usage.js';
+export type { PassTokens, ProtocolEventInput, ProtocolPass, ProtocolWriter } from './protocol/protocol-writer.js';
+export type { RecordedEvent, RecordedPass } from './protocol/recorded-protocol.js';
+export { EVENT_CATEGORIES, type EventCategory, type PassOutcome, RESOLVED_HEAD_EVENT } from './protocol/vocabulary.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
   ReviewContext,
   ReviewEngineV1,
+  ReviewJob,
   ReviewModel,
   ReviewModels,
   ReviewOutcome,

@@ -1,9 +1,9 @@
-import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai/index.js';
-import type { EventBus } from '../events.js';
-import type { Clock, Ids } from '../platform/index.js';
-import type { JobUsage, ProtocolWriter, ReviewJobRecord } from '../reviewing/index.js';
-import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm/index.js';
+import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai-model/index.js';
+import type { Clock, EventBus, Ids } from '../kernel/index.js';
+import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
+import type { JobUsage } from './protocol/job-usage.js';
+import type { ProtocolWriter } from './protocol/protocol-writer.js';
 
 /** The model serving one purpose for a job, with what the engine needs to budget and price it. */
 export interface ReviewModel {
@@ -86,10 +86,21 @@ export interface ReviewOutcome {
 }
 
 /**
+ * The job as an engine reads it: the service hands over its whole job record (`ReviewJobRecord`),
+ * of which the engine needs these.
+ */
+export interface ReviewJob {
+  id: string;
+  /** The revision the job names; `null` reviews the pull request's newest. */
+  reviewRevision: { headSha: string; baseSha: string } | null;
+  options: { reviewTemperature?: number | undefined };
+}
+
+/**
  * The seam between the job queue and the review pipeline: the worker hands each claimed job to the
  * engine and records what comes back. A thrown error fails the job with the error's message.
  */
 export interface ReviewEngineV1 {
   readonly specificationVersion: 'v1';
-  review(job: ReviewJobRecord, context: ReviewContext): Promise<ReviewOutcome>;
+  review(job: ReviewJob, context: ReviewContext): Promise<ReviewOutcome>;
 }

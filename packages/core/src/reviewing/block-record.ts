@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
 
 /** A pull request no review job may be created for until it is unblocked. */
 export interface BlockedPullRequestRecord {

@@ -1,9 +1,8 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery } from '../kernel/index.js';
 import type { BlockedPullRequestRecord } from './block-record.js';
 import type { DismissalRecord } from './dismissal-record.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 import { BlockInput, DismissInput, UnblockInput } from './schemas.js';
 
 const blockView = (b: BlockedPullRequestRecord) => ({
@@ -18,7 +17,7 @@ const blockView = (b: BlockedPullRequestRecord) => ({
 });
 
 /** Idempotent: blocking a blocked pull request answers the existing block. A running job is not stopped. */
-export async function blockPullRequest(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function blockPullRequest(deps: ReviewingDeps, actor: Actor, clientId: string, input: unknown) {
   const req = BlockInput.parse(input);
   await deps.authz.requireClient(actor, 'reviewing.blocks.manage', clientId);
   const block = await deps.storage.blockedPullRequests.put({
@@ -31,14 +30,14 @@ export async function blockPullRequest(deps: CoreDeps, actor: Actor, clientId: s
   return blockView(block);
 }
 
-export async function unblockPullRequest(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function unblockPullRequest(deps: ReviewingDeps, actor: Actor, clientId: string, input: unknown) {
   const req = UnblockInput.parse(input);
   await deps.authz.requireClient(actor, 'reviewing.blocks.manage', clientId);
   const removed = await deps.storage.blockedPullRequests.remove(clientId, req.repositoryId, req.pullRequestId);
   return { ...req, unblocked: removed };
 }
 
-export async function listBlockedPullRequests(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listBlockedPullRequests(deps: ReviewingDeps, actor: Actor, clientId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.blocks.read', clientId);
   const blocks = await deps.storage.blockedPullRequests.list(clientId, page);
@@ -47,7 +46,7 @@ export async function listBlockedPullRequests(deps: CoreDeps, actor: Actor, clie
 
 const dismissalView = (d: DismissalRecord) => ({ ...d });
 
-export async function dismissFinding(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function dismissFinding(deps: ReviewingDeps, actor: Actor, clientId: string, input: unknown) {
   const req = DismissInput.parse(input);
   await deps.authz.requireClient(actor, 'reviewing.dismissals.manage', clientId);
   const record: DismissalRecord = {
@@ -63,14 +62,14 @@ export async function dismissFinding(deps: CoreDeps, actor: Actor, clientId: str
   return dismissalView(record);
 }
 
-export async function listDismissals(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listDismissals(deps: ReviewingDeps, actor: Actor, clientId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.dismissals.read', clientId);
   const dismissals = await deps.storage.dismissals.listPage(clientId, page);
   return { items: dismissals.items.map(dismissalView), nextCursor: dismissals.nextCursor };
 }
 
-export async function deleteDismissal(deps: CoreDeps, actor: Actor, clientId: string, dismissalId: string) {
+export async function deleteDismissal(deps: ReviewingDeps, actor: Actor, clientId: string, dismissalId: string) {
   await deps.authz.requireClient(actor, 'reviewing.dismissals.manage', clientId);
   if (!(await deps.storage.dismissals.remove(clientId, dismissalId)))
     throw MarginError.notFound('Dismissal not found.');

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
 
 /** A finding an administrator dismissed, so later reviews suppress similar ones. */
 export interface DismissalRecord {

@@ -1,5 +1,5 @@
+import type { Page, PageRequest } from '../kernel/index.js';
 import type { KnownFinding } from '../review-engine/index.js';
-import type { Page, PageRequest } from '../storage/index.js';
 
 export const FINDING_STATES = ['open', 'resolved', 'dismissed', 'superseded', 'reopened'] as const;
 /**

@@ -1,6 +1,6 @@
-import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
 import { FINDING_STATES, type FindingState, type StoredFindingRecord } from './finding-record.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 import { FindingListQuery, PullRequestFindingsQuery } from './schemas.js';
 
 export function storedFindingView(f: StoredFindingRecord) {
@@ -29,7 +29,7 @@ export function storedFindingView(f: StoredFindingRecord) {
 }
 
 /** `GET /clients/{clientId}/reviewing/findings` (ClientUser): findings across pushes, paged. */
-export async function listFindings(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listFindings(deps: ReviewingDeps, actor: Actor, clientId: string, query: unknown) {
   const { limit, cursor, pullRequestId, ...rest } = FindingListQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.read', clientId);
   const page = await deps.storage.reviewFindings.list(
@@ -46,7 +46,7 @@ const MAX_LISTED = 200;
  * `GET /clients/{clientId}/reviewing/pull-requests/findings` (ClientUser): where one pull request
  * stands — its findings counted by state, the open ones, and its last completed review.
  */
-export async function pullRequestFindings(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function pullRequestFindings(deps: ReviewingDeps, actor: Actor, clientId: string, query: unknown) {
   const { repositoryId, pullRequestId } = PullRequestFindingsQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.read', clientId);
   const counts = Object.fromEntries(FINDING_STATES.map((s) => [s, 0])) as Record<FindingState, number>;

@@ -10,15 +10,12 @@ export {
 export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
-export { jobStatusView, jobSummaryView } from './job-view.js';
+export { JobStatusCache } from './job-status-cache.js';
+export { type JobStatusBody, type JobSummaryBody, jobStatusView, jobSummaryView } from './job-view.js';
 export * from './protocol-record.js';
-export {
-  createProtocolWriter,
-  type ProtocolEventInput,
-  type ProtocolPass,
-  type ProtocolWriter,
-} from './protocol-writer.js';
+export { createProtocolWriter } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
+export type { JobOrigin, JobOrigins, ReviewingDeps, ReviewingRepositories, SubmitDeps } from './reviewing-deps.js';
 export {
   BlockInput,
   BlockList,
@@ -41,6 +38,7 @@ export {
   StoredFindingList,
   StoredFindingView,
   SubmitJobInput,
+  Unblocked,
   UnblockInput,
 } from './schemas.js';
 export {
@@ -52,4 +50,12 @@ export {
   requestReview,
   type SubmissionResult,
 } from './submit-job.js';
+export {
+  createReviewingUseCases,
+  createWorkerUseCases,
+  type JobRun,
+  type ProtocolPage,
+  type ReviewingUseCases,
+  type WorkerUseCases,
+} from './use-cases.js';
 export { type ExecutionOutcome, MAX_RECLAIMS, NO_ENGINE } from './worker.js';

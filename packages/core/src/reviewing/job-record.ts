@@ -1,5 +1,6 @@
-import type { ProviderFamily } from '../scm/index.js';
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
+import type { JobUsage } from '../review-engine/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 
 export const JOB_STATUSES = [
   'queued',
@@ -52,22 +53,6 @@ export interface JobOptions {
   /** Where the pull request lives, for by-coordinates and trigger jobs. */
   providerScopePath?: string | undefined;
   providerProjectKey?: string | undefined;
-}
-
-export interface JobUsage {
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-  estimatedCostUsd: number;
-  byModel: Array<{
-    connectionId: string;
-    remoteModelId: string;
-    purpose: string;
-    inputTokens: number;
-    cachedInputTokens: number;
-    outputTokens: number;
-    estimatedCostUsd: number;
-  }>;
 }
 
 export interface ReviewJobRecord {

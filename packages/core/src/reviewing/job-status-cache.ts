@@ -1,5 +1,5 @@
-import type { Clock } from '../platform/index.js';
-import { TtlCache } from '../platform/index.js';
+import type { Clock } from '../kernel/index.js';
+import { TtlCache } from '../kernel/index.js';
 import type { ReviewJobRecord, ReviewJobsRepository } from './job-record.js';
 
 /**

@@ -56,3 +56,8 @@ function withoutFiles(coverage: unknown): unknown {
   const { files: _files, ...rest } = coverage as Record<string, unknown>;
   return rest;
 }
+
+/** A job as its status is read (the stored result is the engine's, kept as written). */
+export type JobStatusBody = ReturnType<typeof jobStatusView>;
+/** A job as listed. */
+export type JobSummaryBody = ReturnType<typeof jobSummaryView>;

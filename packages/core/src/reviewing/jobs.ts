@@ -1,10 +1,10 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewJobRecord } from './job-record.js';
 import { RESTARTABLE, STOPPABLE } from './job-state.js';
 import { jobStatusView, jobSummaryView } from './job-view.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 import { JobListQuery, ProtocolQuery } from './schemas.js';
 import { clashingJob, ONE_AT_A_TIME } from './submit-job.js';
 
@@ -12,7 +12,7 @@ const jobNotFound = () => MarginError.notFound('Job not found.');
 
 /** The job and the client it belongs to, checked for the action (404 for jobs of clients the caller cannot see). */
 async function requireJob(
-  deps: CoreDeps,
+  deps: ReviewingDeps,
   actor: Actor,
   action: 'reviewing.read' | 'reviewing.restart' | 'reviewing.stop',
   jobId: string,
@@ -30,7 +30,7 @@ async function requireJob(
   return job;
 }
 
-export async function getJobStatus(deps: CoreDeps, actor: Actor, jobId: string) {
+export async function getJobStatus(deps: ReviewingDeps, actor: Actor, jobId: string) {
   return sharedStatusView(await requireJob(deps, actor, 'reviewing.read', jobId));
 }
 
@@ -57,7 +57,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export async function listJobs(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listJobs(deps: ReviewingDeps, actor: Actor, clientId: string, query: unknown) {
   const { limit, cursor, ...filter } = JobListQuery.parse(query);
   await deps.authz.requireClient(actor, 'reviewing.read', clientId);
   const page = await deps.storage.reviewJobs.list(clientId, filter, { limit, cursor });
@@ -68,7 +68,7 @@ export async function listJobs(deps: CoreDeps, actor: Actor, clientId: string, q
  * A failed (or budget-held) job goes back to the queue as the same job with the next attempt.
  * Failed reviews never continue by themselves; this is the explicit way.
  */
-export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
+export async function restartJob(deps: ReviewingDeps, actor: Actor, jobId: string) {
   const job = await requireJob(deps, actor, 'reviewing.restart', jobId);
   if (!RESTARTABLE.includes(job.status)) {
     throw MarginError.conflict(
@@ -110,7 +110,7 @@ export async function restartJob(deps: CoreDeps, actor: Actor, jobId: string) {
 }
 
 /** Stops a queued or running job for good; a running review notices at its next heartbeat. */
-export async function stopJob(deps: CoreDeps, actor: Actor, jobId: string) {
+export async function stopJob(deps: ReviewingDeps, actor: Actor, jobId: string) {
   const job = await requireJob(deps, actor, 'reviewing.stop', jobId);
   const now = deps.clock.now().toISOString();
   const moved = await deps.storage.reviewJobs.transition(jobId, STOPPABLE, 'stopped', {
@@ -130,7 +130,7 @@ export async function stopJob(deps: CoreDeps, actor: Actor, jobId: string) {
 }
 
 /** A page of the job's protocol passes with their events; `nextCursor` continues it. */
-export async function readProtocol(deps: CoreDeps, actor: Actor, jobId: string, query: unknown) {
+export async function readProtocol(deps: ReviewingDeps, actor: Actor, jobId: string, query: unknown) {
   const { includeEvents, eventCategory, limit, cursor } = ProtocolQuery.parse(query);
   await requireJob(deps, actor, 'reviewing.read', jobId);
   return deps.storage.protocol.read(jobId, { includeBodies: includeEvents, eventCategory, page: { limit, cursor } });

@@ -1,42 +1,16 @@
-import type { CoreDeps } from '../deps.js';
-import type { EventCategory, PassOutcome, ProtocolEventRecord } from './protocol-record.js';
-
-export interface ProtocolEventInput {
-  kind: string;
-  name: string;
-  eventCategory: EventCategory;
-  durationMs?: number | undefined;
-  inputTokens?: number | undefined;
-  outputTokens?: number | undefined;
-  body?: unknown;
-}
-
-export interface PassTokens {
-  inputTokens?: number;
-  cachedInputTokens?: number;
-  outputTokens?: number;
-}
-
-/** One pass of the protocol: events are buffered and written when the pass completes. */
-export interface ProtocolPass {
-  readonly id: string;
-  event(event: ProtocolEventInput): void;
-  complete(outcome: Exclude<PassOutcome, 'running'>, tokens?: PassTokens): Promise<void>;
-}
-
-/**
- * What every stage of a review writes to, so "why was this finding not posted?" always has an
- * answer: a pass per stage (or file) with categorised events and token counts.
- */
-export interface ProtocolWriter {
-  pass(stage: string, label: string, filePath?: string): Promise<ProtocolPass>;
-}
+import type { ProtocolWriter } from '../review-engine/index.js';
+import type { ProtocolEventRecord } from './protocol-record.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 
 // Events of later attempts sort after earlier ones without reading the last sequence back.
 const SEQUENCE_PER_ATTEMPT = 10_000_000;
 
+/**
+ * The engine's protocol writer over storage: each pass is inserted when it starts, and its buffered
+ * events with its outcome and tokens when it completes.
+ */
 export function createProtocolWriter(
-  deps: Pick<CoreDeps, 'storage' | 'clock' | 'ids'>,
+  deps: Pick<ReviewingDeps, 'storage' | 'clock' | 'ids'>,
   jobId: string,
   attempt: number,
 ): ProtocolWriter {

@@ -1,11 +1,11 @@
-import type { AiPurpose } from '../ai/index.js';
 import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import type { AiPurpose } from '../ai-model/index.js';
+import { MarginError } from '../kernel/index.js';
 import type {
   CoverageFile,
   FindingStore,
   KnownFinding,
+  ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
   ReviewContext,
@@ -17,7 +17,7 @@ import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
 import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
-import type { ProtocolWriter } from './protocol-writer.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 
 /**
  * What the worker hands the engine for one job. The pull request is reached through the job's own
@@ -26,7 +26,7 @@ import type { ProtocolWriter } from './protocol-writer.js';
  * the stored connection's host, never to a host a job names.
  */
 export function createReviewContext(
-  deps: CoreDeps,
+  deps: ReviewingDeps,
   job: ReviewJobRecord,
   run: {
     signal: AbortSignal;
@@ -93,7 +93,7 @@ function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
   };
 }
 
-async function jobScm(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewScm> {
+async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewScm> {
   const ref = (scopePath: string, projectKey: string) => ({
     scopePath,
     projectKey,
@@ -102,9 +102,7 @@ async function jobScm(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewScm> 
   });
   const configurationId = job.options.configurationId;
   if (configurationId) {
-    const config =
-      (await deps.storage.webhookConfigurations.findById(configurationId)) ??
-      (await deps.storage.crawlConfigurations.findById(configurationId));
+    const config = await deps.origins.find(configurationId);
     if (!config || config.clientId !== job.clientId) {
       throw MarginError.conflict(
         'The configuration that queued this review no longer exists; submit the review again.',
@@ -128,7 +126,7 @@ async function jobScm(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewScm> 
 }
 
 /** The client's active connection of the job's family whose host (and path, e.g. an ADO organization) is the job's. */
-async function connectionForHost(deps: CoreDeps, job: ReviewJobRecord): Promise<ProviderConnectionRecord> {
+async function connectionForHost(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ProviderConnectionRecord> {
   const wanted = hostKey(job.hostBaseUrl);
   let cursor: string | undefined;
   let inactive: ProviderConnectionRecord | undefined;
@@ -160,7 +158,7 @@ function hostKey(url: string): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();
 }
 
-async function reviewerOf(deps: CoreDeps, connectionId: string) {
+async function reviewerOf(deps: ReviewingDeps, connectionId: string) {
   const identity = await deps.storage.reviewerIdentities.findByConnection(connectionId);
   return identity
     ? {
@@ -172,7 +170,7 @@ async function reviewerOf(deps: CoreDeps, connectionId: string) {
     : null;
 }
 
-function reviewMemory(deps: CoreDeps, job: ReviewJobRecord): ReviewMemory {
+function reviewMemory(deps: ReviewingDeps, job: ReviewJobRecord): ReviewMemory {
   const now = () => deps.clock.now().toISOString();
   const publications: PublicationLedger = {
     list: () => deps.storage.reviewPublications.listForPullRequest(job.pullRequestKey),
@@ -217,7 +215,7 @@ function reviewMemory(deps: CoreDeps, job: ReviewJobRecord): ReviewMemory {
 }
 
 /** The pull request's findings across pushes, in the database. */
-function findingStore(deps: CoreDeps, job: ReviewJobRecord): FindingStore {
+function findingStore(deps: ReviewingDeps, job: ReviewJobRecord): FindingStore {
   return {
     list: () => deps.storage.reviewFindings.listForPullRequest(job.pullRequestKey),
     save: async (changes) => {
@@ -246,7 +244,7 @@ function findingStore(deps: CoreDeps, job: ReviewJobRecord): FindingStore {
 }
 
 /** What the pull request's last completed review saw, from its stored result. */
-async function lastReview(deps: CoreDeps, job: ReviewJobRecord): Promise<ReviewBaseline | undefined> {
+async function lastReview(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewBaseline | undefined> {
   const last = await deps.storage.reviewJobs.findLastCompleted(job.pullRequestKey);
   const result = last?.result as {
     reviewedRevision?: { headSha?: string };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { EVENT_CATEGORIES } from '../review-engine/index.js';
 import { providerFamily } from '../scm/index.js';
 import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
-import { EVENT_CATEGORIES } from './protocol-record.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const sha = z
@@ -234,6 +234,7 @@ const BlockCoordinates = {
 
 export const BlockInput = z.object({ ...BlockCoordinates, reason: text(2000) }).meta({ id: 'BlockPullRequestInput' });
 export const UnblockInput = z.object(BlockCoordinates).meta({ id: 'UnblockPullRequestInput' });
+export const Unblocked = UnblockInput.extend({ unblocked: z.boolean() }).meta({ id: 'Unblocked' });
 
 export const BlockView = z
   .object({
@@ -379,3 +380,13 @@ export const PullRequestFindingsView = z
     id: 'PullRequestFindings',
     description: 'Where a pull request stands: findings by state and the last review.',
   });
+
+export type JobAcceptedBody = z.infer<typeof JobAccepted>;
+export type JobMovedBody = z.infer<typeof JobMoved>;
+export type BlockViewBody = z.infer<typeof BlockView>;
+export type BlockListBody = z.infer<typeof BlockList>;
+export type UnblockedBody = z.infer<typeof Unblocked>;
+export type DismissalViewBody = z.infer<typeof DismissalView>;
+export type DismissalListBody = z.infer<typeof DismissalList>;
+export type StoredFindingListBody = z.infer<typeof StoredFindingList>;
+export type PullRequestFindingsViewBody = z.infer<typeof PullRequestFindingsView>;

@@ -1,10 +1,9 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
-import { requestedScmFamily } from '../providers.js';
-import type { ProviderFamily } from '../scm/index.js';
-import type { Repositories } from '../storage/index.js';
+import { requestedScmFamily } from '../provider-registry/index.js';
+import { RESOLVED_HEAD_EVENT } from '../review-engine/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 import { pullRequestKey, revisionKey } from './job-keys.js';
 import type {
   JobCodeReview,
@@ -15,7 +14,7 @@ import type {
   ReviewJobRecord,
 } from './job-record.js';
 import { SUPERSEDABLE } from './job-state.js';
-import { RESOLVED_HEAD_EVENT } from './protocol-record.js';
+import type { ReviewingDeps, ReviewingRepositories, SubmitDeps } from './reviewing-deps.js';
 import { SubmitJobInput } from './schemas.js';
 
 export interface ReviewRequest {
@@ -50,7 +49,7 @@ const EXPLICIT: readonly JobTrigger[] = ['api', 'byCoordinates'];
  * - an explicit request for a newer revision retires the pull request's older active job as superseded;
  * - without `parallel-review-execution`, nothing is queued while another review is queued or running.
  */
-export async function requestReview(deps: CoreDeps, request: ReviewRequest): Promise<SubmissionResult> {
+export async function requestReview(deps: SubmitDeps, request: ReviewRequest): Promise<SubmissionResult> {
   const prKey = pullRequestKey(
     request.clientId,
     request.provider,
@@ -144,7 +143,7 @@ export async function requestReview(deps: CoreDeps, request: ReviewRequest): Pro
  * a named revision, unless that review retires the pull request's other jobs (`supersedes`).
  */
 export async function clashingJob(
-  tx: Repositories,
+  tx: ReviewingRepositories,
   prKey: string,
   revKey: string,
   revision: JobRevision | null,
@@ -163,7 +162,7 @@ export async function clashingJob(
  * nothing yet and are retired as before; so is a running one whose head is not recorded yet.
  */
 async function reviewingHead(
-  tx: Repositories,
+  tx: ReviewingRepositories,
   active: readonly ReviewJobRecord[],
   headSha: string,
 ): Promise<ReviewJobRecord | undefined> {
@@ -176,7 +175,7 @@ async function reviewingHead(
 }
 
 /** The head the job's current attempt recorded, if it got that far. Earlier attempts' passes come first. */
-async function resolvedHead(tx: Repositories, job: ReviewJobRecord): Promise<string | undefined> {
+async function resolvedHead(tx: ReviewingRepositories, job: ReviewJobRecord): Promise<string | undefined> {
   let cursor: string | undefined;
   do {
     const page = await tx.protocol.read(job.id, {
@@ -219,7 +218,7 @@ export function refusalError(refusal: Refusal): MarginError {
 }
 
 /** `POST /clients/{clientId}/reviewing/jobs`: an explicit submission (ClientAdministrator). */
-export async function submitJob(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function submitJob(deps: ReviewingDeps, actor: Actor, clientId: string, input: unknown) {
   const req = SubmitJobInput.parse(input);
   requestedScmFamily(deps.providers, req.provider, 'provider');
   await deps.authz.requireClient(actor, 'reviewing.submit', clientId);
@@ -243,6 +242,6 @@ export async function submitJob(deps: CoreDeps, actor: Actor, clientId: string, 
   };
 }
 
-export function announceQueued(deps: CoreDeps, job: ReviewJobRecord): void {
+export function announceQueued(deps: Pick<SubmitDeps, 'events'>, job: ReviewJobRecord): void {
   deps.events.emit('job.queued', { jobId: job.id, clientId: job.clientId, trigger: job.trigger });
 }

@@ -1,10 +1,10 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
+import type { ReviewingDeps } from './reviewing-deps.js';
 
 /** A lease may run out this many times before the job fails instead of going back to the queue. */
 export const MAX_RECLAIMS = 3;
@@ -12,7 +12,7 @@ export const MAX_RECLAIMS = 3;
 export const NO_ENGINE = 'No review engine is configured in this installation, so the job cannot run.';
 
 /** How many reviews this host may run at once: the configured number, or one without the capability. */
-export async function allowedConcurrency(deps: CoreDeps, configured: number): Promise<number> {
+export async function allowedConcurrency(deps: ReviewingDeps, configured: number): Promise<number> {
   return (await isCapabilityAvailable(deps, 'parallel-review-execution')) ? configured : 1;
 }
 
@@ -21,7 +21,7 @@ export async function allowedConcurrency(deps: CoreDeps, configured: number): Pr
  * nothing is claimed while any review runs on any host.
  */
 export async function claimJobs(
-  deps: CoreDeps,
+  deps: ReviewingDeps,
   request: { owner: string; capacity: number; leaseMs: number },
 ): Promise<ReviewJobRecord[]> {
   if (request.capacity <= 0) return [];
@@ -41,7 +41,7 @@ export async function claimJobs(
 }
 
 export function renewJobLease(
-  deps: CoreDeps,
+  deps: ReviewingDeps,
   request: { jobId: string; owner: string; leaseMs: number; progress?: ReviewJobRecord['progress'] | undefined },
 ): Promise<boolean> {
   const expires = new Date(deps.clock.now().getTime() + request.leaseMs).toISOString();
@@ -49,7 +49,7 @@ export function renewJobLease(
   return deps.storage.reviewJobs.renewLease(request.jobId, request.owner, expires, request.progress);
 }
 
-export async function reclaimExpiredJobs(deps: CoreDeps): Promise<ReclaimOutcome> {
+export async function reclaimExpiredJobs(deps: ReviewingDeps): Promise<ReclaimOutcome> {
   const outcome = await deps.storage.reviewJobs.reclaimExpired(deps.clock.now().toISOString(), MAX_RECLAIMS);
   deps.jobStatusCache.forget(...outcome.requeued, ...outcome.failed);
   for (const jobId of outcome.failed) {
@@ -59,7 +59,7 @@ export async function reclaimExpiredJobs(deps: CoreDeps): Promise<ReclaimOutcome
   return outcome;
 }
 
-export async function releaseJob(deps: CoreDeps, jobId: string, owner: string): Promise<boolean> {
+export async function releaseJob(deps: ReviewingDeps, jobId: string, owner: string): Promise<boolean> {
   const released = await deps.storage.reviewJobs.release(jobId, owner, deps.clock.now().toISOString());
   deps.jobStatusCache.forget(jobId);
   return released;
@@ -77,7 +77,7 @@ export interface ExecutionOutcome {
  * superseded, lease lost, shutdown) records nothing: the job's new state stands.
  */
 export async function executeJob(
-  deps: CoreDeps,
+  deps: ReviewingDeps,
   engine: ReviewEngineV1 | undefined,
   job: ReviewJobRecord,
   run: { owner: string; signal: AbortSignal; onProgress(progress: ReviewJobRecord['progress']): void },

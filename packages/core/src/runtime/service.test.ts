@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createAesGcmSecretBox } from '../platform/index.js';
+import { createAesGcmSecretBox, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import type { ReviewEngineV1, ReviewOutcome } from '../review-engine/index.js';
 import type { ReviewJobRecord } from '../reviewing/index.js';
 import { createMemoryStorage, type StorageV1 } from '../storage/index.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
 import { reviewJobRecord } from '../testing/index.js';
 import type { MarginLogger } from './logger.js';
 import { createMarginService, type MarginServiceOptions } from './service.js';

@@ -1,7 +1,6 @@
-import type { ProviderFailure } from '../errors.js';
-import type { Page, PageRequest } from '../storage/index.js';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification.js';
-import type { AuthenticationKind, ProviderFamily } from './scm-provider-v1.js';
+import type { Page, PageRequest, ProviderFailure } from '../kernel/index.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../kernel/index.js';
+import type { AuthenticationKind, ProviderFamily } from '../scm-provider/index.js';
 
 export const SCOPE_TYPES = ['organization', 'project', 'repository'] as const;
 export type ScopeType = (typeof SCOPE_TYPES)[number];

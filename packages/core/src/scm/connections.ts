@@ -1,14 +1,13 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError, type ProviderFailure } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
-import { requestedScmFamily, scmFamily } from '../providers.js';
+import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
+import type { ProviderFamily } from '../scm-provider/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
 import { CreateProviderConnectionInput, PatchProviderConnectionInput } from './schemas.js';
-import type { ProviderFamily } from './scm-provider-v1.js';
+import type { ScmDeps } from './scm-deps.js';
 import {
   ALL_KIND_FIELDS,
   canonicalUrl,
@@ -55,7 +54,7 @@ export const providerConnectionView = (c: ProviderConnectionRecord) => ({
 
 /** The client's connection, or 404 (also for another client's, which must not be confirmed). */
 export async function requireConnection(
-  deps: CoreDeps,
+  deps: ScmDeps,
   clientId: string,
   connectionId: string,
 ): Promise<ProviderConnectionRecord> {
@@ -75,7 +74,7 @@ const NEVER_VERIFIED = {
  * A client's second connection needs `multiple-scm-providers`; a second connection of the same family
  * on the same host is a duplicate (409) either way.
  */
-export async function createProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function createProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateProviderConnectionInput.parse(input);
   requireSupportedKind(requestedScmFamily(deps.providers, req.providerFamily, 'providerFamily'), req);
   await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
@@ -115,14 +114,14 @@ export async function createProviderConnection(deps: CoreDeps, actor: Actor, cli
   return providerConnectionView(connection);
 }
 
-export async function listProviderConnections(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listProviderConnections(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const page = PageQuery.parse(query);
   await deps.authz.requireClient(actor, 'scm.discovery', clientId);
   const result = await deps.storage.providerConnections.listForClient(clientId, page);
   return { items: result.items.map(providerConnectionView), nextCursor: result.nextCursor };
 }
 
-export async function getProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, connectionId: string) {
+export async function getProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, connectionId: string) {
   await deps.authz.requireClient(actor, 'scm.discovery', clientId);
   return providerConnectionView(await requireConnection(deps, clientId, connectionId));
 }
@@ -133,7 +132,7 @@ export async function getProviderConnection(deps: CoreDeps, actor: Actor, client
  * installation id needs the secret again. The authentication kind itself cannot change.
  */
 export async function patchProviderConnection(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -194,7 +193,7 @@ export async function patchProviderConnection(
 
 /** Deletes the connection with its scopes and reviewer identity. */
 export async function deleteProviderConnection(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -208,7 +207,7 @@ export async function deleteProviderConnection(
  * Asks the provider whether the stored credentials work and records the outcome. A refusal is an
  * outcome, not an error: it is stored with the provider's message and the connection is returned.
  */
-export async function verifyProviderConnection(deps: CoreDeps, actor: Actor, clientId: string, connectionId: string) {
+export async function verifyProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, connectionId: string) {
   await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   const connection = await requireConnection(deps, clientId, connectionId);
   const config = scmConnectionConfig(deps, connection);

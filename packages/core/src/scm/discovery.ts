@@ -1,7 +1,7 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
+import type { ProviderFamily, ScmRepository } from '../scm-provider/index.js';
 import { type OpenedScmScope, scopeWithConnection } from './open-scm-provider.js';
 import {
   DiscoverBranchesQuery,
@@ -9,7 +9,7 @@ import {
   DiscoverProjectsQuery,
   DiscoverSourcesQuery,
 } from './schemas.js';
-import type { ProviderFamily, ScmRepository } from './scm-provider-v1.js';
+import type { ScmDeps } from './scm-deps.js';
 import { requireWikiSources } from './support-matrix.js';
 
 /** Provider listings are read whole up to this many items; `truncated` says when more were left out. */
@@ -29,7 +29,7 @@ async function take<T>(items: AsyncIterable<T>): Promise<{ items: T[]; truncated
 
 /** Validation is done by the caller; then authorization, licensing, and the scope with its adapter. */
 async function openScope(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   scopeId: string,
@@ -46,7 +46,7 @@ const sourceRef = (family: ProviderFamily, repository: ScmRepository) => ({
 });
 
 /** Projects under the scope: ADO projects, the GitHub owner, GitLab groups, Bitbucket workspace and projects. */
-export async function discoverProjects(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function discoverProjects(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverProjectsQuery.parse(query);
   const { scope, provider } = await openScope(deps, actor, clientId, q.organizationScopeId, q.purpose);
   const { items, truncated } = await take(provider.listProjects(scope.scopePath));
@@ -57,7 +57,7 @@ export async function discoverProjects(deps: CoreDeps, actor: Actor, clientId: s
 }
 
 /** Repositories of a project (or, for `adoWiki`, the wikis this installation can list). */
-export async function discoverSources(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function discoverSources(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverSourcesQuery.parse(query);
   const opened = await openScope(deps, actor, clientId, q.organizationScopeId);
   const { scope, connection, provider } = opened;
@@ -82,7 +82,7 @@ export async function discoverSources(deps: CoreDeps, actor: Actor, clientId: st
 }
 
 /** Branches of one repository (a wiki's branches are those of its backing repository). */
-export async function discoverBranches(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function discoverBranches(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverBranchesQuery.parse(query);
   const opened = await openScope(deps, actor, clientId, q.organizationScopeId);
   const { scope, connection, provider } = opened;
@@ -108,7 +108,7 @@ export async function discoverBranches(deps: CoreDeps, actor: Actor, clientId: s
  * The project's repositories as ready-made `repoFilters` entries for crawl and webhook
  * configurations, each suggesting its default branch as the target branch pattern.
  */
-export async function discoverCrawlFilters(deps: CoreDeps, actor: Actor, clientId: string, query: unknown) {
+export async function discoverCrawlFilters(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverCrawlFiltersQuery.parse(query);
   const { scope, connection, provider } = await openScope(deps, actor, clientId, q.organizationScopeId, q.purpose);
   const { items, truncated } = await take(

@@ -47,5 +47,6 @@ export {
   SOURCE_KINDS,
   SuggestedRepoFilterList,
 } from './schemas.js';
-export * from './scm-provider-v1.js';
+export type { ScmConnectDeps, ScmDeps, ScmRepositories } from './scm-deps.js';
 export { requireWikiSources } from './support-matrix.js';
+export { createScmUseCases, type ScmUseCases } from './use-cases.js';

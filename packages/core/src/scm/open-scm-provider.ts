@@ -1,9 +1,8 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { sealedSecretContext } from '../platform/index.js';
-import { scmFamily } from '../providers.js';
+import { MarginError, sealedSecretContext } from '../kernel/index.js';
+import { scmFamily } from '../provider-registry/index.js';
+import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from '../scm-provider/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord } from './connection-records.js';
-import type { ScmConnectionConfig, ScmProviderFamilyV1, ScmProviderV1 } from './scm-provider-v1.js';
+import type { ScmConnectDeps, ScmDeps } from './scm-deps.js';
 
 /** A stored connection and an adapter connected with its credentials. */
 export interface OpenedScmConnection {
@@ -18,7 +17,7 @@ export interface OpenedScmScope extends OpenedScmConnection {
   scope: ProviderScopeRecord;
 }
 
-type OpenDeps = Pick<CoreDeps, 'storage' | 'providers' | 'secrets'>;
+type OpenDeps = ScmConnectDeps;
 
 export const connectionNotFound = () => MarginError.notFound('Provider connection not found.');
 export const scopeNotFound = () => MarginError.notFound('Provider scope not found.');
@@ -28,7 +27,7 @@ export const connectionSecretContext = (connectionId: string) =>
 
 /** What the family's adapter needs, with the secret opened. Keep the result out of logs and errors. */
 export function scmConnectionConfig(
-  deps: Pick<CoreDeps, 'secrets'>,
+  deps: Pick<ScmDeps, 'secrets'>,
   connection: ProviderConnectionRecord,
 ): ScmConnectionConfig {
   return {
@@ -45,14 +44,14 @@ export function scmConnectionConfig(
 
 /** Connects the family's adapter for a connection record already in hand. */
 export function connectScmProvider(
-  deps: Pick<CoreDeps, 'providers' | 'secrets'>,
+  deps: Pick<ScmDeps, 'providers' | 'secrets'>,
   connection: ProviderConnectionRecord,
 ): ScmProviderV1 {
   return openConnection(deps, connection).provider;
 }
 
 function openConnection(
-  deps: Pick<CoreDeps, 'providers' | 'secrets'>,
+  deps: Pick<ScmDeps, 'providers' | 'secrets'>,
   connection: ProviderConnectionRecord,
 ): OpenedScmConnection {
   const family = scmFamily(deps.providers, connection.providerFamily);

@@ -1,4 +1,4 @@
-import type { MarginError, ProviderFailure } from '../errors.js';
+import type { MarginError, ProviderFailure } from '../kernel/index.js';
 
 /** Every `ProviderFailure`, as wire values (errors.ts has only the type). */
 export const PROVIDER_FAILURES = [

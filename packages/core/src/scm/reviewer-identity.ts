@@ -1,10 +1,10 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import type { ReviewerIdentityRecord } from './connection-records.js';
 import { requireConnection } from './connections.js';
 import { connectScmProvider } from './open-scm-provider.js';
 import { PutReviewerIdentityInput, ResolveReviewerIdentityQuery } from './schemas.js';
+import type { ScmDeps } from './scm-deps.js';
 
 export const reviewerIdentityView = (r: ReviewerIdentityRecord) => ({
   clientId: r.clientId,
@@ -23,7 +23,7 @@ export const reviewerIdentityView = (r: ReviewerIdentityRecord) => ({
  * host when the connection has no enabled scope.
  */
 export async function resolveReviewerIdentities(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -49,7 +49,7 @@ export async function resolveReviewerIdentities(
 
 /** Sets the connection's one reviewer identity, replacing any earlier one. */
 export async function putReviewerIdentity(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -72,7 +72,7 @@ export async function putReviewerIdentity(
   return reviewerIdentityView(stored);
 }
 
-export async function getReviewerIdentity(deps: CoreDeps, actor: Actor, clientId: string, connectionId: string) {
+export async function getReviewerIdentity(deps: ScmDeps, actor: Actor, clientId: string, connectionId: string) {
   await deps.authz.requireClient(actor, 'scm.discovery', clientId);
   await requireConnection(deps, clientId, connectionId);
   const identity = await deps.storage.reviewerIdentities.findByConnection(connectionId);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { oneOf, registeredId, required, timestamp } from '../validation/index.js';
+import { oneOf, registeredId, required, timestamp } from '../kernel/index.js';
+import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from '../scm-provider/index.js';
 import { SCOPE_TYPES, VERIFICATION_STATUSES } from './connection-records.js';
 import { PROVIDER_FAILURES } from './provider-failures.js';
-import { AUTHENTICATION_KINDS, BUILT_IN_PROVIDER_FAMILIES } from './scm-provider-v1.js';
 import { httpUrlProblem } from './support-matrix.js';
 
 /** A family id as a request or response field: the built-ins listed, a plugin's accepted. */
@@ -346,3 +346,14 @@ export const SuggestedRepoFilterList = z
     id: 'SuggestedRepoFilterList',
     description: 'Each item has the shape crawl and webhook configurations take in `repoFilters`.',
   });
+
+export type ProviderConnectionViewBody = z.infer<typeof ProviderConnectionView>;
+export type ProviderConnectionListBody = z.infer<typeof ProviderConnectionList>;
+export type ProviderScopeViewBody = z.infer<typeof ProviderScopeView>;
+export type ProviderScopeListBody = z.infer<typeof ProviderScopeList>;
+export type ReviewerIdentityCandidatesBody = z.infer<typeof ReviewerIdentityCandidates>;
+export type ReviewerIdentityViewBody = z.infer<typeof ReviewerIdentityView>;
+export type DiscoveredProjectListBody = z.infer<typeof DiscoveredProjectList>;
+export type DiscoveredSourceListBody = z.infer<typeof DiscoveredSourceList>;
+export type DiscoveredBranchListBody = z.infer<typeof DiscoveredBranchList>;
+export type SuggestedRepoFilterListBody = z.infer<typeof SuggestedRepoFilterList>;

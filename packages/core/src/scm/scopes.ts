@@ -1,10 +1,10 @@
-import type { CoreDeps } from '../deps.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { PageQuery } from '../kernel/index.js';
 import type { ProviderScopePatch, ProviderScopeRecord } from './connection-records.js';
 import { requireConnection } from './connections.js';
 import { scopeNotFound } from './open-scm-provider.js';
 import { CreateProviderScopeInput, PatchProviderScopeInput } from './schemas.js';
+import type { ScmDeps } from './scm-deps.js';
 import { canonicalUrl, urlKey } from './support-matrix.js';
 
 export const providerScopeView = (s: ProviderScopeRecord) => ({
@@ -20,7 +20,7 @@ export const providerScopeView = (s: ProviderScopeRecord) => ({
   updatedAt: s.updatedAt,
 });
 
-async function requireScope(deps: CoreDeps, clientId: string, connectionId: string, scopeId: string) {
+async function requireScope(deps: ScmDeps, clientId: string, connectionId: string, scopeId: string) {
   await requireConnection(deps, clientId, connectionId);
   const scope = await deps.storage.providerScopes.findById(scopeId);
   if (!scope || scope.connectionId !== connectionId) throw scopeNotFound();
@@ -29,7 +29,7 @@ async function requireScope(deps: CoreDeps, clientId: string, connectionId: stri
 
 /** A scope path appears once per connection, whatever its case or trailing slash (409 otherwise). */
 export async function createProviderScope(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -59,7 +59,7 @@ export async function createProviderScope(
 
 /** Readable by ClientUser: discovery starts from a scope id. */
 export async function listProviderScopes(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -73,7 +73,7 @@ export async function listProviderScopes(
 }
 
 export async function patchProviderScope(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,
@@ -98,7 +98,7 @@ export async function patchProviderScope(
 }
 
 export async function deleteProviderScope(
-  deps: CoreDeps,
+  deps: ScmDeps,
   actor: Actor,
   clientId: string,
   connectionId: string,

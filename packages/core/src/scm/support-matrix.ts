@@ -1,6 +1,6 @@
 import { egressRefusalOf } from '../egress/index.js';
-import { MarginError } from '../errors.js';
-import type { AuthenticationKind, ScmProviderFamilyV1 } from './scm-provider-v1.js';
+import { MarginError } from '../kernel/index.js';
+import type { AuthenticationKind, ScmProviderFamilyV1 } from '../scm-provider/index.js';
 
 /** The fields an authentication kind needs besides the secret; every other kind must leave them out. */
 export const KIND_FIELDS = {

@@ -1,60 +1,25 @@
-import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from '../ai/index.js';
-import type {
-  MembershipsRepository,
-  PersonalAccessTokensRepository,
-  RefreshTokensRepository,
-  SignInFailuresRepository,
-  UsersRepository,
-} from '../identity/index.js';
-import type { KnowledgeSourcesRepository } from '../knowledge/index.js';
-import type {
-  BlockedPullRequestsRepository,
-  DismissalsRepository,
-  ProtocolRepository,
-  ReviewFindingsRepository,
-  ReviewJobsRepository,
-  ReviewPublicationsRepository,
-} from '../reviewing/index.js';
-import type {
-  ProviderConnectionsRepository,
-  ProviderScopesRepository,
-  ReviewerIdentitiesRepository,
-} from '../scm/index.js';
-import type { ClientsRepository, TenantsRepository } from '../tenancy/index.js';
-import type {
-  CrawlConfigurationsRepository,
-  WebhookConfigurationsRepository,
-  WebhookDeliveriesRepository,
-} from '../triggers/index.js';
-import type { SettingsRepository } from './settings-repository.js';
+import type { AiRepositories } from '../ai/index.js';
+import type { IdentityRepositories } from '../identity/index.js';
+import type { KnowledgeRepositories } from '../knowledge/index.js';
+import type { LicensingRepositories } from '../licensing/index.js';
+import type { ReviewingRepositories } from '../reviewing/index.js';
+import type { ScmRepositories } from '../scm/index.js';
+import type { TenancyRepositories } from '../tenancy/index.js';
+import type { TriggersRepositories } from '../triggers/index.js';
 
-/** Every repository, one per aggregate. Inside `transaction` the same shape is bound to the transaction. */
-export interface Repositories {
-  users: UsersRepository;
-  refreshTokens: RefreshTokensRepository;
-  personalAccessTokens: PersonalAccessTokensRepository;
-  signInFailures: SignInFailuresRepository;
-  memberships: MembershipsRepository;
-  tenants: TenantsRepository;
-  clients: ClientsRepository;
-  settings: SettingsRepository;
-  reviewJobs: ReviewJobsRepository;
-  blockedPullRequests: BlockedPullRequestsRepository;
-  dismissals: DismissalsRepository;
-  protocol: ProtocolRepository;
-  reviewPublications: ReviewPublicationsRepository;
-  reviewFindings: ReviewFindingsRepository;
-  providerConnections: ProviderConnectionsRepository;
-  providerScopes: ProviderScopesRepository;
-  reviewerIdentities: ReviewerIdentitiesRepository;
-  aiConnections: AiConnectionsRepository;
-  aiLogicalModels: AiLogicalModelsRepository;
-  aiModelCatalog: AiModelCatalogRepository;
-  knowledgeSources: KnowledgeSourcesRepository;
-  webhookConfigurations: WebhookConfigurationsRepository;
-  webhookDeliveries: WebhookDeliveriesRepository;
-  crawlConfigurations: CrawlConfigurationsRepository;
-}
+/**
+ * Every repository, one per aggregate: each capability's part of the port. Inside `transaction` the
+ * same shape is bound to the transaction.
+ */
+export interface Repositories
+  extends IdentityRepositories,
+    TenancyRepositories,
+    LicensingRepositories,
+    ScmRepositories,
+    AiRepositories,
+    KnowledgeRepositories,
+    ReviewingRepositories,
+    TriggersRepositories {}
 
 /**
  * The storage port. `storage-knex` implements it on SQLite and PostgreSQL; core ships a memory one.

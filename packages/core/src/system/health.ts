@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../deps.js';
+import type { SystemDeps } from './system-deps.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'unhealthy';
 
@@ -8,7 +8,7 @@ export interface HealthCheck {
 }
 
 /** The database answers a trivial query. The message stays generic: no connection strings. */
-export async function checkDatabase(deps: CoreDeps): Promise<HealthCheck> {
+export async function checkDatabase(deps: SystemDeps): Promise<HealthCheck> {
   try {
     await deps.storage.ping();
     return { status: 'ok' };

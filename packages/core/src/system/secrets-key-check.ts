@@ -1,6 +1,5 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { sealedSecretContext } from '../platform/index.js';
+import { MarginError, sealedSecretContext } from '../kernel/index.js';
+import type { SystemDeps } from './system-deps.js';
 
 const KEY = 'system.secretsKeyCheck';
 const PROBE = 'margin-secrets-key-check';
@@ -10,7 +9,7 @@ const CONTEXT = sealedSecretContext('setting.value', KEY);
  * Refuses to run with a secrets key other than the one the database was written with: every
  * stored credential would be unreadable. The first start records a sealed probe value.
  */
-export async function verifySecretsKey(deps: CoreDeps): Promise<void> {
+export async function verifySecretsKey(deps: SystemDeps): Promise<void> {
   const stored = await deps.storage.settings.get(KEY);
   if (stored === undefined) {
     await deps.storage.settings.put(KEY, deps.secrets.seal(PROBE, CONTEXT), deps.clock.now().toISOString());

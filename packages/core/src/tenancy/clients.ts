@@ -1,10 +1,9 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
-import { PageQuery } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, PageQuery, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateClientInput, PatchClientInput } from './schemas.js';
-import { type ClientListFilter, type ClientRecord, SYSTEM_TENANT_ID } from './tenancy-records.js';
+import type { TenancyDeps } from './tenancy-deps.js';
+import type { ClientListFilter, ClientRecord } from './tenancy-records.js';
 
 export const clientView = (c: ClientRecord) => ({
   id: c.id,
@@ -16,7 +15,7 @@ export const clientView = (c: ClientRecord) => ({
 });
 
 /** The clients the caller has any role on; Community installations only reach the System tenant. */
-export async function listClients(deps: CoreDeps, actor: Actor, query: unknown) {
+export async function listClients(deps: TenancyDeps, actor: Actor, query: unknown) {
   const page = PageQuery.parse(query);
   const filter: ClientListFilter = {};
   if ((await readLicensing(deps)).edition === 'Community') filter.withinTenants = [SYSTEM_TENANT_ID];
@@ -35,7 +34,7 @@ export async function listClients(deps: CoreDeps, actor: Actor, query: unknown) 
  * A client in the System tenant needs the platform administrator; in any other tenant, that
  * tenant's administrator.
  */
-export async function createClient(deps: CoreDeps, actor: Actor, input: unknown) {
+export async function createClient(deps: TenancyDeps, actor: Actor, input: unknown) {
   const { displayName, tenantId } = CreateClientInput.parse(input);
   if (tenantId === SYSTEM_TENANT_ID) {
     if (actor.globalRole !== 'platformAdmin') {
@@ -58,16 +57,16 @@ export async function createClient(deps: CoreDeps, actor: Actor, input: unknown)
   return clientView(client);
 }
 
-export async function getClient(deps: CoreDeps, actor: Actor, clientId: string) {
+export async function getClient(deps: TenancyDeps, actor: Actor, clientId: string) {
   return clientView(await deps.authz.requireClient(actor, 'clients.read', clientId));
 }
 
-export async function patchClient(deps: CoreDeps, actor: Actor, clientId: string, input: unknown) {
+export async function patchClient(deps: TenancyDeps, actor: Actor, clientId: string, input: unknown) {
   const req = PatchClientInput.parse(input);
   await deps.authz.requireClient(actor, 'clients.update', clientId);
   const updated = await deps.storage.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
   if (!updated) throw MarginError.notFound('Client not found.');
-  deps.accessCache.forgetClient(clientId);
+  deps.clientAccess.forgetClient(clientId);
   deps.events.emit('client.updated', { clientId, isActive: updated.isActive });
   return clientView(updated);
 }

@@ -1,19 +1,38 @@
 export {
+  type Action,
+  type Authorizer,
+  type AuthorizerDeps,
+  type ClientAction,
+  clientDeactivated,
+  createAuthorizer,
+  effectiveClientRole,
+  type PlatformAction,
+  POLICY,
+  type TenantAction,
+} from './authorization.js';
+export { ClientAccessCache } from './client-access-cache.js';
+export type { ClientMemberRecord, MembershipsRepository, TenantMemberRecord } from './membership-record.js';
+export {
   ClientList,
+  type ClientListBody,
   ClientView,
+  type ClientViewBody,
   CreateClientInput,
   CreateTenantInput,
   PatchClientInput,
   PatchTenantInput,
   TenantList,
+  type TenantListBody,
   TenantView,
+  type TenantViewBody,
 } from './schemas.js';
-export {
-  type ClientAccess,
-  type ClientListFilter,
-  type ClientRecord,
-  type ClientsRepository,
-  SYSTEM_TENANT_ID,
-  type TenantRecord,
-  type TenantsRepository,
+export type { TenancyDeps, TenancyRepositories } from './tenancy-deps.js';
+export type {
+  ClientAccess,
+  ClientListFilter,
+  ClientRecord,
+  ClientsRepository,
+  TenantRecord,
+  TenantsRepository,
 } from './tenancy-records.js';
+export { createTenancyUseCases, type TenancyUseCases } from './use-cases.js';

@@ -40,3 +40,8 @@ export const TenantView = z
   .meta({ id: 'Tenant' });
 
 export const TenantList = z.object({ items: z.array(TenantView) }).meta({ id: 'TenantList' });
+
+export type TenantViewBody = z.infer<typeof TenantView>;
+export type TenantListBody = z.infer<typeof TenantList>;
+export type ClientViewBody = z.infer<typeof ClientView>;
+export type ClientListBody = z.infer<typeof ClientList>;

@@ -1,8 +1,4 @@
-import type { ClientRole, TenantRole } from '../identity/index.js';
-import type { Page, PageRequest } from '../storage/index.js';
-
-/** The built-in tenant every installation has. */
-export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';
+import type { ClientRole, Page, PageRequest, TenantRole } from '../kernel/index.js';
 
 export interface TenantRecord {
   id: string;

@@ -1,9 +1,9 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
 import { CreateTenantInput, PatchTenantInput } from './schemas.js';
-import { SYSTEM_TENANT_ID, type TenantRecord } from './tenancy-records.js';
+import type { TenancyDeps } from './tenancy-deps.js';
+import type { TenantRecord } from './tenancy-records.js';
 
 export const tenantView = (t: TenantRecord) => ({
   id: t.id,
@@ -14,7 +14,7 @@ export const tenantView = (t: TenantRecord) => ({
 });
 
 /** Tenants in which the caller may create a client. */
-export async function listCreatableTenants(deps: CoreDeps, actor: Actor) {
+export async function listCreatableTenants(deps: TenancyDeps, actor: Actor) {
   const [tenants, licensing] = await Promise.all([deps.storage.tenants.list(), readLicensing(deps)]);
   const reachable = licensing.edition === 'Commercial' ? tenants : tenants.filter((t) => t.id === SYSTEM_TENANT_ID);
   if (actor.globalRole === 'platformAdmin') return { items: reachable.map(tenantView) };
@@ -27,7 +27,7 @@ export async function listCreatableTenants(deps: CoreDeps, actor: Actor) {
   return { items: reachable.filter((t) => t.id !== SYSTEM_TENANT_ID && administered.has(t.id)).map(tenantView) };
 }
 
-export async function createTenant(deps: CoreDeps, actor: Actor, input: unknown) {
+export async function createTenant(deps: TenancyDeps, actor: Actor, input: unknown) {
   deps.authz.requirePlatform(actor, 'tenants.create');
   const { displayName } = CreateTenantInput.parse(input);
   await requireMultiTenancy(deps, 'Creating a tenant');
@@ -37,7 +37,7 @@ export async function createTenant(deps: CoreDeps, actor: Actor, input: unknown)
   return tenantView(tenant);
 }
 
-export async function patchTenant(deps: CoreDeps, actor: Actor, tenantId: string, input: unknown) {
+export async function patchTenant(deps: TenancyDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = PatchTenantInput.parse(input);
   await deps.authz.requireTenant(actor, 'tenants.update', tenantId);
   await requireMultiTenancy(deps, 'Editing a tenant');

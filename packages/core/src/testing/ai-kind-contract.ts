@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modesOf } from '../ai/index.js';
 import {
   type AiChatRequest,
   type AiConnectionConfig,
@@ -7,13 +8,11 @@ import {
   type AiProviderKindV1,
   type AiUsage,
   BUILT_IN_PROTOCOL_MODES,
-  modesOf,
   type ProtocolMode,
   settingKeysOf,
   settingsSchemaProblems,
-} from '../ai/index.js';
-import { MarginError } from '../errors.js';
-import { REGISTERED_ID_PATTERN } from '../validation/index.js';
+} from '../ai-model/index.js';
+import { MarginError, REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import { marginErrorOf } from './async-results.js';
 
 /** One request as the kind's fake received it. */

@@ -1,4 +1,4 @@
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 
 /** Every item of an async iterable (paged provider listings), in order. */
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {

@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '../platform/index.js';
+import type { Clock, Ids } from '../kernel/index.js';
 
 /** A clock tests move by hand. */
 export interface ManualClock extends Clock {

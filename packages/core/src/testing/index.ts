@@ -1,3 +1,8 @@
+/** For tests that check a stored password or tell a job's failure from having no engine. */
+
+/** For tests that check a stored password or tell a job's failure from having no engine. */
+export { verifyPassword } from '../identity/index.js';
+export { NO_ENGINE } from '../reviewing/index.js';
 export {
   type AiKindContractChatAnswer,
   type AiKindContractHarness,

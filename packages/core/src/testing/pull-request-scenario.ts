@@ -1,4 +1,4 @@
-import type { ChangeType } from '../scm/index.js';
+import type { ChangeType } from '../scm-provider/index.js';
 
 /**
  * A pull request described by its file versions, which every provider fake (`@margin/providers/testing`)

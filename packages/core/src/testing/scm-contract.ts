@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import {
   AUTHENTICATION_KINDS,
   type ChangedFile,
@@ -7,8 +8,7 @@ import {
   type ScmProviderFamilyV1,
   type ScmProviderV1,
   type ScmScopeRef,
-} from '../scm/index.js';
-import { REGISTERED_ID_PATTERN } from '../validation/index.js';
+} from '../scm-provider/index.js';
 import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 

@@ -1,13 +1,13 @@
-import type { CoreDeps } from '../deps.js';
-import { type ErrorCode, MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { type ErrorCode, MarginError } from '../kernel/index.js';
 import { announceQueued, ONE_AT_A_TIME, requestReview } from '../reviewing/index.js';
-import type { PullRequestSnapshot } from '../scm/index.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
+import type { PullRequestSnapshot } from '../scm-provider/index.js';
 import { filtersCoverRepository, outsideConfiguredOwner, sameRepositoryId } from './repo-filters.js';
 import { type ByCoordinatesOutcome, SubmitByCoordinatesInput } from './schemas.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { TriggerConfigurationBase } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 /**
  * The outcome of a by-coordinates request, as data: `submitted` with its job, or a refusal with the
@@ -43,7 +43,7 @@ const NOT_COVERED =
  * Every answer but a validation failure carries a named outcome.
  */
 export async function submitByCoordinates(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   actor: Actor,
   clientId: string,
   input: unknown,
@@ -141,7 +141,7 @@ export async function submitByCoordinates(
  * repository. Active ones first, then those naming the repository over whole-scope ones, then oldest.
  */
 async function coveringConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   clientId: string,
   req: { providerScopePath: string; providerProjectKey: string; repositoryId: string },
 ): Promise<TriggerConfigurationBase | undefined> {

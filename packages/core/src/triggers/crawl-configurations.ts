@@ -1,6 +1,5 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { CreateCrawlConfigurationInput, PatchCrawlConfigurationInput, TriggerListQuery } from './schemas.js';
 import {
@@ -13,6 +12,7 @@ import {
   requireVisible,
 } from './trigger-config.js';
 import type { CrawlConfigurationPatch, CrawlConfigurationRecord } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 export const DEFAULT_CRAWL_INTERVAL_SECONDS = 60;
 
@@ -46,7 +46,7 @@ export function crawlConfigurationView(c: CrawlConfigurationRecord) {
 }
 
 /** Every crawl-configuration endpoint, reads included, needs `crawl-configs` (409 license_required). */
-export async function createCrawlConfiguration(deps: CoreDeps, actor: Actor, input: unknown) {
+export async function createCrawlConfiguration(deps: TriggersDeps, actor: Actor, input: unknown) {
   const req = CreateCrawlConfigurationInput.parse(input);
   await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
   await requireCapability(deps, CAPABILITY);
@@ -90,7 +90,7 @@ export async function createCrawlConfiguration(deps: CoreDeps, actor: Actor, inp
   return crawlConfigurationView(config);
 }
 
-export async function listCrawlConfigurations(deps: CoreDeps, actor: Actor, query: unknown) {
+export async function listCrawlConfigurations(deps: TriggersDeps, actor: Actor, query: unknown) {
   const { clientId, limit, cursor } = TriggerListQuery.parse(query);
   const filter = await listFilterFor(deps, actor, clientId);
   await requireCapability(deps, CAPABILITY);
@@ -99,7 +99,7 @@ export async function listCrawlConfigurations(deps: CoreDeps, actor: Actor, quer
 }
 
 async function requireConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   actor: Actor,
   action: 'triggers.read' | 'triggers.manage',
   id: string,
@@ -110,11 +110,11 @@ async function requireConfiguration(
   return config;
 }
 
-export async function getCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string) {
+export async function getCrawlConfiguration(deps: TriggersDeps, actor: Actor, id: string) {
   return crawlConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id));
 }
 
-export async function patchCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string, input: unknown) {
+export async function patchCrawlConfiguration(deps: TriggersDeps, actor: Actor, id: string, input: unknown) {
   const req = PatchCrawlConfigurationInput.parse(input);
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
   const patch: CrawlConfigurationPatch = await commonPatch(deps, current, req);
@@ -128,7 +128,7 @@ export async function patchCrawlConfiguration(deps: CoreDeps, actor: Actor, id: 
   return crawlConfigurationView(updated);
 }
 
-export async function deleteCrawlConfiguration(deps: CoreDeps, actor: Actor, id: string) {
+export async function deleteCrawlConfiguration(deps: TriggersDeps, actor: Actor, id: string) {
   await requireConfiguration(deps, actor, 'triggers.manage', id);
   if (!(await deps.storage.crawlConfigurations.delete(id))) throw configurationNotFound();
 }

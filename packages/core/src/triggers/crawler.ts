@@ -1,13 +1,13 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
-import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm/index.js';
 import { scopeWithConnection } from '../scm/index.js';
+import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm-provider/index.js';
 import { addSeconds } from './crawl-configurations.js';
 import { matchRepoFilters, outsideConfiguredOwner, repositoriesToList } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { CrawlConfigurationRecord, CrawlCounts, CrawlFinish } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 /** At most this many open pull requests are looked at per configuration and crawl. */
 export const MAX_PULL_REQUESTS_PER_CRAWL = 1000;
@@ -29,7 +29,7 @@ export interface CrawlRoundResult {
  * crawl one at once), lists their open pull requests through the adapter, and queues reviews of the
  * in-scope revisions not reviewed yet. Each crawl schedules the next `crawlIntervalSeconds` later.
  */
-export async function crawlDueConfigurations(deps: CoreDeps, request: CrawlRequest): Promise<CrawlRoundResult> {
+export async function crawlDueConfigurations(deps: TriggersDeps, request: CrawlRequest): Promise<CrawlRoundResult> {
   if (!(await isCapabilityAvailable(deps, 'crawl-configs'))) return { idle: true, crawled: [] };
   const now = deps.clock.now().toISOString();
   const claimed = await deps.storage.crawlConfigurations.claimDue({ ...request, now });
@@ -42,7 +42,7 @@ export async function crawlDueConfigurations(deps: CoreDeps, request: CrawlReque
   return { idle: false, crawled };
 }
 
-async function crawlOne(deps: CoreDeps, config: CrawlConfigurationRecord): Promise<CrawlFinish> {
+async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): Promise<CrawlFinish> {
   const finish = (outcome: CrawlFinish['outcome'], error: string | null, counts: CrawlCounts | null): CrawlFinish => {
     const at = deps.clock.now().toISOString();
     return { at, nextCrawlAt: addSeconds(at, config.crawlIntervalSeconds), outcome, error, counts };

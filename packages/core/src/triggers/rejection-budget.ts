@@ -1,4 +1,4 @@
-import type { Clock } from '../platform/index.js';
+import type { Clock } from '../kernel/index.js';
 
 export const REJECTIONS_RECORDED_PER_HOUR = 20;
 const WINDOW_MS = 3600_000;

@@ -1,4 +1,4 @@
-import type { ScmProviderFamilyV1 } from '../scm/index.js';
+import type { ScmProviderFamilyV1 } from '../scm-provider/index.js';
 import type { RepoFilter, TriggerConfigurationBase } from './trigger-records.js';
 
 /**

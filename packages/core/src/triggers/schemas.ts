@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { providerFamily, WEBHOOK_EVENT_KINDS } from '../scm/index.js';
-import { oneOf, required, text, timestamp } from '../validation/index.js';
+import { oneOf, required, text, timestamp } from '../kernel/index.js';
+import { providerFamily } from '../scm/index.js';
+import { WEBHOOK_EVENT_KINDS } from '../scm-provider/index.js';
 import { CRAWL_OUTCOMES, DELIVERY_OUTCOMES, KNOWLEDGE_SCOPE_MODES } from './trigger-records.js';
 
 const optionalText = (max: number) =>
@@ -279,3 +280,10 @@ export const ByCoordinatesResult = z
     code: z.string().optional(),
   })
   .meta({ id: 'ByCoordinatesResult' });
+
+export type WebhookConfigurationViewBody = z.infer<typeof WebhookConfigurationView>;
+export type CreatedWebhookConfigurationViewBody = z.infer<typeof CreatedWebhookConfigurationView>;
+export type WebhookConfigurationListBody = z.infer<typeof WebhookConfigurationList>;
+export type WebhookDeliveryListBody = z.infer<typeof WebhookDeliveryList>;
+export type CrawlConfigurationViewBody = z.infer<typeof CrawlConfigurationView>;
+export type CrawlConfigurationListBody = z.infer<typeof CrawlConfigurationList>;

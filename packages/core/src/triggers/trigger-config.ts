@@ -1,16 +1,9 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing } from '../licensing/index.js';
 import type { JobOptions, JobTrigger, ReviewRequest } from '../reviewing/index.js';
-import type {
-  OpenedScmConnection,
-  ProviderConnectionRecord,
-  ProviderFamily,
-  ProviderScopeRecord,
-  PullRequestSnapshot,
-} from '../scm/index.js';
-import { SYSTEM_TENANT_ID } from '../tenancy/index.js';
+import type { OpenedScmConnection, ProviderConnectionRecord, ProviderScopeRecord } from '../scm/index.js';
+import type { ProviderFamily, PullRequestSnapshot } from '../scm-provider/index.js';
 import type { CommonConfigurationPatchInput } from './schemas.js';
 import type {
   CrawlConfigurationPatch,
@@ -20,10 +13,11 @@ import type {
   TriggerListFilter,
   WebhookConfigurationPatch,
 } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 /** The client's scope with its connection, for a configuration being saved; 400 naming the field otherwise. */
 export async function requireScopeForConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   clientId: string,
   organizationScopeId: string,
   provider?: ProviderFamily,
@@ -65,7 +59,7 @@ export function checkRepoFilters(filters: readonly RepoFilter[], family: Provide
  * source of the client; the other modes keep no ids.
  */
 export async function checkKnowledgeScope(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   clientId: string,
   mode: KnowledgeScopeMode,
   ids: readonly string[],
@@ -107,7 +101,7 @@ export function repoFilterRecords(
  * configuration's family, a knowledge scope of the client's own sources; `updatedAt` stamped.
  */
 export async function commonPatch(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   current: TriggerConfigurationBase,
   req: CommonConfigurationPatchInput,
 ): Promise<CommonPatch> {
@@ -183,7 +177,7 @@ export function reviewRequestFor(
  * caller has a role on; Community installations reach only the System tenant.
  */
 export async function listFilterFor(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   actor: Actor,
   clientId: string | undefined,
 ): Promise<TriggerListFilter> {
@@ -208,7 +202,7 @@ export async function listFilterFor(
  * cannot see: 404 (never confirms it exists).
  */
 export async function requireVisible<T extends TriggerConfigurationBase>(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   actor: Actor,
   action: 'triggers.read' | 'triggers.manage',
   found: T | undefined,

@@ -1,5 +1,5 @@
-import type { ProviderFamily, WebhookEventKind } from '../scm/index.js';
-import type { Page, PageRequest } from '../storage/index.js';
+import type { Page, PageRequest } from '../kernel/index.js';
+import type { ProviderFamily, WebhookEventKind } from '../scm-provider/index.js';
 import type { ClientListFilter } from '../tenancy/index.js';
 
 export const KNOWLEDGE_SCOPE_MODES = ['allClientSources', 'selectedSources', 'none'] as const;

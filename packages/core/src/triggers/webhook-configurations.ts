@@ -1,11 +1,8 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import type { Actor } from '../identity/index.js';
+import type { Actor, Clock } from '../kernel/index.js';
+import { MarginError, sealedSecretContext, TtlCache } from '../kernel/index.js';
 import { isTenantInReach } from '../licensing/index.js';
-import type { Clock } from '../platform/index.js';
-import { sealedSecretContext, TtlCache } from '../platform/index.js';
-import type { ProviderRegistry } from '../providers.js';
-import type { WebhookEventKind } from '../scm/index.js';
+import type { ProviderRegistry } from '../provider-registry/index.js';
+import type { WebhookEventKind } from '../scm-provider/index.js';
 import {
   CreateWebhookConfigurationInput,
   DeliveriesQuery,
@@ -26,6 +23,7 @@ import type {
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 /**
  * Where a configuration's deliveries go: `/webhooks/v1/providers/<segment>/<path_key>`, the segment
@@ -78,7 +76,7 @@ export class WebhookConfigurationCache {
   private readonly byPathKey: TtlCache<string, ReceiverConfiguration | undefined>;
 
   constructor(
-    private readonly deps: Pick<CoreDeps, 'storage' | 'secrets'>,
+    private readonly deps: Pick<TriggersDeps, 'storage' | 'secrets'>,
     clock: Clock,
     ttlMs: number,
   ) {
@@ -155,7 +153,7 @@ export function deliveryView(d: WebhookDeliveryRecord) {
  * Creates a configuration with a new path key and generated secret. The secret is stored sealed and
  * returned in this response only.
  */
-export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, input: unknown, base: ListenerBase) {
+export async function createWebhookConfiguration(deps: TriggersDeps, actor: Actor, input: unknown, base: ListenerBase) {
   const req = CreateWebhookConfigurationInput.parse(input);
   await deps.authz.requireClient(actor, 'triggers.manage', req.clientId);
   const { scope } = await requireScopeForConfiguration(deps, req.clientId, req.organizationScopeId, req.provider);
@@ -193,7 +191,7 @@ export async function createWebhookConfiguration(deps: CoreDeps, actor: Actor, i
   return { ...webhookConfigurationView(config, base, deps.providers), generatedSecret };
 }
 
-export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, query: unknown, base: ListenerBase) {
+export async function listWebhookConfigurations(deps: TriggersDeps, actor: Actor, query: unknown, base: ListenerBase) {
   const { clientId, limit, cursor } = TriggerListQuery.parse(query);
   const filter = await listFilterFor(deps, actor, clientId);
   const page = await deps.storage.webhookConfigurations.list(filter, { limit, cursor });
@@ -204,7 +202,7 @@ export async function listWebhookConfigurations(deps: CoreDeps, actor: Actor, qu
 }
 
 async function requireConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   actor: Actor,
   action: 'triggers.read' | 'triggers.manage',
   id: string,
@@ -213,12 +211,12 @@ async function requireConfiguration(
   return requireVisible(deps, actor, action, found, configurationNotFound);
 }
 
-export async function getWebhookConfiguration(deps: CoreDeps, actor: Actor, id: string, base: ListenerBase) {
+export async function getWebhookConfiguration(deps: TriggersDeps, actor: Actor, id: string, base: ListenerBase) {
   return webhookConfigurationView(await requireConfiguration(deps, actor, 'triggers.read', id), base, deps.providers);
 }
 
 export async function patchWebhookConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   cache: WebhookConfigurationCache,
   actor: Actor,
   id: string,
@@ -236,7 +234,7 @@ export async function patchWebhookConfiguration(
 }
 
 export async function deleteWebhookConfiguration(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   cache: WebhookConfigurationCache,
   actor: Actor,
   id: string,
@@ -247,7 +245,7 @@ export async function deleteWebhookConfiguration(
   if (!deleted) throw configurationNotFound();
 }
 
-export async function listWebhookDeliveries(deps: CoreDeps, actor: Actor, id: string, query: unknown) {
+export async function listWebhookDeliveries(deps: TriggersDeps, actor: Actor, id: string, query: unknown) {
   const { take } = DeliveriesQuery.parse(query);
   await requireConfiguration(deps, actor, 'triggers.read', id);
   const items = await deps.storage.webhookDeliveries.listForConfiguration(id, take);

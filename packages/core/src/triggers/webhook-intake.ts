@@ -1,11 +1,11 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
-import { familyOfSegment } from '../providers.js';
-import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm/index.js';
+import { MarginError } from '../kernel/index.js';
+import { familyOfSegment } from '../provider-registry/index.js';
+import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm-provider/index.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
 import { matchRepoFilters, withinProject } from './repo-filters.js';
 import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 import type { WebhookConfigurationCache } from './webhook-configurations.js';
 
 export interface IncomingDelivery {
@@ -48,7 +48,7 @@ const AUTH_FAILED = 'The delivery did not authenticate with the configuration’
  * delivery in one insert and answer. Jobs are created later by the delivery processor, never here.
  */
 export async function receiveWebhook(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   cache: WebhookConfigurationCache,
   batcher: DeliveryBatcher,
   rejections: RejectionBudget,
@@ -124,7 +124,7 @@ export async function receiveWebhook(
   return { acknowledged: 'accepted' };
 }
 
-function baseRecord(deps: CoreDeps, config: WebhookConfigurationRecord, now: string): WebhookDeliveryRecord {
+function baseRecord(deps: TriggersDeps, config: WebhookConfigurationRecord, now: string): WebhookDeliveryRecord {
   return {
     id: deps.ids.uuid(),
     configurationId: config.id,
@@ -175,7 +175,7 @@ async function ignoreDelivery(
 
 /** A rejection is stored within the configuration's budget; past it, only counted. */
 async function recordRejection(
-  deps: CoreDeps,
+  deps: TriggersDeps,
   batcher: DeliveryBatcher,
   rejections: RejectionBudget,
   delivery: WebhookDeliveryRecord,
@@ -186,7 +186,7 @@ async function recordRejection(
   return recordDelivery(deps, batcher, { ...delivery, actions });
 }
 
-async function recordDelivery(deps: CoreDeps, batcher: DeliveryBatcher, delivery: WebhookDeliveryRecord) {
+async function recordDelivery(deps: TriggersDeps, batcher: DeliveryBatcher, delivery: WebhookDeliveryRecord) {
   const result = await batcher.record({ ...delivery, failureReason: delivery.failureReason?.slice(0, 1000) ?? null });
   const outcome: DeliveryOutcome = result === 'duplicate' ? 'ignored' : delivery.outcome;
   deps.events.emit('webhook.delivery', { configurationId: delivery.configurationId, deliveryId: delivery.id, outcome });

@@ -1,12 +1,12 @@
-import type { CoreDeps } from '../deps.js';
-import { MarginError } from '../errors.js';
+import { MarginError } from '../kernel/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
-import type { PullRequestSnapshot } from '../scm/index.js';
 import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
+import type { PullRequestSnapshot } from '../scm-provider/index.js';
 import { refusalAction } from './refusal-actions.js';
 import { matchRepoFilters, outsideConfiguredOwner } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { DeliveryProcessingResult, WebhookDeliveryRecord } from './trigger-records.js';
+import type { TriggersDeps } from './triggers-deps.js';
 
 /** Tries per delivery before it is recorded as failed (provider outages, lost workers). */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -30,7 +30,7 @@ const done = (
  * one; a lost worker's lease runs out and another host takes it), turns each into at most one job,
  * and records what was done on the delivery. Returns how many were handled.
  */
-export async function processPendingDeliveries(deps: CoreDeps, request: ProcessRequest): Promise<number> {
+export async function processPendingDeliveries(deps: TriggersDeps, request: ProcessRequest): Promise<number> {
   const now = deps.clock.now().toISOString();
   const claimed = await deps.storage.webhookDeliveries.claimPending({ ...request, now });
   for (const delivery of claimed) {
@@ -40,7 +40,7 @@ export async function processPendingDeliveries(deps: CoreDeps, request: ProcessR
   return claimed.length;
 }
 
-async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord): Promise<DeliveryProcessingResult> {
+async function processDelivery(deps: TriggersDeps, delivery: WebhookDeliveryRecord): Promise<DeliveryProcessingResult> {
   if (delivery.attempts > MAX_DELIVERY_ATTEMPTS) {
     return done('failed', delivery.actions, `Gave up after ${MAX_DELIVERY_ATTEMPTS} attempts.`);
   }
@@ -104,7 +104,7 @@ async function processDelivery(deps: CoreDeps, delivery: WebhookDeliveryRecord):
  * webhook's review is not dropped for that: the delivery waits and tries again (reading the pull
  * request afresh, so it reviews the newest revision), without using up its attempts.
  */
-function waitForTurn(deps: CoreDeps): DeliveryProcessingResult {
+function waitForTurn(deps: TriggersDeps): DeliveryProcessingResult {
   return {
     outcome: 'accepted',
     actions: ['waiting: another review is queued or running (one at a time without parallel-review-execution)'],
@@ -116,7 +116,7 @@ function waitForTurn(deps: CoreDeps): DeliveryProcessingResult {
 }
 
 /** A provider outage or a storage hiccup: try again later, until the attempts run out. */
-function retryOrFail(deps: CoreDeps, delivery: WebhookDeliveryRecord, error: unknown): DeliveryProcessingResult {
+function retryOrFail(deps: TriggersDeps, delivery: WebhookDeliveryRecord, error: unknown): DeliveryProcessingResult {
   const reason = MarginError.isInstance(error) ? error.message : 'An internal error occurred.';
   if (delivery.attempts >= MAX_DELIVERY_ATTEMPTS) {
     return done('failed', [], `${reason} (gave up after ${delivery.attempts} attempts)`);

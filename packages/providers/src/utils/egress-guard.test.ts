@@ -1,5 +1,5 @@
 import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
-import type { MarginError } from '@margin/core';
+import type { MarginError } from '@margin/core/spec';
 import { marginErrorOf } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { MarginError } from '@margin/core';
-import { isMetadataHostName, refusedAddressClass } from '@margin/core/spec';
+import { isMetadataHostName, MarginError, refusedAddressClass } from '@margin/core/spec';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 /**

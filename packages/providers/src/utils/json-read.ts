@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 
 /**
  * Reading untrusted JSON (webhook bodies, loosely typed provider answers) without `any`: each helper

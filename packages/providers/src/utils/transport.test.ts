@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../testing/index.js';
 import { createTransport } from './transport.js';

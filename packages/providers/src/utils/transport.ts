@@ -1,4 +1,4 @@
-import { MarginError, type ProviderFailure } from '@margin/core';
+import { MarginError, type ProviderFailure } from '@margin/core/spec';
 import ky, { type KyInstance } from 'ky';
 import { type Deadline, DeadlineExceeded, fetchWithinDeadline, startDeadline } from './deadline.js';
 import { providerMessage, redactSecrets } from './redact.js';

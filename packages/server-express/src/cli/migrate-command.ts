@@ -1,8 +1,8 @@
+import type { CliCommand } from '@margin/cli';
 import { createAesGcmSecretBox } from '@margin/core';
 import { openKnexStorage } from '@margin/storage-knex';
 import { loadConfig } from '../config.js';
 import { loadHostSecrets } from '../host/host-secrets.js';
-import type { CliCommand } from './cli-io.js';
 
 export const migrateCommand: CliCommand = {
   name: 'migrate',

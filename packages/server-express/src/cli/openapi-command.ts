@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { type CliCommand, parseCommandArgs } from '@margin/cli';
 import { buildOpenApiDocument, serializeOpenApi } from '../openapi/openapi-document.js';
 import { API_ROUTES } from '../routes/index.js';
-import { parseCommandArgs } from './cli-args.js';
-import type { CliCommand } from './cli-io.js';
 
 export const openapiCommand: CliCommand = {
   name: 'openapi',

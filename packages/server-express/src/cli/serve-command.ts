@@ -1,6 +1,6 @@
+import type { CliCommand } from '@margin/cli';
 import { loadConfig } from '../config.js';
 import { startMarginHost } from '../host/start-host.js';
-import type { CliCommand } from './cli-io.js';
 
 export const serveCommand: CliCommand = {
   name: 'serve',

@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { verifyPassword } from '@margin/core';
+import { verifyPassword } from '@margin/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from '../testing/index.js';
 

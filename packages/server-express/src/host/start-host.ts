@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import { configuredProviderRegistry, loadPlugins, type RegistryBase } from '@margin/cli';
 import {
   type BootstrapAdminResult,
   type CrawlScheduler,
@@ -22,9 +23,7 @@ import { createGateway } from '../http/gateway.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
 import { loadHostSecrets } from './host-secrets.js';
-import { loadPlugins } from './load-plugins.js';
 import { createHostContext } from './margin-router.js';
-import { configuredProviderRegistry, type RegistryBase } from './provider-registry.js';
 
 export interface MarginHostOptions {
   config: HostConfig;

@@ -1,5 +1,5 @@
-import { NO_ENGINE } from '@margin/core';
 import { SYSTEM_TENANT_ID } from '@margin/core/spec';
+import { NO_ENGINE } from '@margin/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlledEngine, eventually, startTestHost, type TestApi, type TestHost } from '../testing/index.js';
 

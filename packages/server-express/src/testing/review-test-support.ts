@@ -1,20 +1,17 @@
 /**
  * Test support for reviews through the stock host: a scripted OpenAI-compatible model on loopback,
  * a client set up end to end (provider connection and scope on a provider fake, an active AI
- * connection bound to `reviewDefault`, a webhook configuration), and a pull request scenario.
+ * connection bound to `reviewDefault`, a webhook configuration), and — from the CLI's test support,
+ * which shares them — a pull request scenario and the model's scripted answers.
  */
 import { ReviewWorker, silentLogger } from '@margin/core';
 import { SYSTEM_TENANT_ID } from '@margin/core/spec';
-import type { PullRequestScenario } from '@margin/core/testing';
-import {
-  type FakeChatAnswer,
-  type FakeChatModel,
-  type FakeChatRequest,
-  startFakeChatModel,
-} from '@margin/providers/testing';
+import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import { eventually, startTestHost, type TestApi, type TestHost } from './index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
+
+export { billingScenario, confirmAll, findingsAnswer, isVerifying, systemOf, userOf } from '@margin/cli/testing';
 
 export interface ReviewHarness {
   fakes: ScmFakes;
@@ -80,17 +77,6 @@ export async function runQueuedJob(host: TestHost, admin: TestApi, jobId: string
   }
 }
 
-const text = (request: FakeChatRequest, role: string) =>
-  request.messages
-    .filter((m) => m.role === role)
-    .map((m) => String(m.content ?? ''))
-    .join('\n');
-
-/** What the engine asked: its system prompt and the user turns. */
-export const systemOf = (request: FakeChatRequest) => text(request, 'system');
-export const userOf = (request: FakeChatRequest) => text(request, 'user');
-export const isVerifying = (request: FakeChatRequest) => systemOf(request).startsWith('You check findings');
-
 /** A client reviewing pull requests of the family's fake repository with the scripted model. */
 export async function reviewingClient(
   admin: TestApi,
@@ -131,85 +117,6 @@ export async function reviewingClient(
       providerProjectKey: facts.projectKey,
       repositoryId: facts.repositoryId,
       pullRequestId,
-    }),
-  };
-}
-
-const numbered = (n: number, f: (i: number) => string) =>
-  `${Array.from({ length: n }, (_, i) => f(i + 1)).join('\n')}\n`;
-
-/**
- * A pull request with a two-hunk change, an added file, a lock file, a deleted file and a binary:
- * `src/billing.ts` line 42 becomes `  const total = price * qty;`, line 50 `  return total / count;`.
- */
-export function billingScenario(number: number, headDigit = 'e'): PullRequestScenario {
-  return {
-    number,
-    title: 'Compute invoice totals',
-    description: 'Totals are now computed from price and quantity.',
-    sourceBranch: `feature/totals-${number}`,
-    targetBranch: 'main',
-    headSha: headDigit.repeat(40),
-    baseSha: 'd'.repeat(40),
-    files: [
-      {
-        path: 'src/billing.ts',
-        changeType: 'modified',
-        oldText: numbered(60, (i) => `  step(${i});`),
-        newText: numbered(60, (i) =>
-          i === 42 ? '  const total = price * qty;' : i === 50 ? '  return total / count;' : `  step(${i});`,
-        ),
-      },
-      { path: 'src/tax.ts', changeType: 'added', newText: 'export const rate = 0.2;\nexport const label = "vat";\n' },
-      {
-        path: 'pnpm-lock.yaml',
-        changeType: 'modified',
-        oldText: 'lockfileVersion: 9\n',
-        newText: 'lockfileVersion: 10\n',
-      },
-      { path: 'src/legacy.ts', changeType: 'deleted', oldText: 'export const legacy = true;\n' },
-      { path: 'assets/logo.png', changeType: 'modified', oldText: 'PNG1', newText: 'PNG2', binary: true },
-    ],
-    branchFiles: { main: {} },
-  };
-}
-
-/** The reviewing model's answer: findings as the engine's schema asks for them. */
-export function findingsAnswer(...findings: Array<Record<string, unknown>>): FakeChatAnswer {
-  return {
-    content: JSON.stringify({
-      findings: findings.map((f) => ({
-        quote: '',
-        evidence: 'Seen in the diff.',
-        claim: { kind: 'none', symbol: null, path: null },
-        confidence: 90,
-        suggestion: null,
-        ruleId: null,
-        ...f,
-      })),
-      fileNotes: null,
-    }),
-  };
-}
-
-/** The verifier confirming every finding it is shown with a high score. */
-export function confirmAll(request: FakeChatRequest): FakeChatAnswer {
-  const ids = [...userOf(request).matchAll(/^(F\d+)\. /gm)].map((m) => m[1]);
-  return {
-    content: JSON.stringify({
-      items: ids.map((id) => ({
-        id,
-        score: 9,
-        why: 'The defect is visible in the diff.',
-        features: {
-          isDefect: true,
-          requiresAssumedInput: false,
-          isQualityOpinion: false,
-          targetsUnchangedCode: false,
-          suggestionIsCorrect: null,
-        },
-        locatedQuote: null,
-      })),
     }),
   };
 }

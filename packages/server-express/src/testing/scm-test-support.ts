@@ -3,6 +3,7 @@
  * loopback sockets, a provider registry pointed at them, and connection bodies that reach them.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import type { RegistryBase } from '@margin/cli';
 import type { ProviderRegistry } from '@margin/core/spec';
 import { createProviderRegistry } from '@margin/providers';
 import {
@@ -18,7 +19,6 @@ import {
   startGitHubFake,
   startGitLabFake,
 } from '@margin/providers/testing';
-import type { RegistryBase } from '../host/provider-registry.js';
 
 /** Distinctive secrets, so a leak into a response or log line is easy to find. */
 export const SECRETS = {

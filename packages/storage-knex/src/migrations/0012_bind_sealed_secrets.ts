@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import { type SealedField, sealedSecretContext } from '@margin/core/spec';
+import { MarginError, type SealedField, sealedSecretContext } from '@margin/core/spec';
 import type { Knex } from 'knex';
 import type { Migration } from './migration.js';
 

@@ -1,10 +1,10 @@
-import { MarginError } from '@margin/core';
-import type {
-  AiConnectionRecord,
-  AiConnectionsRepository,
-  AiPurpose,
-  ConfiguredModelRecord,
-  PurposeBindingRecord,
+import {
+  type AiConnectionRecord,
+  type AiConnectionsRepository,
+  type AiPurpose,
+  type ConfiguredModelRecord,
+  MarginError,
+  type PurposeBindingRecord,
 } from '@margin/core/spec';
 import { type Dialect, readBool, readJson, readTime, readTimeOrNull, writeJson } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPageOfRows } from '../paging.js';

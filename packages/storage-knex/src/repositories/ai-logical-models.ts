@@ -1,9 +1,9 @@
-import { MarginError } from '@margin/core';
 import {
   AI_PURPOSES,
   type AiLogicalModelsRepository,
   type AiPurpose,
   type LogicalModelRecord,
+  MarginError,
   type PurposeMappingRecord,
 } from '@margin/core/spec';
 import { readTime } from '../dialect.js';

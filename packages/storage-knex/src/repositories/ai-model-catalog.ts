@@ -1,5 +1,9 @@
-import { MarginError } from '@margin/core';
-import type { AiModelCatalogRepository, CatalogModelRecord, PriceOverrideRecord } from '@margin/core/spec';
+import {
+  type AiModelCatalogRepository,
+  type CatalogModelRecord,
+  MarginError,
+  type PriceOverrideRecord,
+} from '@margin/core/spec';
 import { type Dialect, readTime } from '../dialect.js';
 import { atomically, conflictOnDuplicate, type Db, lower, numberOrNull, type Row } from '../rows.js';
 import { modelTraitsFromRow, modelTraitsRow } from './ai-model-traits.js';

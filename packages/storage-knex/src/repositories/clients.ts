@@ -1,5 +1,10 @@
-import { type ClientRole, MarginError, type TenantRole } from '@margin/core';
-import type { ClientRecord, ClientsRepository } from '@margin/core/spec';
+import {
+  type ClientRecord,
+  type ClientRole,
+  type ClientsRepository,
+  MarginError,
+  type TenantRole,
+} from '@margin/core/spec';
 import { readBool, readTime } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';
 import { columnsOf, conflictOnDuplicate, type Db, lower, type Row, updateAndRead } from '../rows.js';

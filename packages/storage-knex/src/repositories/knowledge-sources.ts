@@ -1,5 +1,9 @@
-import { MarginError } from '@margin/core';
-import type { KnowledgeSourceRecord, KnowledgeSourcesRepository, ProviderFamily } from '@margin/core/spec';
+import {
+  type KnowledgeSourceRecord,
+  type KnowledgeSourcesRepository,
+  MarginError,
+  type ProviderFamily,
+} from '@margin/core/spec';
 import { type Dialect, readJson, readTime, writeJson } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';
 import { conflictOnDuplicate, type Db, lower, type Row } from '../rows.js';

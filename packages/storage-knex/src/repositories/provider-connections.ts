@@ -1,11 +1,12 @@
-import { MarginError, type ProviderFailure } from '@margin/core';
-import type {
-  AuthenticationKind,
-  ProviderConnectionPatch,
-  ProviderConnectionRecord,
-  ProviderConnectionsRepository,
-  ProviderFamily,
-  VerificationStatus,
+import {
+  type AuthenticationKind,
+  MarginError,
+  type ProviderConnectionPatch,
+  type ProviderConnectionRecord,
+  type ProviderConnectionsRepository,
+  type ProviderFailure,
+  type ProviderFamily,
+  type VerificationStatus,
 } from '@margin/core/spec';
 import { readBool, readTime, readTimeOrNull } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';

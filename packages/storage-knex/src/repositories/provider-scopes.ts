@@ -1,5 +1,10 @@
-import { MarginError } from '@margin/core';
-import type { ProviderScopePatch, ProviderScopeRecord, ProviderScopesRepository, ScopeType } from '@margin/core/spec';
+import {
+  MarginError,
+  type ProviderScopePatch,
+  type ProviderScopeRecord,
+  type ProviderScopesRepository,
+  type ScopeType,
+} from '@margin/core/spec';
 import { readBool, readTime } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPage } from '../paging.js';
 import { columnsOf, conflictOnDuplicate, type Db, type Row, textOrNull, updateAndRead } from '../rows.js';

@@ -1,6 +1,6 @@
-import { MarginError } from '@margin/core';
 import {
   type JobStatus,
+  MarginError,
   RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
   type ReviewJobRecord,

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { TenantRecord, TenantsRepository } from '@margin/core/spec';
+import { MarginError, type TenantRecord, type TenantsRepository } from '@margin/core/spec';
 import { readTime } from '../dialect.js';
 import { byCreatedAt, inOrder } from '../paging.js';
 import { columnsOf, conflictOnDuplicate, type Db, type Row, updateAndRead } from '../rows.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { UserPatch, UserRecord, UsersRepository } from '@margin/core/spec';
+import { MarginError, type UserPatch, type UserRecord, type UsersRepository } from '@margin/core/spec';
 import type { Knex } from 'knex';
 import { readBool, readTime } from '../dialect.js';
 import { byCreatedAt, keysetPage } from '../paging.js';

@@ -1,5 +1,9 @@
-import { MarginError } from '@margin/core';
-import type { WebhookConfigurationRecord, WebhookConfigurationsRepository, WebhookEventKind } from '@margin/core/spec';
+import {
+  MarginError,
+  type WebhookConfigurationRecord,
+  type WebhookConfigurationsRepository,
+  type WebhookEventKind,
+} from '@margin/core/spec';
 import { type Dialect, readJson, rowsOf, writeJson } from '../dialect.js';
 import { conflictOnDuplicate, type Db, type Row } from '../rows.js';
 import { baseFromRow, baseToRow, configurationTable } from './trigger-configurations.js';

@@ -1,4 +1,4 @@
-import { estimateCostUsd, type ModelPrices } from '../../ai/index.js';
+import { estimateCostUsd, type ModelPrices } from '../../ai-model/index.js';
 import type { Tier } from '../plan/tiers.js';
 import { MAX_TOOL_OUTPUT_CHARS } from '../tools/read-file-tool.js';
 import { roundUsd } from './spend-caps.js';

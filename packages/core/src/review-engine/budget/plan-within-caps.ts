@@ -1,4 +1,4 @@
-import type { AiPurpose, ModelPrices } from '../../ai/index.js';
+import type { AiPurpose, ModelPrices } from '../../ai-model/index.js';
 import type { PackableFile, PackResult } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import {

@@ -1,4 +1,4 @@
-import type { ModelPrices } from '../../ai/index.js';
+import type { ModelPrices } from '../../ai-model/index.js';
 import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 

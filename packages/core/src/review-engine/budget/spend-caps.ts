@@ -1,5 +1,5 @@
-import type { ModelPrices } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import type { ModelPrices } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 
 /**
  * What one review run may spend, in US$ at the configured models' prices (`inputCostPer1MUsd`,

@@ -1,4 +1,4 @@
-import type { ReviewThread } from '../../scm/index.js';
+import type { ReviewThread } from '../../scm-provider/index.js';
 import { demote, type EngineFinding, isCandidate, SEVERITY_RANK } from '../engine-finding.js';
 import { combinedFingerprint, cosine, jaccard, sameFinding, wordsOf } from '../identity/finding-keys.js';
 import {

@@ -1,4 +1,4 @@
-import type { ChangeType } from '../../scm/index.js';
+import type { ChangeType } from '../../scm-provider/index.js';
 import { type DiffHunk, isWhitespaceOnly, type ParsedDiff } from './parse-diff.js';
 
 export interface RenderFileInput {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StructuredSpec } from '../../ai/index.js';
+import type { StructuredSpec } from '../../ai-model/index.js';
 
 export const FINDING_CATEGORIES = [
   'bug',

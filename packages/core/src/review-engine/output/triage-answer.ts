@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StructuredSpec } from '../../ai/index.js';
+import type { StructuredSpec } from '../../ai-model/index.js';
 import type { Tier } from '../plan/tiers.js';
 import type { ReadAnswer } from './review-answer.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { askStructured } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { askStructured } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { REVIEW_ANSWER_SPEC } from './review-answer.js';
 

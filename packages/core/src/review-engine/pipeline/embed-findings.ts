@@ -1,10 +1,10 @@
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
-import type { ProtocolPass } from '../../reviewing/index.js';
-import type { ReviewThread } from '../../scm/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
+import type { ReviewThread } from '../../scm-provider/index.js';
 import { threadNear, threadText } from '../dedupe/dedupe.js';
 import { type EngineFinding, isCandidate } from '../engine-finding.js';
 import type { DismissedFinding, KnownFinding } from '../memory/review-memory.js';
+import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { ReviewModels } from '../review-engine-v1.js';
 import type { UsageLedger } from './usage-ledger.js';
 

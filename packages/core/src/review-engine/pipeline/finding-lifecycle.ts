@@ -1,4 +1,4 @@
-import type { ReviewThread } from '../../scm/index.js';
+import type { ReviewThread } from '../../scm-provider/index.js';
 import type { KnownMatch } from '../dedupe/dedupe.js';
 import type { ParsedDiff } from '../diff/parse-diff.js';
 import type { EngineFinding } from '../engine-finding.js';

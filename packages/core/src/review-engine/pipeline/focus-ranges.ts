@@ -1,4 +1,4 @@
-import type { Revision } from '../../scm/index.js';
+import type { Revision } from '../../scm-provider/index.js';
 import { parseDiff } from '../diff/parse-diff.js';
 import type { ReviewBaseline } from '../memory/review-memory.js';
 import { forEachPooled } from './pool.js';

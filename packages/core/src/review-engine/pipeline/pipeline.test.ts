@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { ReviewThread } from '../../scm/index.js';
+import type { AiChatRequest } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
+import type { ReviewThread } from '../../scm-provider/index.js';
 import {
   createMemoryFindingStore,
   createMemoryLedger,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MarginError } from '../../errors.js';
-import type { ChangedFile, FileDiff, Revision } from '../../scm/index.js';
+import { MarginError } from '../../kernel/index.js';
+import type { ChangedFile, FileDiff, Revision } from '../../scm-provider/index.js';
 import type { Anchor } from '../anchor/anchor.js';
 import type { CoverageFile } from '../coverage.js';
 import { changedLineCount, type ParsedDiff, parseDiff } from '../diff/parse-diff.js';

@@ -15,7 +15,7 @@ import type {
   ScmCallOptions,
   ScmProviderV1,
   ThreadStatus,
-} from '../../scm/index.js';
+} from '../../scm-provider/index.js';
 
 /**
  * What a review reads about one pull request. The service binds an SCM provider to the job's pull

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest, ModelPrices } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import type { AiChatRequest, ModelPrices } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { TRIAGE_SYSTEM_PROMPT } from '../prompt/triage-prompt.js';

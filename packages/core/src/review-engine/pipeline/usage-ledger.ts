@@ -1,8 +1,9 @@
-import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai/index.js';
-import { addUsage, emptyUsage, estimateCostUsd } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
-import type { JobUsage, ProtocolPass } from '../../reviewing/index.js';
+import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai-model/index.js';
+import { addUsage, emptyUsage, estimateCostUsd } from '../../ai-model/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
+import type { JobUsage } from '../protocol/job-usage.js';
+import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 
 interface Entry {
@@ -66,6 +67,15 @@ export class UsageLedger {
 }
 
 const round = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
+
+/** A model call's (or several calls') usage as a protocol pass records its tokens. */
+export function passTokens(usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number }) {
+  return {
+    inputTokens: usage.inputTokens,
+    cachedInputTokens: usage.cachedInputTokens,
+    outputTokens: usage.outputTokens,
+  };
+}
 
 /**
  * The model's `chat` as one stage calls it: with the job's signal, counted in the ledger, and

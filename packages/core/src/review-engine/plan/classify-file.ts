@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { ChangedFile } from '../../scm/index.js';
+import type { ChangedFile } from '../../scm-provider/index.js';
 import { isWhitespaceOnly, type ParsedDiff } from '../diff/parse-diff.js';
 
 /** Why a changed file gets no model call. Each is a zero-token path, disclosed in the coverage. */

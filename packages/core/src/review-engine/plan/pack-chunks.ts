@@ -112,3 +112,26 @@ export function packChunks(files: readonly PackableFile[], limits: PackLimits): 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3.5);
 }
+
+/**
+ * A chunk in two, for a model whose window it overflowed after all: its files in two halves, or a
+ * single file's hunks in two; `undefined` when it is one hunk, which cannot be split.
+ */
+export function splitChunk(chunk: PackedChunk): PackedChunk[] | undefined {
+  if (chunk.parts.length > 1) {
+    const half = Math.ceil(chunk.parts.length / 2);
+    return [chunk.parts.slice(0, half), chunk.parts.slice(half)].map((parts) => ({
+      parts,
+      tokens: Math.ceil(chunk.tokens / 2),
+      tier: chunk.tier,
+    }));
+  }
+  const part = chunk.parts[0];
+  if (!part || part.hunks.length < 2) return undefined;
+  const half = Math.ceil(part.hunks.length / 2);
+  return [part.hunks.slice(0, half), part.hunks.slice(half)].map((hunks) => ({
+    parts: [{ fileId: part.fileId, hunks, whole: false }],
+    tokens: Math.ceil(chunk.tokens / 2),
+    tier: chunk.tier,
+  }));
+}

@@ -1,4 +1,4 @@
-import type { AiPurpose } from '../../ai/index.js';
+import type { AiPurpose } from '../../ai-model/index.js';
 
 export type Tier = 'low' | 'medium' | 'high';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChangedFile, PullRequestSnapshot } from '../../scm/index.js';
+import type { ChangedFile, PullRequestSnapshot } from '../../scm-provider/index.js';
 import type { ReviewSource } from '../pipeline/review-source.js';
 import { splitUnifiedDiff } from './unified-diff-files.js';
 

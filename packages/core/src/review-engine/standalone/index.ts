@@ -1,6 +1,5 @@
 export { type DiffSourceInput, diffReviewSource } from './diff-review-source.js';
 export { createMemoryProtocol, type ReviewProtocol } from './memory-protocol.js';
-export { bindReviewModel, type ModelBinding, type ModelBindingInput } from './model-binding.js';
 export { providerMarkerMemory } from './provider-marker-memory.js';
 export {
   type OpenedPullRequest,

@@ -1,10 +1,11 @@
-import type { Clock } from '../../platform/index.js';
-import type { ProtocolEventRecord, ProtocolPassRecord, ProtocolWriter } from '../../reviewing/index.js';
+import type { Clock } from '../../kernel/index.js';
+import type { ProtocolWriter } from '../protocol/protocol-writer.js';
+import type { RecordedEvent, RecordedPass } from '../protocol/recorded-protocol.js';
 
 /** What a review recorded, in the records the service stores: passes in start order, events in order. */
 export interface ReviewProtocol {
-  passes: ProtocolPassRecord[];
-  events: ProtocolEventRecord[];
+  passes: RecordedPass[];
+  events: RecordedEvent[];
 }
 
 /**
@@ -16,15 +17,15 @@ export function createMemoryProtocol(options: {
   clock: Clock;
   newId: () => string;
 }): ProtocolWriter & ReviewProtocol {
-  const passes: ProtocolPassRecord[] = [];
-  const events: ProtocolEventRecord[] = [];
+  const passes: RecordedPass[] = [];
+  const events: RecordedEvent[] = [];
   const now = () => options.clock.now().toISOString();
   return {
     passes,
     events,
     async pass(stage, label, filePath) {
       const id = options.newId();
-      const record: ProtocolPassRecord = {
+      const record: RecordedPass = {
         id,
         jobId: options.jobId,
         attempt: 1,

@@ -1,5 +1,5 @@
-import { MarginError } from '../../errors.js';
-import type { ProviderRegistry } from '../../providers.js';
+import { MarginError } from '../../kernel/index.js';
+import type { ProviderRegistry } from '../../provider-registry/index.js';
 import type {
   ProviderFamily,
   PullRequestAddress,
@@ -7,7 +7,7 @@ import type {
   ScmProviderFamilyV1,
   ScmProviderV1,
   ScmPullRequestUrlsV1,
-} from '../../scm/index.js';
+} from '../../scm-provider/index.js';
 import { type ReviewPublisher, type ReviewSource, scmReviewSource } from '../pipeline/review-source.js';
 
 /** A pull request's web address read into the coordinates a connection and a `PullRequestRef` need. */

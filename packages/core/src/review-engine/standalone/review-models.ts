@@ -1,4 +1,4 @@
-import type { AiModelV1 } from '../../ai/index.js';
+import type { AiModelV1 } from '../../ai-model/index.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 
 export type ReviewModelTraits = Partial<Omit<ReviewModel, 'model' | 'purpose'>>;

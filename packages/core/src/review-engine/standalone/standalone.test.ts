@@ -3,21 +3,19 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AiModelV1, AiProviderKindV1 } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type {
   ScmConnectionConfig,
   ScmProviderFamilyV1,
   ScmProviderV1,
   ScmPullRequestUrlsV1,
   ScmScopeRef,
-} from '../../scm/index.js';
+} from '../../scm-provider/index.js';
 import { parseDiff } from '../diff/parse-diff.js';
 import { countingIds, memoryPullRequest } from '../testing/memory-review.js';
 import { reviewAnswer as answer } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { diffReviewSource } from './diff-review-source.js';
-import { bindReviewModel } from './model-binding.js';
 import { openPullRequestByUrl, parsePullRequestUrl } from './pull-request-url.js';
 import { reviewDiff, reviewPullRequest, withRepoConfig } from './review-pull-request.js';
 import { splitUnifiedDiff } from './unified-diff-files.js';
@@ -391,57 +389,5 @@ describe('parsePullRequestUrl', () => {
       pullRequestId: 9,
     });
     expect(opened.pullRequest.family).toBe('beta');
-  });
-});
-
-describe('bindReviewModel', () => {
-  const created: unknown[] = [];
-  const kind: AiProviderKindV1 = {
-    specificationVersion: 'v1',
-    kind: 'kindCompatible',
-    displayName: 'OpenAI-compatible',
-    protocols: [{ mode: 'chatCompletions', operation: 'chat' }],
-    requiresApiKey: false,
-    supportsDiscovery: true,
-    probe: async () => ({ status: 'succeeded', summary: '', warnings: [] }),
-    discoverModels: async () => ({ discoveryStatus: 'succeeded', manualEntryAllowed: true, warnings: [], models: [] }),
-    createModel(connection, spec) {
-      created.push({ connection, spec });
-      return {
-        specificationVersion: 'v1',
-        providerKind: 'kindCompatible',
-        remoteModelId: spec.remoteModelId,
-      } as AiModelV1;
-    },
-  };
-
-  it('builds the model through the kind, as the service does', async () => {
-    const bound = bindReviewModel({
-      kinds: [kind],
-      providerKind: 'kindCompatible',
-      baseUrl: 'http://127.0.0.1:11434/v1',
-      remoteModelId: 'qwen2.5-coder',
-      allowPrivateEgress: true,
-    });
-    expect(created.at(-1)).toMatchObject({
-      connection: { baseUrl: 'http://127.0.0.1:11434/v1', auth: { mode: 'apiKey', apiKey: '' } },
-      spec: { remoteModelId: 'qwen2.5-coder', protocolMode: 'chatCompletions', supportsStructuredOutput: false },
-    });
-    expect(await bound.models.forPurpose('reviewVerification')).toMatchObject({ maxContextTokens: null });
-  });
-
-  it('applies the service’s endpoint, key and egress rules', () => {
-    const bind = (over: Partial<Parameters<typeof bindReviewModel>[0]>) => () =>
-      bindReviewModel({
-        kinds: [kind],
-        providerKind: 'kindCompatible',
-        baseUrl: 'http://127.0.0.1:11434/v1',
-        remoteModelId: 'm',
-        allowPrivateEgress: false,
-        ...over,
-      });
-    expect(bind({})).toThrow(/baseUrl/);
-    expect(bind({ baseUrl: '' })).toThrow('baseUrl is required for kindCompatible.');
-    expect(bind({ providerKind: 'kindDirect', baseUrl: '' })).toThrow(/not available in this installation/);
   });
 });

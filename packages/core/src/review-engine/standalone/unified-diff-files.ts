@@ -1,4 +1,4 @@
-import type { ChangeType } from '../../scm/index.js';
+import type { ChangeType } from '../../scm-provider/index.js';
 
 /** One file of a multi-file unified diff, in the shape `FileDiff.text` carries it. */
 export interface UnifiedDiffFile {

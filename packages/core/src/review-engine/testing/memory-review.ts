@@ -3,18 +3,18 @@
  * the review source and the publisher, and a model set where one scripted model serves every
  * purpose. Posted threads are kept with their markers, so a second run sees the first run's posts.
  */
-import type { AiModelV1, ModelPrices } from '../../ai/index.js';
-import { type Ids, systemClock } from '../../platform/index.js';
-import type { ProtocolWriter } from '../../reviewing/index.js';
+import type { AiModelV1, ModelPrices } from '../../ai-model/index.js';
+import { type Ids, MarginError, systemClock } from '../../kernel/index.js';
 import type {
   ChangedFile,
   CreateThreadInput,
   EditCommentInput,
   PullRequestSnapshot,
   ReviewThread,
-} from '../../scm/index.js';
+} from '../../scm-provider/index.js';
+import type { RunReviewInput } from '../pipeline/review-run.js';
 import type { ReviewPublisher, ReviewSource } from '../pipeline/review-source.js';
-import type { RunReviewInput } from '../pipeline/run-review.js';
+import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { createMemoryProtocol, type ReviewProtocol } from '../standalone/memory-protocol.js';
 import { type ReviewModelTraits, reviewModelsOf } from '../standalone/review-models.js';
@@ -133,7 +133,6 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
     },
     async createThread(input) {
       if (state.refuse.has(input.anchor?.filePath ?? '')) {
-        const { MarginError } = await import('../../errors.js');
         const where = input.anchor ? `the diff of ${input.anchor.filePath}` : 'this pull request';
         throw MarginError.provider('rejected', `The comment is not accepted on ${where}.`, {
           providerStatus: 422,
@@ -164,7 +163,6 @@ export function memoryPullRequest(files: MemoryFile[], pr: Partial<PullRequestSn
       const thread = state.threads.find((t) => t.threadId === input.threadId);
       const comment = thread?.comments.find((c) => c.commentId === input.commentId);
       if (!comment) {
-        const { MarginError } = await import('../../errors.js');
         throw MarginError.notFound('No such comment.');
       }
       comment.body = input.body;

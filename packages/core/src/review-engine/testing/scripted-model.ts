@@ -1,5 +1,5 @@
-import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import type { AiChatRequest, AiChatResult, AiModelV1, AiUsage } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 
 export type ScriptedAnswer =
   | Partial<AiChatResult>

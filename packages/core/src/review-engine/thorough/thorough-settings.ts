@@ -1,4 +1,4 @@
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 
 /**
  * Thorough mode (reference §6.5): a high-tier chunk is asked `samples` times, each with its hunks

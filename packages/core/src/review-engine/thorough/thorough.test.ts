@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest, AiUsage } from '../../ai/index.js';
+import type { AiChatRequest, AiUsage } from '../../ai-model/index.js';
 import { createReviewEngine } from '../engine.js';
 import type { EngineFinding } from '../engine-finding.js';
 import { createMemoryLedger } from '../memory/review-memory.js';

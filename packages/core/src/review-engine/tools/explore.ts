@@ -10,9 +10,9 @@ import {
   type StructuredOutcome,
   type StructuredSpec,
   toVendorJsonSchema,
-} from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { ProtocolPass } from '../../reviewing/index.js';
+} from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
+import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { FileSlices } from './file-slices.js';
 import { MAX_LINES_PER_READ, READ_FILE_TOOL } from './read-file-tool.js';
 

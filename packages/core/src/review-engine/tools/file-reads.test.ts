@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest, AiChatResult, AiMessage } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import type { AiChatRequest, AiChatResult, AiMessage } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { TOOL_ROUND_EXTRA_TOKENS } from '../budget/estimate-cost.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';

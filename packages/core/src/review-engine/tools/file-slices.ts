@@ -1,4 +1,4 @@
-import type { AiToolCall } from '../../ai/index.js';
+import type { AiToolCall } from '../../ai-model/index.js';
 import { escapeFenced, fence } from '../hostile/fence.js';
 import { scanForInjection } from '../hostile/injection-scan.js';
 import type { HeadFiles } from './head-files.js';

@@ -1,4 +1,4 @@
-import type { FileContent } from '../../scm/index.js';
+import type { FileContent } from '../../scm-provider/index.js';
 import { revealInvisible } from '../hostile/invisible-unicode.js';
 import type { SecretRedactor } from '../hostile/redact-secrets.js';
 import type { ReviewSource } from '../pipeline/review-source.js';

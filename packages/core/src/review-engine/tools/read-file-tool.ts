@@ -1,4 +1,4 @@
-import type { AiToolDefinition } from '../../ai/index.js';
+import type { AiToolDefinition } from '../../ai-model/index.js';
 import type { Tier } from '../plan/tiers.js';
 
 /** Read-only tool calls a reviewing model may make per chunk, by the chunk's tier (reference §6.5). */

@@ -1,13 +1,13 @@
-import { askStructured, type StructuredOutcome } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import type { Clock } from '../../platform/index.js';
-import type { ProtocolPass, ProtocolWriter } from '../../reviewing/index.js';
+import { askStructured, type StructuredOutcome } from '../../ai-model/index.js';
+import type { Clock } from '../../kernel/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { TRIAGE_ANSWER_SPEC, type TriageAnswer, type TriageItem } from '../output/triage-answer.js';
 import { forEachPooled } from '../pipeline/pool.js';
 import type { PlannedFile } from '../pipeline/prepare-files.js';
 import { meteredChat, type UsageLedger } from '../pipeline/usage-ledger.js';
 import { isSensitivePath } from '../plan/tiers.js';
 import { TRIAGE_SYSTEM_PROMPT, triageUserMessage } from '../prompt/triage-prompt.js';
+import type { ProtocolPass, ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { decideTier } from './decide-tier.js';
 import { DEFAULT_TRIAGE_BATCH, siblingsIndex, triageBatches, triageInput } from './triage-batches.js';

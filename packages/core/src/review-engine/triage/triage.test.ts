@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AiChatRequest } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
+import type { AiChatRequest } from '../../ai-model/index.js';
+import { MarginError } from '../../kernel/index.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { readTriageAnswer, type TriageItem } from '../output/triage-answer.js';
 import { type ReviewSettings, runReview } from '../pipeline/run-review.js';

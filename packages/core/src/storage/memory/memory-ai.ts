@@ -4,9 +4,8 @@ import type {
   AiLogicalModelsRepository,
   AiModelCatalogRepository,
 } from '../../ai/index.js';
-import { AI_PURPOSES } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { AI_PURPOSES } from '../../ai-model/index.js';
+import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 const lower = (s: string) => s.toLowerCase();

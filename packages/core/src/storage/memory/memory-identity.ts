@@ -1,10 +1,10 @@
 import type {
-  MembershipsRepository,
   PersonalAccessTokensRepository,
   RefreshTokensRepository,
   SignInFailuresRepository,
 } from '../../identity/index.js';
-import type { PageRequest } from '../paging.js';
+import type { PageRequest } from '../../kernel/index.js';
+import type { MembershipsRepository } from '../../tenancy/index.js';
 import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 export function memoryRefreshTokens(state: () => MemoryState): RefreshTokensRepository {

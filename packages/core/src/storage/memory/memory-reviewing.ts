@@ -1,4 +1,4 @@
-import { MarginError } from '../../errors.js';
+import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import type {
   BlockedPullRequestsRepository,
   DismissalsRepository,
@@ -14,7 +14,6 @@ import {
   type ReviewJobRecord,
   type ReviewJobsRepository,
 } from '../../reviewing/index.js';
-import { decodeCursor, toPage } from '../paging.js';
 import { copy, keysetPage, type MemoryState } from './memory-state.js';
 
 const isActive = (status: JobStatus) => (ACTIVE_STATUSES as readonly JobStatus[]).includes(status);

@@ -1,4 +1,4 @@
-import { MarginError } from '../../errors.js';
+import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import type {
   ProviderConnectionRecord,
   ProviderConnectionsRepository,
@@ -6,7 +6,6 @@ import type {
   ProviderScopesRepository,
   ReviewerIdentitiesRepository,
 } from '../../scm/index.js';
-import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 const duplicateConnection = () =>

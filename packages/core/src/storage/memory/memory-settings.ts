@@ -1,4 +1,4 @@
-import type { SettingsRepository } from '../settings-repository.js';
+import type { SettingsRepository } from '../../kernel/index.js';
 import { copy, type MemoryState } from './memory-state.js';
 
 export function memorySettings(state: () => MemoryState): SettingsRepository {

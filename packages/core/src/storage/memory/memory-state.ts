@@ -6,13 +6,12 @@ import type {
   PurposeMappingRecord,
 } from '../../ai/index.js';
 import type {
-  ClientMemberRecord,
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
   SignInFailureRecord,
-  TenantMemberRecord,
   UserRecord,
 } from '../../identity/index.js';
+import { decodeCursor, type Page, SYSTEM_TENANT_ID, toPage } from '../../kernel/index.js';
 import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
 import type {
   BlockedPullRequestRecord,
@@ -24,13 +23,12 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
-import { type ClientRecord, SYSTEM_TENANT_ID, type TenantRecord } from '../../tenancy/index.js';
+import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
-import { decodeCursor, type Page, toPage } from '../paging.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {

@@ -1,6 +1,5 @@
-import { MarginError } from '../../errors.js';
+import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import type { ClientRecord, ClientsRepository, TenantsRepository } from '../../tenancy/index.js';
-import { decodeCursor, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 export function memoryTenants(state: () => MemoryState): TenantsRepository {

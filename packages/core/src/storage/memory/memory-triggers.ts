@@ -1,4 +1,4 @@
-import { MarginError } from '../../errors.js';
+import { decodeCursor, MarginError, type PageRequest, toPage } from '../../kernel/index.js';
 import type { KnowledgeSourcesRepository } from '../../knowledge/index.js';
 import type {
   CrawlConfigurationRecord,
@@ -10,7 +10,6 @@ import type {
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
 import { duplicateOf } from '../../triggers/index.js';
-import { decodeCursor, type PageRequest, toPage } from '../paging.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 function visible(state: MemoryState, filter: TriggerListFilter) {

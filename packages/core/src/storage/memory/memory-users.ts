@@ -1,6 +1,5 @@
-import { MarginError } from '../../errors.js';
 import type { UserRecord, UsersRepository } from '../../identity/index.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 export function memoryUsers(state: () => MemoryState): UsersRepository {

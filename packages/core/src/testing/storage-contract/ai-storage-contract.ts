@@ -5,8 +5,7 @@ import type {
   ConfiguredModelRecord,
   LogicalModelRecord,
 } from '../../ai/index.js';
-import { MarginError } from '../../errors.js';
-import { SYSTEM_TENANT_ID } from '../../tenancy/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
 
 function model(overrides: Partial<ConfiguredModelRecord> = {}): ConfiguredModelRecord {

@@ -1,7 +1,8 @@
 import type { PersonalAccessTokenRecord, RefreshTokenRecord, UserRecord } from '../../identity/index.js';
+import { SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import type { ReviewJobRecord } from '../../reviewing/index.js';
 import type { StorageV1 } from '../../storage/index.js';
-import { type ClientRecord, SYSTEM_TENANT_ID } from '../../tenancy/index.js';
+import type { ClientRecord } from '../../tenancy/index.js';
 
 /** Each sub-suite reads the fresh storage of the running test through this getter. */
 export type StorageGetter = () => StorageV1;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../../errors.js';
-import { SYSTEM_TENANT_ID } from '../../tenancy/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import { client, LATER, NOW, pat, refreshToken, type StorageGetter, user, uuid } from './fixtures.js';
 
 export function identityAndTenancyContract(storage: StorageGetter): void {

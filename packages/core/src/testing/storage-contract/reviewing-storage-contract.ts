@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProtocolEventRecord, PublicationRecord, StoredFindingRecord } from '../../reviewing/index.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/index.js';
 import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
 import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
 

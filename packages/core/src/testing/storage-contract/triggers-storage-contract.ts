@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
 import type {
   CrawlConfigurationRecord,

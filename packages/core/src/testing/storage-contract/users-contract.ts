@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarginError } from '../../errors.js';
+import { MarginError } from '../../kernel/index.js';
 import { type StorageGetter, user, uuid } from './fixtures.js';
 
 export function usersContract(storage: StorageGetter): void {

@@ -1,4 +1,3 @@
-import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiModelSpec,
@@ -6,6 +5,7 @@ import {
   type AiProtocolV1,
   type AiProviderKindV1,
   type DiscoveredModel,
+  MarginError,
   modesOf,
 } from '@margin/core/spec';
 import { type HttpTransport, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiChatRequest, AiChatResult, AiToolCall } from '@margin/core/spec';
+import { type AiChatRequest, type AiChatResult, type AiToolCall, MarginError } from '@margin/core/spec';
 import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { alternatingTurns, type TurnBlocks } from '../shared/alternating-turns.js';
 import { finishReasonOfStop } from '../shared/stop-reason.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { DiscoveredModel } from '@margin/core/spec';
+import { type DiscoveredModel, MarginError } from '@margin/core/spec';
 import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 
 export interface FoundationModelsPage {

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiUsage } from '@margin/core/spec';
+import { type AiUsage, MarginError } from '@margin/core/spec';
 import { type JsonObject, readArray, readObject } from '../../utils/index.js';
 import { usageOf } from '../shared/usage.js';
 import { count } from '../shared/wire-values.js';

@@ -1,4 +1,4 @@
-import type { ProviderFailure } from '@margin/core';
+import type { ProviderFailure } from '@margin/core/spec';
 import { type ErrorAnswer, type ErrorVerdict, readObject, readString } from '../../utils/index.js';
 import { contextLengthVerdict } from '../shared/context-length.js';
 

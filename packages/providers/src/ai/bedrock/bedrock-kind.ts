@@ -1,15 +1,15 @@
-import { MarginError } from '@margin/core';
-import type {
-  AiConnectionConfig,
-  AiEmbeddingResult,
-  AiModelSpec,
-  AiModelV1,
-  AiProtocolV1,
-  AiProviderKindV1,
-  AiUsage,
-  DiscoveredModel,
+import {
+  type AiConnectionConfig,
+  type AiEmbeddingResult,
+  type AiModelSpec,
+  type AiModelV1,
+  type AiProtocolV1,
+  type AiProviderKindV1,
+  type AiUsage,
+  type DiscoveredModel,
+  MarginError,
+  modesOf,
 } from '@margin/core/spec';
-import { modesOf } from '@margin/core/spec';
 import { type HttpTransport, type JsonObject, joinUrl, type TransportResponse } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { discoverWith, discoverySucceeded } from '../shared/discovery.js';

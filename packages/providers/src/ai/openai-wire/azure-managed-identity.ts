@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { createTransport, type IssuedToken, readNumber, readObject, readString } from '../../utils/index.js';
 
 /** The resource Azure OpenAI / Foundry tokens are issued for. */

@@ -1,5 +1,10 @@
-import { MarginError } from '@margin/core';
-import type { AiChatRequest, AiChatResult, AiFinishReason, AiToolCall } from '@margin/core/spec';
+import {
+  type AiChatRequest,
+  type AiChatResult,
+  type AiFinishReason,
+  type AiToolCall,
+  MarginError,
+} from '@margin/core/spec';
 import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';
 import { usageOf } from '../shared/usage.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiProviderKindV1, DiscoveredModel } from '@margin/core/spec';
+import { type AiProviderKindV1, type DiscoveredModel, MarginError } from '@margin/core/spec';
 import { type JsonObject, joinUrl, readArray, readNumber, readObject, readString } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiConnectionConfig, AiProtocolV1, AiProviderKindV1 } from '@margin/core/spec';
+import { type AiConnectionConfig, type AiProtocolV1, type AiProviderKindV1, MarginError } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
 import type { AiRuntime } from '../shared/ai-runtime.js';
 import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';

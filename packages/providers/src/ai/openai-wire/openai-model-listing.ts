@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { DiscoveredModel } from '@margin/core/spec';
+import { type DiscoveredModel, MarginError } from '@margin/core/spec';
 import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { isNonTextModel, operationKindsFromId } from '../shared/discovery.js';
 import type { OpenAiWireTarget } from './openai-wire-target.js';

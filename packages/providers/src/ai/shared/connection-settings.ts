@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiConnectionConfig } from '@margin/core/spec';
+import { type AiConnectionConfig, MarginError } from '@margin/core/spec';
 import { trimTrailingSlashes } from '../../utils/index.js';
 
 /** The profile's `defaultHeaders`, for every call; auth headers are laid over them. */

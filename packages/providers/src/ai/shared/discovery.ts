@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiDiscoveryResult, DiscoveredModel } from '@margin/core/spec';
+import { type AiDiscoveryResult, type DiscoveredModel, MarginError } from '@margin/core/spec';
 
 export function discoveryFailed(warning: string, warnings: string[] = []): AiDiscoveryResult {
   return { discoveryStatus: 'failed', manualEntryAllowed: true, warnings: [...warnings, warning], models: [] };

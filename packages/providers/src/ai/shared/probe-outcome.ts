@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import { type AiProbeResult, failureCategoryOf, failureSummaryOf } from '@margin/core/spec';
+import { type AiProbeResult, failureCategoryOf, failureSummaryOf, MarginError } from '@margin/core/spec';
 
 /**
  * Runs a probe's authenticated call and turns the outcome into a probe result, categorised by the

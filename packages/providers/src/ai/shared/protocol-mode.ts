@@ -1,5 +1,10 @@
-import { MarginError } from '@margin/core';
-import type { AiModelSpec, AiProviderKind, ProtocolMode, WireProtocolMode } from '@margin/core/spec';
+import {
+  type AiModelSpec,
+  type AiProviderKind,
+  MarginError,
+  type ProtocolMode,
+  type WireProtocolMode,
+} from '@margin/core/spec';
 
 /** A validation error naming the mode, the kind and what the kind accepts. */
 export function modeNotPermitted(

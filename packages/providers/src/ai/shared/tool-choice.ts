@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { AiChatRequest, AiResponseFormat, AiToolDefinition } from '@margin/core/spec';
+import { type AiChatRequest, type AiResponseFormat, type AiToolDefinition, MarginError } from '@margin/core/spec';
 import { safeName } from './wire-values.js';
 
 /** What the model may or must do with the tools sent; each wire only spells it. */

@@ -1,11 +1,11 @@
-import { MarginError } from '@margin/core';
-import type {
-  AiChatRequest,
-  AiChatResult,
-  AiFinishReason,
-  AiMessage,
-  AiToolCall,
-  ReasoningEffort,
+import {
+  type AiChatRequest,
+  type AiChatResult,
+  type AiFinishReason,
+  type AiMessage,
+  type AiToolCall,
+  MarginError,
+  type ReasoningEffort,
 } from '@margin/core/spec';
 import { type JsonObject, readArray, readObject, readString } from '../../utils/index.js';
 import { spellToolMode, toolPlanOf } from '../shared/tool-choice.js';

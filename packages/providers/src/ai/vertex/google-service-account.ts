@@ -1,5 +1,5 @@
 import { createSign } from 'node:crypto';
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { type HttpTransport, type IssuedToken, readObject, readString } from '../../utils/index.js';
 import { count } from '../shared/wire-values.js';
 

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import { type AiConnectionConfig, z } from '@margin/core/spec';
+import { type AiConnectionConfig, MarginError, z } from '@margin/core/spec';
 import { joinUrl } from '../../utils/index.js';
 import { apiKeyOf, baseUrlOf, defaultHeadersOf, pathOf } from '../shared/connection-settings.js';
 import { parseServiceAccountKey, type ServiceAccountKey } from './google-service-account.js';

@@ -1,4 +1,3 @@
-import { MarginError } from '@margin/core';
 import {
   type AiConnectionConfig,
   type AiEmbeddingResult,
@@ -8,6 +7,7 @@ import {
   type AiProviderKindV1,
   type AiUsage,
   type DiscoveredModel,
+  MarginError,
   modesOf,
 } from '@margin/core/spec';
 import {

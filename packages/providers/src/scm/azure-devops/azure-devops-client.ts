@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { ScmConnectionConfig } from '@margin/core/spec';
+import { MarginError, type ScmConnectionConfig } from '@margin/core/spec';
 import {
   createTransport,
   type ExpiringTokenSource,

@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { fixtureReader } from '../../testing/fixture-reader.js';
 import { azureDevOpsFamily } from './azure-devops-family.js';

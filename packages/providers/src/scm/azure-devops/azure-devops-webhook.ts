@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { NormalizedWebhookEvent, ScmWebhookV1, WebhookEventKind, WebhookHeaders } from '@margin/core/spec';
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type ScmWebhookV1,
+  type WebhookEventKind,
+  type WebhookHeaders,
+} from '@margin/core/spec';
 import { constantTimeEqual, isObject, type JsonObject, readNumber, readObject, readString } from '../../utils/index.js';
 import { branchName } from '../shared/index.js';
 import { pullRequestStatus } from './azure-devops-wire.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { ScmScopeRef } from '@margin/core/spec';
+import { MarginError, type ScmScopeRef } from '@margin/core/spec';
 import {
   createTransport,
   encodeSegment,

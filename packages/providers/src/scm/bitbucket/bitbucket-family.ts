@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
+import { MarginError, type ScmConnectionConfig, type ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { HttpTuning } from '../../utils/index.js';
 import { bitbucketPullRequestUrls } from './bitbucket-pull-request-url.js';
 import { createBitbucketProvider } from './bitbucket-scm-provider.js';

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { NormalizedWebhookEvent, PullRequestStatus, ScmWebhookV1, WebhookHeaders } from '@margin/core/spec';
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type PullRequestStatus,
+  type ScmWebhookV1,
+  type WebhookHeaders,
+} from '@margin/core/spec';
 import { isObject, type JsonObject, requiredFields, verifySha256Signature } from '../../utils/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { createExpiringToken, type ExpiringTokenSource, type HttpTransport } from '../../utils/index.js';
 
 /** Reads the App's PEM private key once; a key that does not parse is a credentials problem. */

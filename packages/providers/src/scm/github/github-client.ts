@@ -1,6 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { ScmConnectionConfig } from '@margin/core/spec';
+import { MarginError, type ScmConnectionConfig } from '@margin/core/spec';
 import {
   createTransport,
   type ErrorAnswer,

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { ReviewThread, ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
+import { MarginError, type ReviewThread, type ScmConnectionConfig, type ScmProviderV1 } from '@margin/core/spec';
 import { collect, marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureReader } from '../../testing/fixture-reader.js';
 import { inspectGitHubError } from './github-client.js';
+import { ownerOf } from './github-discovery.js';
 import {
   GH_FILE_WITHOUT_PATCH,
   GH_MERGE_BASE,
@@ -15,7 +15,6 @@ import {
 } from './github-fake.js';
 import { gitHubFamily } from './github-family.js';
 import { type GitHubOptions, gitHubEndpoints } from './github-options.js';
-import { ownerOf } from './github-scm-provider.js';
 
 const fixture = fixtureReader(import.meta.url);
 

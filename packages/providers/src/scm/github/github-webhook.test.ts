@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { MarginError } from '@margin/core';
-import type { WebhookHeaders } from '@margin/core/spec';
+import { MarginError, type WebhookHeaders } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { fixtureReader } from '../../testing/fixture-reader.js';
 import { gitHubFamily } from './github-family.js';

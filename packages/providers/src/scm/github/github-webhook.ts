@@ -1,10 +1,10 @@
-import { MarginError } from '@margin/core';
-import type {
-  NormalizedWebhookEvent,
-  PullRequestStatus,
-  ScmWebhookV1,
-  WebhookEventKind,
-  WebhookHeaders,
+import {
+  MarginError,
+  type NormalizedWebhookEvent,
+  type PullRequestStatus,
+  type ScmWebhookV1,
+  type WebhookEventKind,
+  type WebhookHeaders,
 } from '@margin/core/spec';
 import {
   isObject,

@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import {
   createTransport,
   type ErrorAnswer,

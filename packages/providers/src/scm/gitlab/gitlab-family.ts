@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { ScmConnectionConfig, ScmProviderFamilyV1 } from '@margin/core/spec';
+import { MarginError, type ScmConnectionConfig, type ScmProviderFamilyV1 } from '@margin/core/spec';
 import type { HttpTuning } from '../../utils/index.js';
 import { gitLabPullRequestUrls } from './gitlab-pull-request-url.js';
 import { createGitLabProvider } from './gitlab-scm-provider.js';

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { CreatedThread } from '@margin/core/spec';
+import { type CreatedThread, MarginError } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { createThreadsOneByOne } from './create-threads-one-by-one.js';
 

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { CreatedThread, CreateThreadOutcome } from '@margin/core/spec';
+import { type CreatedThread, type CreateThreadOutcome, MarginError } from '@margin/core/spec';
 
 /**
  * `createThreads` one request per thread, in input order, for providers without a native batch (and

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import { type ReviewThread, THREAD_MARKER_PATTERN } from '@margin/core/spec';
+import { MarginError, type ReviewThread, THREAD_MARKER_PATTERN } from '@margin/core/spec';
 
 /**
  * How a Markdown comment body carries a thread's hidden marker (`CreateThreadInput.marker`):

@@ -1,4 +1,4 @@
-import { MarginError } from '@margin/core';
+import { MarginError } from '@margin/core/spec';
 import { describe, expect, it } from 'vitest';
 import { refusedThread } from './thread-refusal.js';
 

@@ -1,5 +1,4 @@
-import { MarginError } from '@margin/core';
-import type { ThreadAnchor } from '@margin/core/spec';
+import { MarginError, type ThreadAnchor } from '@margin/core/spec';
 
 /** `src/a.ts` line 5, or lines 5–7, on the old side when the anchor says so. */
 export function describeAnchor(anchor: ThreadAnchor): string {

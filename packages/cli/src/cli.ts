@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runCli } from './run-cli.js';
+import { runMain } from './run-main.js';
+
+runMain(runCli);

@@ -1,0 +1,3 @@
+import { marginProject } from '../../vitest.shared.js';
+
+export default marginProject('cli');

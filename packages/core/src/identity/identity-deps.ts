@@ -1,0 +1,33 @@
+import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
+import type { LicensingRepositories } from '../licensing/index.js';
+import type { Authorizer, ClientAccessCache, TenancyRepositories } from '../tenancy/index.js';
+import type { AccessTokens } from './access-tokens.js';
+import type { AuthSettings } from './auth-settings.js';
+import type { PersonalAccessTokensRepository } from './pat-record.js';
+import type { RefreshTokensRepository } from './session-record.js';
+import type { SignInFailuresRepository } from './sign-in-failure-record.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
+import type { UsersRepository } from './user-record.js';
+import type { UserStateCache } from './user-state-cache.js';
+
+/** Identity's part of the storage port: users and their credentials. */
+export interface IdentityRepositories {
+  users: UsersRepository;
+  refreshTokens: RefreshTokensRepository;
+  personalAccessTokens: PersonalAccessTokensRepository;
+  signInFailures: SignInFailuresRepository;
+}
+
+/** What the identity use cases need. */
+export interface IdentityDeps {
+  storage: StorageSlice<IdentityRepositories & TenancyRepositories & LicensingRepositories>;
+  clock: Clock;
+  ids: Ids;
+  events: EventBus;
+  auth: AuthSettings;
+  accessTokens: AccessTokens;
+  userStates: UserStateCache;
+  clientAccess: ClientAccessCache;
+  authz: Authorizer;
+  signInThrottle: SignInThrottle;
+}

@@ -1,0 +1,9 @@
+/**
+ * The part of the storage port a capability uses: the repositories it reads and writes, and
+ * transactions over them. Each capability declares its own slice, so its use cases can reach
+ * nothing else; the whole port (`StorageV1`) satisfies every slice.
+ */
+export type StorageSlice<R> = R & {
+  /** Runs `fn` atomically; see `StorageV1.transaction` for what `fn` may do. */
+  transaction<T>(fn: (tx: R) => Promise<T>): Promise<T>;
+};

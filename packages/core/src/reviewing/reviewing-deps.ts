@@ -1,0 +1,54 @@
+import type { AiRepositories, ResolveDeps } from '../ai/index.js';
+import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
+import type { LicensingRepositories } from '../licensing/index.js';
+import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
+import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
+import type { BlockedPullRequestsRepository } from './block-record.js';
+import type { DismissalsRepository } from './dismissal-record.js';
+import type { ReviewFindingsRepository } from './finding-record.js';
+import type { ReviewJobsRepository } from './job-record.js';
+import type { JobStatusCache } from './job-status-cache.js';
+import type { ProtocolRepository } from './protocol-record.js';
+import type { ReviewPublicationsRepository } from './publication-record.js';
+
+/** Reviewing's part of the storage port: jobs, their protocol, publications and findings, blocks, dismissals. */
+export interface ReviewingRepositories {
+  reviewJobs: ReviewJobsRepository;
+  blockedPullRequests: BlockedPullRequestsRepository;
+  dismissals: DismissalsRepository;
+  protocol: ProtocolRepository;
+  reviewPublications: ReviewPublicationsRepository;
+  reviewFindings: ReviewFindingsRepository;
+}
+
+/** Where a triggered job's pull request lives: the scope of the trigger configuration that queued it. */
+export interface JobOrigin {
+  clientId: string;
+  organizationScopeId: string;
+  providerScopePath: string;
+  providerProjectKey: string;
+}
+
+/** Finds the configuration that queued a job (triggers keeps them; reviewing only reads where they point). */
+export interface JobOrigins {
+  find(configurationId: string): Promise<JobOrigin | undefined>;
+}
+
+/** What queueing a review needs, whoever asks for it (the API, a webhook, the crawler). */
+export interface SubmitDeps {
+  storage: StorageSlice<ReviewingRepositories & LicensingRepositories>;
+  clock: Clock;
+  ids: Ids;
+  events: EventBus;
+  /** Job records for status reads; every job change made through core forgets the job. */
+  jobStatusCache: JobStatusCache;
+}
+
+/** What the reviewing use cases and the worker need. */
+export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
+  storage: StorageSlice<
+    ReviewingRepositories & ScmRepositories & AiRepositories & TenancyRepositories & LicensingRepositories
+  >;
+  authz: Authorizer;
+  origins: JobOrigins;
+}

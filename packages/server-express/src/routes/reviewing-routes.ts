@@ -17,6 +17,7 @@ import {
   PullRequestFindingsView,
   StoredFindingList,
   SubmitJobInput,
+  Unblocked,
   UnblockInput,
 } from '@margin/core/schemas';
 import { z } from 'zod';
@@ -210,7 +211,7 @@ export const reviewingRoutes: RouteSpec[] = [
     responses: {
       200: {
         description: 'Unblocked (`unblocked: false` when it was not blocked).',
-        schema: UnblockInput.extend({ unblocked: z.boolean() }).meta({ id: 'Unblocked' }),
+        schema: Unblocked,
       },
       ...errors(403, 404),
     },

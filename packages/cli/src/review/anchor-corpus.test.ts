@@ -86,6 +86,9 @@ describe('anchoring on real history (margin review of a git repository)', { time
   it('posts 100% of the findings on a line of the diff with exactly the quoted text, or on no line', () => {
     const wrong = ANCHOR_CORPUS_FINDINGS.map((f) => [f.key, misplaced(f)]).filter(([, why]) => why !== undefined);
     expect(wrong).toEqual([]);
+    // Each way of finding a quote was needed: exact or cut, miscopied, removed code.
+    const methods = new Set(ANCHOR_CORPUS_FINDINGS.map((f) => posted.get(f.key)?.anchorMethod));
+    expect([...methods].sort()).toEqual(['fuzzy', 'oldSide', 'quote', undefined]);
   });
 
   it('anchors a removed line quoted with its old number on the old side, where its replacement was edited', () => {

@@ -31,9 +31,10 @@ export interface CorpusTarget {
  * How the reviewer copies the line: `shown` as the prompt showed it (fence escapes included),
  * `raw` as the file has it, `numbered` with the prompt's number and marker, `cut` its first 150
  * characters, `tabs` with tabs expanded and a trailing CR, `firstSegment` up to the first CR (a
- * bare-CR file read as several lines), `twoLines` with the next line after a newline.
+ * bare-CR file read as several lines), `twoLines` with the next line after a newline, `part` a
+ * stretch from its middle, `typo` with one character of its first 150 miscopied.
  */
-export type QuoteForm = 'shown' | 'raw' | 'numbered' | 'cut' | 'tabs' | 'firstSegment' | 'twoLines';
+export type QuoteForm = 'shown' | 'raw' | 'numbered' | 'cut' | 'tabs' | 'firstSegment' | 'twoLines' | 'part' | 'typo';
 
 const WORDS =
   'the job queue keeps every review request until a worker claims it and a worker that stops answering loses its claim after the lease ends so another worker retries the request from its last recorded step without posting any comment twice because each thread carries its marker'.split(
@@ -241,10 +242,10 @@ const edited = `${PARAGRAPHS[3]?.slice(0, -1)} and the lease length comes from t
 
 /** Every line the scripted reviewer comments on, with the ways it quotes each. */
 export const ANCHOR_CORPUS_TARGETS: CorpusTarget[] = [
-  target('md-added', 'docs/operations.md', OPS_AFTER, longComment, ['shown', 'raw', 'cut', 'numbered']),
-  target('md-edited', 'docs/operations.md', OPS_AFTER, edited, ['shown', 'raw', 'cut']),
+  target('md-added', 'docs/operations.md', OPS_AFTER, longComment, ['shown', 'raw', 'cut', 'numbered', 'typo']),
+  target('md-edited', 'docs/operations.md', OPS_AFTER, edited, ['shown', 'raw', 'cut', 'part']),
   target('md-context', 'docs/operations.md', OPS_AFTER, PARAGRAPHS[5] as string, ['shown', 'cut']),
-  target('sql', 'src/queries.ts', SQL_AFTER, SQL_LONG, ['shown', 'raw', 'cut']),
+  target('sql', 'src/queries.ts', SQL_AFTER, SQL_LONG, ['shown', 'raw', 'cut', 'part', 'typo']),
   target('svg', 'assets/status.svg', SVG(SVG_PATH_AFTER), SVG_PATH_AFTER, ['shown', 'raw', 'cut']),
   target('sh-here', 'scripts/deploy.sh', DEPLOY_AFTER, DEPLOY_AFTER.split('\n')[7] as string, ['shown', 'raw']),
   target('sh-echo', 'scripts/deploy.sh', DEPLOY_AFTER, DEPLOY_AFTER.split('\n')[5] as string, ['shown', 'raw']),
@@ -273,11 +274,12 @@ export const ANCHOR_CORPUS_TARGETS: CorpusTarget[] = [
     ['raw'],
     { writtenPath: 'src/billing/invoice_total.ts' },
   ),
-  target('comment-a', 'src/retry-policy.ts', POLICY_AFTER, COMMENT_A, ['shown', 'raw', 'cut']),
+  target('comment-a', 'src/retry-policy.ts', POLICY_AFTER, COMMENT_A, ['shown', 'raw', 'cut', 'typo']),
   target('comment-b', 'src/retry-policy.ts', POLICY_AFTER, COMMENT_B, ['shown', 'numbered']),
   target('rates-edited', 'src/rates.ts', RATES_AFTER, '  const rate = TAX_TABLE[order.region] ?? DEFAULT_RATES;', [
     'shown',
     'raw',
+    'typo',
   ]),
   {
     ...target(
@@ -333,6 +335,13 @@ function quoteOf(finding: CorpusFinding, section: string): string {
       return t.text.split('\r')[0] as string;
     case 'twoLines':
       return `${t.text}\n  next();`;
+    case 'part':
+      return t.text.trim().slice(4, 60);
+    case 'typo': {
+      const text = (shown?.text ?? t.text).slice(0, 150);
+      const at = Math.floor(text.length / 2);
+      return `${text.slice(0, at)}${text[at] === 'x' ? 'y' : 'x'}${text.slice(at + 1)}`;
+    }
     default:
       return t.text;
   }

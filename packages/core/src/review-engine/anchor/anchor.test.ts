@@ -208,6 +208,13 @@ describe('anchoring findings on git diffs', () => {
     expect(typo).toMatchObject({ kind: 'anchored', anchor: { side: 'new', method: 'fuzzy', startLine: 4 } });
   });
 
+  it('anchors a quote of part of a line on the line that contains it, nearest the given number', () => {
+    const out = anchorFinding(finding({ quote: 'total / count', startLine: 97 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { startLine: 100, side: 'new', method: 'quote' } });
+    const removed = anchorFinding(finding({ path: 'src/rates.ts', quote: '?? DEFAULT_RATE;', startLine: 4 }), files);
+    expect(removed).toMatchObject({ kind: 'anchored', anchor: { startLine: 4, side: 'old' } });
+  });
+
   it('sends a quote no shown line has to the summary, whatever line its number names', () => {
     const out = anchorFinding(finding({ quote: 'step(70);', startLine: 42, endLine: 42 }), files);
     expect(out).toMatchObject({ kind: 'prLevel', reason: 'quoteNotFound', startLine: 42 });

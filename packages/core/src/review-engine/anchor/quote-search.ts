@@ -6,12 +6,14 @@ import { similarityRatio } from './similarity-ratio.js';
 export const QUOTE_CAP = 200;
 /** A quote this long that a line starts with names that line (a model cut it short, or hit the cap). */
 const PREFIX_MIN = 20;
+/** A quote this long that a line contains names that line (a model quoted the expression it meant). */
+const PART_MIN = 8;
 const FUZZY_MIN = 0.9;
 const FUZZY_TIE = 0.02;
 
 export type QuoteHit =
-  | { side: 'new'; line: IndexedLine; match: 'exact' | 'prefix' | 'fuzzy' }
-  | { side: 'old'; line: IndexedRemovedLine; match: 'exact' | 'prefix' };
+  | { side: 'new'; line: IndexedLine; match: 'exact' | 'prefix' | 'part' | 'fuzzy' }
+  | { side: 'old'; line: IndexedRemovedLine; match: 'exact' | 'prefix' | 'part' };
 
 interface Entry<L> {
   line: L;
@@ -21,6 +23,7 @@ interface Entry<L> {
 /** A file's shown lines by their compared text, built once per index on the first quote. */
 interface QuoteTable {
   head: Entry<IndexedLine>[];
+  removed: Entry<IndexedRemovedLine>[];
   headExact: Map<string, Entry<IndexedLine>[]>;
   headPrefix: Map<string, Entry<IndexedLine>[]>;
   removedExact: Map<string, Entry<IndexedRemovedLine>[]>;
@@ -33,7 +36,8 @@ const tables = new WeakMap<DiffIndex, QuoteTable>();
  * The line a quote names, nearest the model's number among equals, in this order: a head line
  * (added before context) equal to the quote; a removed line equal to it (the finding is about
  * removed code); a head line, then a removed line, that starts with it (a quote cut at the cap or
- * short of the line's end); a head line similar enough (long lines compared by their beginning),
+ * short of the line's end); a head line, then a removed line, that contains it (a model quoting
+ * the expression it means); a head line similar enough (long lines compared by their beginning),
  * unless two are about as similar. Quote and lines are compared as the prompt showed them: fence
  * escapes folded, whitespace (tabs, CR) collapsed, trimmed.
  */
@@ -53,6 +57,12 @@ export function searchQuote(index: DiffIndex, quote: string, near: number | null
     const old = table.removedPrefix.get(key)?.filter((e) => e.text.startsWith(quote));
     if (old && old.length > 0) return { side: 'old', line: nearestRemoved(old, near), match: 'prefix' };
   }
+  if (quote.length >= PART_MIN) {
+    const head = table.head.filter((e) => e.text.includes(quote));
+    if (head.length > 0) return { side: 'new', line: nearestHead(head, near), match: 'part' };
+    const old = table.removed.filter((e) => e.text.includes(quote));
+    if (old.length > 0) return { side: 'old', line: nearestRemoved(old, near), match: 'part' };
+  }
   const fuzzy = fuzzyHead(table.head, quote);
   return fuzzy ? { side: 'new', line: fuzzy, match: 'fuzzy' } : undefined;
 }
@@ -67,6 +77,7 @@ function tableOf(index: DiffIndex): QuoteTable {
   if (known) return known;
   const table: QuoteTable = {
     head: [],
+    removed: [],
     headExact: new Map(),
     headPrefix: new Map(),
     removedExact: new Map(),
@@ -80,6 +91,7 @@ function tableOf(index: DiffIndex): QuoteTable {
   }
   for (const line of index.removedLines) {
     const entry = { line, text: comparable(line.text) };
+    table.removed.push(entry);
     push(table.removedExact, entry.text, entry);
     if (entry.text.length >= PREFIX_MIN) push(table.removedPrefix, entry.text.slice(0, PREFIX_MIN), entry);
   }

@@ -79,8 +79,8 @@ describe('anchoring on real history (margin review of a git repository)', { time
   }
 
   it('reviews every file of the corpus, long comment lines included (none taken for generated)', () => {
-    expect(reviewer.pending()).toBe(0);
     expect(coverage.filter((f) => f.state !== 'reviewed')).toEqual([]);
+    expect(reviewer.pending()).toBe(0);
   });
 
   it('posts 100% of the findings on a line of the diff with exactly the quoted text, or on no line', () => {

@@ -167,9 +167,9 @@ const RATES_AFTER = RATES_BEFORE.replace(
 ).replace('  audit.log(order.id, rate);\n', '');
 
 const COMMENT_A =
-  '// Retries back off exponentially because the provider counts every attempt against the same per-minute quota, so a tight loop would lock the whole installation out for the rest of the minute and fail reviews that have nothing to do with this one.';
+  '// Retries back off exponentially because the provider counts every attempt against the same per-minute quota, so a tight loop would lock the whole installation out for the rest of the minute and fail reviews that have nothing to do with this one; the base delay doubles per attempt and is capped at the lease length, so a retried step never outlives the claim of the worker that runs it.';
 const COMMENT_B =
-  '// The jitter is drawn per attempt rather than once per job, otherwise workers that failed together would also retry together and hit the provider in the same second again, which is exactly the burst the quota punishes.';
+  '// The jitter is drawn per attempt rather than once per job, otherwise workers that failed together would also retry together and hit the provider in the same second again, which is exactly the burst the quota punishes; the draw uses the job id as its seed, so a rerun of the same job waits the same way and its protocol can be compared with the first run line by line.';
 const POLICY_BEFORE = 'export const policy = { attempts: 3, baseMs: 500 };\n';
 const POLICY_AFTER = `${COMMENT_A}\n${COMMENT_B}\nexport const policy = { attempts: 3, baseMs: 500 };\n`;
 

@@ -33,6 +33,7 @@ const diffs = gitDiffOf({
     before: 'set -e\nread -r name <<< "$1"\ncat > out.txt <<< "$name"\nexit 0\n',
     after: 'set -e\nread -r name <<< "$1"\ncat > out.txt <<< "$name" 2>&1\nexit 0\n',
   },
+  'src/sum.ts': { before: 'const total = [\n  base,\n];\n', after: 'const total = [\n  base,\n  10 + offset,\n];\n' },
   'src/rates.ts': {
     before: numbered(8, (i) => (i === 4 ? '  const rate = TAX_TABLE[order.region] ?? DEFAULT_RATE;' : `  step(${i});`)),
     after: numbered(8, (i) => (i === 4 ? '  const rate = TAX_TABLE[order.region] ?? DEFAULT_RATES;' : `  step(${i});`)),
@@ -53,6 +54,7 @@ const files = new PathResolver([
   file('docs/guide.md'),
   file('scripts/run.sh'),
   file('src/rates.ts'),
+  file('src/sum.ts'),
 ]);
 
 function finding(over: Partial<ProposedFinding>): ProposedFinding {
@@ -218,6 +220,11 @@ describe('anchoring findings on git diffs', () => {
   it('sends a quote no shown line has to the summary, whatever line its number names', () => {
     const out = anchorFinding(finding({ quote: 'step(70);', startLine: 42, endLine: 42 }), files);
     expect(out).toMatchObject({ kind: 'prLevel', reason: 'quoteNotFound', startLine: 42 });
+  });
+
+  it('finds a line that itself begins with a number and a plus, which the stripping of a copied marker removes', () => {
+    const out = anchorFinding(finding({ path: 'src/sum.ts', quote: '10 + offset,', startLine: 3 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { startLine: 3, method: 'quote' } });
   });
 
   it('takes the first line of a quote of several lines, with tabs and CR as whitespace', () => {

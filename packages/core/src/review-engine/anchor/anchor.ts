@@ -61,7 +61,11 @@ export function anchorFinding(finding: ProposedFinding, files: PathResolver): An
 
   if (quote) {
     // A quote decides alone: a number that disagrees with it is what put findings on wrong lines.
-    const hit = searchQuote(index, quote, finding.startLine);
+    // A line that itself begins with a number and `+` (`10 + offset,`) loses them to the stripping.
+    const verbatim = comparable(firstLine(finding.quote));
+    const hit =
+      searchQuote(index, quote, finding.startLine) ??
+      (verbatim !== quote ? searchQuote(index, verbatim, finding.startLine) : undefined);
     if (!hit) {
       return {
         kind: 'prLevel',
@@ -161,8 +165,11 @@ function nearestAddedLine(index: DiffIndex, line: number): { line: number; dista
  * collapsed, trimmed.
  */
 export function normaliseQuote(quote: string): string {
-  const first = quote.split('\n').find((l) => l.trim() !== '') ?? '';
-  return comparable(first.replace(/^\s*\d+\s+[+ ]\s?/, '').replace(/^\s*\+(?!\+)/, ''));
+  return comparable(
+    firstLine(quote)
+      .replace(/^\s*\d+\s+[+ ]\s?/, '')
+      .replace(/^\s*\+(?!\+)/, ''),
+  );
 }
 
 /**
@@ -212,6 +219,10 @@ export class PathResolver {
     yield* this.exact.values();
     if (this.parent) for (const f of this.parent.all()) if (!this.exact.has(f.path)) yield f;
   }
+}
+
+function firstLine(quote: string): string {
+  return quote.split('\n').find((l) => l.trim() !== '') ?? '';
 }
 
 function fold(path: string): string {

@@ -14,6 +14,10 @@ const before = numbered(120, (i) => `  step(${i});`);
 const after = numbered(120, (i) =>
   i === 42 ? '  const total = price * qty;' : i === 100 ? '  return total / count;' : `  step(${i});`,
 );
+// Markdown paragraphs on one line each, longer than the quote cap; line 7 is rewritten at its end.
+const WORDS = ['review', 'anchor', 'quote', 'line', 'margin', 'hunk', 'diff', 'model', 'comment', 'number', 'file'];
+const paragraph = (i: number) => Array.from({ length: 40 }, (_, w) => WORDS[(w * (i + 2)) % WORDS.length]).join(' ');
+const guideAfter = numbered(12, (i) => (i === 7 ? `${paragraph(i)} (rewritten)` : paragraph(i)));
 const diffs = gitDiffOf({
   'src/billing.ts': { before, after },
   'src/old.ts': {
@@ -24,6 +28,16 @@ const diffs = gitDiffOf({
   'src/gone.ts': { before: 'export const gone = 1;\n' },
   'src/crlf.ts': { before: 'one\r\ntwo\r\nthree\r\n', after: 'one\r\nTWO = 2\r\nthree\r\n' },
   'src/tail.ts': { before: 'a\nb', after: 'a\nb\nreturn undefined' },
+  'docs/guide.md': { before: numbered(12, paragraph), after: guideAfter },
+  'scripts/run.sh': {
+    before: 'set -e\nread -r name <<< "$1"\ncat > out.txt <<< "$name"\nexit 0\n',
+    after: 'set -e\nread -r name <<< "$1"\ncat > out.txt <<< "$name" 2>&1\nexit 0\n',
+  },
+  'src/sum.ts': { before: 'const total = [\n  base,\n];\n', after: 'const total = [\n  base,\n  10 + offset,\n];\n' },
+  'src/rates.ts': {
+    before: numbered(8, (i) => (i === 4 ? '  const rate = TAX_TABLE[order.region] ?? DEFAULT_RATE;' : `  step(${i});`)),
+    after: numbered(8, (i) => (i === 4 ? '  const rate = TAX_TABLE[order.region] ?? DEFAULT_RATES;' : `  step(${i});`)),
+  },
 });
 
 function file(path: string, extra: Partial<AnchorableFile> = {}): AnchorableFile {
@@ -37,6 +51,10 @@ const files = new PathResolver([
   file('src/gone.ts'),
   file('src/crlf.ts'),
   file('src/tail.ts'),
+  file('docs/guide.md'),
+  file('scripts/run.sh'),
+  file('src/rates.ts'),
+  file('src/sum.ts'),
 ]);
 
 function finding(over: Partial<ProposedFinding>): ProposedFinding {
@@ -147,5 +165,69 @@ describe('anchoring findings on git diffs', () => {
       kind: 'prLevel',
       reason: 'deletedFile',
     });
+  });
+
+  it('anchors a quote cut at the cap on the long line it begins, nearest the given number', () => {
+    const line7 = guideAfter.split('\n')[6] as string;
+    const out = anchorFinding(finding({ path: 'docs/guide.md', quote: line7.slice(0, 200), startLine: 9 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { startLine: 7, side: 'new', method: 'quote' } });
+    const line5 = guideAfter.split('\n')[4] as string;
+    const context = anchorFinding(finding({ path: 'docs/guide.md', quote: line5.slice(0, 150), startLine: 2 }), files);
+    expect(context).toMatchObject({
+      kind: 'anchored',
+      anchor: { startLine: 5, side: 'new', scope: 'adjacentToChange' },
+    });
+  });
+
+  it('matches a long line fuzzily by its beginning', () => {
+    const line7 = guideAfter.split('\n')[6] as string;
+    const misquoted = `${line7.slice(0, 60)}X${line7.slice(61, 200)}`;
+    const out = anchorFinding(finding({ path: 'docs/guide.md', quote: misquoted, startLine: 7 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { side: 'new', method: 'fuzzy' } });
+  });
+
+  it('matches a line quoted as the fence showed it (escaped here-strings), and the raw form too', () => {
+    for (const quote of ['cat > out.txt ‹‹‹ "$name" 2>&1', 'cat > out.txt <<< "$name" 2>&1']) {
+      expect(anchorFinding(finding({ path: 'scripts/run.sh', quote, startLine: 1 }), files)).toMatchObject({
+        kind: 'anchored',
+        anchor: { startLine: 3, side: 'new', method: 'quote' },
+      });
+    }
+  });
+
+  it('anchors a removed line quoted with its old number on the old side, not on its edited replacement', () => {
+    const quote = 'const rate = TAX_TABLE[order.region] ?? DEFAULT_RATE;';
+    const out = anchorFinding(finding({ path: 'src/rates.ts', quote, startLine: 4 }), files);
+    expect(out).toMatchObject({
+      kind: 'anchored',
+      anchor: { startLine: 4, side: 'old', method: 'oldSide', anchorText: `  ${quote}`, agreed: true },
+    });
+    // Only a quote that matches no line exactly falls back on similarity, on the head side.
+    const typo = anchorFinding(
+      finding({ path: 'src/rates.ts', quote: `${quote.slice(0, -2)}Z;`, startLine: 4 }),
+      files,
+    );
+    expect(typo).toMatchObject({ kind: 'anchored', anchor: { side: 'new', method: 'fuzzy', startLine: 4 } });
+  });
+
+  it('anchors a quote of part of a line on the line that contains it, nearest the given number', () => {
+    const out = anchorFinding(finding({ quote: 'total / count', startLine: 97 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { startLine: 100, side: 'new', method: 'quote' } });
+    const removed = anchorFinding(finding({ path: 'src/rates.ts', quote: '?? DEFAULT_RATE;', startLine: 4 }), files);
+    expect(removed).toMatchObject({ kind: 'anchored', anchor: { startLine: 4, side: 'old' } });
+  });
+
+  it('sends a quote no shown line has to the summary, whatever line its number names', () => {
+    const out = anchorFinding(finding({ quote: 'step(70);', startLine: 42, endLine: 42 }), files);
+    expect(out).toMatchObject({ kind: 'prLevel', reason: 'quoteNotFound', startLine: 42 });
+  });
+
+  it('finds a line that itself begins with a number and a plus, which the stripping of a copied marker removes', () => {
+    const out = anchorFinding(finding({ path: 'src/sum.ts', quote: '10 + offset,', startLine: 3 }), files);
+    expect(out).toMatchObject({ kind: 'anchored', anchor: { startLine: 3, method: 'quote' } });
+  });
+
+  it('takes the first line of a quote of several lines, with tabs and CR as whitespace', () => {
+    expect(normaliseQuote('\n\tconst total =\tprice * qty;\r\n  return total;')).toBe('const total = price * qty;');
   });
 });

@@ -1,6 +1,6 @@
 import { type DiffIndex, hunkAt, type IndexedLine } from '../diff/diff-index.js';
 import type { ProposedFinding } from '../output/review-answer.js';
-import { similarityRatio } from './similarity-ratio.js';
+import { comparable, searchQuote } from './quote-search.js';
 
 /** A file a finding may anchor on, as the plan saw it. */
 export interface AnchorableFile {
@@ -39,15 +39,14 @@ export type AnchorResult =
 const MAX_SPAN = 20;
 const ADJACENT = 3;
 const SNAP_DISTANCE = 5;
-const FUZZY_MIN = 0.9;
-const FUZZY_TIE = 0.02;
 
 /**
- * Puts a finding on a line the diff really shows, or says why it cannot. The quote is trusted over
- * the line number (models copy text better than they count); a number is used only when there is no
- * quote or it was not found; code removed by the change is anchored on the old side; a line near a
- * hunk moves onto its closest added line with a note; anything further goes to the summary. An
- * invented path means an invented finding, and is dropped.
+ * Puts a finding on a line the diff really shows, or says why it cannot. A quote decides alone
+ * (models copy text better than they count): the finding goes on a shown line with that text, the
+ * removed line with it (old side) when only removed code has it, or to the summary when no line
+ * has it — never on the line its number names. Without a quote the number is used: a shown line,
+ * else the closest added line within 5 with a note, else the summary. An invented path means an
+ * invented finding, and is dropped.
  */
 export function anchorFinding(finding: ProposedFinding, files: PathResolver): AnchorResult {
   const file = files.resolve(finding.path);
@@ -60,38 +59,46 @@ export function anchorFinding(finding: ProposedFinding, files: PathResolver): An
   const span = finding.startLine !== null && finding.endLine !== null ? finding.endLine - finding.startLine : 0;
   const quote = normaliseQuote(finding.quote);
 
-  const hit = quote ? findQuote(index, quote, finding.startLine) : undefined;
-  if (hit) {
-    const method: AnchorMethod = hit.exact ? 'quote' : 'fuzzy';
-    return {
-      kind: 'anchored',
-      anchor: place(file, index, hit.line.line, hit.line.line + span, method, hit.line.line === finding.startLine),
-    };
-  }
-
-  const start = finding.startLine;
-  if (start === null) {
-    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'quoteNotFound', startLine: null };
-  }
   if (quote) {
-    // A number on the old side whose removed text matches the quote: the finding is about removed code.
-    const removed = index.removedLines.find((r) => r.line === start && normalise(r.text) === quote);
-    if (removed) {
+    // A quote decides alone: a number that disagrees with it is what put findings on wrong lines.
+    // A line that itself begins with a number and `+` (`10 + offset,`) loses them to the stripping.
+    const verbatim = comparable(firstLine(finding.quote));
+    const hit =
+      searchQuote(index, quote, finding.startLine) ??
+      (verbatim !== quote ? searchQuote(index, verbatim, finding.startLine) : undefined);
+    if (!hit) {
+      return {
+        kind: 'prLevel',
+        path: file.path,
+        scope: 'outsideChange',
+        reason: 'quoteNotFound',
+        startLine: finding.startLine,
+      };
+    }
+    if (hit.side === 'old') {
       return {
         kind: 'anchored',
         anchor: {
           path: file.path,
           previousPath: file.previousPath,
-          startLine: removed.line,
-          endLine: removed.line,
+          startLine: hit.line.line,
+          endLine: hit.line.line,
           side: 'old',
           scope: 'onChangedLine',
           method: 'oldSide',
-          anchorText: removed.text,
-          agreed: true,
+          anchorText: hit.line.text,
+          agreed: hit.line.line === finding.startLine,
         },
       };
     }
+    const method: AnchorMethod = hit.match === 'fuzzy' ? 'fuzzy' : 'quote';
+    const line = hit.line.line;
+    return { kind: 'anchored', anchor: place(file, index, line, line + span, method, line === finding.startLine) };
+  }
+
+  const start = finding.startLine;
+  if (start === null) {
+    return { kind: 'prLevel', path: file.path, scope: 'outsideChange', reason: 'quoteNotFound', startLine: null };
   }
   if (index.newLines.has(start)) {
     return { kind: 'anchored', anchor: place(file, index, start, start + span, 'line', false) };
@@ -141,39 +148,6 @@ function place(
   };
 }
 
-function findQuote(
-  index: DiffIndex,
-  quote: string,
-  near: number | null,
-): { line: IndexedLine; exact: boolean } | undefined {
-  const exact = index.searchOrder.filter((l) => normalise(l.text) === quote);
-  if (exact.length > 0) {
-    // Added lines come first in search order; among equals, the one nearest the given number.
-    const added = exact.filter((l) => l.kind === 'added');
-    const pool = added.length > 0 ? added : exact;
-    return { line: nearest(pool, near), exact: true };
-  }
-  let best: { line: IndexedLine; ratio: number } | undefined;
-  let second = 0;
-  for (const line of index.searchOrder) {
-    const text = normalise(line.text);
-    if (Math.abs(text.length - quote.length) > quote.length * (1 - FUZZY_MIN) + 1) continue;
-    const ratio = similarityRatio(text, quote);
-    if (ratio < FUZZY_MIN) continue;
-    if (!best || ratio > best.ratio) {
-      second = best?.ratio ?? second;
-      best = { line, ratio };
-    } else if (ratio > second) second = ratio;
-  }
-  if (!best || best.ratio - second < FUZZY_TIE) return undefined;
-  return { line: best.line, exact: false };
-}
-
-function nearest(lines: IndexedLine[], near: number | null): IndexedLine {
-  if (near === null) return lines[0] as IndexedLine;
-  return lines.reduce((a, b) => (Math.abs(b.line - near) < Math.abs(a.line - near) ? b : a));
-}
-
 function nearestAddedLine(index: DiffIndex, line: number): { line: number; distance: number } | undefined {
   let best: { line: number; distance: number } | undefined;
   for (const hunk of index.hunks) {
@@ -185,13 +159,17 @@ function nearestAddedLine(index: DiffIndex, line: number): { line: number; dista
   return best;
 }
 
-/** Trimmed, whitespace collapsed, without a copied `+` marker or line number. */
+/**
+ * The quote as it compares with lines: its first non-blank line (a model quoting several lines
+ * means the first), without a copied number and `+` marker, fence escapes folded, whitespace
+ * collapsed, trimmed.
+ */
 export function normaliseQuote(quote: string): string {
-  return normalise(quote.replace(/^\s*\d+\s+[+ ]\s?/, '').replace(/^\s*\+(?!\+)/, ''));
-}
-
-function normalise(text: string): string {
-  return text.trim().replace(/\s+/g, ' ');
+  return comparable(
+    firstLine(quote)
+      .replace(/^\s*\d+\s+[+ ]\s?/, '')
+      .replace(/^\s*\+(?!\+)/, ''),
+  );
 }
 
 /**
@@ -241,6 +219,10 @@ export class PathResolver {
     yield* this.exact.values();
     if (this.parent) for (const f of this.parent.all()) if (!this.exact.has(f.path)) yield f;
   }
+}
+
+function firstLine(quote: string): string {
+  return quote.split('\n').find((l) => l.trim() !== '') ?? '';
 }
 
 function fold(path: string): string {

@@ -3,7 +3,7 @@ import { demote, type EngineFinding } from '../engine-finding.js';
 import type { ProposedFinding } from '../output/review-answer.js';
 import type { ShownFile } from '../pipeline/shown-file.js';
 import type { ProtocolPass } from '../protocol/protocol-writer.js';
-import { type AnchorableFile, anchorFinding, type PathResolver } from './anchor.js';
+import { type AnchorableFile, type AnchorResult, anchorFinding, type PathResolver } from './anchor.js';
 
 /**
  * The paths a chunk's findings may name: the chunk's files with only their shown hunks (a finding
@@ -34,7 +34,9 @@ export interface ChunkAnchoring {
 
 /**
  * A model's proposed finding as the engine's finding, anchored (quote first) or moved to the pull
- * request level, or dropped with its reason. A drop, and any anchor not found by its quote, is an event.
+ * request level, or dropped with its reason. A drop, any anchor not found by its quote, and a
+ * finding left on no line (with why: its quote matched no shown line, its number is far from the
+ * diff) is an event.
  */
 export function anchoredFinding(
   proposed: ProposedFinding,
@@ -55,8 +57,15 @@ export function anchoredFinding(
     enclosingSymbol: '',
     publication: 'published',
   };
-  placeFinding(finding, proposed, resolver, shown);
-  if (finding.publication === 'dropped') {
+  const placed = placeFinding(finding, proposed, resolver, shown);
+  if (placed.kind === 'prLevel') {
+    pass.event({
+      kind: 'decision',
+      name: 'finding.unanchored',
+      eventCategory: 'filtering',
+      body: { findingId: finding.id, reason: placed.reason, modelLine: proposed.startLine },
+    });
+  } else if (finding.publication === 'dropped') {
     pass.event({
       kind: 'decision',
       name: 'finding.dropped',
@@ -82,23 +91,24 @@ export function anchoredFinding(
 /**
  * Anchors the finding as `proposed` says (again, when the verifier located its quote): its anchor
  * and path, the anchor's note in front of the message, and the enclosing symbol from its hunk.
+ * Answers where it went.
  */
 export function placeFinding(
   finding: EngineFinding,
   proposed: ProposedFinding,
   resolver: PathResolver,
   shown: readonly ShownFile[],
-): void {
+): AnchorResult {
   const placed = anchorFinding(proposed, resolver);
   finding.anchor = undefined;
   if (placed.kind === 'dropped') {
     finding.path = proposed.path;
     demote(finding, 'dropped', placed.reason);
-    return;
+    return placed;
   }
   if (placed.kind === 'prLevel') {
     finding.path = placed.path;
-    return;
+    return placed;
   }
   finding.anchor = placed.anchor;
   finding.path = placed.anchor.path;
@@ -112,4 +122,5 @@ export function placeFinding(
     ),
   );
   finding.enclosingSymbol = hunk?.section ?? '';
+  return placed;
 }

@@ -49,6 +49,26 @@ describe('classifying changed files', () => {
     ).toBeUndefined();
   });
 
+  it('takes long lines for generated only with more evidence: dense, mostly, and in bulk', () => {
+    const prose =
+      '// The retry budget is shared by every request of a job, so a slow provider cannot starve the others: each attempt takes one token, a success gives it back, and the budget refills at the rate the provider announced in its last response headers, never faster than once a second, and never slower than the deadline of the job allows.';
+    const minified = `!function(e){${'var t=e.a||{};t.b=function(n){return n*2};'.repeat(60)}}(window);`;
+    const literal = `export const ICON = "data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'.repeat(12)}";`;
+    const diffs = gitDiffOf({
+      'src/retry.ts': {
+        before: 'export const retry = 1;\n',
+        after: `${prose}\n${prose.replace('job', 'run')}\nexport const retry = 1;\n`,
+      },
+      'static/app.js': { before: 'x\n', after: `${minified}\n` },
+      'src/icon.ts': { before: 'export const ICON = "";\n', after: `${literal}\n` },
+    });
+    const classify = (path: string) => classifyByDiff({ path, changeType: 'modified' }, parseDiff(diffs[path] ?? ''));
+    expect(prose.length).toBeGreaterThan(300);
+    expect(classify('src/retry.ts')).toBeUndefined();
+    expect(classify('src/icon.ts')).toBeUndefined();
+    expect(classify('static/app.js')).toBe('generated');
+  });
+
   it('tiers by size and raises sensitive paths', () => {
     expect(tierOf('src/a.ts', 10)).toBe('low');
     expect(tierOf('src/a.ts', 100)).toBe('medium');

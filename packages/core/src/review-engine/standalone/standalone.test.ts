@@ -182,6 +182,16 @@ describe('reviewDiff', () => {
     expect(model.requests[0]?.messages[0]?.content).toContain('Averages');
   });
 
+  it('keeps a finding whose quote no shown line has off every line, whatever its number, and says why', async () => {
+    const model = scriptedModel(() => answer(finding('src/total.ts', 'const avg = sum / n;', 5)));
+    const result = await reviewDiff({ diff, model, settings: { verify: false } });
+    expect(result.findings).toEqual([
+      expect.objectContaining({ filePath: 'src/total.ts', startLine: null, publication: 'summaryOnly' }),
+    ]);
+    const event = result.protocol.events.find((e) => e.name === 'finding.unanchored');
+    expect(event?.body).toMatchObject({ reason: 'quoteNotFound', modelLine: 5 });
+  });
+
   it('applies a configuration given instead of the repository’s', async () => {
     const model = scriptedModel(() => answer());
     const result = await reviewDiff({

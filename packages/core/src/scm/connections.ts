@@ -1,3 +1,4 @@
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
@@ -77,7 +78,7 @@ const NEVER_VERIFIED = {
 export async function createProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateProviderConnectionInput.parse(input);
   requireSupportedKind(requestedScmFamily(deps.providers, req.providerFamily, 'providerFamily'), req);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   // Read before the transaction (storage work only inside); applied there once the count is known.
   const refusal = await requireCapability(deps, 'multiple-scm-providers').then(
     () => undefined,
@@ -110,6 +111,14 @@ export async function createProviderConnection(deps: ScmDeps, actor: Actor, clie
   await deps.storage.transaction(async (tx) => {
     if (refusal && (await tx.providerConnections.countForClient(clientId)) > 0) throw refusal;
     await tx.providerConnections.insert(connection);
+    await deps.audit.record(tx, actor, {
+      tenantId: client.tenantId,
+      clientId,
+      action: 'scmConnection.created',
+      resourceType: 'scmConnection',
+      resourceId: id,
+      summary: `created a ${req.providerFamily} connection (${req.authenticationKind})`,
+    });
   });
   return providerConnectionView(connection);
 }
@@ -139,7 +148,7 @@ export async function patchProviderConnection(
   input: unknown,
 ) {
   const req = PatchProviderConnectionInput.parse(input);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   const current = await requireConnection(deps, clientId, connectionId);
 
   const allowed: readonly string[] = KIND_FIELDS[current.authenticationKind];
@@ -186,8 +195,20 @@ export async function patchProviderConnection(
   }
   if (credentialsChanged) Object.assign(patch, NEVER_VERIFIED);
 
-  const updated = await deps.storage.providerConnections.update(connectionId, patch);
-  if (!updated) throw connectionNotFound();
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.providerConnections.update(connectionId, patch);
+    if (!next) throw connectionNotFound();
+    await deps.audit.record(tx, actor, {
+      tenantId: client.tenantId,
+      clientId,
+      action: 'scmConnection.updated',
+      resourceType: 'scmConnection',
+      resourceId: connectionId,
+      // A blank secret keeps the stored one, so only a new one counts as a change.
+      summary: changedFields({ ...req, secret: patch.sealedSecret === undefined ? undefined : 'replaced' }),
+    });
+    return next;
+  });
   return providerConnectionView(updated);
 }
 
@@ -198,9 +219,19 @@ export async function deleteProviderConnection(
   clientId: string,
   connectionId: string,
 ): Promise<void> {
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
-  await requireConnection(deps, clientId, connectionId);
-  if (!(await deps.storage.providerConnections.delete(connectionId))) throw connectionNotFound();
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const connection = await requireConnection(deps, clientId, connectionId);
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.providerConnections.delete(connectionId))) throw connectionNotFound();
+    await deps.audit.record(tx, actor, {
+      tenantId: client.tenantId,
+      clientId,
+      action: 'scmConnection.deleted',
+      resourceType: 'scmConnection',
+      resourceId: connectionId,
+      summary: `deleted a ${connection.providerFamily} connection`,
+    });
+  });
 }
 
 /**

@@ -1,0 +1,165 @@
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
+import { openKnexStorage } from '@margin/storage-knex';
+import { testDialects } from '@margin/storage-knex/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAiProfile } from '../testing/ai-test-kit.js';
+import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
+
+const CANARIES = {
+  scmSecret: 'glpat-canary-audit-scm-3c81f0a2',
+  scmRotated: 'glpat-canary-audit-rotated-9d4e27b1',
+  aiKey: 'sk-canary-audit-ai-key-50e1c7aa',
+  aiRotated: 'sk-canary-audit-ai-rotated-b2f9',
+};
+
+/** Keeps every answer, so the test can search them all for the secrets afterwards. */
+class RecordingApi extends TestApi {
+  constructor(
+    baseUrl: string,
+    readonly seen: ApiResponse[],
+    credentials = {},
+  ) {
+    super(baseUrl, credentials);
+  }
+  override with(credentials: object): RecordingApi {
+    return new RecordingApi(this.baseUrl, this.seen, credentials);
+  }
+  override async request(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+    const res = await super.request(method, path, body, headers);
+    this.seen.push(res);
+    return res;
+  }
+}
+
+type Entry = { action: string; tenantId: string | null; clientId: string | null; summary: string; at: string };
+
+for (const dialect of testDialects()) {
+  describe(`the audit trail (${dialect})`, () => {
+    let host: TestHost;
+    let admin: RecordingApi;
+    const seen: ApiResponse[] = [];
+    const ids = { client: '', user: '', tenantAdmin: '', scm: '', ai: '', adminUser: '' };
+
+    /** Every page of a listing, following `nextCursor`. */
+    const allPages = async (api: TestApi, path: string, limit: number): Promise<Entry[]> => {
+      const items: Entry[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await api.get(`${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        items.push(...res.body.items);
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      return items;
+    };
+
+    beforeAll(async () => {
+      host = await startTestHost({ dialect, env: { LOG_LEVEL: 'trace' } });
+      admin = new RecordingApi(`${host.url}/api`, seen, (await host.admin()).credentials);
+      ids.adminUser = (await admin.get('/auth/me')).body.userId;
+      ids.user = (await host.createUser('audited')).id;
+      ids.tenantAdmin = (await host.createUser('tenant-admin')).id;
+      const ok = (res: ApiResponse, status: number) => {
+        expect(res.status, JSON.stringify(res.body)).toBe(status);
+        return res.body;
+      };
+      ok(
+        await admin.put(`/admin/tenants/${SYSTEM_TENANT_ID}/members/${ids.tenantAdmin}`, {
+          role: 'TenantAdministrator',
+        }),
+        200,
+      );
+      ids.client = ok(await admin.post('/clients', { displayName: 'Audited', tenantId: SYSTEM_TENANT_ID }), 201).id;
+      ok(await admin.patch(`/clients/${ids.client}`, { displayName: 'Audited, renamed' }), 200);
+      ok(await admin.put(`/clients/${ids.client}/members/${ids.user}`, { role: 'ClientUser' }), 200);
+      ok(await admin.delete(`/clients/${ids.client}/members/${ids.user}`), 204);
+
+      const scm = `/clients/${ids.client}/provider-connections`;
+      ids.scm = ok(
+        await admin.post(scm, {
+          providerFamily: 'gitHostB',
+          authenticationKind: 'personalAccessToken',
+          hostBaseUrl: 'https://gitlab.audit.test',
+          secret: CANARIES.scmSecret,
+        }),
+        201,
+      ).id;
+      ok(await admin.patch(`${scm}/${ids.scm}`, { secret: CANARIES.scmRotated, displayName: 'Rotated' }), 200);
+      ok(await admin.delete(`${scm}/${ids.scm}`), 204);
+
+      const ai = `/clients/${ids.client}/ai-connections`;
+      ids.ai = ok(await admin.post(ai, openAiProfile({ auth: { mode: 'apiKey', apiKey: CANARIES.aiKey } })), 201).id;
+      ok(await admin.patch(`${ai}/${ids.ai}`, { auth: { mode: 'apiKey', apiKey: CANARIES.aiRotated } }), 200);
+      ok(await admin.delete(`${ai}/${ids.ai}`), 204);
+      ok(await admin.patch('/admin/licensing', { edition: 'Community' }), 200);
+    });
+    afterAll(async () => {
+      await host?.close();
+    });
+
+    const TENANT_ACTIONS = [
+      'aiConnection.deleted',
+      'aiConnection.updated',
+      'aiConnection.created',
+      'scmConnection.deleted',
+      'scmConnection.updated',
+      'scmConnection.created',
+      'clientMember.removed',
+      'clientMember.put',
+      'client.updated',
+      'client.created',
+      'tenantMember.put',
+    ];
+
+    it('records every change, newest first, with who did it and where, across pages', async () => {
+      const all = await allPages(admin, '/admin/audit', 3);
+      expect(all.map((e) => e.action)).toEqual(['licensing.updated', ...TENANT_ACTIONS]);
+      expect(all.every((e) => (e as unknown as { actorUserId: string }).actorUserId === ids.adminUser)).toBe(true);
+      expect(all[0]).toMatchObject({ tenantId: null, clientId: null, resourceType: 'licensing' });
+      expect(all.find((e) => e.action === 'scmConnection.updated')).toMatchObject({
+        tenantId: SYSTEM_TENANT_ID,
+        clientId: ids.client,
+        resourceType: 'scmConnection',
+        resourceId: ids.scm,
+        summary: 'changed displayName, secret',
+      });
+      const times = all.map((e) => e.at);
+      expect([...times].sort().reverse()).toEqual(times);
+    });
+
+    it('shows a tenant administrator the tenant’s changes only, and nobody else', async () => {
+      const tenantAdmin = await host.login('tenant-admin', 'user-password-for-tests');
+      const trail = await allPages(tenantAdmin, `/admin/tenants/${SYSTEM_TENANT_ID}/audit`, 4);
+      expect(trail.map((e) => e.action)).toEqual(TENANT_ACTIONS);
+      expect((await tenantAdmin.get('/admin/audit')).status).toBe(403);
+      const user = await host.login('audited', 'user-password-for-tests');
+      expect((await user.get(`/admin/tenants/${SYSTEM_TENANT_ID}/audit`)).body).toMatchObject({ code: 'not_found' });
+    });
+
+    it('refuses a malformed page request with 400, not 500', async () => {
+      const res = await admin.get('/admin/audit?limit=0');
+      expect(res.status).toBe(400);
+      expect((await admin.get('/admin/audit?cursor=not-a-cursor')).body).toMatchObject({ code: 'validation_failed' });
+    });
+
+    it('never holds a secret: not in a stored row, a response or a log line', async () => {
+      await allPages(admin, '/admin/audit', 2);
+      const storage = await openKnexStorage({ url: host.databaseUrl, migrate: false });
+      try {
+        const rows = await storage.knex('audit_entries').select();
+        expect(rows.length).toBe(TENANT_ACTIONS.length + 1);
+        const texts = {
+          rows: JSON.stringify(rows),
+          responses: JSON.stringify(seen.map((r) => r.body)),
+          logs: host.rawLogs(),
+        };
+        for (const [where, text] of Object.entries(texts)) {
+          for (const canary of Object.values(CANARIES))
+            expect(text.includes(canary), `${canary} in ${where}`).toBe(false);
+        }
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+}

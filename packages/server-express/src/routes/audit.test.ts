@@ -4,6 +4,8 @@ import { testDialects } from '@margin/storage-knex/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAiProfile } from '../testing/ai-test-kit.js';
 import { type ApiResponse, startTestHost, TestApi, type TestHost } from '../testing/index.js';
+import { type ScmFakes, startScmFakes } from '../testing/scm-test-support.js';
+import { scopedClient } from '../testing/triggers-test-support.js';
 
 const CANARIES = {
   scmSecret: 'glpat-canary-audit-scm-3c81f0a2',
@@ -163,3 +165,41 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('the audit trail of webhook configurations', () => {
+  let fakes: ScmFakes;
+  let host: TestHost;
+
+  beforeAll(async () => {
+    fakes = await startScmFakes();
+    host = await startTestHost({ providers: fakes.providers, env: { WORKER_ENABLED: 'false' } });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await fakes?.close();
+  });
+
+  it('records their creation, change and deletion under the client’s tenant, never their secret', async () => {
+    const admin = await host.admin();
+    const scoped = await scopedClient(admin, fakes, 'github', 'Webhook audit');
+    const created = await admin.post('/admin/webhook-configurations', {
+      clientId: scoped.clientId,
+      provider: 'gitHostA',
+      organizationScopeId: scoped.scopeId,
+      providerProjectKey: 'acme',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, generatedSecret } = created.body as { id: string; generatedSecret: string };
+    expect((await admin.patch(`/admin/webhook-configurations/${id}`, { isActive: false })).status).toBe(200);
+    expect((await admin.delete(`/admin/webhook-configurations/${id}`)).status).toBe(204);
+
+    const trail = await admin.get(`/admin/tenants/${SYSTEM_TENANT_ID}/audit?limit=3`);
+    expect(trail.body.items).toMatchObject([
+      { action: 'webhookConfiguration.deleted', clientId: scoped.clientId, resourceId: id },
+      { action: 'webhookConfiguration.updated', summary: 'changed isActive', tenantId: SYSTEM_TENANT_ID },
+      { action: 'webhookConfiguration.created', resourceType: 'webhookConfiguration' },
+    ]);
+    const rows = await host.storage.knex('audit_entries').select();
+    expect(JSON.stringify(rows)).not.toContain(generatedSecret);
+  });
+});

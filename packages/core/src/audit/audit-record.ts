@@ -4,6 +4,7 @@ import type { Page, PageRequest } from '../kernel/index.js';
 export const AUDIT_RESOURCE_TYPES = [
   'tenant',
   'client',
+  'user',
   'tenantMember',
   'clientMember',
   'identityProvider',

@@ -12,6 +12,7 @@ const CANARIES = {
   scmRotated: 'glpat-canary-audit-rotated-9d4e27b1',
   aiKey: 'sk-canary-audit-ai-key-50e1c7aa',
   aiRotated: 'sk-canary-audit-ai-rotated-b2f9',
+  userPassword: 'canary-audit-user-password-7e3d',
 };
 
 /** Keeps every answer, so the test can search them all for the secrets afterwards. */
@@ -94,6 +95,7 @@ for (const dialect of testDialects()) {
       ok(await admin.patch(`${ai}/${ids.ai}`, { auth: { mode: 'apiKey', apiKey: CANARIES.aiRotated } }), 200);
       ok(await admin.delete(`${ai}/${ids.ai}`), 204);
       ok(await admin.patch('/admin/licensing', { edition: 'Community' }), 200);
+      ok(await admin.patch(`/admin/users/${ids.user}`, { password: CANARIES.userPassword }), 200);
     });
     afterAll(async () => {
       await host?.close();
@@ -115,9 +117,20 @@ for (const dialect of testDialects()) {
 
     it('records every change, newest first, with who did it and where, across pages', async () => {
       const all = await allPages(admin, '/admin/audit', 3);
-      expect(all.map((e) => e.action)).toEqual(['licensing.updated', ...TENANT_ACTIONS]);
+      expect(all.map((e) => e.action)).toEqual([
+        'user.updated',
+        'licensing.updated',
+        ...TENANT_ACTIONS,
+        'user.created',
+        'user.created',
+      ]);
       expect(all.every((e) => (e as unknown as { actorUserId: string }).actorUserId === ids.adminUser)).toBe(true);
-      expect(all[0]).toMatchObject({ tenantId: null, clientId: null, resourceType: 'licensing' });
+      expect(all[0]).toMatchObject({
+        tenantId: null,
+        resourceId: ids.user,
+        summary: "changed password of user 'audited'",
+      });
+      expect(all[1]).toMatchObject({ tenantId: null, clientId: null, resourceType: 'licensing' });
       expect(all.find((e) => e.action === 'scmConnection.updated')).toMatchObject({
         tenantId: SYSTEM_TENANT_ID,
         clientId: ids.client,
@@ -134,7 +147,7 @@ for (const dialect of testDialects()) {
       const trail = await allPages(tenantAdmin, `/admin/tenants/${SYSTEM_TENANT_ID}/audit`, 4);
       expect(trail.map((e) => e.action)).toEqual(TENANT_ACTIONS);
       expect((await tenantAdmin.get('/admin/audit')).status).toBe(403);
-      const user = await host.login('audited', 'user-password-for-tests');
+      const user = await host.login('audited', CANARIES.userPassword);
       expect((await user.get(`/admin/tenants/${SYSTEM_TENANT_ID}/audit`)).body).toMatchObject({ code: 'not_found' });
     });
 
@@ -149,7 +162,7 @@ for (const dialect of testDialects()) {
       const storage = await openKnexStorage({ url: host.databaseUrl, migrate: false });
       try {
         const rows = await storage.knex('audit_entries').select();
-        expect(rows.length).toBe(TENANT_ACTIONS.length + 1);
+        expect(rows.length).toBe(TENANT_ACTIONS.length + 4);
         const texts = {
           rows: JSON.stringify(rows),
           responses: JSON.stringify(seen.map((r) => r.body)),

@@ -12,6 +12,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'licensing',
   'scmConnection',
   'aiConnection',
+  'tenantLogicalModel',
+  'tenantModelCatalog',
   'webhookConfiguration',
   'crawlConfiguration',
   'budget',

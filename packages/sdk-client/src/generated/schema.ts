@@ -1520,7 +1520,7 @@ export interface components {
             actorUserId: string;
             action: string;
             /** @enum {string} */
-            resourceType: "tenant" | "client" | "user" | "tenantMember" | "clientMember" | "identityProvider" | "policy" | "licensing" | "scmConnection" | "aiConnection" | "webhookConfiguration" | "crawlConfiguration" | "budget";
+            resourceType: "tenant" | "client" | "user" | "tenantMember" | "clientMember" | "identityProvider" | "policy" | "licensing" | "scmConnection" | "aiConnection" | "tenantLogicalModel" | "tenantModelCatalog" | "webhookConfiguration" | "crawlConfiguration" | "budget";
             resourceId: string;
             summary: string;
         };

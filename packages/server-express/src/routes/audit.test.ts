@@ -215,4 +215,34 @@ describe('the audit trail of webhook configurations', () => {
     const rows = await host.storage.knex('audit_entries').select();
     expect(JSON.stringify(rows)).not.toContain(generatedSecret);
   });
+
+  it('records a tenant’s catalog changes under that tenant (Commercial)', async () => {
+    const admin = await host.admin();
+    expect((await admin.patch('/admin/licensing', { edition: 'Commercial' })).status).toBe(200);
+    const tenantId = (await admin.post('/admin/tenants', { displayName: 'Acme' })).body.id as string;
+    const catalog = `/tenants/${tenantId}/model-catalog`;
+    const model = await admin.post(`${catalog}/models`, { providerKind: 'kindCompatible', remoteModelId: 'acme-chat' });
+    expect(model.status, JSON.stringify(model.body)).toBe(201);
+    const price = await admin.post(`${catalog}/overrides`, {
+      providerKind: 'kindCompatible',
+      remoteModelId: 'acme-chat',
+      inputCostPer1MUsd: 1,
+    });
+    expect(price.status, JSON.stringify(price.body)).toBe(201);
+    expect((await admin.delete(`${catalog}/overrides/${price.body.id}`)).status).toBe(204);
+    expect((await admin.delete(`${catalog}/models/${model.body.id}`)).status).toBe(204);
+
+    const trail = await admin.get(`/admin/tenants/${tenantId}/audit`);
+    expect(trail.body.items.map((e: { action: string }) => e.action)).toEqual([
+      'tenantModelCatalog.modelDeleted',
+      'tenantModelCatalog.priceRemoved',
+      'tenantModelCatalog.priceSet',
+      'tenantModelCatalog.modelCreated',
+      'tenant.created',
+    ]);
+    expect(trail.body.items[3]).toMatchObject({
+      tenantId,
+      summary: "added kindCompatible model 'acme-chat' to the catalog",
+    });
+  });
 });

@@ -1,9 +1,10 @@
-import { changedFields } from '../audit/index.js';
+import { type AuditRepositories, changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
 import type { ProviderFamily } from '../scm-provider/index.js';
+import type { ClientRecord } from '../tenancy/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
@@ -71,6 +72,24 @@ const NEVER_VERIFIED = {
   lastVerificationFailureCategory: null,
 } as const satisfies ProviderConnectionPatch;
 
+/** Records a change to a client's SCM connection (or its scopes) in the audit trail, inside its transaction. */
+export function auditScmConnection(
+  deps: ScmDeps,
+  tx: AuditRepositories,
+  actor: Actor,
+  client: ClientRecord,
+  change: { verb: string; connectionId: string; summary: string },
+): Promise<void> {
+  return deps.audit.record(tx, actor, {
+    tenantId: client.tenantId,
+    clientId: client.id,
+    action: `scmConnection.${change.verb}`,
+    resourceType: 'scmConnection',
+    resourceId: change.connectionId,
+    summary: change.summary,
+  });
+}
+
 /**
  * A client's second connection needs `multiple-scm-providers`; a second connection of the same family
  * on the same host is a duplicate (409) either way.
@@ -111,12 +130,9 @@ export async function createProviderConnection(deps: ScmDeps, actor: Actor, clie
   await deps.storage.transaction(async (tx) => {
     if (refusal && (await tx.providerConnections.countForClient(clientId)) > 0) throw refusal;
     await tx.providerConnections.insert(connection);
-    await deps.audit.record(tx, actor, {
-      tenantId: client.tenantId,
-      clientId,
-      action: 'scmConnection.created',
-      resourceType: 'scmConnection',
-      resourceId: id,
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'created',
+      connectionId: id,
       summary: `created a ${req.providerFamily} connection (${req.authenticationKind})`,
     });
   });
@@ -198,12 +214,9 @@ export async function patchProviderConnection(
   const updated = await deps.storage.transaction(async (tx) => {
     const next = await tx.providerConnections.update(connectionId, patch);
     if (!next) throw connectionNotFound();
-    await deps.audit.record(tx, actor, {
-      tenantId: client.tenantId,
-      clientId,
-      action: 'scmConnection.updated',
-      resourceType: 'scmConnection',
-      resourceId: connectionId,
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'updated',
+      connectionId: connectionId,
       // A blank secret keeps the stored one, so only a new one counts as a change.
       summary: changedFields({ ...req, secret: patch.sealedSecret === undefined ? undefined : 'replaced' }),
     });
@@ -223,12 +236,9 @@ export async function deleteProviderConnection(
   const connection = await requireConnection(deps, clientId, connectionId);
   await deps.storage.transaction(async (tx) => {
     if (!(await tx.providerConnections.delete(connectionId))) throw connectionNotFound();
-    await deps.audit.record(tx, actor, {
-      tenantId: client.tenantId,
-      clientId,
-      action: 'scmConnection.deleted',
-      resourceType: 'scmConnection',
-      resourceId: connectionId,
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'deleted',
+      connectionId: connectionId,
       summary: `deleted a ${connection.providerFamily} connection`,
     });
   });

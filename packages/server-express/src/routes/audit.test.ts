@@ -206,11 +206,13 @@ describe('the audit trail of webhook configurations', () => {
     expect((await admin.patch(`/admin/webhook-configurations/${id}`, { isActive: false })).status).toBe(200);
     expect((await admin.delete(`/admin/webhook-configurations/${id}`)).status).toBe(204);
 
-    const trail = await admin.get(`/admin/tenants/${SYSTEM_TENANT_ID}/audit?limit=3`);
+    const trail = await admin.get(`/admin/tenants/${SYSTEM_TENANT_ID}/audit?limit=5`);
     expect(trail.body.items).toMatchObject([
       { action: 'webhookConfiguration.deleted', clientId: scoped.clientId, resourceId: id },
       { action: 'webhookConfiguration.updated', summary: 'changed isActive', tenantId: SYSTEM_TENANT_ID },
       { action: 'webhookConfiguration.created', resourceType: 'webhookConfiguration' },
+      { action: 'scmConnection.scopeCreated', resourceId: scoped.connectionId },
+      { action: 'scmConnection.created', resourceId: scoped.connectionId },
     ]);
     const rows = await host.storage.knex('audit_entries').select();
     expect(JSON.stringify(rows)).not.toContain(generatedSecret);

@@ -70,6 +70,7 @@ export interface MarginHost {
  */
 export async function startMarginHost(options: MarginHostOptions): Promise<MarginHost> {
   const { config } = options;
+  const announce = options.announce ?? ((m: string) => process.stdout.write(`${m}\n`));
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
   // Plugins first: one that cannot be loaded stops the start before anything is opened.
   const plugins = await loadPlugins(config.plugins);
@@ -104,7 +105,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     ids: options.ids,
     logger,
     bootstrapAdmin: config.bootstrapAdmin,
-    onBootstrapAdmin: announceGeneratedPassword(options.announce ?? ((m) => process.stdout.write(`${m}\n`))),
+    onBootstrapAdmin: announceGeneratedPassword(announce),
     background: backgroundSettingsOf(config),
     // The gateway listens first; a port already taken must not leave reviews claimed.
     startBackground: false,
@@ -123,7 +124,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       server.listen(config.port, config.host, () => resolve());
     });
     cleanup.unshift(() => closeServer(server));
-    const https = config.tls ? await serveHttps(gateway, config, logger, options.announce) : undefined;
+    const https = config.tls ? await serveHttps(gateway, config, logger, announce) : undefined;
     if (https) cleanup.unshift(() => closeServer(https.server));
     background.start();
     cleanup.unshift(() => background.stop());
@@ -173,17 +174,18 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
 
 /**
  * HTTPS beside HTTP with the operator's certificate or a generated one, whose fingerprint is
- * printed so a client can pin or check it. Never stops the start: HTTP serves regardless.
+ * printed so a client can pin or check it. A port it cannot take never stops the start (HTTP serves
+ * regardless); an operator's certificate file that cannot be read does.
  */
 async function serveHttps(
   gateway: RequestListener,
   config: HostConfig,
   logger: Logger,
-  announce: ((message: string) => void) | undefined,
+  announce: (message: string) => void,
 ): Promise<{ server: Server; url: string; material: TlsMaterial } | undefined> {
   const material = await loadTlsMaterial(config);
   if (material.generated) {
-    (announce ?? ((m) => process.stdout.write(`${m}\n`)))(
+    announce(
       [
         '',
         '  Margin generated a self-signed TLS certificate.',

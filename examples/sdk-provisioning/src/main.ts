@@ -7,12 +7,14 @@
  * 3 set up, but the review did not complete.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MarginApiError } from '@margin/sdk-client';
 import { formatReport, ProvisioningError, type ProvisionOptions, provision } from './provision.js';
 
-type SetupFile = Omit<ProvisionOptions, 'credentials' | 'log' | 'sourceControl' | 'ai'> & {
+type SetupFile = Omit<ProvisionOptions, 'credentials' | 'log' | 'sourceControl' | 'ai' | 'ca'> & {
   username?: string;
+  /** A PEM file to trust for `baseUrl` (e.g. the host's `<data dir>/tls/margin-tls-cert.pem`), beside the setup file. */
+  caFile?: string;
   sourceControl: Omit<ProvisionOptions['sourceControl'], 'secret'>;
   ai: Omit<ProvisionOptions['ai'], 'apiKey'>;
 };
@@ -32,8 +34,10 @@ const REQUIRED = [
 
 try {
   const setup = await readSetup(process.argv[2]);
+  const { caFile, ...wanted } = setup;
   const report = await provision({
-    ...setup,
+    ...wanted,
+    ca: caFile ? await readFile(resolve(dirname(setupPath(process.argv[2] ?? '')), caFile), 'utf8') : undefined,
     credentials: credentials(setup.username),
     sourceControl: { ...setup.sourceControl, secret: secret('SCM_SECRET') },
     ai: { ...setup.ai, apiKey: secret('AI_API_KEY') },
@@ -53,8 +57,7 @@ try {
 
 async function readSetup(path: string | undefined): Promise<SetupFile> {
   if (!path) throw new ProvisioningError('setup', 'Name the setup file: main.js <setup.json>.');
-  // pnpm runs scripts in the package folder; INIT_CWD is where the command was typed.
-  const file = resolve(process.env.INIT_CWD ?? process.cwd(), path);
+  const file = setupPath(path);
   const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
   for (const field of REQUIRED) {
     const value = field.split('.').reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), parsed);
@@ -62,6 +65,11 @@ async function readSetup(path: string | undefined): Promise<SetupFile> {
       throw new ProvisioningError('setup', `${path}: ${field} is required.`);
   }
   return parsed as SetupFile;
+}
+
+// pnpm runs scripts in the package folder; INIT_CWD is where the command was typed.
+function setupPath(path: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }
 
 function credentials(username: string | undefined): ProvisionOptions['credentials'] {

@@ -4,6 +4,8 @@ import type { Credentials, Schemas } from '@margin/sdk-client';
 export interface ProvisionOptions {
   /** The API root, e.g. `https://margin.example.com/api`. */
   baseUrl: string;
+  /** A certificate (PEM) to trust besides the public roots: the host's self-signed one, or a private CA. */
+  ca?: string | undefined;
   /** A client administrator or above: a personal access token, or a username and password. */
   credentials: Credentials;
   /** Found by display name, created when missing. */

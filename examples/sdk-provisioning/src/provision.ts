@@ -17,7 +17,7 @@ export { formatReport } from './report.js';
  * connection fails verification, or a `MarginApiError` subclass when the API refuses a call.
  */
 export async function provision(options: ProvisionOptions): Promise<ProvisionReport> {
-  const margin = createMarginClient({ baseUrl: options.baseUrl, credentials: options.credentials });
+  const margin = createMarginClient({ baseUrl: options.baseUrl, credentials: options.credentials, ca: options.ca });
   const steps = new Steps(options.log);
 
   const clientId = await ensureClient(margin, options.client, steps);

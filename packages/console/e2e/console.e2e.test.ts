@@ -545,6 +545,21 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByRole('heading', { name: 'Add a crawl' }).waitFor();
   });
 
+  it('shows the audit trail of the changes made so far, newest first, for the installation or one tenant', async () => {
+    await page.goto('/admin/audit');
+    await heading('Audit trail').waitFor();
+    const actions = page.locator('tbody td.mono');
+    await page.getByRole('cell', { name: 'licensing.updated' }).waitFor();
+    expect(await actions.first().textContent()).toBe('licensing.updated');
+    await page.getByRole('cell', { name: 'webhookConfiguration.created' }).first().waitFor();
+    await checkPage(page, '13b-audit');
+    // A tenant's trail holds its own changes; the installation-wide licensing change is not one.
+    await page.getByLabel('Tenant', { exact: true }).selectOption({ label: 'System' });
+    await page.getByRole('cell', { name: 'webhookConfiguration.created' }).first().waitFor();
+    expect(await page.getByRole('cell', { name: 'licensing.updated' }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('tenant')).toBeTruthy();
+  });
+
   it('submits a review by coordinates and follows it to its result', async () => {
     await page.goto(`${clientPath}/reviews/submit`);
     await page.getByLabel('Scope URL', { exact: true }).fill(`${env.github.hostUrl}/acme`);

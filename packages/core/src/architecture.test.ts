@@ -6,7 +6,18 @@ import { folderGraph, layersOf, readImports } from '../../../scripts/folder-grap
 const SRC = join(import.meta.dirname);
 
 const PORTS = ['kernel', 'ai-model', 'scm-provider', 'provider-registry'];
-const CAPABILITIES = ['licensing', 'tenancy', 'identity', 'egress', 'scm', 'ai', 'knowledge', 'reviewing', 'triggers'];
+const CAPABILITIES = [
+  'audit',
+  'licensing',
+  'tenancy',
+  'identity',
+  'egress',
+  'scm',
+  'ai',
+  'knowledge',
+  'reviewing',
+  'triggers',
+];
 
 /**
  * Which folder may import which: one direction, bottom to top. The kernel uses nothing; the ports
@@ -22,14 +33,16 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'scm-provider': ['kernel'],
   'provider-registry': ['kernel', 'ai-model', 'scm-provider'],
   'review-engine': PORTS,
-  licensing: ['kernel'],
-  tenancy: ['kernel', 'licensing'],
-  identity: ['kernel', 'egress', 'licensing', 'tenancy'],
-  scm: [...PORTS, 'egress', 'licensing', 'tenancy'],
-  ai: [...PORTS, 'egress', 'licensing', 'tenancy'],
-  knowledge: [...PORTS, 'licensing', 'tenancy', 'scm'],
-  reviewing: [...PORTS, 'review-engine', 'licensing', 'tenancy', 'scm', 'ai'],
-  triggers: [...PORTS, 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
+  // Every capability that changes configuration records into the audit trail, so it sits first.
+  audit: ['kernel'],
+  licensing: ['kernel', 'audit'],
+  tenancy: ['kernel', 'audit', 'licensing'],
+  identity: ['kernel', 'egress', 'audit', 'licensing', 'tenancy'],
+  scm: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
+  ai: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
+  knowledge: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm'],
+  reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai'],
+  triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
   system: ['kernel'],
   storage: [...PORTS, ...CAPABILITIES],
   'core.ts': [...PORTS, 'review-engine', 'system', 'storage', ...CAPABILITIES],

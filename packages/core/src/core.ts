@@ -1,4 +1,5 @@
 import { type AiUseCases, createAiUseCases } from './ai/index.js';
+import { type AuditUseCases, createAuditTrail, createAuditUseCases } from './audit/index.js';
 import {
   type AuthSettings,
   createAccessTokens,
@@ -74,6 +75,8 @@ export interface MarginCore {
   readonly identity: IdentityUseCases;
   readonly tenancy: TenancyUseCases;
   readonly licensing: LicensingUseCases;
+  /** Who changed which configuration: a tenant's trail and the installation's. */
+  readonly audit: AuditUseCases;
   readonly scm: ScmUseCases;
   readonly ai: AiUseCases;
   readonly knowledge: KnowledgeUseCases;
@@ -99,6 +102,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
   const events = options.events ?? createEventBus();
   const clientAccess = new ClientAccessCache(() => storage.clients, clock, auth.accessCacheMs);
   const authz = createAuthorizer({ storage, clientAccess });
+  const audit = createAuditTrail({ clock, ids });
   const jobStatusCache = new JobStatusCache(() => storage.reviewJobs, clock, options.jobStatusCacheMs ?? 1000);
   // The save-time egress guard must agree with the adapters' connect-time one: it follows the
   // registry's declaration unless the host says otherwise.
@@ -115,7 +119,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     jobStatusCache,
     origins: jobOriginsOf(storage),
   };
-  const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache };
+  const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
   return {
     events,
     system: createSystemUseCases({ storage, secrets, clock }),
@@ -130,11 +134,20 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
       clientAccess,
       authz,
       signInThrottle: new SignInThrottle({ storage, clock, auth }),
+      audit,
     }),
-    tenancy: createTenancyUseCases({ storage, clock, ids, events, authz, clientAccess }),
-    licensing: createLicensingUseCases({ storage, clock }),
-    scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz }),
-    ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress } }),
+    tenancy: createTenancyUseCases({ storage, clock, ids, events, authz, clientAccess, audit }),
+    licensing: createLicensingUseCases({ storage, clock, audit }),
+    audit: createAuditUseCases({
+      storage,
+      access: {
+        requireTenantAuditor: async (actor, tenantId) => {
+          await authz.requireTenant(actor, 'tenants.audit.read', tenantId);
+        },
+      },
+    }),
+    scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz, audit }),
+    ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
     knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),

@@ -4,6 +4,7 @@
  * Each capability keeps its models in its own `schemas.ts`; all are exported here.
  */
 export * from './ai/schemas.js';
+export * from './audit/schemas.js';
 export * from './identity/schemas.js';
 export * from './kernel/index.js';
 export * from './knowledge/schemas.js';

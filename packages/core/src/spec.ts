@@ -78,6 +78,12 @@ export {
   type WireProtocolMode,
 } from './ai-model/index.js';
 export {
+  AUDIT_RESOURCE_TYPES,
+  type AuditEntriesRepository,
+  type AuditEntryRecord,
+  type AuditResourceType,
+} from './audit/index.js';
+export {
   type AddressClass,
   classifyAddress,
   type EgressRefusal,

@@ -1,4 +1,5 @@
 import ky, { HTTPError } from 'ky';
+import { fetchTrusting } from './tls-fetch.js';
 
 export interface TransportOptions {
   /** Retries for idempotent requests on 408/429/5xx and network errors. Default 2. */
@@ -7,6 +8,11 @@ export interface TransportOptions {
   timeoutMs?: number | undefined;
   /** A custom fetch (tests, proxies, instrumentation). */
   fetch?: typeof fetch | undefined;
+  /**
+   * A certificate to trust besides the public roots (PEM): the server's self-signed one, or your
+   * private CA. Certificates are always verified; there is no switch to skip that. Not with `fetch`.
+   */
+  ca?: string | undefined;
 }
 
 /**
@@ -23,7 +29,7 @@ export function createTransport(options: TransportOptions = {}): (request: Reque
       backoffLimit: 10_000,
     },
     timeout: options.timeoutMs ?? 30_000,
-    fetch: options.fetch,
+    fetch: options.fetch ?? (options.ca ? fetchTrusting(options.ca) : undefined),
   });
   // ky retries only when it throws; the final answer goes back to the caller as a plain response.
   return async (request) => {

@@ -84,6 +84,26 @@ describe('loadConfig', () => {
     );
   });
 
+  it('serves HTTPS on 8443 with a generated certificate by default, on another port, with own files, or not at all', () => {
+    expect(loadConfig({}).tls).toEqual({ port: 8443, certFile: undefined, keyFile: undefined });
+    expect(loadConfig({ MARGIN_TLS_PORT: 'off' }).tls).toBeUndefined();
+    expect(loadConfig({ MARGIN_TLS_PORT: '0' }).tls?.port).toBe(0);
+    expect(
+      loadConfig({ MARGIN_TLS_CERT_FILE: '/etc/margin/cert.pem', MARGIN_TLS_KEY_FILE: '/etc/margin/key.pem' }).tls,
+    ).toEqual({
+      port: 8443,
+      certFile: '/etc/margin/cert.pem',
+      keyFile: '/etc/margin/key.pem',
+    });
+    expect(() => loadConfig({ MARGIN_TLS_PORT: 'yes' })).toThrow(
+      'MARGIN_TLS_PORT must be a port number (0–65535) or off',
+    );
+    expect(() => loadConfig({ MARGIN_TLS_PORT: '70000' })).toThrow('MARGIN_TLS_PORT must be a port number');
+    expect(() => loadConfig({ MARGIN_TLS_CERT_FILE: '/etc/margin/cert.pem' })).toThrow(
+      'MARGIN_TLS_KEY_FILE must be set too',
+    );
+  });
+
   it('trusts no proxy unless MARGIN_TRUST_PROXY names them, and refuses what Express would misread', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ MARGIN_TRUST_PROXY: '1' }).trustProxy).toBe(1);

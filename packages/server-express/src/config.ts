@@ -67,6 +67,21 @@ const trustProxy = z
     return entries;
   });
 
+/** `MARGIN_TLS_PORT`: the HTTPS port (default 8443), 0 for one the OS picks, or `off`. */
+const tlsPort = z
+  .string()
+  .optional()
+  .transform((v, ctx): number | 'off' => {
+    const text = v?.trim().toLowerCase() ?? '';
+    if (text === '') return 8443;
+    if (text === 'off') return 'off';
+    if (!/^\d+$/.test(text) || Number(text) > 65535) {
+      ctx.addIssue({ code: 'custom', message: 'must be a port number (0–65535) or off' });
+      return z.NEVER;
+    }
+    return Number(text);
+  });
+
 /**
  * `MARGIN_AI_TIMEOUT_SECONDS`, `MARGIN_SCM_TIMEOUT_SECONDS`: the deadline of one attempt of a call to
  * a model or a source-control provider, from connecting to the last byte of the answer. The host
@@ -94,6 +109,9 @@ const EnvFields = z.object({
       (v) => v === undefined || v === '' || Buffer.from(v, 'base64').length === 32,
       'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
     ),
+  MARGIN_TLS_PORT: tlsPort,
+  MARGIN_TLS_CERT_FILE: optionalText,
+  MARGIN_TLS_KEY_FILE: optionalText,
   MARGIN_PUBLIC_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
   ...CALL_TIMEOUT_FIELDS,
@@ -130,6 +148,14 @@ const EnvFields = z.object({
 });
 
 const EnvSchema = EnvFields.superRefine((e, ctx) => {
+  // A certificate without its key (or the reverse) cannot serve; half a pair is a typo, not a choice.
+  if ((e.MARGIN_TLS_CERT_FILE === undefined) !== (e.MARGIN_TLS_KEY_FILE === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [e.MARGIN_TLS_CERT_FILE === undefined ? 'MARGIN_TLS_CERT_FILE' : 'MARGIN_TLS_KEY_FILE'],
+      message: 'must be set too: MARGIN_TLS_CERT_FILE and MARGIN_TLS_KEY_FILE go together',
+    });
+  }
   // A soft cap above the hard one could never degrade a review before the stop.
   if (e.MARGIN_REVIEW_SOFT_CAP_USD !== undefined && e.MARGIN_REVIEW_HARD_CAP_USD !== undefined) {
     if (e.MARGIN_REVIEW_SOFT_CAP_USD > e.MARGIN_REVIEW_HARD_CAP_USD) {
@@ -152,6 +178,11 @@ export interface HostConfig {
   /** base64 of 32 bytes. */
   secretsKey: string | undefined;
   publicBaseUrl: string | undefined;
+  /**
+   * HTTPS beside HTTP; undefined when `MARGIN_TLS_PORT=off`. Without `certFile`/`keyFile` the host
+   * uses a self-signed certificate it generates once into the data dir.
+   */
+  tls: { port: number; certFile: string | undefined; keyFile: string | undefined } | undefined;
   allowPrivateEgress: boolean;
   callTimeouts: CallTimeouts;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
@@ -224,6 +255,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     jwtSecret: e.MARGIN_JWT_SECRET || undefined,
     secretsKey: e.MARGIN_SECRETS_KEY || undefined,
     publicBaseUrl: e.MARGIN_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    tls:
+      e.MARGIN_TLS_PORT === 'off'
+        ? undefined
+        : {
+            port: e.MARGIN_TLS_PORT,
+            certFile: e.MARGIN_TLS_CERT_FILE && resolve(e.MARGIN_TLS_CERT_FILE),
+            keyFile: e.MARGIN_TLS_KEY_FILE && resolve(e.MARGIN_TLS_KEY_FILE),
+          },
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
     callTimeouts: callTimeoutsOf(e),
     worker: {

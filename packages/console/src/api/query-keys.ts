@@ -19,6 +19,8 @@ export const queryKeys = {
   overview: ['overview'] as const,
   licensing: ['licensing'] as const,
   users: ['users'] as const,
+  /** Audit trails: the installation's, then one per tenant. Every change adds to them. */
+  audit: ['audit'] as const,
   creatableTenants: ['tenants', 'creatable'] as const,
   personalAccessTokens: ['personal-access-tokens'] as const,
   /** Lists of clients; a client's own data is under ['client', clientId]. */

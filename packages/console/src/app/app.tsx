@@ -11,6 +11,7 @@ import {
   AccountPage,
   AiConnectionPage,
   AiConnectionsPage,
+  AuditPage,
   BlockedPage,
   ClientPage,
   ClientsPage,
@@ -48,6 +49,7 @@ const pageRoutes = createRoutesFromElements(
     <Route path="/account" Component={AccountPage} />
     <Route path="/admin/users" Component={UsersPage} />
     <Route path="/admin/licensing" Component={LicensingPage} />
+    <Route path="/admin/audit" Component={AuditPage} />
     <Route path="/clients" Component={ClientsPage} />
     <Route path="/clients/:clientId" Component={ClientLayout}>
       <Route index Component={ClientPage} />

@@ -114,6 +114,9 @@ export function Shell() {
               <li>
                 <NavLink to="/admin/licensing">Licensing</NavLink>
               </li>
+              <li>
+                <NavLink to="/admin/audit">Audit trail</NavLink>
+              </li>
             </ul>
           </>
         )}

@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ProviderRegistry } from '../provider-registry/index.js';
@@ -17,7 +18,7 @@ export interface AiSettings {
 }
 
 /** Every repository the AI use cases reach, inside a transaction too. */
-export type AiStorageRepositories = AiRepositories & TenancyRepositories & LicensingRepositories;
+export type AiStorageRepositories = AiRepositories & TenancyRepositories & LicensingRepositories & AuditRepositories;
 
 /** What resolving a purpose to a model needs (workers and reviews act for a client without an actor). */
 export interface ResolveDeps {
@@ -33,4 +34,5 @@ export interface AiDeps extends ResolveDeps {
   ids: Ids;
   authz: Authorizer;
   ai: AiSettings;
+  audit: AuditTrail;
 }

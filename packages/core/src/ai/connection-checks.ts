@@ -16,7 +16,14 @@ import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
-import { connectionView, findKind, loadConnection, openConnectionConfig, verificationView } from './connections.js';
+import {
+  auditAiConnection,
+  connectionView,
+  findKind,
+  loadConnection,
+  openConnectionConfig,
+  verificationView,
+} from './connections.js';
 import { effectiveCatalog, findCatalogEntry, tenantCatalogInUse } from './model-catalog.js';
 import {
   endpointIssues,
@@ -286,7 +293,7 @@ async function checkModel(
 
 /** Active only after a successful verification of the profile as it is now (400 otherwise). */
 export async function activateConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const updated = await deps.storage.transaction(async (tx) => {
     const current = await loadConnection(tx, clientId, connectionId);
     if (current.verification.status !== 'verified') {
@@ -297,18 +304,24 @@ export async function activateConnection(deps: AiDeps, actor: Actor, clientId: s
       );
     }
     const now = deps.clock.now().toISOString();
-    if (!current.isActive) await tx.aiConnections.setActive(current.id, true, now);
+    if (!current.isActive) {
+      await tx.aiConnections.setActive(current.id, true, now);
+      await auditAiConnection(deps, tx, actor, client, { verb: 'activated', connectionId, summary: 'activated' });
+    }
     return { ...current, isActive: true, updatedAt: current.isActive ? current.updatedAt : now };
   });
   return connectionView(updated);
 }
 
 export async function deactivateConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const updated = await deps.storage.transaction(async (tx) => {
     const current = await loadConnection(tx, clientId, connectionId);
     const now = deps.clock.now().toISOString();
-    if (current.isActive) await tx.aiConnections.setActive(current.id, false, now);
+    if (current.isActive) {
+      await tx.aiConnections.setActive(current.id, false, now);
+      await auditAiConnection(deps, tx, actor, client, { verb: 'deactivated', connectionId, summary: 'deactivated' });
+    }
     return { ...current, isActive: false, updatedAt: current.isActive ? now : current.updatedAt };
   });
   return connectionView(updated);

@@ -1,7 +1,9 @@
 import type { AiConnectionConfig, AiProviderKindV1 } from '../ai-model/index.js';
 import { aiConnectionConfigOf } from '../ai-model/index.js';
+import { type AuditRepositories, changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
+import type { ClientRecord } from '../tenancy/index.js';
 import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type {
   AiConnectionRecord,
@@ -117,6 +119,24 @@ export async function loadConnection(
   return found;
 }
 
+/** Records a change to a client's AI connection in the audit trail, inside the change's transaction. */
+export function auditAiConnection(
+  deps: AiDeps,
+  tx: AuditRepositories,
+  actor: Actor,
+  client: ClientRecord,
+  change: { verb: string; connectionId: string; summary: string },
+): Promise<void> {
+  return deps.audit.record(tx, actor, {
+    tenantId: client.tenantId,
+    clientId: client.id,
+    action: `aiConnection.${change.verb}`,
+    resourceType: 'aiConnection',
+    resourceId: change.connectionId,
+    summary: change.summary,
+  });
+}
+
 export async function createConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateAiConnectionInput.parse(input);
   const apiKey: DraftKey =
@@ -134,7 +154,7 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     purposeBindings: req.purposeBindings,
   };
   const profile = normalizeOrThrow(deps, draft, []);
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const now = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   const record: AiConnectionRecord = {
@@ -156,7 +176,14 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.aiConnections.insert(record);
+  await deps.storage.transaction(async (tx) => {
+    await tx.aiConnections.insert(record);
+    await auditAiConnection(deps, tx, actor, client, {
+      verb: 'created',
+      connectionId: id,
+      summary: `created a ${req.providerKind} connection (${req.auth.mode})`,
+    });
+  });
   return connectionView(record);
 }
 
@@ -205,7 +232,7 @@ export async function patchConnection(
   input: unknown,
 ) {
   const req = PatchAiConnectionInput.parse(input);
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   const updated = await deps.storage.transaction(async (tx) => {
     const current = await loadConnection(tx, clientId, connectionId);
     const providerKind = req.providerKind ?? current.providerKind;
@@ -265,6 +292,12 @@ export async function patchConnection(
       next.isActive = false;
     }
     await tx.aiConnections.update(next);
+    await auditAiConnection(deps, tx, actor, client, {
+      verb: 'updated',
+      connectionId,
+      // Field names only: headers, query parameters and the key may all carry credentials.
+      summary: changedFields(req),
+    });
     return next;
   });
   return connectionView(updated);
@@ -360,9 +393,9 @@ function canonical(value: unknown): string {
 
 /** Removes a profile; refused (409) while logical models point at it. */
 export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
   await deps.storage.transaction(async (tx) => {
-    await loadConnection(tx, clientId, connectionId);
+    const current = await loadConnection(tx, clientId, connectionId);
     const references = await tx.aiLogicalModels.listByConnection(connectionId);
     if (references.length > 0) {
       const names = references.map((lm) => `${lm.name} (${lm.ownerKind})`).join(', ');
@@ -371,5 +404,10 @@ export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: str
       });
     }
     await tx.aiConnections.delete(connectionId);
+    await auditAiConnection(deps, tx, actor, client, {
+      verb: 'deleted',
+      connectionId,
+      summary: `deleted a ${current.providerKind} connection`,
+    });
   });
 }

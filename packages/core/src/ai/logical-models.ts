@@ -7,7 +7,7 @@ import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';
 import { findKind } from './connections.js';
 import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
-import { assertTenantCatalogWritable, tenantCatalogInUse } from './model-catalog.js';
+import { assertTenantCatalogWritable, auditTenantAi, tenantCatalogInUse } from './model-catalog.js';
 import { modesOfKind } from './profile-rules.js';
 import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput } from './schemas.js';
 
@@ -285,6 +285,12 @@ export async function createTenantLogicalModel(deps: AiDeps, actor: Actor, tenan
     if (await tx.aiLogicalModels.find('tenant', tenantId, req.name)) throw duplicate(req.name, 'tenant');
     await assertTarget(deps, tx, owner, made);
     await tx.aiLogicalModels.insert(made);
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantLogicalModel',
+      verb: 'created',
+      resourceId: made.name,
+      summary: `created logical model '${made.name}' (${made.capability})`,
+    });
     return made;
   });
   return logicalModelView(record);
@@ -310,6 +316,12 @@ export async function putTenantLogicalModel(
     if (broken.length > 0)
       throw mappedConflict(current.name, broken, `The capability cannot change to ${next.capability}`);
     await tx.aiLogicalModels.update(next);
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantLogicalModel',
+      verb: 'updated',
+      resourceId: current.name,
+      summary: `replaced logical model '${current.name}' (${next.capability})`,
+    });
   });
 }
 
@@ -323,5 +335,11 @@ export async function deleteTenantLogicalModel(deps: AiDeps, actor: Actor, tenan
     const broken = breaks(await tx.aiLogicalModels.listTenantNameMappings(tenantId, name), undefined);
     if (broken.length > 0) throw mappedConflict(current.name, broken, 'The logical model cannot be deleted');
     await tx.aiLogicalModels.delete('tenant', tenantId, name);
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantLogicalModel',
+      verb: 'deleted',
+      resourceId: current.name,
+      summary: `deleted logical model '${current.name}'`,
+    });
   });
 }

@@ -1,4 +1,5 @@
 import type { AiProviderKind, AiProviderKindV1, ModelPrices } from '../ai-model/index.js';
+import type { AuditRepositories } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
@@ -172,6 +173,28 @@ export async function listClientCatalogModels(deps: AiDeps, actor: Actor, client
 }
 
 /** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
+/** Records a change to a tenant's AI catalog (logical models, catalog models, prices) in the audit trail. */
+export function auditTenantAi(
+  deps: AiDeps,
+  tx: AuditRepositories,
+  actor: Actor,
+  tenantId: string,
+  change: {
+    resourceType: 'tenantLogicalModel' | 'tenantModelCatalog';
+    verb: string;
+    resourceId: string;
+    summary: string;
+  },
+): Promise<void> {
+  return deps.audit.record(tx, actor, {
+    tenantId,
+    action: `${change.resourceType}.${change.verb}`,
+    resourceType: change.resourceType,
+    resourceId: change.resourceId,
+    summary: change.summary,
+  });
+}
+
 export async function createCatalogModel(deps: AiDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = CatalogModelInput.parse(input);
   requestedAiKind(deps.providers, req.providerKind, 'providerKind');
@@ -210,18 +233,34 @@ export async function createCatalogModel(deps: AiDeps, actor: Actor, tenantId: s
     cachedInputCostPer1MUsd: req.cachedInputCostPer1MUsd ?? null,
     createdAt: deps.clock.now().toISOString(),
   };
-  await deps.storage.aiModelCatalog.insertModel(record);
+  await deps.storage.transaction(async (tx) => {
+    await tx.aiModelCatalog.insertModel(record);
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantModelCatalog',
+      verb: 'modelCreated',
+      resourceId: record.id,
+      summary: `added ${record.providerKind} model '${record.remoteModelId}' to the catalog`,
+    });
+  });
   return fromRecord(record);
 }
 
 export async function deleteCatalogModel(deps: AiDeps, actor: Actor, tenantId: string, modelId: string) {
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
-  if (!(await deps.storage.aiModelCatalog.deleteModel(tenantId, modelId))) {
-    throw MarginError.notFound(
-      modelId.startsWith('builtin:') ? 'Built-in catalog models cannot be deleted.' : 'Catalog model not found.',
-    );
-  }
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.aiModelCatalog.deleteModel(tenantId, modelId))) {
+      throw MarginError.notFound(
+        modelId.startsWith('builtin:') ? 'Built-in catalog models cannot be deleted.' : 'Catalog model not found.',
+      );
+    }
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantModelCatalog',
+      verb: 'modelDeleted',
+      resourceId: modelId,
+      summary: 'removed a model from the catalog',
+    });
+  });
 }
 
 /** The provider kinds this build can call, with how many catalog models each has. */
@@ -266,15 +305,24 @@ export async function putPriceOverride(deps: AiDeps, actor: Actor, tenantId: str
       [{ path: 'remoteModelId', message: 'Not a catalog model of this provider kind.' }],
     );
   }
-  const { created, override } = await deps.storage.aiModelCatalog.putPriceOverride({
-    id: deps.ids.uuid(),
-    tenantId,
-    providerKind: req.providerKind,
-    remoteModelId: entry.remoteModelId,
-    inputCostPer1MUsd: req.inputCostPer1MUsd ?? null,
-    outputCostPer1MUsd: req.outputCostPer1MUsd ?? null,
-    cachedInputCostPer1MUsd: req.cachedInputCostPer1MUsd ?? null,
-    updatedAt: deps.clock.now().toISOString(),
+  const { created, override } = await deps.storage.transaction(async (tx) => {
+    const put = await tx.aiModelCatalog.putPriceOverride({
+      id: deps.ids.uuid(),
+      tenantId,
+      providerKind: req.providerKind,
+      remoteModelId: entry.remoteModelId,
+      inputCostPer1MUsd: req.inputCostPer1MUsd ?? null,
+      outputCostPer1MUsd: req.outputCostPer1MUsd ?? null,
+      cachedInputCostPer1MUsd: req.cachedInputCostPer1MUsd ?? null,
+      updatedAt: deps.clock.now().toISOString(),
+    });
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantModelCatalog',
+      verb: 'priceSet',
+      resourceId: put.override.id,
+      summary: `set prices of ${req.providerKind} model '${entry.remoteModelId}'`,
+    });
+    return put;
   });
   return { created, override: overrideView(override) };
 }
@@ -282,7 +330,15 @@ export async function putPriceOverride(deps: AiDeps, actor: Actor, tenantId: str
 export async function deletePriceOverride(deps: AiDeps, actor: Actor, tenantId: string, overrideId: string) {
   const tenant = await deps.authz.requireTenant(actor, 'tenants.catalog.manage', tenantId);
   await assertTenantCatalogWritable(deps, tenant);
-  if (!(await deps.storage.aiModelCatalog.deletePriceOverride(tenantId, overrideId))) {
-    throw MarginError.notFound('Price override not found.');
-  }
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.aiModelCatalog.deletePriceOverride(tenantId, overrideId))) {
+      throw MarginError.notFound('Price override not found.');
+    }
+    await auditTenantAi(deps, tx, actor, tenantId, {
+      resourceType: 'tenantModelCatalog',
+      verb: 'priceRemoved',
+      resourceId: overrideId,
+      summary: 'removed a price override',
+    });
+  });
 }

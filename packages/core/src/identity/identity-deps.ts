@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { Authorizer, ClientAccessCache, TenancyRepositories } from '../tenancy/index.js';
@@ -20,7 +21,7 @@ export interface IdentityRepositories {
 
 /** What the identity use cases need. */
 export interface IdentityDeps {
-  storage: StorageSlice<IdentityRepositories & TenancyRepositories & LicensingRepositories>;
+  storage: StorageSlice<IdentityRepositories & TenancyRepositories & LicensingRepositories & AuditRepositories>;
   clock: Clock;
   ids: Ids;
   events: EventBus;
@@ -30,4 +31,5 @@ export interface IdentityDeps {
   clientAccess: ClientAccessCache;
   authz: Authorizer;
   signInThrottle: SignInThrottle;
+  audit: AuditTrail;
 }

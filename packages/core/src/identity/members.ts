@@ -44,13 +44,23 @@ export async function putClientMember(
   input: unknown,
 ) {
   const { role } = PutClientMemberInput.parse(input);
-  await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
   const user = await requireUser(deps, userId);
-  await deps.storage.memberships.putClientMember({
-    clientId,
-    userId: user.id,
-    role,
-    createdAt: deps.clock.now().toISOString(),
+  await deps.storage.transaction(async (tx) => {
+    await tx.memberships.putClientMember({
+      clientId,
+      userId: user.id,
+      role,
+      createdAt: deps.clock.now().toISOString(),
+    });
+    await deps.audit.record(tx, actor, {
+      tenantId: client.tenantId,
+      clientId,
+      action: 'clientMember.put',
+      resourceType: 'clientMember',
+      resourceId: user.id,
+      summary: `set role ${role} for user '${user.username}'`,
+    });
   });
   forgetUser(deps, user.id);
   return storedMember(user, await deps.storage.memberships.findClientMember(clientId, user.id));
@@ -64,10 +74,20 @@ export async function listClientMembers(deps: IdentityDeps, actor: Actor, client
 }
 
 export async function removeClientMember(deps: IdentityDeps, actor: Actor, clientId: string, userId: string) {
-  await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
-  if (!(await deps.storage.memberships.removeClientMember(clientId, userId))) {
-    throw MarginError.notFound('This user has no role on the client.');
-  }
+  const client = await deps.authz.requireClient(actor, 'clients.members.manage', clientId);
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.memberships.removeClientMember(clientId, userId))) {
+      throw MarginError.notFound('This user has no role on the client.');
+    }
+    await deps.audit.record(tx, actor, {
+      tenantId: client.tenantId,
+      clientId,
+      action: 'clientMember.removed',
+      resourceType: 'clientMember',
+      resourceId: userId,
+      summary: 'removed the role on the client',
+    });
+  });
   forgetUser(deps, userId);
 }
 
@@ -81,11 +101,20 @@ export async function putTenantMember(
   const { role } = PutTenantMemberInput.parse(input);
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
   const user = await requireUser(deps, userId);
-  await deps.storage.memberships.putTenantMember({
-    tenantId,
-    userId: user.id,
-    role,
-    createdAt: deps.clock.now().toISOString(),
+  await deps.storage.transaction(async (tx) => {
+    await tx.memberships.putTenantMember({
+      tenantId,
+      userId: user.id,
+      role,
+      createdAt: deps.clock.now().toISOString(),
+    });
+    await deps.audit.record(tx, actor, {
+      tenantId,
+      action: 'tenantMember.put',
+      resourceType: 'tenantMember',
+      resourceId: user.id,
+      summary: `set role ${role} for user '${user.username}'`,
+    });
   });
   forgetUser(deps, user.id);
   return storedMember(user, await deps.storage.memberships.findTenantMember(tenantId, user.id));
@@ -100,8 +129,17 @@ export async function listTenantMembers(deps: IdentityDeps, actor: Actor, tenant
 
 export async function removeTenantMember(deps: IdentityDeps, actor: Actor, tenantId: string, userId: string) {
   await deps.authz.requireTenant(actor, 'tenants.members.manage', tenantId);
-  if (!(await deps.storage.memberships.removeTenantMember(tenantId, userId))) {
-    throw MarginError.notFound('This user has no role on the tenant.');
-  }
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.memberships.removeTenantMember(tenantId, userId))) {
+      throw MarginError.notFound('This user has no role on the tenant.');
+    }
+    await deps.audit.record(tx, actor, {
+      tenantId,
+      action: 'tenantMember.removed',
+      resourceType: 'tenantMember',
+      resourceId: userId,
+      summary: 'removed the role on the tenant',
+    });
+  });
   forgetUser(deps, userId);
 }

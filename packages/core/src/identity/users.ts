@@ -1,3 +1,4 @@
+import { changedFields } from '../audit/index.js';
 import { type Actor, MarginError, PageQuery, requireInteractiveSession } from '../kernel/index.js';
 import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword } from './passwords.js';
@@ -28,7 +29,15 @@ export async function createUser(deps: IdentityDeps, actor: Actor, input: unknow
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.users.insert(user);
+  await deps.storage.transaction(async (tx) => {
+    await tx.users.insert(user);
+    await deps.audit.record(tx, actor, {
+      action: 'user.created',
+      resourceType: 'user',
+      resourceId: user.id,
+      summary: `created user '${user.username}' (${user.globalRole})`,
+    });
+  });
   deps.events.emit('user.created', { userId: user.id, username: user.username });
   return userView(user);
 }
@@ -67,6 +76,13 @@ export async function patchUser(deps: IdentityDeps, actor: Actor, userId: string
     if (patch.isActive === false || patch.passwordHash) await tx.refreshTokens.revokeAllForUser(userId, now);
     // A password set by an administrator lifts every lock on the username.
     if (patch.passwordHash) await tx.signInFailures.clear(current.username.toLowerCase());
+    await deps.audit.record(tx, actor, {
+      action: 'user.updated',
+      resourceType: 'user',
+      resourceId: userId,
+      // Names only: `password` says it was set, never what to.
+      summary: `${changedFields(req)} of user '${current.username}'`,
+    });
     return next as UserRecord;
   });
   forgetUser(deps, userId);

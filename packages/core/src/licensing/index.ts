@@ -6,6 +6,7 @@ export {
   OVERRIDE_STATES,
   type OverrideState,
 } from './capabilities.js';
+export type { LicensingAdminDeps } from './licensing.js';
 export {
   allCapabilityStates,
   type CapabilityState,

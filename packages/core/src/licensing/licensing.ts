@@ -1,13 +1,21 @@
-import { type Actor, MarginError, requirePlatformAdmin } from '../kernel/index.js';
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
+import { type Actor, MarginError, requirePlatformAdmin, type StorageSlice } from '../kernel/index.js';
 import { isCapabilityKey, REQUIRES_COMMERCIAL } from './capabilities.js';
 import {
   allCapabilityStates,
   type LicensingDeps,
   type LicensingRecord,
+  type LicensingRepositories,
   readLicensing,
   writeLicensing,
 } from './licensing-state.js';
 import { type LicensingViewBody, PatchLicensingInput } from './schemas.js';
+
+/** Changing the licensing state also records who changed it. */
+export interface LicensingAdminDeps extends LicensingDeps {
+  storage: StorageSlice<LicensingRepositories & AuditRepositories>;
+  audit: AuditTrail;
+}
 
 const view = (record: LicensingRecord): LicensingViewBody => ({
   edition: record.edition,
@@ -26,7 +34,7 @@ export async function getLicensing(deps: LicensingDeps, actor: Actor) {
  * capability is available again. A commercial capability cannot be newly enabled while Community; an
  * override already stored as enabled, sent back unchanged, is accepted and kept.
  */
-export async function patchLicensing(deps: LicensingDeps, actor: Actor, input: unknown) {
+export async function patchLicensing(deps: LicensingAdminDeps, actor: Actor, input: unknown) {
   requirePlatformAdmin(actor);
   const req = PatchLicensingInput.parse(input);
   const current = await readLicensing(deps);
@@ -59,6 +67,19 @@ export async function patchLicensing(deps: LicensingDeps, actor: Actor, input: u
     activatedAt: req.edition === current.edition ? current.activatedAt : req.edition === 'Commercial' ? now : null,
     overrides,
   };
-  await writeLicensing(deps, record);
+  await deps.storage.transaction(async (tx) => {
+    await writeLicensing({ ...deps, storage: tx }, record);
+    await deps.audit.record(tx, actor, {
+      action: 'licensing.updated',
+      resourceType: 'licensing',
+      resourceId: 'installation',
+      summary: `edition ${record.edition}; overrides ${overrideSummary(record)}`,
+    });
+  });
   return view(record);
 }
+
+const overrideSummary = (record: LicensingRecord) => {
+  const entries = Object.entries(record.overrides).map(([key, state]) => `${key}=${state}`);
+  return entries.length === 0 ? 'none' : entries.sort().join(', ');
+};

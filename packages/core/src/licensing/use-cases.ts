@@ -1,7 +1,7 @@
 import type { Actor } from '../kernel/index.js';
 import type { CapabilityKey } from './capabilities.js';
-import { getLicensing, patchLicensing } from './licensing.js';
-import { type LicensingDeps, requireCapability } from './licensing-state.js';
+import { getLicensing, type LicensingAdminDeps, patchLicensing } from './licensing.js';
+import { requireCapability } from './licensing-state.js';
 import type { LicensingViewBody } from './schemas.js';
 
 /** The edition and capability overrides of the installation. */
@@ -12,7 +12,7 @@ export interface LicensingUseCases {
   requireCapability(capability: CapabilityKey): Promise<void>;
 }
 
-export function createLicensingUseCases(deps: LicensingDeps): LicensingUseCases {
+export function createLicensingUseCases(deps: LicensingAdminDeps): LicensingUseCases {
   return {
     getLicensing: (actor) => getLicensing(deps, actor),
     patchLicensing: (actor, input) => patchLicensing(deps, actor, input),

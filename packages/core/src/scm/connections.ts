@@ -1,8 +1,10 @@
+import { type AuditRepositories, changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
 import type { ProviderFamily } from '../scm-provider/index.js';
+import type { ClientRecord } from '../tenancy/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
@@ -70,6 +72,24 @@ const NEVER_VERIFIED = {
   lastVerificationFailureCategory: null,
 } as const satisfies ProviderConnectionPatch;
 
+/** Records a change to a client's SCM connection (or its scopes) in the audit trail, inside its transaction. */
+export function auditScmConnection(
+  deps: ScmDeps,
+  tx: AuditRepositories,
+  actor: Actor,
+  client: ClientRecord,
+  change: { verb: string; connectionId: string; summary: string },
+): Promise<void> {
+  return deps.audit.record(tx, actor, {
+    tenantId: client.tenantId,
+    clientId: client.id,
+    action: `scmConnection.${change.verb}`,
+    resourceType: 'scmConnection',
+    resourceId: change.connectionId,
+    summary: change.summary,
+  });
+}
+
 /**
  * A client's second connection needs `multiple-scm-providers`; a second connection of the same family
  * on the same host is a duplicate (409) either way.
@@ -77,7 +97,7 @@ const NEVER_VERIFIED = {
 export async function createProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateProviderConnectionInput.parse(input);
   requireSupportedKind(requestedScmFamily(deps.providers, req.providerFamily, 'providerFamily'), req);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   // Read before the transaction (storage work only inside); applied there once the count is known.
   const refusal = await requireCapability(deps, 'multiple-scm-providers').then(
     () => undefined,
@@ -110,6 +130,11 @@ export async function createProviderConnection(deps: ScmDeps, actor: Actor, clie
   await deps.storage.transaction(async (tx) => {
     if (refusal && (await tx.providerConnections.countForClient(clientId)) > 0) throw refusal;
     await tx.providerConnections.insert(connection);
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'created',
+      connectionId: id,
+      summary: `created a ${req.providerFamily} connection (${req.authenticationKind})`,
+    });
   });
   return providerConnectionView(connection);
 }
@@ -139,7 +164,7 @@ export async function patchProviderConnection(
   input: unknown,
 ) {
   const req = PatchProviderConnectionInput.parse(input);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   const current = await requireConnection(deps, clientId, connectionId);
 
   const allowed: readonly string[] = KIND_FIELDS[current.authenticationKind];
@@ -186,8 +211,17 @@ export async function patchProviderConnection(
   }
   if (credentialsChanged) Object.assign(patch, NEVER_VERIFIED);
 
-  const updated = await deps.storage.providerConnections.update(connectionId, patch);
-  if (!updated) throw connectionNotFound();
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.providerConnections.update(connectionId, patch);
+    if (!next) throw connectionNotFound();
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'updated',
+      connectionId: connectionId,
+      // A blank secret keeps the stored one, so only a new one counts as a change.
+      summary: changedFields({ ...req, secret: patch.sealedSecret === undefined ? undefined : 'replaced' }),
+    });
+    return next;
+  });
   return providerConnectionView(updated);
 }
 
@@ -198,9 +232,16 @@ export async function deleteProviderConnection(
   clientId: string,
   connectionId: string,
 ): Promise<void> {
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
-  await requireConnection(deps, clientId, connectionId);
-  if (!(await deps.storage.providerConnections.delete(connectionId))) throw connectionNotFound();
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const connection = await requireConnection(deps, clientId, connectionId);
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.providerConnections.delete(connectionId))) throw connectionNotFound();
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'deleted',
+      connectionId: connectionId,
+      summary: `deleted a ${connection.providerFamily} connection`,
+    });
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import type { ReviewerIdentityRecord } from './connection-records.js';
-import { requireConnection } from './connections.js';
+import { auditScmConnection, requireConnection } from './connections.js';
 import { connectScmProvider } from './open-scm-provider.js';
 import { PutReviewerIdentityInput, ResolveReviewerIdentityQuery } from './schemas.js';
 import type { ScmDeps } from './scm-deps.js';
@@ -56,18 +56,26 @@ export async function putReviewerIdentity(
   input: unknown,
 ) {
   const req = PutReviewerIdentityInput.parse(input);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   await requireConnection(deps, clientId, connectionId);
   const now = deps.clock.now().toISOString();
-  const stored = await deps.storage.reviewerIdentities.put({
-    connectionId,
-    clientId,
-    externalUserId: req.externalUserId,
-    login: req.login,
-    displayName: req.displayName ?? req.login,
-    isBot: req.isBot ?? false,
-    createdAt: now,
-    updatedAt: now,
+  const stored = await deps.storage.transaction(async (tx) => {
+    const put = await tx.reviewerIdentities.put({
+      connectionId,
+      clientId,
+      externalUserId: req.externalUserId,
+      login: req.login,
+      displayName: req.displayName ?? req.login,
+      isBot: req.isBot ?? false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'reviewerIdentitySet',
+      connectionId,
+      summary: `set the reviewer identity to '${req.login}'`,
+    });
+    return put;
   });
   return reviewerIdentityView(stored);
 }

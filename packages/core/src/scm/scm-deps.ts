@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ProviderRegistry } from '../provider-registry/index.js';
@@ -24,8 +25,9 @@ export interface ScmConnectDeps {
 
 /** What the source-control use cases need. */
 export interface ScmDeps extends ScmConnectDeps {
-  storage: StorageSlice<ScmRepositories & TenancyRepositories & LicensingRepositories>;
+  storage: StorageSlice<ScmRepositories & TenancyRepositories & LicensingRepositories & AuditRepositories>;
   clock: Clock;
   ids: Ids;
   authz: Authorizer;
+  audit: AuditTrail;
 }

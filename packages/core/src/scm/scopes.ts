@@ -1,7 +1,8 @@
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { PageQuery } from '../kernel/index.js';
 import type { ProviderScopePatch, ProviderScopeRecord } from './connection-records.js';
-import { requireConnection } from './connections.js';
+import { auditScmConnection, requireConnection } from './connections.js';
 import { scopeNotFound } from './open-scm-provider.js';
 import { CreateProviderScopeInput, PatchProviderScopeInput } from './schemas.js';
 import type { ScmDeps } from './scm-deps.js';
@@ -36,7 +37,7 @@ export async function createProviderScope(
   input: unknown,
 ) {
   const req = CreateProviderScopeInput.parse(input);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   await requireConnection(deps, clientId, connectionId);
   const now = deps.clock.now().toISOString();
   const scopePath = canonicalUrl(req.scopePath);
@@ -53,7 +54,14 @@ export async function createProviderScope(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.providerScopes.insert(scope);
+  await deps.storage.transaction(async (tx) => {
+    await tx.providerScopes.insert(scope);
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'scopeCreated',
+      connectionId,
+      summary: `added ${scope.scopeType} scope ${scope.id}`,
+    });
+  });
   return providerScopeView(scope);
 }
 
@@ -81,7 +89,7 @@ export async function patchProviderScope(
   input: unknown,
 ) {
   const req = PatchProviderScopeInput.parse(input);
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   await requireScope(deps, clientId, connectionId, scopeId);
   const patch: ProviderScopePatch = { updatedAt: deps.clock.now().toISOString() };
   if (req.scopeType !== undefined) patch.scopeType = req.scopeType;
@@ -92,8 +100,16 @@ export async function patchProviderScope(
   }
   if (req.displayName !== undefined) patch.displayName = req.displayName;
   if (req.isEnabled !== undefined) patch.isEnabled = req.isEnabled;
-  const updated = await deps.storage.providerScopes.update(scopeId, patch);
-  if (!updated) throw scopeNotFound();
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.providerScopes.update(scopeId, patch);
+    if (!next) throw scopeNotFound();
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'scopeUpdated',
+      connectionId,
+      summary: `${changedFields(req)} of scope ${scopeId}`,
+    });
+    return next;
+  });
   return providerScopeView(updated);
 }
 
@@ -104,7 +120,14 @@ export async function deleteProviderScope(
   connectionId: string,
   scopeId: string,
 ): Promise<void> {
-  await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   await requireScope(deps, clientId, connectionId, scopeId);
-  if (!(await deps.storage.providerScopes.delete(scopeId))) throw scopeNotFound();
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.providerScopes.delete(scopeId))) throw scopeNotFound();
+    await auditScmConnection(deps, tx, actor, client, {
+      verb: 'scopeDeleted',
+      connectionId,
+      summary: `removed scope ${scopeId}`,
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import type { AiRepositories } from '../ai/index.js';
+import type { AuditRepositories } from '../audit/index.js';
 import type { IdentityRepositories } from '../identity/index.js';
 import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
@@ -12,7 +13,8 @@ import type { TriggersRepositories } from '../triggers/index.js';
  * same shape is bound to the transaction.
  */
 export interface Repositories
-  extends IdentityRepositories,
+  extends AuditRepositories,
+    IdentityRepositories,
     TenancyRepositories,
     LicensingRepositories,
     ScmRepositories,

@@ -23,6 +23,7 @@ export const POLICY = {
   'tenants.create': { scope: 'platform' },
   'tenants.update': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.members.manage': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.audit.read': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.catalog.read': { scope: 'tenant', min: 'TenantUser' },
   'tenants.catalog.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'clients.create': { scope: 'tenant', min: 'TenantAdministrator' },

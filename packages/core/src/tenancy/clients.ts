@@ -1,3 +1,4 @@
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
@@ -53,7 +54,17 @@ export async function createClient(deps: TenancyDeps, actor: Actor, input: unkno
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.clients.insert(client);
+  await deps.storage.transaction(async (tx) => {
+    await tx.clients.insert(client);
+    await deps.audit.record(tx, actor, {
+      tenantId,
+      clientId: client.id,
+      action: 'client.created',
+      resourceType: 'client',
+      resourceId: client.id,
+      summary: `created client '${displayName}'`,
+    });
+  });
   return clientView(client);
 }
 
@@ -63,9 +74,20 @@ export async function getClient(deps: TenancyDeps, actor: Actor, clientId: strin
 
 export async function patchClient(deps: TenancyDeps, actor: Actor, clientId: string, input: unknown) {
   const req = PatchClientInput.parse(input);
-  await deps.authz.requireClient(actor, 'clients.update', clientId);
-  const updated = await deps.storage.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
-  if (!updated) throw MarginError.notFound('Client not found.');
+  const current = await deps.authz.requireClient(actor, 'clients.update', clientId);
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.clients.update(clientId, { ...req, updatedAt: deps.clock.now().toISOString() });
+    if (!next) throw MarginError.notFound('Client not found.');
+    await deps.audit.record(tx, actor, {
+      tenantId: current.tenantId,
+      clientId,
+      action: 'client.updated',
+      resourceType: 'client',
+      resourceId: clientId,
+      summary: changedFields(req),
+    });
+    return next;
+  });
   deps.clientAccess.forgetClient(clientId);
   deps.events.emit('client.updated', { clientId, isActive: updated.isActive });
   return clientView(updated);

@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { Authorizer } from './authorization.js';
@@ -14,10 +15,11 @@ export interface TenancyRepositories {
 
 /** What the tenancy use cases need. */
 export interface TenancyDeps {
-  storage: StorageSlice<TenancyRepositories & LicensingRepositories>;
+  storage: StorageSlice<TenancyRepositories & LicensingRepositories & AuditRepositories>;
   clock: Clock;
   ids: Ids;
   events: EventBus;
   authz: Authorizer;
   clientAccess: ClientAccessCache;
+  audit: AuditTrail;
 }

@@ -1,3 +1,4 @@
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing, requireMultiTenancy } from '../licensing/index.js';
@@ -33,7 +34,16 @@ export async function createTenant(deps: TenancyDeps, actor: Actor, input: unkno
   await requireMultiTenancy(deps, 'Creating a tenant');
   const now = deps.clock.now().toISOString();
   const tenant: TenantRecord = { id: deps.ids.uuid(), displayName, createdAt: now, updatedAt: now };
-  await deps.storage.tenants.insert(tenant);
+  await deps.storage.transaction(async (tx) => {
+    await tx.tenants.insert(tenant);
+    await deps.audit.record(tx, actor, {
+      tenantId: tenant.id,
+      action: 'tenant.created',
+      resourceType: 'tenant',
+      resourceId: tenant.id,
+      summary: `created tenant '${displayName}'`,
+    });
+  });
   return tenantView(tenant);
 }
 
@@ -41,7 +51,17 @@ export async function patchTenant(deps: TenancyDeps, actor: Actor, tenantId: str
   const req = PatchTenantInput.parse(input);
   await deps.authz.requireTenant(actor, 'tenants.update', tenantId);
   await requireMultiTenancy(deps, 'Editing a tenant');
-  const updated = await deps.storage.tenants.update(tenantId, { ...req, updatedAt: deps.clock.now().toISOString() });
-  if (!updated) throw MarginError.notFound('Tenant not found.');
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.tenants.update(tenantId, { ...req, updatedAt: deps.clock.now().toISOString() });
+    if (!next) throw MarginError.notFound('Tenant not found.');
+    await deps.audit.record(tx, actor, {
+      tenantId,
+      action: 'tenant.updated',
+      resourceType: 'tenant',
+      resourceId: tenantId,
+      summary: changedFields(req),
+    });
+    return next;
+  });
   return tenantView(updated);
 }

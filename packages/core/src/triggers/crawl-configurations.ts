@@ -3,6 +3,7 @@ import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { CreateCrawlConfigurationInput, PatchCrawlConfigurationInput, TriggerListQuery } from './schemas.js';
 import {
+  auditTriggerConfiguration,
   checkKnowledgeScope,
   checkRepoFilters,
   commonPatch,
@@ -86,7 +87,15 @@ export async function createCrawlConfiguration(deps: TriggersDeps, actor: Actor,
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.crawlConfigurations.insert(config);
+  await deps.storage.transaction(async (tx) => {
+    await tx.crawlConfigurations.insert(config);
+    await auditTriggerConfiguration(deps, tx, actor, {
+      kind: 'crawlConfiguration',
+      verb: 'created',
+      clientId: config.clientId,
+      configurationId: config.id,
+    });
+  });
   return crawlConfigurationView(config);
 }
 
@@ -123,14 +132,32 @@ export async function patchCrawlConfiguration(deps: TriggersDeps, actor: Actor, 
     // The new interval counts from the last crawl (or now, before the first).
     patch.nextCrawlAt = current.lastCrawledAt ? plus(current.lastCrawledAt, req.crawlIntervalSeconds) : patch.updatedAt;
   }
-  const updated = await deps.storage.crawlConfigurations.update(id, patch);
-  if (!updated) throw configurationNotFound();
+  const updated = await deps.storage.transaction(async (tx) => {
+    const next = await tx.crawlConfigurations.update(id, patch);
+    if (!next) throw configurationNotFound();
+    await auditTriggerConfiguration(deps, tx, actor, {
+      kind: 'crawlConfiguration',
+      verb: 'updated',
+      clientId: current.clientId,
+      configurationId: id,
+      request: req,
+    });
+    return next;
+  });
   return crawlConfigurationView(updated);
 }
 
 export async function deleteCrawlConfiguration(deps: TriggersDeps, actor: Actor, id: string) {
-  await requireConfiguration(deps, actor, 'triggers.manage', id);
-  if (!(await deps.storage.crawlConfigurations.delete(id))) throw configurationNotFound();
+  const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
+  await deps.storage.transaction(async (tx) => {
+    if (!(await tx.crawlConfigurations.delete(id))) throw configurationNotFound();
+    await auditTriggerConfiguration(deps, tx, actor, {
+      kind: 'crawlConfiguration',
+      verb: 'deleted',
+      clientId: current.clientId,
+      configurationId: id,
+    });
+  });
 }
 
 export { plus as addSeconds };

@@ -1,3 +1,4 @@
+import { type AuditRepositories, changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { readLicensing } from '../licensing/index.js';
@@ -216,4 +217,32 @@ export async function requireVisible<T extends TriggerConfigurationBase>(
     throw error;
   }
   return found;
+}
+
+/**
+ * Records a change to a webhook or crawl configuration in the audit trail, inside the change's
+ * transaction. The tenant is read there too, so the entry names the client's tenant as stored.
+ */
+export async function auditTriggerConfiguration(
+  deps: TriggersDeps,
+  tx: AuditRepositories & Pick<TriggersDeps['storage'], 'clients'>,
+  actor: Actor,
+  change: {
+    kind: 'webhookConfiguration' | 'crawlConfiguration';
+    verb: 'created' | 'updated' | 'deleted';
+    clientId: string;
+    configurationId: string;
+    /** For an update, the request: only its field names are recorded. */
+    request?: Record<string, unknown>;
+  },
+): Promise<void> {
+  const client = await tx.clients.findById(change.clientId);
+  await deps.audit.record(tx, actor, {
+    tenantId: client?.tenantId ?? null,
+    clientId: change.clientId,
+    action: `${change.kind}.${change.verb}`,
+    resourceType: change.kind,
+    resourceId: change.configurationId,
+    summary: change.request ? changedFields(change.request) : `${change.verb} the configuration`,
+  });
 }

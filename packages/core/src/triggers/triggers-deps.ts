@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, EventBus, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
@@ -26,7 +27,8 @@ export interface TriggersDeps {
       ScmRepositories &
       KnowledgeRepositories &
       TenancyRepositories &
-      LicensingRepositories
+      LicensingRepositories &
+      AuditRepositories
   >;
   secrets: SecretBox;
   clock: Clock;
@@ -35,4 +37,5 @@ export interface TriggersDeps {
   providers: ProviderRegistry;
   authz: Authorizer;
   jobStatusCache: JobStatusCache;
+  audit: AuditTrail;
 }

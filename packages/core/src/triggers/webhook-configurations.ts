@@ -10,6 +10,7 @@ import {
   TriggerListQuery,
 } from './schemas.js';
 import {
+  auditTriggerConfiguration,
   checkKnowledgeScope,
   checkRepoFilters,
   commonPatch,
@@ -187,7 +188,15 @@ export async function createWebhookConfiguration(deps: TriggersDeps, actor: Acto
     createdAt: now,
     updatedAt: now,
   };
-  await deps.storage.webhookConfigurations.insert(config);
+  await deps.storage.transaction(async (tx) => {
+    await tx.webhookConfigurations.insert(config);
+    await auditTriggerConfiguration(deps, tx, actor, {
+      kind: 'webhookConfiguration',
+      verb: 'created',
+      clientId: config.clientId,
+      configurationId: id,
+    });
+  });
   return { ...webhookConfigurationView(config, base, deps.providers), generatedSecret };
 }
 
@@ -227,9 +236,20 @@ export async function patchWebhookConfiguration(
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
   const patch: WebhookConfigurationPatch = await commonPatch(deps, current, req);
   if (req.enabledEvents !== undefined) patch.enabledEvents = req.enabledEvents;
-  const updated = await deps.storage.webhookConfigurations.update(id, patch);
-  cache.forget(current.pathKey);
-  if (!updated) throw configurationNotFound();
+  const updated = await deps.storage
+    .transaction(async (tx) => {
+      const next = await tx.webhookConfigurations.update(id, patch);
+      if (!next) throw configurationNotFound();
+      await auditTriggerConfiguration(deps, tx, actor, {
+        kind: 'webhookConfiguration',
+        verb: 'updated',
+        clientId: current.clientId,
+        configurationId: id,
+        request: req,
+      });
+      return next;
+    })
+    .finally(() => cache.forget(current.pathKey));
   return webhookConfigurationView(updated, base, deps.providers);
 }
 
@@ -240,9 +260,17 @@ export async function deleteWebhookConfiguration(
   id: string,
 ) {
   const current = await requireConfiguration(deps, actor, 'triggers.manage', id);
-  const deleted = await deps.storage.webhookConfigurations.delete(id);
-  cache.forget(current.pathKey);
-  if (!deleted) throw configurationNotFound();
+  await deps.storage
+    .transaction(async (tx) => {
+      if (!(await tx.webhookConfigurations.delete(id))) throw configurationNotFound();
+      await auditTriggerConfiguration(deps, tx, actor, {
+        kind: 'webhookConfiguration',
+        verb: 'deleted',
+        clientId: current.clientId,
+        configurationId: id,
+      });
+    })
+    .finally(() => cache.forget(current.pathKey));
 }
 
 export async function listWebhookDeliveries(deps: TriggersDeps, actor: Actor, id: string, query: unknown) {

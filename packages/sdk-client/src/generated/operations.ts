@@ -41,6 +41,10 @@ export const OPERATION_GROUPS = {
     'getLicensing',
     'patchLicensing',
   ],
+  audit: [
+    'listTenantAudit',
+    'listPlatformAudit',
+  ],
   reviewing: [
     'listReviewFindings',
     'getPullRequestFindings',
@@ -420,6 +424,33 @@ export function createOperations(raw: Client<paths>) {
        */
       patchLicensing: (body: Body<'patchLicensing'>, options?: CallOptions) =>
         unwrap(raw.PATCH('/admin/licensing', { body, ...options })),
+    },
+    audit: {
+      /**
+       * Configuration changes in the tenant, newest first (tenant administrator)
+       * `GET /admin/tenants/{tenantId}/audit`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of audit entries, newest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listTenantAudit: (tenantId: string, query: Query<'listTenantAudit'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/tenants/{tenantId}/audit', { params: { path: { tenantId }, query }, ...options })),
+      /**
+       * Configuration changes across the installation, newest first (platform administrator)
+       * `GET /admin/audit`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of audit entries, newest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       */
+      listPlatformAudit: (query: Query<'listPlatformAudit'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/audit', { params: { query }, ...options })),
     },
     reviewing: {
       /**

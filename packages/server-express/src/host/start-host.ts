@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { configuredProviderRegistry, loadPlugins, type RegistryBase } from '@margin/cli';
@@ -24,6 +24,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
 import { loadHostSecrets } from './host-secrets.js';
 import { createHostContext } from './margin-router.js';
+import { listenHttps, loadTlsMaterial, type TlsMaterial } from './tls.js';
 
 export interface MarginHostOptions {
   config: HostConfig;
@@ -44,6 +45,11 @@ export interface MarginHostOptions {
 export interface MarginHost {
   /** Base URL of the gateway, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /**
+   * The same gateway over HTTPS (`MARGIN_TLS_PORT`), e.g. `https://127.0.0.1:8443`, with the
+   * certificate it serves; undefined when TLS is off or its port could not be taken.
+   */
+  https: { url: string; certificate: string; fingerprint256: string } | undefined;
   /** The framework-free runtime the gateway is mounted on. */
   service: MarginService;
   core: MarginCore;
@@ -64,6 +70,7 @@ export interface MarginHost {
  */
 export async function startMarginHost(options: MarginHostOptions): Promise<MarginHost> {
   const { config } = options;
+  const announce = options.announce ?? ((m: string) => process.stdout.write(`${m}\n`));
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
   // Plugins first: one that cannot be loaded stops the start before anything is opened.
   const plugins = await loadPlugins(config.plugins);
@@ -98,7 +105,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     ids: options.ids,
     logger,
     bootstrapAdmin: config.bootstrapAdmin,
-    onBootstrapAdmin: announceGeneratedPassword(options.announce ?? ((m) => process.stdout.write(`${m}\n`))),
+    onBootstrapAdmin: announceGeneratedPassword(announce),
     background: backgroundSettingsOf(config),
     // The gateway listens first; a port already taken must not leave reviews claimed.
     startBackground: false,
@@ -108,7 +115,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   try {
     const host = createHostContext(service, config, logger);
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
-    const server = createServer(createGateway(api, host, { consoleDir: config.consoleDir }));
+    const gateway = createGateway(api, host, { consoleDir: config.consoleDir });
+    const server = createServer(gateway);
     // Longer than common proxy idle timeouts, so the proxy closes first and never hits a dead socket.
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
@@ -116,6 +124,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
       server.listen(config.port, config.host, () => resolve());
     });
     cleanup.unshift(() => closeServer(server));
+    const https = config.tls ? await serveHttps(gateway, config, logger, announce) : undefined;
+    if (https) cleanup.unshift(() => closeServer(https.server));
     background.start();
     cleanup.unshift(() => background.stop());
 
@@ -128,6 +138,11 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     let closing: Promise<void> | undefined;
     return {
       url,
+      https: https && {
+        url: https.url,
+        certificate: https.material.cert,
+        fingerprint256: https.material.fingerprint256,
+      },
       service,
       core,
       storage,
@@ -143,7 +158,9 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
         closing ??= runAll([
           () => background.halt(),
           async () => server.closeAllConnections(),
+          async () => https?.server.closeAllConnections(),
           () => closeServer(server),
+          async () => (https ? closeServer(https.server) : undefined),
           () => service.kill(),
         ]);
         return closing;
@@ -153,6 +170,38 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     await runAll(cleanup);
     throw error;
   }
+}
+
+/**
+ * HTTPS beside HTTP with the operator's certificate or a generated one, whose fingerprint is
+ * printed so a client can pin or check it. A port it cannot take never stops the start (HTTP serves
+ * regardless); an operator's certificate file that cannot be read does.
+ */
+async function serveHttps(
+  gateway: RequestListener,
+  config: HostConfig,
+  logger: Logger,
+  announce: (message: string) => void,
+): Promise<{ server: Server; url: string; material: TlsMaterial } | undefined> {
+  const material = await loadTlsMaterial(config);
+  if (material.generated) {
+    announce(
+      [
+        '',
+        '  Margin generated a self-signed TLS certificate.',
+        `    file:    ${material.certFile}`,
+        `    SHA-256: ${material.fingerprint256}`,
+        '  Give clients this file as their trusted CA, or check the fingerprint when they ask.',
+        '',
+      ].join('\n'),
+    );
+  }
+  const server = await listenHttps(gateway, config, material, logger);
+  if (!server) return undefined;
+  const address = server.address() as AddressInfo;
+  const url = `https://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  logger.info({ url, certificate: material.certFile, sha256: material.fingerprint256 }, 'margin is listening on HTTPS');
+  return { server, url, material };
 }
 
 /** Prints a generated bootstrap password once, outside the log. */
@@ -172,7 +221,7 @@ function announceGeneratedPassword(announce: (message: string) => void) {
   };
 }
 
-function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
+function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

@@ -39,6 +39,7 @@ export type OperationGroup =
   | 'identity'
   | 'tenancy'
   | 'licensing'
+  | 'audit'
   | 'reviewing'
   | 'triggers'
   | 'knowledge'

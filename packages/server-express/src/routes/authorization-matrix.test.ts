@@ -76,6 +76,18 @@ describe('authorization matrix (Community edition)', () => {
       body: () => ({ edition: 'Community' }),
       expected: platformAdminOnly(200),
     },
+    {
+      name: 'read a tenant’s audit trail',
+      method: 'GET',
+      path: () => `/admin/tenants/${SYSTEM_TENANT_ID}/audit`,
+      expected: tenantAdmins(200),
+    },
+    {
+      name: 'read the installation’s audit trail',
+      method: 'GET',
+      path: () => '/admin/audit',
+      expected: platformAdminOnly(200),
+    },
     { name: 'list creatable tenants', method: 'GET', path: () => '/admin/tenants', expected: everyone(200) },
     {
       name: 'create a tenant (Community)',

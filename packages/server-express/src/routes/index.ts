@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.js';
 import { aiConnectionsRoutes } from './ai-connections-routes.js';
+import { auditRoutes } from './audit-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
@@ -16,6 +17,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...usersRoutes,
   ...tenancyRoutes,
   ...licensingRoutes,
+  ...auditRoutes,
   ...reviewingRoutes,
   ...providerConnectionsRoutes,
   ...discoveryRoutes,

@@ -29,7 +29,14 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
   const cli = await bundleHostCli();
   const child = spawn(process.execPath, [cli, 'serve'], {
     cwd: packageRoot,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      MARGIN_TLS_PORT: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -66,6 +66,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     LOG_LEVEL: 'info',
     // Tests sign in far more often than people do; the rate-limit test sets its own limit.
     MARGIN_AUTH_RATELIMIT_PERMITS: '10000',
+    // Parallel hosts would all reach for 8443; the TLS tests turn it on with a port of their own.
+    MARGIN_TLS_PORT: 'off',
     ...options.env,
   });
   const host = await startMarginHost({

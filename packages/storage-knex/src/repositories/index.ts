@@ -4,6 +4,7 @@ import type { Db } from '../rows.js';
 import { knexAiConnections } from './ai-connections.js';
 import { knexAiLogicalModels } from './ai-logical-models.js';
 import { knexAiModelCatalog } from './ai-model-catalog.js';
+import { knexAuditEntries } from './audit-entries.js';
 import { knexBlockedPullRequests } from './blocked-pull-requests.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
@@ -53,5 +54,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     webhookConfigurations: knexWebhookConfigurations(db, dialect),
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),
+    auditEntries: knexAuditEntries(db),
   };
 }

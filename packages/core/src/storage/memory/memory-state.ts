@@ -5,6 +5,7 @@ import type {
   PriceOverrideRecord,
   PurposeMappingRecord,
 } from '../../ai/index.js';
+import type { AuditEntryRecord } from '../../audit/index.js';
 import type {
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
@@ -67,6 +68,7 @@ export interface MemoryState {
   webhookConfigurations: Map<string, WebhookConfigurationRecord>;
   webhookDeliveries: Map<string, WebhookDeliveryRecord>;
   crawlConfigurations: Map<string, CrawlConfigurationRecord>;
+  auditEntries: Map<string, AuditEntryRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -106,6 +108,7 @@ export function emptyMemoryState(): MemoryState {
     webhookConfigurations: new Map(),
     webhookDeliveries: new Map(),
     crawlConfigurations: new Map(),
+    auditEntries: new Map(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
 import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
+import { memoryAuditEntries } from './memory-audit.js';
 import {
   memoryMemberships,
   memoryPersonalAccessTokens,
@@ -52,6 +53,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     webhookConfigurations: memoryWebhookConfigurations(state),
     webhookDeliveries: memoryWebhookDeliveries(state),
     crawlConfigurations: memoryCrawlConfigurations(state),
+    auditEntries: memoryAuditEntries(state),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { SecretBox, StorageV1 } from '@margin/core/spec';
+import { MarginError, type Repositories, type SecretBox, type StorageV1 } from '@margin/core/spec';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
 import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
@@ -27,7 +27,12 @@ export interface KnexStorage extends StorageV1 {
 }
 
 // Serializable transactions retried on conflict give the same guarantee as SQLite's single writer.
-const MAX_TRANSACTION_ATTEMPTS = 8;
+// Full-jitter exponential backoff (10 ms doubling to 320 ms, about 1.2 s in all at worst) spreads
+// the retries of transactions that collided so they do not collide again.
+const MAX_TRANSACTION_ATTEMPTS = 10;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 320;
+const BUSY = 'The database is too busy to complete this request now; try again shortly.';
 
 export async function openKnexStorage(options: KnexStorageOptions): Promise<KnexStorage> {
   const knex = knexFactory(knexConfig(parseDatabaseUrl(options.url), options));
@@ -37,15 +42,19 @@ export async function openKnexStorage(options: KnexStorageOptions): Promise<Knex
     dialect,
     knex,
     ...repositoriesOn(knex, dialect),
-    async transaction(fn) {
+    async transaction(fn, options) {
+      const lock = dialect === 'postgres' ? options?.lock : undefined;
       for (let attempt = 1; ; attempt++) {
         try {
-          return await knex.transaction((trx) => fn(repositoriesOn(trx, dialect)), {
-            isolationLevel: dialect === 'postgres' ? 'serializable' : undefined,
+          return await knex.transaction((trx) => runLocked(trx, dialect, lock, fn), {
+            // A locked transaction is serialized by its lock: read committed, it conflicts with no other.
+            isolationLevel: dialect === 'postgres' && lock === undefined ? 'serializable' : undefined,
           });
         } catch (error) {
-          if (!isRetryableTransactionError(error) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          if (!isRetryableTransactionError(error)) throw error;
+          if (attempt >= MAX_TRANSACTION_ATTEMPTS) throw MarginError.unavailable(BUSY, 1);
+          const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
         }
       }
     },
@@ -70,6 +79,20 @@ export async function openKnexStorage(options: KnexStorageOptions): Promise<Knex
     }
   }
   return storage;
+}
+
+/**
+ * Takes the named lock (PostgreSQL only: SQLite has one writer) until the transaction ends, then runs
+ * `fn`. Names are hashed to the lock's 64-bit key; two names sharing a key merely wait for each other.
+ */
+async function runLocked<T>(
+  trx: Knex.Transaction,
+  dialect: Dialect,
+  lock: string | undefined,
+  fn: (tx: Repositories) => Promise<T>,
+): Promise<T> {
+  if (lock !== undefined) await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [lock]);
+  return fn(repositoriesOn(trx, dialect));
 }
 
 function knexConfig(target: DatabaseTarget, options: KnexStorageOptions): Knex.Config {

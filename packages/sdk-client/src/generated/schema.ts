@@ -4621,6 +4621,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A dependency is unavailable or too busy; retry after `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getReviewJobStatus: {
@@ -4730,6 +4739,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or too busy; retry after `Retry-After` seconds when given. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,7 +25,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'The body is too large.',
   429: 'Too many requests; see `Retry-After`.',
   502: 'A provider could not be reached or refused the call.',
-  503: 'A dependency is unavailable.',
+  503: 'A dependency is unavailable or too busy; retry after `Retry-After` seconds when given.',
 };
 
 /** Error responses for a route's declaration: `...errors(403, 404)`. */

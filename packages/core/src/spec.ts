@@ -189,6 +189,7 @@ export {
   type JobRevision,
   type JobStatus,
   type JobTrigger,
+  type LostLease,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,

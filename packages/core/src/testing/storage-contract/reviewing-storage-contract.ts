@@ -212,9 +212,16 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       await storage().reviewJobs.insert(j);
       await storage().reviewJobs.insert(worn);
       await claim('crashed', { now: T(0) }); // lease until T(60)
-      expect(await storage().reviewJobs.reclaimExpired(T(59), 3)).toEqual({ requeued: [], failed: [] });
+      expect(await storage().reviewJobs.reclaimExpired(T(59), 3)).toEqual({ requeued: [], failed: [], lost: [] });
       const outcome = await storage().reviewJobs.reclaimExpired(T(61), 3);
-      expect(outcome).toEqual({ requeued: [j.id], failed: [worn.id] });
+      expect(outcome).toMatchObject({ requeued: [j.id], failed: [worn.id] });
+      // Who held each lease and when it ran out, read before the lease was cleared.
+      const lost = { attempt: j.attempt, owner: 'crashed', expiredAt: T(60) };
+      expect([...outcome.lost].sort((a, b) => (a.reclaim < b.reclaim ? -1 : 1))).toEqual([
+        { ...lost, jobId: j.id, reclaim: 1, outcome: 'requeued' },
+        { ...lost, jobId: worn.id, reclaim: 4, outcome: 'failed' },
+      ]);
+      expect(await storage().reviewJobs.reclaimExpired(T(62), 3)).toEqual({ requeued: [], failed: [], lost: [] });
       expect(await storage().reviewJobs.findById(j.id)).toMatchObject({
         status: 'queued',
         reclaimCount: 1,

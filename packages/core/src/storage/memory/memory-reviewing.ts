@@ -181,7 +181,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
 export function memoryBlockedPullRequests(state: () => MemoryState): BlockedPullRequestsRepository {
   const rows = () => state().blockedPullRequests;
   const key = (clientId: string, repositoryId: string, pullRequestId: number) =>
-    `${clientId}/${repositoryId}/${pullRequestId}`;
+    `${clientId}/${repositoryId.toLowerCase()}/${pullRequestId}`;
   return {
     async put(block) {
       const k = key(block.clientId, block.repositoryId, block.pullRequestId);

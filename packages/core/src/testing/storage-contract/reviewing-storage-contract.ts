@@ -265,6 +265,28 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(false);
       expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toBeUndefined();
     });
+
+    it('takes repository ids that differ only in case for the same repository', async () => {
+      const clientId = await withClient();
+      const block = {
+        id: uuid(),
+        clientId,
+        providerScopePath: 'https://dev.azure.com/acme',
+        providerProjectKey: 'acme',
+        repositoryId: 'AB12-CD34',
+        pullRequestId: 7,
+        reason: 'Release freeze',
+        blockedByUserId: null,
+        blockedAt: NOW,
+      };
+      expect(await storage().blockedPullRequests.put(block)).toEqual(block);
+      expect(await storage().blockedPullRequests.put({ ...block, id: uuid(), repositoryId: 'ab12-cd34' })).toEqual(
+        block,
+      );
+      expect(await storage().blockedPullRequests.find(clientId, 'ab12-CD34', 7)).toEqual(block);
+      expect(await storage().blockedPullRequests.remove(clientId, 'ab12-cd34', 7)).toBe(true);
+      expect(await storage().blockedPullRequests.find(clientId, 'AB12-CD34', 7)).toBeUndefined();
+    });
   });
 
   describe('dismissals', () => {

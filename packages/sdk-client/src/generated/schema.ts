@@ -1270,6 +1270,8 @@ export interface components {
             }[];
             /** @description The capability a license_required error is about. */
             capability?: string;
+            /** @description With 429 and 503: the seconds to wait before trying again, as in `Retry-After`. */
+            retryAfterSeconds?: number;
             requestId?: string;
         };
         LoginInput: {

@@ -12,6 +12,11 @@ export const ErrorBody = z
       .optional()
       .meta({ description: 'Per-field problems of a validation failure.' }),
     capability: z.string().optional().meta({ description: 'The capability a license_required error is about.' }),
+    retryAfterSeconds: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With 429 and 503: the seconds to wait before trying again, as in `Retry-After`.' }),
     requestId: z.string().optional(),
   })
   .meta({ id: 'ErrorBody', description: 'The body of every error response.' });

@@ -234,6 +234,17 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       });
       expect(await storage().reviewJobs.renewLease(j.id, 'crashed', T(120))).toBe(false);
     });
+
+    it('takes each lapsed lease back once when several hosts reclaim at once', async () => {
+      const clientId = await withClient();
+      const jobs = Array.from({ length: 6 }, (_, i) => job(clientId, { submittedAt: T(i) }));
+      for (const j of jobs) await storage().reviewJobs.insert(j);
+      await claim('crashed', { now: T(0) });
+      const outcomes = await Promise.all([1, 2, 3].map(() => storage().reviewJobs.reclaimExpired(T(61), 3)));
+      const ids = jobs.map((j) => j.id).sort();
+      expect(outcomes.flatMap((o) => o.requeued).sort()).toEqual(ids);
+      expect(outcomes.flatMap((o) => o.lost.map((l) => l.jobId)).sort()).toEqual(ids);
+    });
   });
 
   describe('blocked pull requests', () => {

@@ -67,6 +67,27 @@ for (const dialect of testDialects()) {
   });
 }
 
+describe.runIf(testDialects().includes('postgres'))('knex storage on postgres', () => {
+  it('answers a lock held too long as service_unavailable, and takes it once it is free', async () => {
+    const db = await createTestDatabase('postgres');
+    const storage = await openKnexStorage({ url: db.url, lockTimeoutMs: 100 });
+    try {
+      const holder = await storage.knex.transaction();
+      await holder.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', ['held']);
+      const refused = await storage.transaction(async () => 'ran', { lock: 'held' }).catch((error: unknown) => error);
+      expect(MarginError.isInstance(refused) && refused.toBody()).toMatchObject({
+        code: 'service_unavailable',
+        retryAfterSeconds: 1,
+      });
+      await holder.commit();
+      expect(await storage.transaction(async () => 'ran', { lock: 'held' })).toBe('ran');
+    } finally {
+      await storage.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('knex storage on sqlite', () => {
   it('opens files in WAL mode with foreign keys enforced', async () => {
     const { storage, dispose } = await openTestStorage('sqlite');

@@ -68,4 +68,19 @@ describe.runIf(POSTGRES)('concurrent submissions on PostgreSQL', () => {
       jobs.items.filter((j) => j.status === 'superseded').length + 1,
     );
   }, 60_000);
+
+  it('answers 503 with Retry-After, never 500, while the jobs stay locked past the lock timeout', async () => {
+    // Another session holds the jobs table, e.g. a long migration or a stuck transaction.
+    const holder = await host.storage.knex.transaction();
+    try {
+      await holder.raw('lock table review_jobs in access exclusive mode');
+      const answer = await submit(submission(3000));
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.body).toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 1 });
+    } finally {
+      await holder.rollback();
+    }
+    expect((await submit(submission(3000))).status).toBe(202);
+  }, 60_000);
 });

@@ -102,7 +102,7 @@ export type {
   UserRecord,
   UsersRepository,
 } from './identity/index.js';
-export type { SettingsRepository } from './kernel/index.js';
+export type { SettingsRepository, TransactionOptions } from './kernel/index.js';
 /** The one error type: adapters map provider failures to it (`MarginError.provider(...)`). */
 export {
   CLIENT_ROLES,
@@ -195,6 +195,7 @@ export {
   type JobRevision,
   type JobStatus,
   type JobTrigger,
+  type LostLease,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,

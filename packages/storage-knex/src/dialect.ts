@@ -104,3 +104,8 @@ export function isRetryableTransactionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40001' || code === '40P01';
 }
+
+/** PostgreSQL gave up waiting for a lock (`lock_timeout`). */
+export function isLockTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '55P03';
+}

@@ -1,7 +1,7 @@
-import type { SecretBox, StorageV1 } from '@margin/core/spec';
+import { MarginError, type Repositories, type SecretBox, type StorageV1 } from '@margin/core/spec';
 import knexFactory, { type Knex } from 'knex';
 import { type DatabaseTarget, parseDatabaseUrl } from './database-url.js';
-import { type Dialect, dialectOf, isRetryableTransactionError } from './dialect.js';
+import { type Dialect, dialectOf, isLockTimeout, isRetryableTransactionError } from './dialect.js';
 import { migrationSource } from './migrations/index.js';
 import { repositoriesOn } from './repositories/index.js';
 
@@ -17,6 +17,11 @@ export interface KnexStorageOptions {
   poolSize?: number | undefined;
   /** The secrets key's box, for migrations that re-seal stored credentials (needed once unbound values exist). */
   secrets?: SecretBox | undefined;
+  /**
+   * PostgreSQL: how long a transaction naming a lock waits for it (and for any row lock after it)
+   * before giving up as busy. Default 5000 ms.
+   */
+  lockTimeoutMs?: number | undefined;
 }
 
 export interface KnexStorage extends StorageV1 {
@@ -27,25 +32,38 @@ export interface KnexStorage extends StorageV1 {
 }
 
 // Serializable transactions retried on conflict give the same guarantee as SQLite's single writer.
-const MAX_TRANSACTION_ATTEMPTS = 8;
+// Full-jitter exponential backoff (10 ms doubling to 320 ms, about 1.2 s in all at worst) spreads
+// the retries of transactions that collided so they do not collide again.
+const MAX_TRANSACTION_ATTEMPTS = 10;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 320;
+const BUSY = 'The database is too busy to complete this request now; try again shortly.';
+const LOCK_TIMEOUT_MS = 5000;
 
 export async function openKnexStorage(options: KnexStorageOptions): Promise<KnexStorage> {
   const knex = knexFactory(knexConfig(parseDatabaseUrl(options.url), options));
   const dialect = dialectOf(knex);
+  const lockTimeoutMs = Math.max(1, Math.floor(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS));
   const storage: KnexStorage = {
     specificationVersion: 'v1',
     dialect,
     knex,
     ...repositoriesOn(knex, dialect),
-    async transaction(fn) {
+    async transaction(fn, txOptions) {
+      const lock = dialect === 'postgres' ? txOptions?.lock : undefined;
       for (let attempt = 1; ; attempt++) {
         try {
-          return await knex.transaction((trx) => fn(repositoriesOn(trx, dialect)), {
-            isolationLevel: dialect === 'postgres' ? 'serializable' : undefined,
+          return await knex.transaction((trx) => runLocked(trx, dialect, lock, lockTimeoutMs, fn), {
+            // A locked transaction is serialized by its lock: read committed, it conflicts with no other.
+            isolationLevel: dialect === 'postgres' && lock === undefined ? 'serializable' : undefined,
           });
         } catch (error) {
-          if (!isRetryableTransactionError(error) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          // Waiting longer for a lock would only hold the caller longer: busy now, try later.
+          if (isLockTimeout(error)) throw MarginError.unavailable(BUSY, 1);
+          if (!isRetryableTransactionError(error)) throw error;
+          if (attempt >= MAX_TRANSACTION_ATTEMPTS) throw MarginError.unavailable(BUSY, 1);
+          const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
         }
       }
     },
@@ -70,6 +88,24 @@ export async function openKnexStorage(options: KnexStorageOptions): Promise<Knex
     }
   }
   return storage;
+}
+
+/**
+ * Takes the named lock (PostgreSQL only: SQLite has one writer) until the transaction ends, then runs
+ * `fn`. Names are hashed to the lock's 64-bit key; two names sharing a key merely wait for each other.
+ */
+async function runLocked<T>(
+  trx: Knex.Transaction,
+  dialect: Dialect,
+  lock: string | undefined,
+  lockTimeoutMs: number,
+  fn: (tx: Repositories) => Promise<T>,
+): Promise<T> {
+  if (lock !== undefined) {
+    await trx.raw(`set local lock_timeout = ${lockTimeoutMs}`);
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [lock]);
+  }
+  return fn(repositoriesOn(trx, dialect));
 }
 
 function knexConfig(target: DatabaseTarget, options: KnexStorageOptions): Knex.Config {

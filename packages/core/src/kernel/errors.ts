@@ -105,6 +105,11 @@ export class MarginError extends Error {
     return new MarginError('rate_limited', message, { retryAfterSeconds });
   }
 
+  /** Answered 503 with `Retry-After`: a dependency is down or too busy to answer now. */
+  static unavailable(message: string, retryAfterSeconds: number): MarginError {
+    return new MarginError('service_unavailable', message, { retryAfterSeconds });
+  }
+
   static provider(
     failure: ProviderFailure,
     message: string,

@@ -37,7 +37,7 @@ export {
 } from './roles.js';
 export { createAesGcmSecretBox, type SealedField, type SecretBox, sealedSecretContext } from './secret-box.js';
 export type { SettingsRepository } from './settings-repository.js';
-export type { StorageSlice } from './storage-slice.js';
+export type { StorageSlice, TransactionOptions } from './storage-slice.js';
 export { SYSTEM_TENANT_ID } from './system-tenant.js';
 export { TtlCache } from './ttl-cache.js';
 export { oneOf, REGISTERED_ID_PATTERN, registeredId, required, text, timestamp } from './validation.js';

@@ -77,10 +77,9 @@ describe('blocking pull requests', () => {
     expect((await h.core.reviewing.submitReviewJob(PLATFORM_ADMIN, other, reviewSubmission(1))).status).toBe('queued');
   });
 
-  // Bug: blocks compare repository ids exactly, while core takes ids that differ only in case for the
-  // same pull request everywhere else (job keys, duplicates, supersession; trigger repository filters),
-  // so a block placed with one spelling of a repository id lets reviews of the other through.
-  it.fails('matches the repository id whatever its case, as duplicates and supersession do', async () => {
+  // Core takes repository ids that differ only in case for the same pull request everywhere (job keys,
+  // duplicates, supersession; trigger repository filters), so a block holds whichever spelling is used.
+  it('matches the repository id whatever its case, as duplicates and supersession do', async () => {
     await block({ ...coordinates(1, '5F1C8D2E-6A3B-4C7D-9E8F-0A1B2C3D4E5F'), reason: 'Frozen' });
     const refused = await refusalOf(
       submit(reviewSubmission(1, { repositoryId: '5f1c8d2e-6a3b-4c7d-9e8f-0a1b2c3d4e5f' })),

@@ -118,6 +118,22 @@ export interface FinishRequest {
 export interface ReclaimOutcome {
   requeued: string[];
   failed: string[];
+  /** Every lease taken back, requeued and failed alike, as it was when it ran out. */
+  lost: LostLease[];
+}
+
+/** A lease that ran out and was taken back from the worker holding it. */
+export interface LostLease {
+  jobId: string;
+  /** The attempt that ran under the lease; a requeued job goes on with the same attempt. */
+  attempt: number;
+  /** The worker that held the lease and lost it. */
+  owner: string;
+  /** When the lease ran out. */
+  expiredAt: string;
+  /** Which time the job's lease was taken back: 1 the first time. */
+  reclaim: number;
+  outcome: 'requeued' | 'failed';
 }
 
 export interface ReviewJobsRepository {
@@ -164,7 +180,7 @@ export interface ReviewJobsRepository {
   release(id: string, owner: string, at: string): Promise<boolean>;
   /**
    * Running jobs whose lease ran out go back to the queue; a job that already went back
-   * `maxReclaims` times fails instead.
+   * `maxReclaims` times fails instead. Each job is taken back once, however many hosts ask at once.
    */
   reclaimExpired(now: string, maxReclaims: number): Promise<ReclaimOutcome>;
 }

@@ -6,7 +6,7 @@ import { RESTARTABLE, STOPPABLE } from './job-state.js';
 import { jobStatusView, jobSummaryView } from './job-view.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 import { JobListQuery, ProtocolQuery } from './schemas.js';
-import { clashingJob, ONE_AT_A_TIME } from './submit-job.js';
+import { activationLock, clashingJob, ONE_AT_A_TIME } from './submit-job.js';
 
 const jobNotFound = () => MarginError.notFound('Job not found.');
 
@@ -87,22 +87,25 @@ export async function restartJob(deps: ReviewingDeps, actor: Actor, jobId: strin
   if (block) throw MarginError.conflict(`This pull request is blocked: ${block.reason}`, { reason: 'blocked' });
   const parallel = await isCapabilityAvailable(deps, 'parallel-review-execution');
   const now = deps.clock.now().toISOString();
-  const moved = await deps.storage.transaction(async (tx) => {
-    if (!parallel && (await tx.reviewJobs.countActive()) > 0)
-      throw MarginError.licenseRequired('parallel-review-execution', ONE_AT_A_TIME);
-    const active = await clashingJob(tx, job.pullRequestKey, job.revisionKey, job.reviewRevision, false);
-    if (active)
-      throw MarginError.conflict('A review of this revision is already queued or running.', { jobId: active.id });
-    return tx.reviewJobs.transition(jobId, RESTARTABLE, 'queued', {
-      attempt: job.attempt + 1,
-      trigger: 'restart',
-      error: null,
-      startedAt: null,
-      completedAt: null,
-      reclaimCount: 0,
-      updatedAt: now,
-    });
-  });
+  const moved = await deps.storage.transaction(
+    async (tx) => {
+      if (!parallel && (await tx.reviewJobs.countActive()) > 0)
+        throw MarginError.licenseRequired('parallel-review-execution', ONE_AT_A_TIME);
+      const active = await clashingJob(tx, job.pullRequestKey, job.revisionKey, job.reviewRevision, false);
+      if (active)
+        throw MarginError.conflict('A review of this revision is already queued or running.', { jobId: active.id });
+      return tx.reviewJobs.transition(jobId, RESTARTABLE, 'queued', {
+        attempt: job.attempt + 1,
+        trigger: 'restart',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        reclaimCount: 0,
+        updatedAt: now,
+      });
+    },
+    { lock: activationLock(job.pullRequestKey, parallel) },
+  );
   deps.jobStatusCache.forget(jobId);
   if (!moved) throw MarginError.conflict('The job changed meanwhile; read its status and try again.', { jobId });
   deps.events.emit('job.queued', { jobId, clientId: job.clientId, trigger: 'restart' });

@@ -99,30 +99,33 @@ export async function requestReview(deps: SubmitDeps, request: ReviewRequest): P
   };
 
   try {
-    const result = await deps.storage.transaction(async (tx) => {
-      // Only an explicit request that names a revision is known to be newer than what is active.
-      const supersedes = explicit && request.reviewRevision !== null;
-      const clash = await clashingJob(tx, prKey, revKey, request.reviewRevision, supersedes);
-      if (clash) return { refused: 'duplicateActiveJob', jobId: clash.id } as const;
-      const superseded: string[] = [];
-      if (supersedes && request.reviewRevision) {
-        const active = await tx.reviewJobs.findActiveByPullRequestKey(prKey);
-        const already = await reviewingHead(tx, active, request.reviewRevision.headSha);
-        if (already) return { refused: 'duplicateActiveJob', jobId: already.id } as const;
-        for (const older of active) {
-          const moved = await tx.reviewJobs.transition(older.id, SUPERSEDABLE, 'superseded', {
-            completedAt: now,
-            updatedAt: now,
-          });
-          if (moved) superseded.push(older.id);
+    const result = await deps.storage.transaction(
+      async (tx) => {
+        // Only an explicit request that names a revision is known to be newer than what is active.
+        const supersedes = explicit && request.reviewRevision !== null;
+        const clash = await clashingJob(tx, prKey, revKey, request.reviewRevision, supersedes);
+        if (clash) return { refused: 'duplicateActiveJob', jobId: clash.id } as const;
+        const superseded: string[] = [];
+        if (supersedes && request.reviewRevision) {
+          const active = await tx.reviewJobs.findActiveByPullRequestKey(prKey);
+          const already = await reviewingHead(tx, active, request.reviewRevision.headSha);
+          if (already) return { refused: 'duplicateActiveJob', jobId: already.id } as const;
+          for (const older of active) {
+            const moved = await tx.reviewJobs.transition(older.id, SUPERSEDABLE, 'superseded', {
+              completedAt: now,
+              updatedAt: now,
+            });
+            if (moved) superseded.push(older.id);
+          }
         }
-      }
-      // Thrown, not returned: the supersessions above must roll back with the refusal.
-      if (!parallel && (await tx.reviewJobs.countActive()) > 0)
-        throw new RefusedInTransaction({ refused: 'oneAtATime', message: ONE_AT_A_TIME });
-      await tx.reviewJobs.insert(job);
-      return { queued: job, superseded };
-    });
+        // Thrown, not returned: the supersessions above must roll back with the refusal.
+        if (!parallel && (await tx.reviewJobs.countActive()) > 0)
+          throw new RefusedInTransaction({ refused: 'oneAtATime', message: ONE_AT_A_TIME });
+        await tx.reviewJobs.insert(job);
+        return { queued: job, superseded };
+      },
+      { lock: activationLock(prKey, parallel) },
+    );
     if ('queued' in result && result.queued) deps.jobStatusCache.forget(job.id, ...result.superseded);
     return result;
   } catch (error) {
@@ -134,6 +137,15 @@ export async function requestReview(deps: SubmitDeps, request: ReviewRequest): P
     }
     throw error;
   }
+}
+
+/**
+ * The lock of a transaction that may make a job active. What it decides on is the pull request's
+ * active jobs (duplicates, supersession), so submissions for different pull requests pass each
+ * other; one review at a time decides on every active job, so then all of them take one lock.
+ */
+export function activationLock(pullRequestKey: string, parallel: boolean): string {
+  return parallel ? `review-jobs:${pullRequestKey}` : 'review-jobs:one-at-a-time';
 }
 
 /**

@@ -78,7 +78,8 @@ export interface WorkerUseCases {
     leaseMs: number;
     progress?: ReviewJobRecord['progress'];
   }): Promise<boolean>;
-  reclaimExpired(): Promise<ReclaimOutcome>;
+  /** Takes back the leases that ran out, on behalf of the worker `reclaimedBy`. */
+  reclaimExpired(reclaimedBy: string): Promise<ReclaimOutcome>;
   releaseJob(jobId: string, owner: string): Promise<boolean>;
 }
 
@@ -89,7 +90,7 @@ export function createWorkerUseCases(deps: ReviewingDeps, engine: ReviewEngineV1
     claimJobs: (request) => worker.claimJobs(deps, request),
     executeJob: (job, run) => worker.executeJob(deps, engine, job, run),
     renewLease: (request) => worker.renewJobLease(deps, request),
-    reclaimExpired: () => worker.reclaimExpiredJobs(deps),
+    reclaimExpired: (reclaimedBy) => worker.reclaimExpiredJobs(deps, reclaimedBy),
     releaseJob: (jobId, owner) => worker.releaseJob(deps, jobId, owner),
   };
 }

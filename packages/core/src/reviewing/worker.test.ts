@@ -13,6 +13,9 @@ import {
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from './job-record.js';
 import { MAX_RECLAIMS, NO_ENGINE } from './worker.js';
 
+/** The worker that takes back the leases others lost. */
+const RECLAIMER = 'worker-reclaiming';
+
 let h: UseCaseHarness;
 let clientId: string;
 const submit = async (number: number) =>
@@ -198,16 +201,20 @@ describe('leases', () => {
   it('that ran out put the job back in the queue; the fourth time the job fails, announced', async () => {
     const jobId = await submit(1);
     const failed = recorded('job.failed');
+    const reclaimed = (outcome: { requeued: string[]; failed: string[] }) => ({
+      requeued: outcome.requeued,
+      failed: outcome.failed,
+    });
     for (let reclaim = 1; reclaim <= MAX_RECLAIMS; reclaim++) {
       await claimOne();
-      expect(await h.core.worker.reclaimExpired()).toEqual({ requeued: [], failed: [] });
+      expect(await h.core.worker.reclaimExpired(RECLAIMER)).toEqual({ requeued: [], failed: [], lost: [] });
       h.clock.advance(LEASE_MS + 1);
-      expect(await h.core.worker.reclaimExpired()).toEqual({ requeued: [jobId], failed: [] });
+      expect(reclaimed(await h.core.worker.reclaimExpired(RECLAIMER))).toEqual({ requeued: [jobId], failed: [] });
       expect(await status(jobId)).toMatchObject({ status: 'queued', startedAt: null });
     }
     await claimOne();
     h.clock.advance(LEASE_MS + 1);
-    expect(await h.core.worker.reclaimExpired()).toEqual({ requeued: [], failed: [jobId] });
+    expect(reclaimed(await h.core.worker.reclaimExpired(RECLAIMER))).toEqual({ requeued: [], failed: [jobId] });
     expect(await status(jobId)).toMatchObject({ status: 'failed', error: RECLAIM_EXHAUSTED });
     expect(failed).toEqual([{ jobId, clientId, reason: RECLAIM_EXHAUSTED }]);
 
@@ -215,6 +222,43 @@ describe('leases', () => {
     await h.core.reviewing.restartReviewJob(PLATFORM_ADMIN, jobId);
     await claimOne();
     h.clock.advance(LEASE_MS + 1);
-    expect(await h.core.worker.reclaimExpired()).toEqual({ requeued: [jobId], failed: [] });
+    expect(reclaimed(await h.core.worker.reclaimExpired(RECLAIMER))).toEqual({ requeued: [jobId], failed: [] });
+  });
+
+  it('that ran out is an operational event of the attempt: who lost it, when, and who took it back', async () => {
+    const jobId = await submit(1);
+    const job = await claimOne();
+    const expiredAt = job.leaseExpiresAt;
+    h.clock.advance(LEASE_MS + 1);
+    const reclaimedAt = h.clock.now().toISOString();
+    const outcome = await h.core.worker.reclaimExpired(RECLAIMER);
+    expect(outcome.lost).toEqual([{ jobId, attempt: 1, owner: WORKER, expiredAt, reclaim: 1, outcome: 'requeued' }]);
+
+    const protocol = await h.core.reviewing.getReviewJobProtocol(PLATFORM_ADMIN, jobId, {
+      eventCategory: 'operational',
+    });
+    expect(protocol.items).toHaveLength(1);
+    expect(protocol.items[0]).toMatchObject({
+      attempt: 1,
+      stage: 'operational',
+      label: 'Lease lost',
+      outcome: 'failed',
+    });
+    expect(protocol.items[0]?.events).toMatchObject([
+      {
+        kind: 'failure',
+        name: 'job.leaseLost',
+        eventCategory: 'operational',
+        body: {
+          lostBy: WORKER,
+          leaseExpiredAt: expiredAt,
+          reclaimedBy: RECLAIMER,
+          reclaimedAt,
+          attempt: 1,
+          reclaim: 1,
+          outcome: 'requeued',
+        },
+      },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
-import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
+import type { LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
@@ -49,14 +49,42 @@ export function renewJobLease(
   return deps.storage.reviewJobs.renewLease(request.jobId, request.owner, expires, request.progress);
 }
 
-export async function reclaimExpiredJobs(deps: ReviewingDeps): Promise<ReclaimOutcome> {
-  const outcome = await deps.storage.reviewJobs.reclaimExpired(deps.clock.now().toISOString(), MAX_RECLAIMS);
+/**
+ * Takes back the leases that ran out, on behalf of the worker `reclaimedBy`, and records each in its
+ * job's protocol: the worker that lost it records nothing, as its run is cut off.
+ */
+export async function reclaimExpiredJobs(deps: ReviewingDeps, reclaimedBy: string): Promise<ReclaimOutcome> {
+  const now = deps.clock.now().toISOString();
+  const outcome = await deps.storage.reviewJobs.reclaimExpired(now, MAX_RECLAIMS);
   deps.jobStatusCache.forget(...outcome.requeued, ...outcome.failed);
+  for (const lost of outcome.lost) await recordLostLease(deps, lost, reclaimedBy, now);
   for (const jobId of outcome.failed) {
     const job = await deps.storage.reviewJobs.findById(jobId);
     if (job) deps.events.emit('job.failed', { jobId, clientId: job.clientId, reason: job.error ?? 'lease lost' });
   }
   return outcome;
+}
+
+/** The protocol event of a lost lease, in a pass of its own in the attempt that lost it. */
+export const LEASE_LOST_EVENT = { stage: 'operational', name: 'job.leaseLost', eventCategory: 'operational' } as const;
+
+async function recordLostLease(deps: ReviewingDeps, lost: LostLease, reclaimedBy: string, reclaimedAt: string) {
+  const pass = await createProtocolWriter(deps, lost.jobId, lost.attempt).pass(LEASE_LOST_EVENT.stage, 'Lease lost');
+  pass.event({
+    kind: 'failure',
+    name: LEASE_LOST_EVENT.name,
+    eventCategory: LEASE_LOST_EVENT.eventCategory,
+    body: {
+      lostBy: lost.owner,
+      leaseExpiredAt: lost.expiredAt,
+      reclaimedBy,
+      reclaimedAt,
+      attempt: lost.attempt,
+      reclaim: lost.reclaim,
+      outcome: lost.outcome,
+    },
+  });
+  await pass.complete('failed');
 }
 
 export async function releaseJob(deps: ReviewingDeps, jobId: string, owner: string): Promise<boolean> {

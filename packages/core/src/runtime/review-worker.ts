@@ -64,7 +64,7 @@ export class ReviewWorker extends PolledWork {
 
   protected async tick(): Promise<void> {
     const { core } = this.options;
-    const reclaimed = await core.worker.reclaimExpired();
+    const reclaimed = await core.worker.reclaimExpired(this.owner);
     if (reclaimed.requeued.length || reclaimed.failed.length) {
       this.options.logger.warn(reclaimed, 'reclaimed review jobs whose lease ran out');
     }

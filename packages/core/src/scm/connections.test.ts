@@ -397,21 +397,17 @@ describe('verifying provider connections', () => {
     ]);
   });
 
-  // Bug: verifyProviderConnection catches every non-internal MarginError of its try block, the
-  // registry's 409 included, and stores it as a verification failure ("Bitbucket could not be reached
-  // at …", category unavailable): the host was never called, and the caller is not told to register
-  // the plugin.
-  it.fails('refuses (409) to verify a connection whose family is no longer registered, storing nothing', async () => {
+  // The host is never called, so there is no answer of its to store; the caller is told to register
+  // the plugin instead of reading "Bitbucket could not be reached".
+  it('refuses (409) to verify a connection whose family is no longer registered, storing nothing', async () => {
     const { id } = await create(connectionBody({ providerFamily: 'gitHostC' }));
     unregister('gitHostC');
     expect((await refusalOf(verify(id))).code).toBe('conflict');
     expect((await h.storage.providerConnections.findById(id))?.verificationStatus).toBe('neverVerified');
   });
 
-  // Bug: the stored summary names the provider from a table of the four built-in families, so a
-  // plugin family's failed verification reads "undefined refused the credentials (HTTP 401)."; the
-  // family's registered displayName is not used.
-  it.fails('names a plugin family by its registered name in a failed verification', async () => {
+  // A plugin family is named as it registered itself, not looked up among the built-in four.
+  it('names a plugin family by its registered name in a failed verification', async () => {
     const bitbucket = h.scm.families.find((f) => f.family === 'gitHostC');
     if (!bitbucket) throw new Error('the fake registers gitHostC');
     h.scm.families.push({ ...bitbucket, family: 'forgejo', displayName: 'Forgejo', receiverSegment: 'forgejo' });

@@ -3,7 +3,6 @@ import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
-import type { ProviderFamily } from '../scm-provider/index.js';
 import type { ClientRecord } from '../tenancy/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
@@ -251,11 +250,13 @@ export async function deleteProviderConnection(
 export async function verifyProviderConnection(deps: ScmDeps, actor: Actor, clientId: string, connectionId: string) {
   await deps.authz.requireClient(actor, 'scm.connections.manage', clientId);
   const connection = await requireConnection(deps, clientId, connectionId);
+  // Outside the try: an unregistered family is the caller's to fix (409), not the host's answer.
+  const family = scmFamily(deps.providers, connection.providerFamily);
   const config = scmConnectionConfig(deps, connection);
   const now = deps.clock.now().toISOString();
   let outcome: ProviderConnectionPatch;
   try {
-    await scmFamily(deps.providers, connection.providerFamily).connect(config).verify();
+    await family.connect(config).verify();
     outcome = {
       verificationStatus: 'verified',
       lastVerifiedAt: now,
@@ -269,7 +270,7 @@ export async function verifyProviderConnection(deps: ScmDeps, actor: Actor, clie
     outcome = {
       verificationStatus: 'failed',
       lastVerifiedAt: now,
-      lastVerificationError: verificationSummary(connection, category, error),
+      lastVerificationError: verificationSummary(family.displayName, connection, category, error),
       lastVerificationFailureCategory: category,
     };
   }
@@ -294,21 +295,18 @@ function credentialsOf(c: ProviderConnectionRecord): string {
   ]);
 }
 
-const FAMILY_NAMES: Record<ProviderFamily, string> = {
-  suiteDevOps: 'Azure DevOps',
-  gitHostA: 'GitHub',
-  gitHostB: 'GitLab',
-  gitHostC: 'Bitbucket',
-};
-
 /**
  * What a failed verification stores: Margin's own summary of the category and HTTP status, never
  * the provider's answer. Whatever host a connection points at can put anything in its error body
  * (an internal service's banner, an echoed credential), and the stored error is shown to the
  * client's users.
  */
-function verificationSummary(connection: ProviderConnectionRecord, category: ProviderFailure, error: MarginError) {
-  const provider = FAMILY_NAMES[connection.providerFamily];
+function verificationSummary(
+  provider: string,
+  connection: ProviderConnectionRecord,
+  category: ProviderFailure,
+  error: MarginError,
+) {
   const status = typeof error.details.providerStatus === 'number' ? ` (HTTP ${error.details.providerStatus})` : '';
   switch (category) {
     case 'credentials':

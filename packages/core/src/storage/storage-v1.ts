@@ -1,6 +1,7 @@
 import type { AiRepositories } from '../ai/index.js';
 import type { AuditRepositories } from '../audit/index.js';
 import type { IdentityRepositories } from '../identity/index.js';
+import type { TransactionOptions } from '../kernel/index.js';
 import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ReviewingRepositories } from '../reviewing/index.js';
@@ -33,9 +34,10 @@ export interface StorageV1 extends Repositories {
   /**
    * Runs `fn` atomically and serializably: all of its writes land or none do. `fn` may run more than
    * once (a conflicting transaction is retried), so it must do nothing but storage work: emit events
-   * and call providers after it returns. Use only `tx` inside.
+   * and call providers after it returns. Use only `tx` inside. A conflict that outlasts the retries
+   * is a `service_unavailable` error carrying `retryAfterSeconds`.
    */
-  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Resolves when the database answers; used by health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -495,6 +495,7 @@ export function createOperations(raw: Client<paths>) {
        * @throws {PermissionError} 403: The caller lacks the required role.
        * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       * @throws {ServerError} 503: A dependency is unavailable or too busy; retry after `Retry-After` seconds when given.
        */
       submitReviewJob: (clientId: string, body: Body<'submitReviewJob'>, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/reviewing/jobs', { params: { path: { clientId } }, body, ...options })),
@@ -517,6 +518,7 @@ export function createOperations(raw: Client<paths>) {
        * @throws {PermissionError} 403: The caller lacks the required role.
        * @throws {NotFoundError} 404: Not found, or not visible to the caller.
        * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       * @throws {ServerError} 503: A dependency is unavailable or too busy; retry after `Retry-After` seconds when given.
        */
       restartReviewJob: (jobId: string, options?: CallOptions) =>
         unwrap(raw.POST('/reviewing/jobs/{jobId}/restart', { params: { path: { jobId } }, ...options })),

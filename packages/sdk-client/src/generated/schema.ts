@@ -1304,6 +1304,8 @@ export interface components {
             }[];
             /** @description The capability a license_required error is about. */
             capability?: string;
+            /** @description With 429 and 503: the seconds to wait before trying again, as in `Retry-After`. */
+            retryAfterSeconds?: number;
             requestId?: string;
         };
         LoginInput: {
@@ -4787,6 +4789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A dependency is unavailable or too busy; retry after `Retry-After` seconds when given. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getReviewJobStatus: {
@@ -4896,6 +4907,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable or too busy; retry after `Retry-After` seconds when given. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,6 +48,31 @@ describe('a host that dies mid-review', () => {
       // The dead host's engine never got to record anything.
       expect(doomed.runs).toEqual([jobId]);
       expect(second.logs().some((l) => l.msg === 'reclaimed review jobs whose lease ran out')).toBe(true);
+      // The protocol tells why the attempt ran twice: whose lease ran out, when, and who took it back.
+      const protocol = await (await second.admin()).get(`/jobs/${jobId}/protocol?eventCategory=operational`);
+      const lost = (protocol.body as Array<{ label: string; attempt: number; events: unknown[] }>).filter(
+        (pass) => pass.label === 'Lease lost',
+      );
+      expect(lost).toMatchObject([
+        {
+          attempt: 1,
+          events: [
+            {
+              name: 'job.leaseLost',
+              eventCategory: 'operational',
+              body: {
+                lostBy: first.worker.owner,
+                reclaimedBy: second.worker.owner,
+                attempt: 1,
+                reclaim: 1,
+                outcome: 'requeued',
+              },
+            },
+          ],
+        },
+      ]);
+      const [event] = (lost[0]?.events ?? []) as Array<{ body: { leaseExpiredAt: string; reclaimedAt: string } }>;
+      expect(Date.parse(event?.body.reclaimedAt ?? '')).toBeGreaterThan(Date.parse(event?.body.leaseExpiredAt ?? ''));
     } finally {
       await second.close();
       await first.close();

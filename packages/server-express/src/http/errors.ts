@@ -46,8 +46,7 @@ export function errorResponder(logger: Logger): ErrorRequestHandler {
     }
     if (res.headersSent) return res.end();
     const retryAfter = error.details.retryAfterSeconds;
-    if (error.code === 'rate_limited' && typeof retryAfter === 'number')
-      res.setHeader('Retry-After', String(retryAfter));
+    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     res.status(error.status).json({ ...error.toBody(), requestId: req.id });
   };
 }

@@ -12,6 +12,11 @@ export const ErrorBody = z
       .optional()
       .meta({ description: 'Per-field problems of a validation failure.' }),
     capability: z.string().optional().meta({ description: 'The capability a license_required error is about.' }),
+    retryAfterSeconds: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With 429 and 503: the seconds to wait before trying again, as in `Retry-After`.' }),
     requestId: z.string().optional(),
   })
   .meta({ id: 'ErrorBody', description: 'The body of every error response.' });
@@ -25,7 +30,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'The body is too large.',
   429: 'Too many requests; see `Retry-After`.',
   502: 'A provider could not be reached or refused the call.',
-  503: 'A dependency is unavailable.',
+  503: 'A dependency is unavailable or too busy; retry after `Retry-After` seconds when given.',
 };
 
 /** Error responses for a route's declaration: `...errors(403, 404)`. */

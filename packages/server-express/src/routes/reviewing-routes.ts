@@ -75,7 +75,7 @@ export const reviewingRoutes: RouteSpec[] = [
     body: SubmitJobInput,
     responses: {
       202: { description: 'Queued; poll the job status.', schema: JobAccepted },
-      ...errors(403, 404, 409),
+      ...errors(403, 404, 409, 503),
     },
     handler: async ({ core, actor, params, body }) => ({
       status: 202,
@@ -119,7 +119,7 @@ export const reviewingRoutes: RouteSpec[] = [
     summary: 'Queue a failed job again as its next attempt (ClientUser)',
     tag: TAG,
     params: JobParams,
-    responses: { 202: { description: 'Queued again.', schema: JobMoved }, ...errors(403, 404, 409) },
+    responses: { 202: { description: 'Queued again.', schema: JobMoved }, ...errors(403, 404, 409, 503) },
     handler: async ({ core, actor, params }) => ({
       status: 202,
       body: await core.reviewing.restartReviewJob(actor, params.jobId),

@@ -19,13 +19,16 @@ const NEWEST_BLOCKED = keyset<BlockedPullRequestRecord>('blocked_at', 'desc', (b
 
 export function knexBlockedPullRequests(db: Db): BlockedPullRequestsRepository {
   const table = () => db('blocked_pull_requests');
-  const where = (clientId: string, repositoryId: string, pullRequestId: number) => ({
-    client_id: clientId,
-    repository_id: repositoryId,
-    pull_request_id: pullRequestId,
-  });
+  // Repository ids that differ only in case name the same repository. The unique index is on the id
+  // as written, so `put` looks for another spelling before inserting.
+  const matching = (clientId: string, repositoryId: string, pullRequestId: number) =>
+    table()
+      .where({ client_id: clientId, pull_request_id: pullRequestId })
+      .whereRaw('lower(repository_id) = ?', [repositoryId.toLowerCase()]);
   return {
     async put(b) {
+      const existing = await matching(b.clientId, b.repositoryId, b.pullRequestId).first();
+      if (existing) return blockFromRow(existing);
       await table()
         .insert({
           id: b.id,
@@ -40,24 +43,14 @@ export function knexBlockedPullRequests(db: Db): BlockedPullRequestsRepository {
         })
         .onConflict(['client_id', 'repository_id', 'pull_request_id'])
         .ignore();
-      return blockFromRow(
-        await table()
-          .where(where(b.clientId, b.repositoryId, b.pullRequestId))
-          .first(),
-      );
+      return blockFromRow(await matching(b.clientId, b.repositoryId, b.pullRequestId).orderBy('blocked_at').first());
     },
     async find(clientId, repositoryId, pullRequestId) {
-      const row = await table()
-        .where(where(clientId, repositoryId, pullRequestId))
-        .first();
+      const row = await matching(clientId, repositoryId, pullRequestId).first();
       return row && blockFromRow(row);
     },
     async remove(clientId, repositoryId, pullRequestId) {
-      return (
-        (await table()
-          .where(where(clientId, repositoryId, pullRequestId))
-          .delete()) > 0
-      );
+      return (await matching(clientId, repositoryId, pullRequestId).delete()) > 0;
     },
     async list(clientId, page) {
       return keysetPage(table().where({ client_id: clientId }), NEWEST_BLOCKED, page, blockFromRow);

@@ -3,6 +3,7 @@ import {
   MarginError,
   RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
+  type ReclaimOutcome,
   type ReviewJobRecord,
   type ReviewJobsRepository,
 } from '@margin/core/spec';
@@ -20,7 +21,7 @@ import {
   writeJsonOrNull,
 } from '../dialect.js';
 import { inOrder, keyset, keysetPage } from '../paging.js';
-import { columnsOf, conflictOnDuplicate, type Db, type Row, textOrNull } from '../rows.js';
+import { atomically, columnsOf, conflictOnDuplicate, type Db, type Row, textOrNull } from '../rows.js';
 
 const ACTIVE = ['queued', 'running'];
 
@@ -217,16 +218,40 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
       return n === 1;
     },
     async reclaimExpired(now, maxReclaims) {
-      const expired = () => jobs().where({ status: 'running' }).where('lease_expires_at', '<', now);
-      const cleared = { lease_owner: null, lease_expires_at: null, exclusive_slot: null, updated_at: now };
-      const failed: Row[] = await expired()
-        .where('reclaim_count', '>=', maxReclaims)
-        .update({ ...cleared, status: 'failed', completed_at: now, error: RECLAIM_EXHAUSTED }, ['id']);
-      const requeued: Row[] = await expired().update(
-        { ...cleared, status: 'queued', started_at: null, reclaim_count: db.raw('reclaim_count + 1') },
-        ['id'],
-      );
-      return { requeued: requeued.map((r) => String(r.id)), failed: failed.map((r) => String(r.id)) };
+      // Read who held each lease before clearing it. On PostgreSQL the rows stay locked until the
+      // update, and a host reclaiming at the same moment skips them rather than taking them back twice.
+      return atomically(db, async (trx) => {
+        const running = () => trx('review_jobs').where({ status: 'running' });
+        const pick = running()
+          .where('lease_expires_at', '<', now)
+          .select('id', 'attempt', 'lease_owner', 'lease_expires_at', 'reclaim_count');
+        const expired: Row[] = dialect === 'postgres' ? await pick.forUpdate().skipLocked() : await pick;
+        const outcome: ReclaimOutcome = { requeued: [], failed: [], lost: [] };
+        for (const row of expired) {
+          const worn = Number(row.reclaim_count) >= maxReclaims;
+          (worn ? outcome.failed : outcome.requeued).push(String(row.id));
+          outcome.lost.push({
+            jobId: String(row.id),
+            attempt: Number(row.attempt),
+            owner: String(row.lease_owner ?? ''),
+            expiredAt: readTime(row.lease_expires_at),
+            reclaim: Number(row.reclaim_count) + 1,
+            outcome: worn ? 'failed' : 'requeued',
+          });
+        }
+        const cleared = { lease_owner: null, lease_expires_at: null, exclusive_slot: null, updated_at: now };
+        if (outcome.failed.length > 0) {
+          await running()
+            .whereIn('id', outcome.failed)
+            .update({ ...cleared, status: 'failed', completed_at: now, error: RECLAIM_EXHAUSTED });
+        }
+        if (outcome.requeued.length > 0) {
+          await running()
+            .whereIn('id', outcome.requeued)
+            .update({ ...cleared, status: 'queued', started_at: null, reclaim_count: trx.raw('reclaim_count + 1') });
+        }
+        return outcome;
+      });
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   type JobStatus,
   RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
+  type ReclaimOutcome,
   type ReviewJobRecord,
   type ReviewJobsRepository,
 } from '../../reviewing/index.js';
@@ -151,16 +152,25 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
       return true;
     },
     async reclaimExpired(now, maxReclaims) {
-      const outcome = { requeued: [] as string[], failed: [] as string[] };
+      const outcome: ReclaimOutcome = { requeued: [], failed: [], lost: [] };
       for (const job of rows().values()) {
         if (job.status !== 'running' || !job.leaseExpiresAt || job.leaseExpiresAt >= now) continue;
         const cleared = { leaseOwner: null, leaseExpiresAt: null, updatedAt: now };
+        const lost = {
+          jobId: job.id,
+          attempt: job.attempt,
+          owner: job.leaseOwner ?? '',
+          expiredAt: job.leaseExpiresAt,
+          reclaim: job.reclaimCount + 1,
+        };
         if (job.reclaimCount >= maxReclaims) {
           set({ ...job, ...cleared, status: 'failed', completedAt: now, error: RECLAIM_EXHAUSTED });
           outcome.failed.push(job.id);
+          outcome.lost.push({ ...lost, outcome: 'failed' });
         } else {
           set({ ...job, ...cleared, status: 'queued', startedAt: null, reclaimCount: job.reclaimCount + 1 });
           outcome.requeued.push(job.id);
+          outcome.lost.push({ ...lost, outcome: 'requeued' });
         }
       }
       return outcome;
@@ -171,7 +181,7 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
 export function memoryBlockedPullRequests(state: () => MemoryState): BlockedPullRequestsRepository {
   const rows = () => state().blockedPullRequests;
   const key = (clientId: string, repositoryId: string, pullRequestId: number) =>
-    `${clientId}/${repositoryId}/${pullRequestId}`;
+    `${clientId}/${repositoryId.toLowerCase()}/${pullRequestId}`;
   return {
     async put(block) {
       const k = key(block.clientId, block.repositoryId, block.pullRequestId);

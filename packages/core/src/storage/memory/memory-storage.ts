@@ -79,6 +79,7 @@ export function createMemoryStorage(): StorageV1 {
     specificationVersion: 'v1',
     dialect: 'memory',
     ...serialized,
+    // Every transaction already runs alone here, so a lock adds nothing.
     transaction: (fn) =>
       exclusive(async () => {
         const draft = structuredClone(state);

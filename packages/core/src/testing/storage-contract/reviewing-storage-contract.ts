@@ -212,9 +212,16 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       await storage().reviewJobs.insert(j);
       await storage().reviewJobs.insert(worn);
       await claim('crashed', { now: T(0) }); // lease until T(60)
-      expect(await storage().reviewJobs.reclaimExpired(T(59), 3)).toEqual({ requeued: [], failed: [] });
+      expect(await storage().reviewJobs.reclaimExpired(T(59), 3)).toEqual({ requeued: [], failed: [], lost: [] });
       const outcome = await storage().reviewJobs.reclaimExpired(T(61), 3);
-      expect(outcome).toEqual({ requeued: [j.id], failed: [worn.id] });
+      expect(outcome).toMatchObject({ requeued: [j.id], failed: [worn.id] });
+      // Who held each lease and when it ran out, read before the lease was cleared.
+      const lost = { attempt: j.attempt, owner: 'crashed', expiredAt: T(60) };
+      expect([...outcome.lost].sort((a, b) => (a.reclaim < b.reclaim ? -1 : 1))).toEqual([
+        { ...lost, jobId: j.id, reclaim: 1, outcome: 'requeued' },
+        { ...lost, jobId: worn.id, reclaim: 4, outcome: 'failed' },
+      ]);
+      expect(await storage().reviewJobs.reclaimExpired(T(62), 3)).toEqual({ requeued: [], failed: [], lost: [] });
       expect(await storage().reviewJobs.findById(j.id)).toMatchObject({
         status: 'queued',
         reclaimCount: 1,
@@ -226,6 +233,17 @@ export function reviewingStorageContract(storage: StorageGetter): void {
         completedAt: T(61),
       });
       expect(await storage().reviewJobs.renewLease(j.id, 'crashed', T(120))).toBe(false);
+    });
+
+    it('takes each lapsed lease back once when several hosts reclaim at once', async () => {
+      const clientId = await withClient();
+      const jobs = Array.from({ length: 6 }, (_, i) => job(clientId, { submittedAt: T(i) }));
+      for (const j of jobs) await storage().reviewJobs.insert(j);
+      await claim('crashed', { now: T(0) });
+      const outcomes = await Promise.all([1, 2, 3].map(() => storage().reviewJobs.reclaimExpired(T(61), 3)));
+      const ids = jobs.map((j) => j.id).sort();
+      expect(outcomes.flatMap((o) => o.requeued).sort()).toEqual(ids);
+      expect(outcomes.flatMap((o) => o.lost.map((l) => l.jobId)).sort()).toEqual(ids);
     });
   });
 
@@ -257,6 +275,28 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(true);
       expect(await storage().blockedPullRequests.remove(clientId, '42', 7)).toBe(false);
       expect(await storage().blockedPullRequests.find(clientId, '42', 7)).toBeUndefined();
+    });
+
+    it('takes repository ids that differ only in case for the same repository', async () => {
+      const clientId = await withClient();
+      const block = {
+        id: uuid(),
+        clientId,
+        providerScopePath: 'https://dev.azure.com/acme',
+        providerProjectKey: 'acme',
+        repositoryId: 'AB12-CD34',
+        pullRequestId: 7,
+        reason: 'Release freeze',
+        blockedByUserId: null,
+        blockedAt: NOW,
+      };
+      expect(await storage().blockedPullRequests.put(block)).toEqual(block);
+      expect(await storage().blockedPullRequests.put({ ...block, id: uuid(), repositoryId: 'ab12-cd34' })).toEqual(
+        block,
+      );
+      expect(await storage().blockedPullRequests.find(clientId, 'ab12-CD34', 7)).toEqual(block);
+      expect(await storage().blockedPullRequests.remove(clientId, 'ab12-cd34', 7)).toBe(true);
+      expect(await storage().blockedPullRequests.find(clientId, 'AB12-CD34', 7)).toBeUndefined();
     });
   });
 

@@ -9,6 +9,7 @@ export {
   ERROR_STATUS,
   type ErrorCode,
   fromZodError,
+  MAX_VALIDATION_DETAILS,
   MarginError,
   type ProviderFailure,
   toMarginError,

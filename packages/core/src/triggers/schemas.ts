@@ -76,6 +76,8 @@ const scopeFields = {
 const enabledEvents = z
   .array(z.enum(WEBHOOK_EVENT_KINDS, { error: oneOf(WEBHOOK_EVENT_KINDS) }), { error: 'must be an array' })
   .min(1, 'must name at least one event')
+  // Repeats collapse, so a list longer than this is never needed.
+  .max(20, 'must name at most 20 events')
   .transform((events) => [...new Set(events)])
   .meta({ description: 'Which events start reviews; the others are acknowledged `ignored`.' });
 
@@ -143,6 +145,7 @@ export const TriggerListQuery = z.object({
 export const DeliveriesQuery = z.object({
   take: z
     .string()
+    .max(20, 'must be a number')
     .optional()
     .transform((v) => {
       const n = v === undefined || v.trim() === '' ? Number.NaN : Number(v);

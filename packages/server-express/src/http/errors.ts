@@ -22,7 +22,32 @@ function fromExpressError(error: unknown): MarginError | undefined {
     case 'request.aborted':
       return MarginError.validation('The request was aborted before its body arrived.');
     default:
-      return undefined;
+      return fromClientErrorStatus(error);
+  }
+}
+
+/**
+ * Anything else thrown with a 4xx status is the client's mistake, never a 500: the router's URI
+ * decoding (`/clients/%FF`) and any middleware using http-errors. Its message may echo the raw
+ * input, so the answer is worded here and only the status carries over.
+ */
+function fromClientErrorStatus(error: unknown): MarginError | undefined {
+  if (typeof error !== 'object' || error === null || MarginError.isInstance(error)) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const code = status ?? statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  if (error instanceof URIError) return MarginError.validation('The request path is not validly percent-encoded.');
+  switch (code) {
+    case 401:
+      return MarginError.unauthenticated();
+    case 403:
+      return MarginError.forbidden();
+    case 404:
+      return MarginError.notFound('Not found.');
+    case 413:
+      return new MarginError('payload_too_large', 'The request is too large.');
+    default:
+      return MarginError.validation('The request is invalid.');
   }
 }
 

@@ -1,0 +1,103 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+
+/** What the router cannot percent-decode: invalid UTF-8, a non-hex escape, a lone `%`. */
+const BAD_ESCAPES = ['%FF%FE', '%ZZ', '%'];
+
+const errorLines = (host: TestHost) => host.logs().filter((line) => Number(line.level) >= 50);
+
+describe('malformed requests answer 4xx, never 500', () => {
+  let host: TestHost;
+  let admin: TestApi;
+  let consoleDir: string;
+  beforeAll(async () => {
+    consoleDir = await mkdtemp(join(tmpdir(), 'margin-console-'));
+    await writeFile(join(consoleDir, 'index.html'), '<!doctype html><title>Margin</title>');
+    host = await startTestHost({ env: { MARGIN_CONSOLE_DIR: consoleDir } });
+    admin = await host.admin();
+  });
+  afterAll(async () => {
+    await host.close();
+    await rm(consoleDir, { recursive: true, force: true });
+  });
+
+  it.each(BAD_ESCAPES)('refuses %s in a path segment of an API route with 400 validation_failed', async (bad) => {
+    for (const [method, path] of [
+      ['GET', `/clients/${bad}`],
+      ['DELETE', `/clients/${bad}/members/${bad}`],
+      ['POST', `/clients/${bad}/ai-connections`],
+    ] as const) {
+      const res = await admin.request(method, path, method === 'POST' ? {} : undefined);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.any(String) });
+      // The raw segment is not echoed back.
+      expect(JSON.stringify(res.body)).not.toContain(bad === '%' ? '%/' : bad);
+    }
+    expect(errorLines(host)).toEqual([]);
+  });
+
+  it.each(BAD_ESCAPES)('refuses %s on the public webhook receiver without credentials', async (bad) => {
+    for (const path of [`/webhooks/v1/providers/gitHostA/${bad}`, `/webhooks/v1/providers/${bad}/abc`]) {
+      for (const base of [host.url, `${host.url}/api`]) {
+        const res = await fetch(base + path, { method: 'POST', body: '{}' });
+        expect(res.status, base + path).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'validation_failed' });
+      }
+    }
+    expect(errorLines(host)).toEqual([]);
+  });
+
+  it.each(BAD_ESCAPES)('lets the console site answer %s without a 5xx', async (bad) => {
+    for (const path of [`/${bad}`, `/clients/${bad}/reviews`, `/assets/${bad}.js`]) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetch(host.url + path, { method, headers: { accept: 'text/html' } });
+        expect(res.status, `${method} ${path}`).toBeLessThan(500);
+      }
+    }
+    expect(errorLines(host)).toEqual([]);
+  });
+
+  it('maps the body parser’s refusals to their codes', async () => {
+    const notJson = await admin.post('/admin/tenants', '{"name":');
+    expect([notJson.status, notJson.body.code]).toEqual([400, 'validation_failed']);
+    const huge = await admin.post('/admin/tenants', JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+    expect([huge.status, huge.body.code]).toEqual([413, 'payload_too_large']);
+    const encoded = await admin.request('POST', '/admin/tenants', '{}', { 'content-encoding': 'x-unknown' });
+    expect([encoded.status, encoded.body.code]).toEqual([400, 'validation_failed']);
+    const charset = await fetch(`${admin.baseUrl}/admin/tenants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.credentials.bearer}`, 'content-type': 'application/json; charset=x-q' },
+      body: '{}',
+    });
+    expect([charset.status, (await charset.json()).code]).toEqual([400, 'validation_failed']);
+    expect(errorLines(host)).toEqual([]);
+  });
+
+  it('answers a 100,000-item list with 400, at most 20 details and a small body', async () => {
+    // Short items so 100,000 of them fit under the 1 MB body limit.
+    const items = Array.from({ length: 100_000 }, () => 'x');
+    const overrides = Array.from({ length: 100_000 }, () => 0);
+    for (const [path, body] of [
+      ['/admin/webhook-configurations', { enabledEvents: items }],
+      ['/admin/licensing', { edition: 'Community', capabilityOverrides: overrides }],
+    ] as const) {
+      const res = await admin.request(path.endsWith('licensing') ? 'PATCH' : 'POST', path, body);
+      expect(res.status, path).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.details.length).toBeLessThanOrEqual(20);
+      expect(JSON.stringify(res.body).length).toBeLessThan(8 * 1024);
+    }
+  });
+
+  it('caps details at 20 and counts the rest when every item of a map is invalid', async () => {
+    const defaultHeaders = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`x-h${i}`, 7]));
+    const res = await admin.post(`/clients/any/ai-connections`, { defaultHeaders });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toHaveLength(20);
+    expect(res.body.detailsOmitted).toBeGreaterThan(0);
+    expect(JSON.stringify(res.body).length).toBeLessThan(8 * 1024);
+  });
+});

@@ -72,7 +72,7 @@ describe('malformed requests answer 4xx, never 500', () => {
       headers: { authorization: `Bearer ${admin.credentials.bearer}`, 'content-type': 'application/json; charset=x-q' },
       body: '{}',
     });
-    expect([charset.status, (await charset.json()).code]).toEqual([400, 'validation_failed']);
+    expect([charset.status, ((await charset.json()) as { code: string }).code]).toEqual([400, 'validation_failed']);
     expect(errorLines(host)).toEqual([]);
   });
 

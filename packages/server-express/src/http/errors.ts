@@ -27,16 +27,18 @@ function fromExpressError(error: unknown): MarginError | undefined {
 }
 
 /**
- * Anything else thrown with a 4xx status is the client's mistake, never a 500: the router's URI
- * decoding (`/clients/%FF`) and any middleware using http-errors. Its message may echo the raw
- * input, so the answer is worded here and only the status carries over.
+ * The router's URI decoding (`/clients/%FF`) and middleware using http-errors (`expose` set) throw
+ * the client's mistakes with a 4xx status: never a 500. Their messages may echo the raw input, so the
+ * answer is worded here and only the status carries over. Other errors with a `status` (a provider
+ * SDK's, say) are not the caller's doing and stay internal.
  */
 function fromClientErrorStatus(error: unknown): MarginError | undefined {
   if (typeof error !== 'object' || error === null || MarginError.isInstance(error)) return undefined;
-  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const { status, statusCode, expose } = error as { status?: unknown; statusCode?: unknown; expose?: unknown };
   const code = status ?? statusCode;
   if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
   if (error instanceof URIError) return MarginError.validation('The request path is not validly percent-encoded.');
+  if (expose !== true) return undefined;
   switch (code) {
     case 401:
       return MarginError.unauthenticated();

@@ -1,8 +1,13 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../observability/logger.js';
 import { startTestHost, type TestApi, type TestHost } from '../testing/index.js';
+import { errorResponder } from './errors.js';
 
 /** What the router cannot percent-decode: invalid UTF-8, a non-hex escape, a lone `%`. */
 const BAD_ESCAPES = ['%FF%FE', '%ZZ', '%'];
@@ -99,5 +104,32 @@ describe('malformed requests answer 4xx, never 500', () => {
     expect(res.body.details).toHaveLength(20);
     expect(res.body.detailsOmitted).toBeGreaterThan(0);
     expect(JSON.stringify(res.body).length).toBeLessThan(8 * 1024);
+  });
+});
+
+describe('errors that carry a status', () => {
+  it('keeps a 4xx status from a library that did not mean the caller internal, and uses http-errors’ own', async () => {
+    const app = express();
+    app.get('/provider-sdk', () => {
+      // A provider SDK's failure (its own 401 with the provider) is not the caller's credentials.
+      throw Object.assign(new Error('Bad credentials for https://user:secret@git.example'), { status: 401 });
+    });
+    app.get('/http-error', () => {
+      throw Object.assign(new Error('range not satisfiable: bytes=9-'), { status: 416, expose: true });
+    });
+    app.use(errorResponder(createLogger({ level: 'silent' })));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const sdk = await fetch(`${base}/provider-sdk`);
+      expect(sdk.status).toBe(500);
+      expect(await sdk.json()).toEqual({ error: 'An internal error occurred.', code: 'internal' });
+      const exposed = await fetch(`${base}/http-error`);
+      expect(exposed.status).toBe(400);
+      expect(await exposed.json()).toEqual({ error: 'The request is invalid.', code: 'validation_failed' });
+    } finally {
+      server.close();
+    }
   });
 });

@@ -115,6 +115,36 @@ describe('malformed requests answer 4xx, never 500', () => {
   });
 });
 
+describe.each(['sqlite', 'postgres'] as const)('NUL characters on %s', (dialect) => {
+  let host: TestHost;
+  let admin: TestApi;
+  beforeAll(async () => {
+    host = await startTestHost({ dialect });
+    admin = await host.admin();
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  // PostgreSQL text cannot store U+0000: these reached storage and answered 500 there.
+  it('refuses a NUL in a body, a path or a query with 400 before anything reaches storage', async () => {
+    const nul = 'a\u0000b';
+    const answers = [
+      await admin.post('/admin/users', { username: 'nul-user', password: 'long-enough-password-1', displayName: nul }),
+      await admin.post('/users/me/pats', { label: nul }),
+      await host.api.post('/auth/login', { username: nul, password: nul }),
+      await admin.post('/users/me/pats', { label: 'ok', [nul]: 1 }),
+      await admin.get('/clients/a%00b'),
+      await admin.get('/admin/users?cursor=%00'),
+    ];
+    for (const res of answers) expect([res.status, res.body.code]).toEqual([400, 'validation_failed']);
+    expect((await admin.get('/admin/users')).body.items.map((u: { username: string }) => u.username)).not.toContain(
+      'nul-user',
+    );
+    expect(errorLines(host)).toEqual([]);
+  });
+});
+
 describe('errors that carry a status', () => {
   it('keeps a 4xx status from a library that did not mean the caller internal, and uses http-errors’ own', async () => {
     const app = express();

@@ -326,7 +326,7 @@ describe('fuzzing every operation of openapi.json', () => {
             return problem === undefined;
           }),
           // A fixed seed keeps CI repeatable; shrinking huge bodies would only cost time.
-          { seed: 20_260_127, numRuns: 12, endOnFailure: true },
+          { seed: 20_260_127, numRuns: 10, endOnFailure: true },
         )
         .catch(rethrowUnlessFound(problems));
       expect(problems.slice(0, 5)).toEqual([]);
@@ -379,7 +379,7 @@ describe('fuzzing every operation of openapi.json', () => {
           });
           return send(d.body, d.headers);
         }),
-        { seed: 20_260_127, numRuns: 25, endOnFailure: true },
+        { seed: 20_260_127, numRuns: 20, endOnFailure: true },
       )
       .catch(rethrowUnlessFound(problems));
     expect(problems.slice(0, 5)).toEqual([]);
@@ -389,7 +389,7 @@ describe('fuzzing every operation of openapi.json', () => {
 
   it('sent every operation its requests', () => {
     expect(OPERATIONS.length).toBeGreaterThan(80);
-    expect(answered).toBeGreaterThan(OPERATIONS.length * 12);
+    expect(answered).toBeGreaterThan(OPERATIONS.length * 10);
     // Nothing a client sent was worth an error in the log (each 500 used to log one).
     expect(host.logs().filter((line) => Number(line.level) >= 50)).toEqual([]);
   });

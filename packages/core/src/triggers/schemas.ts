@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, required, text, timestamp } from '../kernel/index.js';
+import { MAX_STORED_INTEGER, oneOf, required, storedIntegerMessage, text, timestamp } from '../kernel/index.js';
 import { providerFamily } from '../scm/index.js';
 import { WEBHOOK_EVENT_KINDS } from '../scm-provider/index.js';
 import { CRAWL_OUTCOMES, DELIVERY_OUTCOMES, KNOWLEDGE_SCOPE_MODES } from './trigger-records.js';
@@ -256,7 +256,10 @@ export const SubmitByCoordinatesInput = z
     providerScopePath: text(512).meta({ description: 'Exactly the providerScopePath of a configuration.' }),
     providerProjectKey: text(300),
     repositoryId: text(300),
-    pullRequestId: z.int({ error: required('an integer') }).min(1, 'must be at least 1'),
+    pullRequestId: z
+      .int({ error: required('an integer') })
+      .min(1, 'must be at least 1')
+      .max(MAX_STORED_INTEGER, storedIntegerMessage),
   })
   .meta({ id: 'SubmitByCoordinatesInput' });
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger.js';
@@ -141,6 +142,28 @@ describe.each(['sqlite', 'postgres'] as const)('NUL characters on %s', (dialect)
     expect((await admin.get('/admin/users')).body.items.map((u: { username: string }) => u.username)).not.toContain(
       'nul-user',
     );
+    expect(errorLines(host)).toEqual([]);
+  });
+
+  // Stored in integer columns: on PostgreSQL a larger number failed in storage as a 500.
+  it('refuses a pull request number beyond the stored integer range with 400', async () => {
+    const client = await admin.post('/clients', { displayName: `Big numbers ${dialect}`, tenantId: SYSTEM_TENANT_ID });
+    const base = `/clients/${client.body.id}/reviewing`;
+    const big = 3_000_000_000;
+    const coordinates = { providerScopePath: 's', providerProjectKey: 'p', repositoryId: 'r', pullRequestId: big };
+    const answers = [
+      await admin.get(`${base}/findings?pullRequestId=${big}`),
+      await admin.get(`${base}/jobs?pullRequestId=${big}`),
+      await admin.get(
+        `${base}/pull-requests/findings?providerScopePath=s&providerProjectKey=p&repositoryId=r&pullRequestId=${big}`,
+      ),
+      await admin.post(`${base}/blocked-prs`, { ...coordinates, reason: 'r' }),
+      await admin.post(`${base}/jobs/by-coordinates`, coordinates),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body.details).toContainEqual({ path: 'pullRequestId', message: 'must be at most 2147483647' });
+    }
     expect(errorLines(host)).toEqual([]);
   });
 });

@@ -301,7 +301,7 @@ describe('fuzzing every operation of openapi.json', () => {
       for (const at of arrayLocations(op.body))
         attempts.push({ ...base, body: JSON.stringify(replaced(shaped, at, Array(100_000).fill(0))) });
       attempts.push({ ...base, body: `${'['.repeat(20_000)}${']'.repeat(20_000)}` });
-      attempts.push({ ...base, body: JSON.stringify({ ...(shaped as object), x: 'x'.repeat(900_000) }) });
+      attempts.push({ ...base, body: JSON.stringify({ ...(shaped as object), x: 'x'.repeat(300_000) }) });
       attempts.push({ ...base, body: 'null' });
       attempts.push({ ...base, body: JSON.stringify(Array(100_000).fill(null)) });
     }
@@ -326,7 +326,7 @@ describe('fuzzing every operation of openapi.json', () => {
             return problem === undefined;
           }),
           // A fixed seed keeps CI repeatable; shrinking huge bodies would only cost time.
-          { seed: 20_260_127, numRuns: 10, endOnFailure: true },
+          { seed: 20_260_127, numRuns: 8, endOnFailure: true },
         )
         .catch(rethrowUnlessFound(problems));
       expect(problems.slice(0, 5)).toEqual([]);
@@ -389,7 +389,7 @@ describe('fuzzing every operation of openapi.json', () => {
 
   it('sent every operation its requests', () => {
     expect(OPERATIONS.length).toBeGreaterThan(80);
-    expect(answered).toBeGreaterThan(OPERATIONS.length * 10);
+    expect(answered).toBeGreaterThan(OPERATIONS.length * 8);
     // Nothing a client sent was worth an error in the log (each 500 used to log one).
     expect(host.logs().filter((line) => Number(line.level) >= 50)).toEqual([]);
   });

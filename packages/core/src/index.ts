@@ -16,6 +16,7 @@ export {
   type ErrorCode,
   type EventBus,
   fromZodError,
+  MAX_VALIDATION_DETAILS,
   MarginError,
   type MarginEventName,
   type MarginEvents,

@@ -2,7 +2,10 @@
 export interface ErrorBody {
   error: string;
   code: string;
+  /** The first 20 problems of a validation failure. */
   details?: Array<{ path: string; message: string }>;
+  /** How many further problems `details` leaves out. */
+  detailsOmitted?: number;
   requestId?: string;
   [extra: string]: unknown;
 }

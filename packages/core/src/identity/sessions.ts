@@ -1,7 +1,7 @@
 import { type Actor, MarginError, requireInteractiveSession } from '../kernel/index.js';
 import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { ChangePasswordInput, LoginInput } from './schemas.js';
+import { ChangePasswordInput, LoginInput, RefreshInput } from './schemas.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';
 import type { UserRecord } from './user-record.js';
 
@@ -124,8 +124,14 @@ export async function refresh(deps: IdentityDeps, refreshToken: string | undefin
   return { ...(await accessTokenFor(deps, user, now)), refreshToken: next, refreshExpiresAt: stored.expiresAt };
 }
 
-/** Ends the sign-in the refresh token belongs to. Unknown or missing tokens are fine: nothing to end. */
-export async function logout(deps: IdentityDeps, refreshToken: string | undefined): Promise<void> {
+/**
+ * Ends the session of the refresh token in the cookie or, without one, in the body. The body is
+ * validated either way (a malformed token is the caller's mistake, 400); a well-formed token that
+ * matches nothing is already signed out, so logout stays idempotent.
+ */
+export async function logout(deps: IdentityDeps, input: unknown, cookieToken?: string): Promise<void> {
+  const fromBody = RefreshInput.parse(input ?? {}).refreshToken;
+  const refreshToken = cookieToken ?? fromBody;
   if (!refreshToken) return;
   const stored = await deps.storage.refreshTokens.findByHash(sha256Hex(refreshToken));
   if (stored) await deps.storage.refreshTokens.revokeFamily(stored.familyId, deps.clock.now().toISOString());

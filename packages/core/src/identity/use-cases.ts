@@ -24,7 +24,8 @@ export interface IdentityUseCases {
   ensureBootstrapAdmin(input: BootstrapAdminInput): Promise<BootstrapAdminResult>;
   login(input: unknown, context: sessions.SignInContext): Promise<sessions.SessionTokens>;
   refreshSession(refreshToken: string | undefined): Promise<sessions.SessionTokens>;
-  logout(refreshToken: string | undefined): Promise<void>;
+  /** `input` is the request body (`{ refreshToken? }`, validated); the cookie's token wins when both are there. */
+  logout(input: unknown, cookieToken?: string): Promise<void>;
   changeMyPassword(actor: Actor, input: unknown): Promise<void>;
   /** For hosts: who a bearer access token belongs to (401 when it does not verify). */
   authenticateAccessToken(token: string): Promise<Actor>;
@@ -50,7 +51,7 @@ export function createIdentityUseCases(deps: IdentityDeps): IdentityUseCases {
     ensureBootstrapAdmin: (input) => ensureBootstrapAdmin(deps, input),
     login: (input, context) => sessions.login(deps, input, context),
     refreshSession: (refreshToken) => sessions.refresh(deps, refreshToken),
-    logout: (refreshToken) => sessions.logout(deps, refreshToken),
+    logout: (input, cookieToken) => sessions.logout(deps, input, cookieToken),
     changeMyPassword: (actor, input) => sessions.changeOwnPassword(deps, actor, input),
     authenticateAccessToken: (token) => authenticateAccessToken(deps, token),
     authenticatePersonalAccessToken: (token) => authenticatePersonalAccessToken(deps, token),

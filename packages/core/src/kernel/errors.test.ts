@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ERROR_STATUS, MarginError, toMarginError } from './errors.js';
+import { ERROR_STATUS, MAX_VALIDATION_DETAILS, MarginError, toMarginError } from './errors.js';
 
 describe('MarginError', () => {
   it('maps every code to its HTTP status', () => {
@@ -49,5 +49,22 @@ describe('toMarginError', () => {
     expect(error.code).toBe('internal');
     expect(error.message).toBe('An internal error occurred.');
     expect(error.cause).toBe(cause);
+  });
+});
+
+describe('validation details', () => {
+  it('keeps the first 20 issues and counts the rest, so a huge input answers a small body', () => {
+    const parsed = z.array(z.string()).safeParse(Array.from({ length: 100_000 }, (_, i) => i));
+    const body = toMarginError(parsed.error).toBody();
+    expect(body.details).toHaveLength(MAX_VALIDATION_DETAILS);
+    expect(body.detailsOmitted).toBe(100_000 - MAX_VALIDATION_DETAILS);
+    expect(JSON.stringify(body).length).toBeLessThan(4096);
+  });
+
+  it('clips a path or message built from a huge key', () => {
+    const key = 'k'.repeat(100_000);
+    const body = MarginError.invalid([{ path: key, message: key }]).toBody();
+    expect(JSON.stringify(body).length).toBeLessThan(2048);
+    expect(body).not.toHaveProperty('detailsOmitted');
   });
 });

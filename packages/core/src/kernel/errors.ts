@@ -43,6 +43,27 @@ export type ProviderFailure =
 const MARKER = Symbol.for('margin.error');
 
 /**
+ * An error body stays small whatever the input: a 100,000-item array must not answer one detail per
+ * item, and a path or message built from a huge key must not echo it whole.
+ */
+export const MAX_VALIDATION_DETAILS = 20;
+const MAX_MESSAGE_LENGTH = 500;
+const MAX_PATH_LENGTH = 200;
+
+const clipped = (value: string, max: number) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
+
+/** `details` holds the first issues; `detailsOmitted` counts the rest. */
+function validationDetails(issues: readonly ValidationIssue[]): Record<string, unknown> {
+  if (issues.length === 0) return {};
+  const details = issues.slice(0, MAX_VALIDATION_DETAILS).map((issue) => ({
+    path: clipped(issue.path, MAX_PATH_LENGTH),
+    message: clipped(issue.message, MAX_MESSAGE_LENGTH),
+  }));
+  const omitted = issues.length - details.length;
+  return omitted > 0 ? { details, detailsOmitted: omitted } : { details };
+}
+
+/**
  * The one error type of Margin. Hosts turn it into `{ error, code, ...details }`; messages are written
  * for the caller and never carry a secret.
  */
@@ -69,7 +90,7 @@ export class MarginError extends Error {
   }
 
   static validation(message: string, issues: ValidationIssue[] = []): MarginError {
-    return new MarginError('validation_failed', message, issues.length > 0 ? { details: issues } : {});
+    return new MarginError('validation_failed', clipped(message, MAX_MESSAGE_LENGTH), validationDetails(issues));
   }
 
   /** A validation failure named by its issues, worded as zod's are: `Invalid request: <path>: <message>`. */

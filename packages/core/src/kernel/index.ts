@@ -9,6 +9,7 @@ export {
   ERROR_STATUS,
   type ErrorCode,
   fromZodError,
+  MAX_VALIDATION_DETAILS,
   MarginError,
   type ProviderFailure,
   toMarginError,
@@ -40,5 +41,14 @@ export type { SettingsRepository } from './settings-repository.js';
 export type { StorageSlice, TransactionOptions } from './storage-slice.js';
 export { SYSTEM_TENANT_ID } from './system-tenant.js';
 export { TtlCache } from './ttl-cache.js';
-export { oneOf, REGISTERED_ID_PATTERN, registeredId, required, text, timestamp } from './validation.js';
+export {
+  MAX_STORED_INTEGER,
+  oneOf,
+  REGISTERED_ID_PATTERN,
+  registeredId,
+  required,
+  storedIntegerMessage,
+  text,
+  timestamp,
+} from './validation.js';
 export { VERIFICATION_STATUSES, type VerificationStatus } from './verification.js';

@@ -16,6 +16,13 @@ export const required = (expected: string) => (issue: { code?: string; input?: u
 
 export const oneOf = (values: readonly string[]) => required(`one of ${values.join(', ')}`);
 
+/**
+ * The largest whole number a stored integer column holds on every dialect (PostgreSQL `integer`):
+ * pull request numbers above it are no real provider's, and would fail in storage as a 500.
+ */
+export const MAX_STORED_INTEGER = 2_147_483_647;
+export const storedIntegerMessage = `must be at most ${MAX_STORED_INTEGER}`;
+
 /** Trimmed, non-blank text of at most `max` characters. */
 export const text = (max: number) =>
   z

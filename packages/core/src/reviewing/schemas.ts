@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_STORED_INTEGER, storedIntegerMessage } from '../kernel/index.js';
 import { EVENT_CATEGORIES } from '../review-engine/index.js';
 import { providerFamily } from '../scm/index.js';
 import { FINDING_STATES } from './finding-record.js';
@@ -20,7 +21,7 @@ export const JobRepositoryInput = z.object({
 export const JobCodeReviewInput = z.object({
   platform: z.enum(['pullRequest', 'mergeRequest']),
   externalReviewId: text(100),
-  number: z.number().int().min(1, 'must be at least 1'),
+  number: z.number().int().min(1, 'must be at least 1').max(MAX_STORED_INTEGER, storedIntegerMessage),
 });
 
 export const JobRevisionInput = z.object({ headSha: sha, baseSha: sha, providerRevisionId: text(100).optional() });
@@ -216,7 +217,7 @@ export const JobList = z
 export const JobListQuery = z.object({
   status: z.enum(JOB_STATUSES).optional(),
   repositoryId: z.string().max(300).optional(),
-  pullRequestId: z.coerce.number().int().min(1).optional(),
+  pullRequestId: z.coerce.number().int().min(1).max(MAX_STORED_INTEGER, storedIntegerMessage).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
 });
@@ -229,7 +230,7 @@ const BlockCoordinates = {
   providerScopePath: text(512),
   providerProjectKey: text(300),
   repositoryId: text(300),
-  pullRequestId: z.number().int().min(1),
+  pullRequestId: z.number().int().min(1).max(MAX_STORED_INTEGER, storedIntegerMessage),
 };
 
 export const BlockInput = z.object({ ...BlockCoordinates, reason: text(2000) }).meta({ id: 'BlockPullRequestInput' });
@@ -321,7 +322,7 @@ export const ProtocolView = z.array(ProtocolPassView).meta({ id: 'Protocol' });
 
 export const FindingListQuery = z.object({
   repositoryId: z.string().max(300).optional(),
-  pullRequestId: z.coerce.number().int().min(1).optional(),
+  pullRequestId: z.coerce.number().int().min(1).max(MAX_STORED_INTEGER, storedIntegerMessage).optional(),
   state: z.enum(FINDING_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
@@ -358,7 +359,7 @@ export const StoredFindingList = z
 
 export const PullRequestFindingsQuery = z.object({
   repositoryId: z.string().trim().min(1).max(300),
-  pullRequestId: z.coerce.number().int().min(1),
+  pullRequestId: z.coerce.number().int().min(1).max(MAX_STORED_INTEGER, storedIntegerMessage),
 });
 
 export const PullRequestFindingsView = z

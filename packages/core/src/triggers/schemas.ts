@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, required, text, timestamp } from '../kernel/index.js';
+import { MAX_STORED_INTEGER, oneOf, required, storedIntegerMessage, text, timestamp } from '../kernel/index.js';
 import { providerFamily } from '../scm/index.js';
 import { WEBHOOK_EVENT_KINDS } from '../scm-provider/index.js';
 import { CRAWL_OUTCOMES, DELIVERY_OUTCOMES, KNOWLEDGE_SCOPE_MODES } from './trigger-records.js';
@@ -76,6 +76,8 @@ const scopeFields = {
 const enabledEvents = z
   .array(z.enum(WEBHOOK_EVENT_KINDS, { error: oneOf(WEBHOOK_EVENT_KINDS) }), { error: 'must be an array' })
   .min(1, 'must name at least one event')
+  // Repeats collapse, so a list longer than this is never needed.
+  .max(20, 'must name at most 20 events')
   .transform((events) => [...new Set(events)])
   .meta({ description: 'Which events start reviews; the others are acknowledged `ignored`.' });
 
@@ -143,6 +145,7 @@ export const TriggerListQuery = z.object({
 export const DeliveriesQuery = z.object({
   take: z
     .string()
+    .max(20, 'must be a number')
     .optional()
     .transform((v) => {
       const n = v === undefined || v.trim() === '' ? Number.NaN : Number(v);
@@ -253,7 +256,10 @@ export const SubmitByCoordinatesInput = z
     providerScopePath: text(512).meta({ description: 'Exactly the providerScopePath of a configuration.' }),
     providerProjectKey: text(300),
     repositoryId: text(300),
-    pullRequestId: z.int({ error: required('an integer') }).min(1, 'must be at least 1'),
+    pullRequestId: z
+      .int({ error: required('an integer') })
+      .min(1, 'must be at least 1')
+      .max(MAX_STORED_INTEGER, storedIntegerMessage),
   })
   .meta({ id: 'SubmitByCoordinatesInput' });
 

@@ -1297,11 +1297,13 @@ export interface components {
             error: string;
             /** @description Machine code: validation_failed, unauthenticated, forbidden, not_found, conflict, ... */
             code: string;
-            /** @description Per-field problems of a validation failure. */
+            /** @description Per-field problems of a validation failure: the first 20; `detailsOmitted` counts the rest. */
             details?: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many further problems `details` leaves out (it lists at most 20). */
+            detailsOmitted?: number;
             /** @description The capability a license_required error is about. */
             capability?: string;
             /** @description With 429 and 503: the seconds to wait before trying again, as in `Retry-After`. */

@@ -13,6 +13,7 @@ import { credentialRateLimit } from './credential-rate-limit.js';
 import { errorResponder, JSON_BODY_LIMIT, notFoundResponder } from './errors.js';
 import { healthz, livez } from './health-handlers.js';
 import { metricsAccess } from './metrics-access.js';
+import { refuseNulCharacters } from './refuse-nul.js';
 import { mountRoutes, type RouteSpec } from './route.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -74,6 +75,7 @@ export function createApiRouter(core: MarginCore, options: ApiAppOptions): Route
     if (!BODY_METHODS.has(req.method)) return next();
     return req.path.startsWith('/webhooks/') ? webhookBody(req, res, next) : json(req, res, next);
   });
+  api.use(refuseNulCharacters());
   // Only the auth endpoints read a cookie (the refresh token).
   api.use('/auth', cookieParser());
   api.use(authenticate(core));

@@ -22,7 +22,34 @@ function fromExpressError(error: unknown): MarginError | undefined {
     case 'request.aborted':
       return MarginError.validation('The request was aborted before its body arrived.');
     default:
-      return undefined;
+      return fromClientErrorStatus(error);
+  }
+}
+
+/**
+ * The router's URI decoding (`/clients/%FF`) and middleware using http-errors (`expose` set) throw
+ * the client's mistakes with a 4xx status: never a 500. Their messages may echo the raw input, so the
+ * answer is worded here and only the status carries over. Other errors with a `status` (a provider
+ * SDK's, say) are not the caller's doing and stay internal.
+ */
+function fromClientErrorStatus(error: unknown): MarginError | undefined {
+  if (typeof error !== 'object' || error === null || MarginError.isInstance(error)) return undefined;
+  const { status, statusCode, expose } = error as { status?: unknown; statusCode?: unknown; expose?: unknown };
+  const code = status ?? statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  if (error instanceof URIError) return MarginError.validation('The request path is not validly percent-encoded.');
+  if (expose !== true) return undefined;
+  switch (code) {
+    case 401:
+      return MarginError.unauthenticated();
+    case 403:
+      return MarginError.forbidden();
+    case 404:
+      return MarginError.notFound('Not found.');
+    case 413:
+      return new MarginError('payload_too_large', 'The request is too large.');
+    default:
+      return MarginError.validation('The request is invalid.');
   }
 }
 

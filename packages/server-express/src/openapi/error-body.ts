@@ -1,3 +1,4 @@
+import { MAX_VALIDATION_DETAILS } from '@margin/core';
 import { z } from 'zod';
 import type { RouteResponse } from '../http/route.js';
 
@@ -9,8 +10,19 @@ export const ErrorBody = z
       .meta({ description: 'Machine code: validation_failed, unauthenticated, forbidden, not_found, conflict, ...' }),
     details: z
       .array(z.object({ path: z.string(), message: z.string() }))
+      .max(MAX_VALIDATION_DETAILS)
       .optional()
-      .meta({ description: 'Per-field problems of a validation failure.' }),
+      .meta({
+        description: `Per-field problems of a validation failure: the first ${MAX_VALIDATION_DETAILS}; \`detailsOmitted\` counts the rest.`,
+      }),
+    detailsOmitted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({
+        description: `How many further problems \`details\` leaves out (it lists at most ${MAX_VALIDATION_DETAILS}).`,
+      }),
     capability: z.string().optional().meta({ description: 'The capability a license_required error is about.' }),
     retryAfterSeconds: z
       .number()

@@ -80,7 +80,7 @@ export const authRoutes: RouteSpec[] = [
     body: RefreshInput,
     responses: { 204: { description: 'Signed out.' } },
     handler: async ({ core, req, res, body }) => {
-      await core.identity.logout(readRefreshCookie(req) ?? RefreshInput.safeParse(body ?? {}).data?.refreshToken);
+      await core.identity.logout(body, readRefreshCookie(req));
       clearRefreshCookie(req, res);
       return { status: 204 };
     },

@@ -183,6 +183,29 @@ describe('refresh tokens', () => {
     expect(out.headers.get('set-cookie')).toMatch(/^margin_refresh=; Path=\/api\/auth; Expires=Thu, 01 Jan 1970/);
     expect((await host.api.with({ cookie }).post('/auth/refresh')).status).toBe(401);
   });
+
+  it('refuses a present but malformed refreshToken on logout with 400, as openapi.json says', async () => {
+    for (const refreshToken of ['', null, 42, 'x'.repeat(100_000)]) {
+      const res = await host.api.post('/auth/logout', { refreshToken });
+      expect(res.status, JSON.stringify(refreshToken).slice(0, 20)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed', details: [{ path: 'refreshToken' }] });
+    }
+    const cookie = await signIn();
+    const withCookie = await host.api.with({ cookie }).post('/auth/logout', { refreshToken: 42 });
+    expect(withCookie.status).toBe(400);
+    // Refused before anything was revoked: the session still refreshes.
+    expect((await host.api.with({ cookie }).post('/auth/refresh')).status).toBe(200);
+  });
+
+  it('stays idempotent: a well-formed unknown token, no body at all, or a body token twice answer 204', async () => {
+    expect((await host.api.post('/auth/logout', { refreshToken: 'f'.repeat(64) })).status).toBe(204);
+    expect((await host.api.post('/auth/logout')).status).toBe(204);
+    const login = await host.api.post('/auth/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    const refreshToken = cookiePair(login.headers.get('set-cookie'))?.split('=')[1];
+    expect((await host.api.post('/auth/logout', { refreshToken })).status).toBe(204);
+    expect((await host.api.post('/auth/logout', { refreshToken })).status).toBe(204);
+    expect((await host.api.post('/auth/refresh', { refreshToken })).status).toBe(401);
+  });
 });
 
 describe('session limits (on a manual clock)', () => {

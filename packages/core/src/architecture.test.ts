@@ -6,7 +6,18 @@ import { folderGraph, layersOf, readImports } from '../../../scripts/folder-grap
 const SRC = join(import.meta.dirname);
 
 const PORTS = ['kernel', 'ai-model', 'scm-provider', 'provider-registry'];
-const CAPABILITIES = ['licensing', 'tenancy', 'identity', 'egress', 'scm', 'ai', 'knowledge', 'reviewing', 'triggers'];
+const CAPABILITIES = [
+  'licensing',
+  'tenancy',
+  'identity',
+  'egress',
+  'scm',
+  'ai',
+  'knowledge',
+  'spend',
+  'reviewing',
+  'triggers',
+];
 
 /**
  * Which folder may import which: one direction, bottom to top. The kernel uses nothing; the ports
@@ -28,7 +39,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   scm: [...PORTS, 'egress', 'licensing', 'tenancy'],
   ai: [...PORTS, 'egress', 'licensing', 'tenancy'],
   knowledge: [...PORTS, 'licensing', 'tenancy', 'scm'],
-  reviewing: [...PORTS, 'review-engine', 'licensing', 'tenancy', 'scm', 'ai'],
+  spend: ['kernel', 'licensing', 'tenancy'],
+  reviewing: [...PORTS, 'review-engine', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
   triggers: [...PORTS, 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
   system: ['kernel'],
   storage: [...PORTS, ...CAPABILITIES],

@@ -143,6 +143,7 @@ export {
 } from './provider-registry/index.js';
 export type {
   JobUsage,
+  ModelCallUsage,
   PassTokens,
   ProtocolEventInput,
   ProtocolPass,
@@ -261,6 +262,16 @@ export {
   type WebhookEventKind,
   type WebhookHeaders,
 } from './scm-provider/index.js';
+export {
+  USAGE_GROUPINGS,
+  USAGE_SOURCES,
+  type UsageEventRecord,
+  type UsageEventsRepository,
+  type UsageGrouping,
+  type UsageSource,
+  type UsageSummaryQuery,
+  type UsageSums,
+} from './spend/index.js';
 export type { Repositories, StorageV1 } from './storage/index.js';
 export type {
   ClientAccess,

@@ -11,6 +11,8 @@ export interface ReviewModel {
   purpose: AiPurpose;
   resolvedPurpose: AiPurpose;
   connectionId: string;
+  /** The logical model the purpose was mapped to, when it was (for the usage ledger). */
+  logicalModel?: string | null | undefined;
   model: AiModelV1;
   supportsStructuredOutput: boolean;
   supportsToolUse: boolean;

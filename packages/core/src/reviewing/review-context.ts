@@ -84,6 +84,7 @@ function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
     purpose,
     resolvedPurpose: r.resolvedPurpose,
     connectionId: r.connectionId,
+    logicalModel: r.logicalModelName,
     model: r.model,
     supportsStructuredOutput: r.configuredModel.supportsStructuredOutput,
     supportsToolUse: r.configuredModel.supportsToolUse,

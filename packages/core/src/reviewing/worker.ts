@@ -1,10 +1,11 @@
-import { MarginError } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
+import { splitJobUsage } from './usage-events.js';
 
 /** A lease may run out this many times before the job fails instead of going back to the queue. */
 export const MAX_RECLAIMS = 3;
@@ -112,13 +113,20 @@ export async function executeJob(
     const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress, spendCapsApply });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
-    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
-      status: outcome.status,
-      at: now(),
-      result: outcome.result,
-      usage: outcome.usage,
-      error: outcome.reason ?? null,
-      progress,
+    const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;
+    const { usage, events } = splitJobUsage(deps.ids, job, tenantId, outcome.usage);
+    // The job's usage and its ledger events land together or not at all, so reports never disagree with jobs.
+    const recorded = await deps.storage.transaction(async (tx) => {
+      const finished = await tx.reviewJobs.finish(job.id, run.owner, {
+        status: outcome.status,
+        at: now(),
+        result: outcome.result,
+        usage,
+        error: outcome.reason ?? null,
+        progress,
+      });
+      if (finished && events.length > 0) await tx.usageEvents.record(events);
+      return finished;
     });
     deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };

@@ -47,6 +47,8 @@ export const POLICY = {
   'reviewing.blocks.manage': { scope: 'client', min: 'ClientAdministrator' },
   'reviewing.dismissals.read': { scope: 'client', min: 'ClientUser' },
   'reviewing.dismissals.manage': { scope: 'client', min: 'ClientAdministrator' },
+  'spend.usage.read': { scope: 'client', min: 'ClientUser' },
+  'spend.read': { scope: 'tenant', min: 'TenantAdministrator' },
 } as const satisfies Record<
   string,
   { scope: 'platform' } | { scope: 'client'; min: ClientRole } | { scope: 'tenant'; min: TenantRole }

@@ -13,6 +13,7 @@ import { signInFailures } from './0011_sign_in_failures.js';
 import { bindSealedSecrets } from './0012_bind_sealed_secrets.js';
 import { listIndexes } from './0013_list_indexes.js';
 import { wholeRevisionKeys } from './0014_whole_revision_keys.js';
+import { usageLedger } from './0020_usage_ledger.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   bindSealedSecrets,
   listIndexes,
   wholeRevisionKeys,
+  usageLedger,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -22,6 +22,7 @@ import { knexReviewerIdentities } from './reviewer-identities.js';
 import { knexSettings } from './settings.js';
 import { knexSignInFailures } from './sign-in-failures.js';
 import { knexTenants } from './tenants.js';
+import { knexUsageEvents } from './usage-events.js';
 import { knexUsers } from './users.js';
 import { knexWebhookConfigurations } from './webhook-configurations.js';
 import { knexWebhookDeliveries } from './webhook-deliveries.js';
@@ -53,5 +54,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     webhookConfigurations: knexWebhookConfigurations(db, dialect),
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),
+    usageEvents: knexUsageEvents(db),
   };
 }

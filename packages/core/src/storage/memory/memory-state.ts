@@ -23,6 +23,7 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
+import type { UsageEventRecord } from '../../spend/index.js';
 import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
@@ -67,6 +68,7 @@ export interface MemoryState {
   webhookConfigurations: Map<string, WebhookConfigurationRecord>;
   webhookDeliveries: Map<string, WebhookDeliveryRecord>;
   crawlConfigurations: Map<string, CrawlConfigurationRecord>;
+  usageEvents: Map<string, UsageEventRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -106,6 +108,7 @@ export function emptyMemoryState(): MemoryState {
     webhookConfigurations: new Map(),
     webhookDeliveries: new Map(),
     crawlConfigurations: new Map(),
+    usageEvents: new Map(),
   };
 }
 

@@ -1,0 +1,17 @@
+import type { Actor } from '../kernel/index.js';
+import { clientTokenUsage, tenantSpend } from './reports.js';
+import type { UsageReportBody } from './schemas.js';
+import type { SpendDeps } from './spend-deps.js';
+
+/** What model calls used and cost: a client's token usage, a tenant's spend. */
+export interface SpendUseCases {
+  clientTokenUsage(actor: Actor, clientId: string, query: unknown): Promise<UsageReportBody>;
+  tenantSpend(actor: Actor, tenantId: string, query: unknown): Promise<UsageReportBody>;
+}
+
+export function createSpendUseCases(deps: SpendDeps): SpendUseCases {
+  return {
+    clientTokenUsage: (actor, clientId, query) => clientTokenUsage(deps, actor, clientId, query),
+    tenantSpend: (actor, tenantId, query) => tenantSpend(deps, actor, tenantId, query),
+  };
+}

@@ -75,6 +75,15 @@ function reportWindow(deps: SpendDeps, req: { from?: string | undefined; to?: st
   return { fromDay, toDay };
 }
 
+/**
+ * Deletes ledger events (and their daily rollups) older than `retentionDays`, counted from the
+ * start of today (UTC), so the reports of a day never see part of it. Answers how many events went.
+ */
+export function pruneUsage(deps: SpendDeps, retentionDays: number): Promise<number> {
+  const today = Date.parse(`${isoDay(deps.clock.now())}T00:00:00Z`);
+  return deps.storage.usageEvents.pruneBefore(new Date(today - retentionDays * DAY_MS).toISOString());
+}
+
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 const none = (): UsageSums => ({

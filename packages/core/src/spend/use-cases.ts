@@ -1,5 +1,5 @@
 import type { Actor } from '../kernel/index.js';
-import { clientTokenUsage, tenantSpend } from './reports.js';
+import { clientTokenUsage, pruneUsage, tenantSpend } from './reports.js';
 import type { UsageReportBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
 
@@ -7,11 +7,14 @@ import type { SpendDeps } from './spend-deps.js';
 export interface SpendUseCases {
   clientTokenUsage(actor: Actor, clientId: string, query: unknown): Promise<UsageReportBody>;
   tenantSpend(actor: Actor, tenantId: string, query: unknown): Promise<UsageReportBody>;
+  /** For hosts: deletes usage older than `retentionDays` (whole days); answers how many events went. */
+  pruneUsage(retentionDays: number): Promise<number>;
 }
 
 export function createSpendUseCases(deps: SpendDeps): SpendUseCases {
   return {
     clientTokenUsage: (actor, clientId, query) => clientTokenUsage(deps, actor, clientId, query),
     tenantSpend: (actor, tenantId, query) => tenantSpend(deps, actor, tenantId, query),
+    pruneUsage: (retentionDays) => pruneUsage(deps, retentionDays),
   };
 }

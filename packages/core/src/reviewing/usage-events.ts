@@ -15,7 +15,6 @@ export function splitJobUsage(
 ): { usage: JobUsage | null; events: UsageEventRecord[] } {
   if (!usage) return { usage, events: [] };
   const { calls = [], ...kept } = usage;
-  const repository = `${job.repository.ownerOrNamespace}/${job.repository.projectPath}`;
   const events = calls.map(
     (call): UsageEventRecord => ({
       id: ids.uuid(),
@@ -30,7 +29,7 @@ export function splitJobUsage(
       logicalModel: call.logicalModel,
       connectionId: call.connectionId,
       model: call.remoteModelId,
-      repository,
+      repository: job.repository.projectPath,
       inputTokens: call.inputTokens,
       cachedInputTokens: call.cachedInputTokens,
       outputTokens: call.outputTokens,

@@ -16,7 +16,7 @@ export interface UsageEventRecord {
   logicalModel: string | null;
   connectionId: string;
   model: string;
-  /** The repository the call was made for (`ownerOrNamespace/projectPath`), when there was one. */
+  /** The repository the call was made for (its project path, as the job names it), when there was one. */
   repository: string | null;
   inputTokens: number;
   cachedInputTokens: number;

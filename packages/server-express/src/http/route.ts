@@ -42,6 +42,7 @@ export type OperationGroup =
   | 'reviewing'
   | 'triggers'
   | 'knowledge'
+  | 'spend'
   | 'scm'
   | 'ai';
 

@@ -263,6 +263,9 @@ export {
   type WebhookHeaders,
 } from './scm-provider/index.js';
 export {
+  BUDGET_CAPS,
+  type ClientBudgetRecord,
+  type ClientBudgetsRepository,
   USAGE_GROUPINGS,
   USAGE_SOURCES,
   type UsageEventRecord,

@@ -68,6 +68,11 @@ export interface ReviewContext {
    * it started. Without it (Community) reviews run uncapped, as the edition table says.
    */
   spendCapsApply: boolean;
+  /**
+   * The client's budget headroom for this job (US$), when spend caps apply: the run is capped by
+   * the tighter of it and the installation's caps.
+   */
+  budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
 }
 
 export interface ReviewOutcome {

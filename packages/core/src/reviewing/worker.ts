@@ -1,6 +1,7 @@
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
+import { budgetAdmission } from '../spend/index.js';
 import type { ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
@@ -101,6 +102,18 @@ export async function executeJob(
     return { status: 'failed', error };
   };
 
+  /** Ends the job `budgetHeld` before any model call; a restart re-admits it. */
+  const hold = async (reason: string): Promise<ExecutionOutcome> => {
+    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
+      status: 'budgetHeld',
+      at: now(),
+      error: reason,
+    });
+    deps.jobStatusCache.forget(job.id);
+    if (recorded) deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: 'budgetHeld' });
+    return { status: recorded ? 'budgetHeld' : 'abandoned' };
+  };
+
   if (!engine) return fail(NO_ENGINE);
   try {
     let progress: ReviewJobRecord['progress'] | undefined;
@@ -110,7 +123,17 @@ export async function executeJob(
     };
     // Decided once per job: a license change while it runs applies from the next job on.
     const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
-    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress, spendCapsApply });
+    // Without budgeting the client's caps stay stored and bind nothing.
+    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId) : {};
+    if (admission.heldReason) return hold(admission.heldReason);
+    const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
+    const context = createReviewContext(deps, job, {
+      signal: run.signal,
+      protocol,
+      onProgress,
+      spendCapsApply,
+      budgetCaps,
+    });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
     const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;

@@ -1,5 +1,11 @@
+export { BUDGET_CAPS, type BudgetCap, type ClientBudgetRecord, type ClientBudgetsRepository } from './budget-record.js';
+export { type BudgetAdmission, budgetAdmission } from './budgets.js';
 export { MAX_REPORT_DAYS } from './reports.js';
 export {
+  BUDGET_STATES,
+  BudgetInput,
+  BudgetView,
+  type BudgetViewBody,
   CLIENT_USAGE_GROUPINGS,
   SpendQuery,
   TENANT_SPEND_GROUPINGS,

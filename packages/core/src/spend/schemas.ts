@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf } from '../kernel/index.js';
+import { oneOf, timestamp } from '../kernel/index.js';
 
 const day = z
   .string({ error: 'must be a date' })
@@ -64,3 +64,51 @@ export const UsageReport = z
   .meta({ id: 'UsageReport' });
 
 export type UsageReportBody = z.infer<typeof UsageReport>;
+
+const cap = z
+  .number({ error: 'must be a number of US dollars or null' })
+  .min(0, 'must be at least 0')
+  .max(1_000_000_000, 'must be at most 1000000000')
+  .nullable()
+  .optional()
+  .meta({ description: 'US$; null or absent: no cap.' });
+
+export const BudgetInput = z
+  .object({
+    monthlySoftCapUsd: cap,
+    monthlyHardCapUsd: cap,
+    pullRequestSoftCapUsd: cap,
+    pullRequestHardCapUsd: cap,
+    incrementSoftCapUsd: cap,
+    incrementHardCapUsd: cap,
+  })
+  .superRefine((b, ctx) => {
+    for (const scope of ['monthly', 'pullRequest', 'increment'] as const) {
+      const soft = b[`${scope}SoftCapUsd`];
+      const hard = b[`${scope}HardCapUsd`];
+      if (soft != null && hard != null && soft > hard) {
+        ctx.addIssue({ code: 'custom', path: [`${scope}SoftCapUsd`], message: `must not exceed ${scope}HardCapUsd` });
+      }
+    }
+  })
+  .meta({ id: 'BudgetInput' });
+
+export const BUDGET_STATES = ['ok', 'soft', 'hard'] as const;
+
+export const BudgetView = z
+  .object({
+    monthlySoftCapUsd: z.number().nullable(),
+    monthlyHardCapUsd: z.number().nullable(),
+    pullRequestSoftCapUsd: z.number().nullable(),
+    pullRequestHardCapUsd: z.number().nullable(),
+    incrementSoftCapUsd: z.number().nullable(),
+    incrementHardCapUsd: z.number().nullable(),
+    monthToDateUsd: z.number().meta({ description: 'Estimated spend since the period started.' }),
+    periodStartedAt: timestamp.meta({ description: 'The later of the month’s start (UTC) and the last reset.' }),
+    state: z
+      .enum(BUDGET_STATES)
+      .meta({ description: 'Where the month-to-date spend stands against the monthly caps.' }),
+  })
+  .meta({ id: 'Budget' });
+
+export type BudgetViewBody = z.infer<typeof BudgetView>;

@@ -59,6 +59,8 @@ export interface UsageEventsRepository {
   record(events: readonly UsageEventRecord[]): Promise<void>;
   /** Sums per group key over whole UTC days, from the daily rollups, in key order. */
   summarize(query: UsageSummaryQuery): Promise<Array<{ key: string } & UsageSums>>;
+  /** Whole millionths of a dollar the client's calls cost at or after `since`. */
+  costSince(clientId: string, since: string): Promise<number>;
   /** The raw events of one job, oldest first: a job makes a bounded number of calls. */
   listForJob(jobId: string): Promise<UsageEventRecord[]>;
   /** Removes events before `at` and the rollups of days before its day; returns the events removed. */

@@ -48,6 +48,8 @@ export const POLICY = {
   'reviewing.dismissals.read': { scope: 'client', min: 'ClientUser' },
   'reviewing.dismissals.manage': { scope: 'client', min: 'ClientAdministrator' },
   'spend.usage.read': { scope: 'client', min: 'ClientUser' },
+  'spend.budget.read': { scope: 'client', min: 'ClientUser' },
+  'spend.budget.manage': { scope: 'client', min: 'ClientAdministrator' },
   'spend.read': { scope: 'tenant', min: 'TenantAdministrator' },
 } as const satisfies Record<
   string,

@@ -132,6 +132,9 @@ export const OPERATION_GROUPS = {
   spend: [
     'clientTokenUsage',
     'tenantSpend',
+    'getBudget',
+    'putBudget',
+    'resetBudget',
   ],
 } as const;
 
@@ -1380,6 +1383,42 @@ export function createOperations(raw: Client<paths>) {
        */
       tenantSpend: (tenantId: string, query: Query<'tenantSpend'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/tenants/{tenantId}/spend', { params: { path: { tenantId }, query }, ...options })),
+      /**
+       * The client’s spend caps and where this month stands; needs budgeting (ClientUser)
+       * `GET /admin/clients/{clientId}/budget`
+       * @returns The budget.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      getBudget: (clientId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/budget', { params: { path: { clientId } }, ...options })),
+      /**
+       * Set the client’s spend caps (each US$ ≥ 0, or null for none); needs budgeting (ClientAdministrator)
+       * `PUT /admin/clients/{clientId}/budget`
+       * @returns The budget as saved.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      putBudget: (clientId: string, body: Body<'putBudget'>, options?: CallOptions) =>
+        unwrap(raw.PUT('/admin/clients/{clientId}/budget', { params: { path: { clientId } }, body, ...options })),
+      /**
+       * Start a new accounting period now; needs budgeting (ClientAdministrator)
+       * `POST /admin/clients/{clientId}/budget/reset`
+       * @returns The budget from the new period.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      resetBudget: (clientId: string, options?: CallOptions) =>
+        unwrap(raw.POST('/admin/clients/{clientId}/budget/reset', { params: { path: { clientId } }, ...options })),
     },
   };
 }

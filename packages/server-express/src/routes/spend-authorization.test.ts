@@ -2,6 +2,7 @@ import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   checkMatrixRow,
+  clientAdmins,
   clientUsers,
   expectEveryRouteCovered,
   type MatrixRow,
@@ -58,6 +59,43 @@ describe('authorization matrix: usage and spend', () => {
       path: () => `/tenants/${SYSTEM_TENANT_ID}/spend?groupBy=day`,
       prepare: edition('Commercial'),
       expected: tenantAdmins(200),
+    },
+    {
+      name: 'read a client’s budget (Community)',
+      method: 'GET',
+      path: () => `/admin/clients/${clientA}/budget`,
+      prepare: edition('Community'),
+      expected: clientUsers(409),
+    },
+    {
+      name: 'read a client’s budget (Commercial)',
+      method: 'GET',
+      path: () => `/admin/clients/${clientA}/budget`,
+      prepare: edition('Commercial'),
+      expected: clientUsers(200),
+    },
+    {
+      name: 'set a client’s budget (Commercial)',
+      method: 'PUT',
+      path: () => `/admin/clients/${clientA}/budget`,
+      body: () => ({ monthlySoftCapUsd: 50, monthlyHardCapUsd: 100 }),
+      prepare: edition('Commercial'),
+      expected: clientAdmins(200),
+    },
+    {
+      name: 'set a client’s budget (Community)',
+      method: 'PUT',
+      path: () => `/admin/clients/${clientA}/budget`,
+      body: () => ({ monthlyHardCapUsd: 100 }),
+      prepare: edition('Community'),
+      expected: clientAdmins(409),
+    },
+    {
+      name: 'reset a client’s budget period (Commercial)',
+      method: 'POST',
+      path: () => `/admin/clients/${clientA}/budget/reset`,
+      prepare: edition('Commercial'),
+      expected: clientAdmins(200),
     },
   ];
 

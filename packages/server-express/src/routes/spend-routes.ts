@@ -1,4 +1,4 @@
-import { SpendQuery, TokenUsageQuery, UsageReport } from '@margin/core/schemas';
+import { BudgetInput, BudgetView, SpendQuery, TokenUsageQuery, UsageReport } from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
 import { ClientParams, TenantParams } from './params.js';
@@ -35,6 +35,52 @@ export const spendRoutes: RouteSpec[] = [
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
       body: await core.spend.tenantSpend(actor, params.tenantId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/admin/clients/{clientId}/budget',
+    group: 'spend',
+    operationId: 'getBudget',
+    summary: 'The client’s spend caps and where this month stands; needs budgeting (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    responses: { 200: { description: 'The budget.', schema: BudgetView }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.spend.getBudget(actor, params.clientId),
+    }),
+  }),
+  route({
+    method: 'put',
+    path: '/admin/clients/{clientId}/budget',
+    group: 'spend',
+    operationId: 'putBudget',
+    summary: 'Set the client’s spend caps (each US$ ≥ 0, or null for none); needs budgeting (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    body: BudgetInput,
+    responses: { 200: { description: 'The budget as saved.', schema: BudgetView }, ...errors(400, 403, 404, 409) },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.spend.putBudget(actor, params.clientId, body),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/admin/clients/{clientId}/budget/reset',
+    group: 'spend',
+    operationId: 'resetBudget',
+    summary: 'Start a new accounting period now; needs budgeting (ClientAdministrator)',
+    tag: TAG,
+    params: ClientParams,
+    responses: {
+      200: { description: 'The budget from the new period.', schema: BudgetView },
+      ...errors(403, 404, 409),
+    },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.spend.resetBudget(actor, params.clientId),
     }),
   }),
 ];

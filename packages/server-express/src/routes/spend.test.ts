@@ -60,11 +60,14 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('usage and spend reports on %
     });
   }
 
+  let coordinates: (pullRequestId: number) => unknown;
+
   beforeAll(async () => {
     harness = await startReviewHarness({ dialect, env: { WORKER_ENABLED: 'false' } });
     ({ fakes, model, host, admin } = harness);
     const client = await reviewingClient(admin, fakes, 'github', model, `Spend on ${dialect}`);
     clientId = client.clientId;
+    coordinates = client.coordinates;
     for (const [number, head] of [
       [501, 'a'],
       [502, 'b'],
@@ -165,5 +168,63 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('usage and spend reports on %
     const byModel = await admin.get(`/tenants/${SYSTEM_TENANT_ID}/spend?groupBy=model`);
     expect(byModel.body.totals).toEqual(spend.body.totals);
     expect((await admin.get(`/tenants/${SYSTEM_TENANT_ID}/spend?groupBy=purpose`)).status).toBe(400);
+  });
+
+  it('holds a job at the monthly hard cap before any model call, enforced only with budgeting; a reset re-admits it', async () => {
+    const budget = `/admin/clients/${clientId}/budget`;
+    expect((await admin.put(budget, { monthlyHardCapUsd: -1 })).status).toBe(400);
+    const inverted = await admin.put(budget, { monthlySoftCapUsd: 2, monthlyHardCapUsd: 1 });
+    expect(inverted.status).toBe(400);
+    expect(JSON.stringify(inverted.body)).toContain('monthlySoftCapUsd');
+
+    // A cap the two reviews already passed.
+    const saved = await admin.put(budget, {
+      monthlySoftCapUsd: 0.0001,
+      monthlyHardCapUsd: 0.0002,
+      pullRequestHardCapUsd: 5,
+    });
+    expect(saved.status).toBe(200);
+    const usage = await admin.get(`/admin/clients/${clientId}/token-usage`);
+    expect(saved.body).toMatchObject({
+      monthlySoftCapUsd: 0.0001,
+      monthlyHardCapUsd: 0.0002,
+      pullRequestSoftCapUsd: null,
+      pullRequestHardCapUsd: 5,
+      incrementSoftCapUsd: null,
+      incrementHardCapUsd: null,
+      monthToDateUsd: usage.body.totals.estimatedCostUsd,
+      state: 'hard',
+    });
+    expect(saved.body.periodStartedAt).toBe(`${new Date().toISOString().slice(0, 7)}-01T00:00:00.000Z`);
+
+    await fakes.github.loadPullRequest(billingScenario(503, 'c'));
+    pricedAnswers();
+    const chats = model.chats.length;
+    const submitted = await admin.post(`/clients/${clientId}/reviewing/jobs/by-coordinates`, coordinates(503));
+    const held = await runQueuedJob(host, admin, submitted.body.jobId);
+    expect(held.status).toBe('budgetHeld');
+    expect(held.error).toMatch(/monthly hard spend cap of US\$0\.0002/);
+    expect(model.chats.length).toBe(chats);
+
+    const reset = await admin.post(`${budget}/reset`);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ monthToDateUsd: 0, state: 'ok' });
+    // Headroom the review fits in (the engine estimates the cheapest plan against the headroom too).
+    const raised = await admin.put(budget, { monthlySoftCapUsd: 5, monthlyHardCapUsd: 10 });
+    expect(raised.body).toMatchObject({ periodStartedAt: reset.body.periodStartedAt, state: 'ok' });
+    const restarted = await admin.post(`/reviewing/jobs/${submitted.body.jobId}/restart`);
+    expect(restarted.status).toBe(202);
+    const job = await runQueuedJob(host, admin, restarted.body.jobId);
+    expect(job.status).toBe('completed');
+    expect(model.chats.length).toBeGreaterThan(chats);
+
+    // Past the cap again: without budgeting the caps stay stored and bind nothing.
+    expect((await admin.put(budget, { monthlyHardCapUsd: 0.000001 })).body.state).toBe('hard');
+    expect((await admin.patch('/admin/licensing', { edition: 'Community' })).status).toBe(200);
+    expect((await admin.get(budget)).body).toMatchObject({ code: 'license_required', capability: 'budgeting' });
+    await fakes.github.loadPullRequest(billingScenario(504, 'd'));
+    pricedAnswers();
+    const uncapped = await admin.post(`/clients/${clientId}/reviewing/jobs/by-coordinates`, coordinates(504));
+    expect((await runQueuedJob(host, admin, uncapped.body.jobId)).status).toBe('completed');
   });
 });

@@ -14,6 +14,7 @@ import { bindSealedSecrets } from './0012_bind_sealed_secrets.js';
 import { listIndexes } from './0013_list_indexes.js';
 import { wholeRevisionKeys } from './0014_whole_revision_keys.js';
 import { usageLedger } from './0020_usage_ledger.js';
+import { clientBudgets } from './0021_client_budgets.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   listIndexes,
   wholeRevisionKeys,
   usageLedger,
+  clientBudgets,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -5,6 +5,7 @@ import { knexAiConnections } from './ai-connections.js';
 import { knexAiLogicalModels } from './ai-logical-models.js';
 import { knexAiModelCatalog } from './ai-model-catalog.js';
 import { knexBlockedPullRequests } from './blocked-pull-requests.js';
+import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
@@ -55,5 +56,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),
     usageEvents: knexUsageEvents(db),
+    clientBudgets: knexClientBudgets(db),
   };
 }

@@ -135,6 +135,14 @@ export function knexUsageEvents(db: Db): UsageEventsRepository {
         approximateCalls: Number(r.approximate_calls),
       }));
     },
+    async costSince(clientId, since) {
+      const row: Row | undefined = await db('usage_events')
+        .where({ client_id: clientId })
+        .andWhere('at', '>=', since)
+        .sum({ micros: 'cost_micro_usd' })
+        .first();
+      return Number(row?.micros ?? 0);
+    },
     async listForJob(jobId) {
       const rows: Row[] = await db('usage_events')
         .where({ job_id: jobId })

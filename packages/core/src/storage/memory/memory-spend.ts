@@ -1,4 +1,10 @@
-import type { UsageEventRecord, UsageEventsRepository, UsageGrouping, UsageSums } from '../../spend/index.js';
+import type {
+  ClientBudgetsRepository,
+  UsageEventRecord,
+  UsageEventsRepository,
+  UsageGrouping,
+  UsageSums,
+} from '../../spend/index.js';
 import { copy, type MemoryState } from './memory-state.js';
 
 const MICROS = 1_000_000;
@@ -56,6 +62,13 @@ export function memoryUsageEvents(state: () => MemoryState): UsageEventsReposito
       }
       return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, s]) => ({ key, ...s }));
     },
+    async costSince(clientId, since) {
+      let micros = 0;
+      for (const e of rows().values()) {
+        if (e.clientId === clientId && e.at >= since) micros += Math.round(e.estimatedCostUsd * MICROS);
+      }
+      return micros;
+    },
     async listForJob(jobId) {
       return [...rows().values()]
         .filter((e) => e.jobId === jobId)
@@ -71,6 +84,18 @@ export function memoryUsageEvents(state: () => MemoryState): UsageEventsReposito
         }
       }
       return removed;
+    },
+  };
+}
+
+export function memoryClientBudgets(state: () => MemoryState): ClientBudgetsRepository {
+  return {
+    async find(clientId) {
+      const budget = state().clientBudgets.get(clientId);
+      return budget && copy(budget);
+    },
+    async save(budget) {
+      state().clientBudgets.set(budget.clientId, copy(budget));
     },
   };
 }

@@ -119,5 +119,39 @@ export function spendStorageContract(storage: StorageGetter): void {
       });
       expect(rows.map((r) => r.key)).toEqual(['2026-03-10']);
     });
+    it('sums a client’s cost since a time, exactly', async () => {
+      const c = client();
+      await storage().clients.insert(c);
+      await storage().usageEvents.record([
+        event(c.id, { at: '2026-03-01T00:00:00.000Z', estimatedCostUsd: 0.1 }),
+        event(c.id, { at: '2026-03-05T00:00:00.000Z', estimatedCostUsd: 0.2 }),
+        event(c.id, { at: '2026-02-28T23:59:59.999Z', estimatedCostUsd: 5 }),
+      ]);
+      expect(await storage().usageEvents.costSince(c.id, '2026-03-01T00:00:00.000Z')).toBe(300_000);
+    });
+  });
+
+  describe('client budgets', () => {
+    it('stores a client’s caps, replaced whole on save', async () => {
+      const c = client();
+      await storage().clients.insert(c);
+      expect(await storage().clientBudgets.find(c.id)).toBeUndefined();
+      const budget = {
+        clientId: c.id,
+        monthlySoftCapUsd: 50,
+        monthlyHardCapUsd: 100.25,
+        pullRequestSoftCapUsd: null,
+        pullRequestHardCapUsd: 0,
+        incrementSoftCapUsd: null,
+        incrementHardCapUsd: null,
+        periodStartedAt: null,
+        updatedAt: '2026-03-01T00:00:00.000Z',
+      };
+      await storage().clientBudgets.save(budget);
+      expect(await storage().clientBudgets.find(c.id)).toEqual(budget);
+      const reset = { ...budget, monthlyHardCapUsd: null, periodStartedAt: '2026-03-02T10:00:00.000Z' };
+      await storage().clientBudgets.save(reset);
+      expect(await storage().clientBudgets.find(c.id)).toEqual(reset);
+    });
   });
 }

@@ -30,6 +30,7 @@ export function splitJobUsage(
       connectionId: call.connectionId,
       model: call.remoteModelId,
       repository: job.repository.projectPath,
+      pullRequestKey: job.pullRequestKey,
       inputTokens: call.inputTokens,
       cachedInputTokens: call.cachedInputTokens,
       outputTokens: call.outputTokens,

@@ -124,7 +124,7 @@ export async function executeJob(
     // Decided once per job: a license change while it runs applies from the next job on.
     const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
     // Without budgeting the client's caps stay stored and bind nothing.
-    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId) : {};
+    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId, job.pullRequestKey) : {};
     if (admission.heldReason) return hold(admission.heldReason);
     const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
     const context = createReviewContext(deps, job, {

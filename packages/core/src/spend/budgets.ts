@@ -77,11 +77,11 @@ export async function resetBudget(deps: SpendDeps, actor: Actor, clientId: strin
   return view(await standingOf(deps, clientId));
 }
 
-/** What the client's budget leaves a review: a reason to hold it, or the caps it runs under. */
+/** What the client's budget leaves a review of a pull request: a reason to hold it, or the caps it runs under. */
 export interface BudgetAdmission {
   /** Set when a hard cap leaves nothing: the job ends `budgetHeld` before any model call. */
   heldReason?: string | undefined;
-  /** The tightest headroom of the monthly and increment caps, for the engine (absent: no cap). */
+  /** The tightest headroom of the monthly, pull-request and increment caps, for the engine (absent: no cap). */
   softUsd?: number | undefined;
   hardUsd?: number | undefined;
 }
@@ -89,15 +89,28 @@ export interface BudgetAdmission {
 const usd = (n: number) => `US$${Math.round(n * MICROS) / MICROS}`;
 
 /**
- * For the review worker, when spend caps apply (`budgeting`): holds the job when the month's spend
- * is at or over the monthly hard cap or the increment hard cap is 0, else the headroom. Pull-request
- * caps are stored but not enforced yet.
+ * For the review worker, when spend caps apply (`budgeting`): holds the job when the period's spend
+ * is at or over the monthly hard cap, the pull request's (ever) at or over the pull-request hard
+ * cap, or the increment hard cap is 0; else the tightest headroom.
  */
-export async function budgetAdmission(deps: SpendDeps, clientId: string): Promise<BudgetAdmission> {
+export async function budgetAdmission(
+  deps: SpendDeps,
+  clientId: string,
+  pullRequestKey: string,
+): Promise<BudgetAdmission> {
   const { budget: b, spentUsd } = await standingOf(deps, clientId);
+  const prCapped = b.pullRequestHardCapUsd !== null || b.pullRequestSoftCapUsd !== null;
+  const prSpentUsd = prCapped
+    ? (await deps.storage.usageEvents.costOfPullRequest(clientId, pullRequestKey)) / MICROS
+    : 0;
   if (b.monthlyHardCapUsd !== null && spentUsd >= b.monthlyHardCapUsd) {
     return {
       heldReason: `Held by the client's monthly hard spend cap of ${usd(b.monthlyHardCapUsd)} (${usd(spentUsd)} spent this period); raise the cap or reset the period, then restart the job.`,
+    };
+  }
+  if (b.pullRequestHardCapUsd !== null && prSpentUsd >= b.pullRequestHardCapUsd) {
+    return {
+      heldReason: `Held by the client's pull-request hard spend cap of ${usd(b.pullRequestHardCapUsd)} (${usd(prSpentUsd)} spent on this pull request); raise the cap, then restart the job.`,
     };
   }
   if (b.incrementHardCapUsd === 0) {
@@ -107,9 +120,14 @@ export async function budgetAdmission(deps: SpendDeps, clientId: string): Promis
     const set = caps.filter((c): c is number => c !== null);
     return set.length ? Math.min(...set) : undefined;
   };
-  const hardUsd = tightest(b.monthlyHardCapUsd === null ? null : b.monthlyHardCapUsd - spentUsd, b.incrementHardCapUsd);
+  const hardUsd = tightest(
+    b.monthlyHardCapUsd === null ? null : b.monthlyHardCapUsd - spentUsd,
+    b.pullRequestHardCapUsd === null ? null : b.pullRequestHardCapUsd - prSpentUsd,
+    b.incrementHardCapUsd,
+  );
   const softLeft = tightest(
     b.monthlySoftCapUsd === null ? null : b.monthlySoftCapUsd - spentUsd,
+    b.pullRequestSoftCapUsd === null ? null : b.pullRequestSoftCapUsd - prSpentUsd,
     b.incrementSoftCapUsd,
   );
   // The engine takes positive caps with soft ≤ hard: a soft cap already passed degrades as far as it can.

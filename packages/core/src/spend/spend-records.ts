@@ -18,6 +18,8 @@ export interface UsageEventRecord {
   model: string;
   /** The repository the call was made for (its project path, as the job names it), when there was one. */
   repository: string | null;
+  /** The pull request the call reviewed (the job's `pullRequestKey`), for pull-request budgets. */
+  pullRequestKey: string | null;
   inputTokens: number;
   cachedInputTokens: number;
   outputTokens: number;
@@ -61,6 +63,8 @@ export interface UsageEventsRepository {
   summarize(query: UsageSummaryQuery): Promise<Array<{ key: string } & UsageSums>>;
   /** Whole millionths of a dollar the client's calls cost at or after `since`. */
   costSince(clientId: string, since: string): Promise<number>;
+  /** Whole millionths of a dollar the client's calls for one pull request cost, ever. */
+  costOfPullRequest(clientId: string, pullRequestKey: string): Promise<number>;
   /** The raw events of one job, oldest first: a job makes a bounded number of calls. */
   listForJob(jobId: string): Promise<UsageEventRecord[]>;
   /** Removes events before `at` and the rollups of days before its day; returns the events removed. */

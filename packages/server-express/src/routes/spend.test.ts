@@ -218,6 +218,15 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('usage and spend reports on %
     expect(job.status).toBe('completed');
     expect(model.chats.length).toBeGreaterThan(chats);
 
+    // A pull request at its own hard cap is held; the cap counts only that pull request's spend.
+    await admin.put(budget, { monthlyHardCapUsd: 10, pullRequestHardCapUsd: 0.000001 });
+    await fakes.github.loadPullRequest(billingScenario(501, 'e'));
+    pricedAnswers();
+    const again = await admin.post(`/clients/${clientId}/reviewing/jobs/by-coordinates`, coordinates(501));
+    const heldAgain = await runQueuedJob(host, admin, again.body.jobId);
+    expect(heldAgain.status).toBe('budgetHeld');
+    expect(heldAgain.error).toMatch(/pull-request hard spend cap of US\$0\.000001/);
+
     // Past the cap again: without budgeting the caps stay stored and bind nothing.
     expect((await admin.put(budget, { monthlyHardCapUsd: 0.000001 })).body.state).toBe('hard');
     expect((await admin.patch('/admin/licensing', { edition: 'Community' })).status).toBe(200);
@@ -226,5 +235,6 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('usage and spend reports on %
     pricedAnswers();
     const uncapped = await admin.post(`/clients/${clientId}/reviewing/jobs/by-coordinates`, coordinates(504));
     expect((await runQueuedJob(host, admin, uncapped.body.jobId)).status).toBe('completed');
-  });
+    // Four reviews end to end: more than the default per-test allowance on a busy machine.
+  }, 60_000);
 });

@@ -24,6 +24,7 @@ export const usageLedger: Migration = {
       t.string('connection_id', 36).notNullable();
       t.string('model', 300).notNullable();
       t.string('repository', 700);
+      t.string('pull_request_key', 1600);
       t.bigInteger('input_tokens').notNullable();
       t.bigInteger('cached_input_tokens').notNullable();
       t.bigInteger('output_tokens').notNullable();
@@ -33,6 +34,7 @@ export const usageLedger: Migration = {
       t.index(['client_id', 'at'], 'usage_events_client_at');
       t.index(['tenant_id', 'at'], 'usage_events_tenant_at');
       t.index(['job_id'], 'usage_events_job');
+      t.index(['client_id', 'pull_request_key'], 'usage_events_client_pull_request');
       // Retention prunes by time alone.
       t.index(['at'], 'usage_events_at');
     });

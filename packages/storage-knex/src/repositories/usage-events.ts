@@ -40,6 +40,7 @@ const eventFromRow = (row: Row): UsageEventRecord => ({
   connectionId: String(row.connection_id),
   model: String(row.model),
   repository: textOrNull(row.repository),
+  pullRequestKey: textOrNull(row.pull_request_key),
   inputTokens: Number(row.input_tokens),
   cachedInputTokens: Number(row.cached_input_tokens),
   outputTokens: Number(row.output_tokens),
@@ -98,6 +99,7 @@ export function knexUsageEvents(db: Db): UsageEventsRepository {
             connection_id: e.connectionId,
             model: e.model,
             repository: e.repository,
+            pull_request_key: e.pullRequestKey,
             input_tokens: e.inputTokens,
             cached_input_tokens: e.cachedInputTokens,
             output_tokens: e.outputTokens,
@@ -139,6 +141,13 @@ export function knexUsageEvents(db: Db): UsageEventsRepository {
       const row: Row | undefined = await db('usage_events')
         .where({ client_id: clientId })
         .andWhere('at', '>=', since)
+        .sum({ micros: 'cost_micro_usd' })
+        .first();
+      return Number(row?.micros ?? 0);
+    },
+    async costOfPullRequest(clientId, pullRequestKey) {
+      const row: Row | undefined = await db('usage_events')
+        .where({ client_id: clientId, pull_request_key: pullRequestKey })
         .sum({ micros: 'cost_micro_usd' })
         .first();
       return Number(row?.micros ?? 0);

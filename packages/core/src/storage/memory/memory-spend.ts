@@ -69,6 +69,14 @@ export function memoryUsageEvents(state: () => MemoryState): UsageEventsReposito
       }
       return micros;
     },
+    async costOfPullRequest(clientId, pullRequestKey) {
+      let micros = 0;
+      for (const e of rows().values()) {
+        if (e.clientId === clientId && e.pullRequestKey === pullRequestKey)
+          micros += Math.round(e.estimatedCostUsd * MICROS);
+      }
+      return micros;
+    },
     async listForJob(jobId) {
       return [...rows().values()]
         .filter((e) => e.jobId === jobId)

@@ -18,6 +18,7 @@ function event(clientId: string, overrides: Partial<UsageEventRecord> = {}): Usa
     connectionId: uuid(),
     model: 'model-a',
     repository: 'acme/widgets',
+    pullRequestKey: null,
     inputTokens: 1000,
     cachedInputTokens: 200,
     outputTokens: 300,
@@ -128,6 +129,12 @@ export function spendStorageContract(storage: StorageGetter): void {
         event(c.id, { at: '2026-02-28T23:59:59.999Z', estimatedCostUsd: 5 }),
       ]);
       expect(await storage().usageEvents.costSince(c.id, '2026-03-01T00:00:00.000Z')).toBe(300_000);
+      await storage().usageEvents.record([
+        event(c.id, { pullRequestKey: 'gitHostA|https://github.com|42|7', estimatedCostUsd: 0.25 }),
+        event(c.id, { pullRequestKey: 'gitHostA|https://github.com|42|7', estimatedCostUsd: 0.5 }),
+        event(c.id, { pullRequestKey: 'gitHostA|https://github.com|42|8', estimatedCostUsd: 1 }),
+      ]);
+      expect(await storage().usageEvents.costOfPullRequest(c.id, 'gitHostA|https://github.com|42|7')).toBe(750_000);
     });
   });
 

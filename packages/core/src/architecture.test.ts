@@ -15,6 +15,7 @@ const CAPABILITIES = [
   'scm',
   'ai',
   'knowledge',
+  'spend',
   'reviewing',
   'triggers',
 ];
@@ -41,7 +42,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   scm: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
   ai: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
   knowledge: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm'],
-  reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai'],
+  spend: ['kernel', 'audit', 'licensing', 'tenancy'],
+  reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
   triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
   system: ['kernel'],
   storage: [...PORTS, ...CAPABILITIES],

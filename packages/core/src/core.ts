@@ -30,6 +30,7 @@ import {
   type WorkerUseCases,
 } from './reviewing/index.js';
 import { createScmUseCases, type ScmUseCases } from './scm/index.js';
+import { createSpendUseCases, type SpendUseCases } from './spend/index.js';
 import type { StorageV1 } from './storage/index.js';
 import { createSystemUseCases, type SystemUseCases } from './system/index.js';
 import { ClientAccessCache, createAuthorizer, createTenancyUseCases, type TenancyUseCases } from './tenancy/index.js';
@@ -80,6 +81,8 @@ export interface MarginCore {
   readonly scm: ScmUseCases;
   readonly ai: AiUseCases;
   readonly knowledge: KnowledgeUseCases;
+  /** Token usage and spend reports. */
+  readonly spend: SpendUseCases;
   /** By-coordinates submissions are triggers' (the configuration decides) but served here, as in the API. */
   readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase;
   readonly triggers: TriggerUseCases;
@@ -149,6 +152,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz, audit }),
     ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
     knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
+    spend: createSpendUseCases({ storage, clock, authz }),
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),
     worker: createWorkerUseCases(reviewingDeps, options.reviewEngine),

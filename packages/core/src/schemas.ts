@@ -11,5 +11,6 @@ export * from './knowledge/schemas.js';
 export * from './licensing/schemas.js';
 export * from './reviewing/schemas.js';
 export * from './scm/schemas.js';
+export * from './spend/schemas.js';
 export * from './tenancy/schemas.js';
 export * from './triggers/schemas.js';

@@ -149,6 +149,7 @@ export {
 } from './provider-registry/index.js';
 export type {
   JobUsage,
+  ModelCallUsage,
   PassTokens,
   ProtocolEventInput,
   ProtocolPass,
@@ -268,6 +269,19 @@ export {
   type WebhookEventKind,
   type WebhookHeaders,
 } from './scm-provider/index.js';
+export {
+  BUDGET_CAPS,
+  type ClientBudgetRecord,
+  type ClientBudgetsRepository,
+  USAGE_GROUPINGS,
+  USAGE_SOURCES,
+  type UsageEventRecord,
+  type UsageEventsRepository,
+  type UsageGrouping,
+  type UsageSource,
+  type UsageSummaryQuery,
+  type UsageSums,
+} from './spend/index.js';
 export type { Repositories, StorageV1 } from './storage/index.js';
 export type {
   ClientAccess,

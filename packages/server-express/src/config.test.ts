@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       bootstrapAdmin: { username: 'admin', password: undefined },
       allowPrivateEgress: false,
       callTimeouts: { aiMs: 120_000, scmMs: 30_000 },
-      worker: { enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000 },
+      worker: { enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000, usageRetentionDays: 400 },
       triggers: {
         deliveryPollIntervalMs: 2000,
         deliveryLeaseMs: 120_000,

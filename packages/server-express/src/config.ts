@@ -132,6 +132,7 @@ const EnvFields = z.object({
   WEBHOOK_PROCESSOR_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, deliveries.pollIntervalMs),
   WEBHOOK_PROCESSOR_LEASE_SECONDS: int(1, 3600, deliveries.leaseMs / 1000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: int(1, 3650, deliveries.retentionDays),
+  MARGIN_USAGE_RETENTION_DAYS: int(1, 3650, worker.usageRetentionDays),
   CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: int(10, 60_000, crawler.pollIntervalMs),
   CRAWL_LEASE_SECONDS: int(1, 3600, crawler.leaseMs / 1000),
   MARGIN_TRUST_PROXY: trustProxy,
@@ -186,7 +187,14 @@ export interface HostConfig {
   allowPrivateEgress: boolean;
   callTimeouts: CallTimeouts;
   /** `enabled: false` makes an API-only host: it queues jobs but never runs them. */
-  worker: { enabled: boolean; maxConcurrentJobs: number; pollIntervalMs: number; leaseMs: number };
+  worker: {
+    enabled: boolean;
+    maxConcurrentJobs: number;
+    pollIntervalMs: number;
+    leaseMs: number;
+    /** Usage-ledger events (and their daily rollups) older than this are deleted, about hourly. */
+    usageRetentionDays: number;
+  };
   /**
    * The review engine: model conversations one job keeps in flight, and what one review may spend
    * (US$; enforced only while the `budgeting` capability is available).
@@ -270,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
       maxConcurrentJobs: e.WORKER_MAX_CONCURRENT_REVIEW_JOBS,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MILLISECONDS,
       leaseMs: e.WORKER_LEASE_SECONDS * 1000,
+      usageRetentionDays: e.MARGIN_USAGE_RETENTION_DAYS,
     },
     review: {
       maxConcurrentModelCalls: e.MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS,

@@ -1,5 +1,5 @@
 import { stoppedReason } from './budget/budget-reasons.js';
-import { checkSpendCaps } from './budget/spend-caps.js';
+import { checkSpendCaps, type SpendCaps } from './budget/spend-caps.js';
 import { publishReview } from './pipeline/publish-review.js';
 import { lifecycleOf } from './pipeline/review-run.js';
 import type { ReviewSettings } from './pipeline/review-settings.js';
@@ -44,7 +44,7 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
         revision: job.reviewRevision,
         temperature: job.options.reviewTemperature,
         blockedReason: ctx.blockedReason,
-        settings: { ...options.settings, spendCaps: ctx.spendCapsApply ? spendCaps : {} },
+        settings: { ...options.settings, spendCaps: ctx.spendCapsApply ? tighter(spendCaps, ctx.budgetCaps) : {} },
       });
       if (run.status !== 'reviewed') {
         return {
@@ -92,4 +92,13 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
       };
     },
   };
+}
+
+/** Each cap the lower of the installation's and the client budget's, the soft one never above the hard one. */
+function tighter(installation: SpendCaps, budget: SpendCaps | undefined): SpendCaps {
+  const min = (a: number | undefined, b: number | undefined) =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  const hardUsd = min(installation.hardUsd, budget?.hardUsd);
+  const softUsd = min(installation.softUsd, budget?.softUsd);
+  return { softUsd: softUsd === undefined || hardUsd === undefined ? softUsd : Math.min(softUsd, hardUsd), hardUsd };
 }

@@ -11,6 +11,8 @@ export interface ReviewModel {
   purpose: AiPurpose;
   resolvedPurpose: AiPurpose;
   connectionId: string;
+  /** The logical model the purpose was mapped to, when it was (for the usage ledger). */
+  logicalModel?: string | null | undefined;
   model: AiModelV1;
   supportsStructuredOutput: boolean;
   supportsToolUse: boolean;
@@ -66,6 +68,11 @@ export interface ReviewContext {
    * it started. Without it (Community) reviews run uncapped, as the edition table says.
    */
   spendCapsApply: boolean;
+  /**
+   * The client's budget headroom for this job (US$), when spend caps apply: the run is capped by
+   * the tighter of it and the installation's caps.
+   */
+  budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
 }
 
 export interface ReviewOutcome {

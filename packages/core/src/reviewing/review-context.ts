@@ -34,6 +34,8 @@ export function createReviewContext(
     onProgress(progress: ReviewJobRecord['progress']): void;
     /** The `budgeting` capability was available when the job started. */
     spendCapsApply: boolean;
+    /** The client budget's headroom, when spend caps apply. */
+    budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -65,6 +67,7 @@ export function createReviewContext(
     },
     memory: reviewMemory(deps, job),
     spendCapsApply: run.spendCapsApply,
+    budgetCaps: run.budgetCaps,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,
@@ -84,6 +87,7 @@ function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
     purpose,
     resolvedPurpose: r.resolvedPurpose,
     connectionId: r.connectionId,
+    logicalModel: r.logicalModelName,
     model: r.model,
     supportsStructuredOutput: r.configuredModel.supportsStructuredOutput,
     supportsToolUse: r.configuredModel.supportsToolUse,

@@ -2,6 +2,7 @@ import type { AiRepositories, ResolveDeps } from '../ai/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
+import type { SpendRepositories } from '../spend/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
 import type { BlockedPullRequestsRepository } from './block-record.js';
 import type { DismissalsRepository } from './dismissal-record.js';
@@ -47,7 +48,12 @@ export interface SubmitDeps {
 /** What the reviewing use cases and the worker need. */
 export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
   storage: StorageSlice<
-    ReviewingRepositories & ScmRepositories & AiRepositories & TenancyRepositories & LicensingRepositories
+    ReviewingRepositories &
+      ScmRepositories &
+      AiRepositories &
+      TenancyRepositories &
+      LicensingRepositories &
+      SpendRepositories
   >;
   authz: Authorizer;
   origins: JobOrigins;

@@ -1,10 +1,12 @@
-import { MarginError } from '../kernel/index.js';
+import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
+import { budgetAdmission } from '../spend/index.js';
 import type { LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
+import { splitJobUsage } from './usage-events.js';
 
 /** A lease may run out this many times before the job fails instead of going back to the queue. */
 export const MAX_RECLAIMS = 3;
@@ -128,6 +130,18 @@ export async function executeJob(
     return { status: 'failed', error };
   };
 
+  /** Ends the job `budgetHeld` before any model call; a restart re-admits it. */
+  const hold = async (reason: string): Promise<ExecutionOutcome> => {
+    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
+      status: 'budgetHeld',
+      at: now(),
+      error: reason,
+    });
+    deps.jobStatusCache.forget(job.id);
+    if (recorded) deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: 'budgetHeld' });
+    return { status: recorded ? 'budgetHeld' : 'abandoned' };
+  };
+
   if (!engine) return fail(NO_ENGINE);
   try {
     let progress: ReviewJobRecord['progress'] | undefined;
@@ -137,16 +151,33 @@ export async function executeJob(
     };
     // Decided once per job: a license change while it runs applies from the next job on.
     const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
-    const context = createReviewContext(deps, job, { signal: run.signal, protocol, onProgress, spendCapsApply });
+    // Without budgeting the client's caps stay stored and bind nothing.
+    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId, job.pullRequestKey) : {};
+    if (admission.heldReason) return hold(admission.heldReason);
+    const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
+    const context = createReviewContext(deps, job, {
+      signal: run.signal,
+      protocol,
+      onProgress,
+      spendCapsApply,
+      budgetCaps,
+    });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
-    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
-      status: outcome.status,
-      at: now(),
-      result: outcome.result,
-      usage: outcome.usage,
-      error: outcome.reason ?? null,
-      progress,
+    const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;
+    const { usage, events } = splitJobUsage(deps.ids, job, tenantId, outcome.usage);
+    // The job's usage and its ledger events land together or not at all, so reports never disagree with jobs.
+    const recorded = await deps.storage.transaction(async (tx) => {
+      const finished = await tx.reviewJobs.finish(job.id, run.owner, {
+        status: outcome.status,
+        at: now(),
+        result: outcome.result,
+        usage,
+        error: outcome.reason ?? null,
+        progress,
+      });
+      if (finished && events.length > 0) await tx.usageEvents.record(events);
+      return finished;
     });
     deps.jobStatusCache.forget(job.id);
     if (!recorded) return { status: 'abandoned' };

@@ -14,7 +14,11 @@ export interface ReviewWorkerOptions {
   pollIntervalMs: number;
   /** How long a claim holds without a heartbeat; a crashed host's jobs return to the queue after it. */
   leaseMs: number;
+  /** Usage-ledger events older than this are deleted, about once an hour. Default 400. */
+  usageRetentionDays?: number | undefined;
 }
+
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 interface Running {
   job: ReviewJobRecord;
@@ -31,6 +35,7 @@ export class ReviewWorker extends PolledWork {
   private readonly queue: PQueue;
   private readonly running = new Map<string, Running>();
   private readonly heartbeatMs: number;
+  private lastPruneAt = 0;
 
   constructor(private readonly options: ReviewWorkerOptions) {
     super('worker', options.enabled, options);
@@ -75,6 +80,11 @@ export class ReviewWorker extends PolledWork {
       const entry: Running = { job, abort: new AbortController(), progress: job.progress };
       this.running.set(job.id, entry);
       void this.queue.add(() => this.run(entry));
+    }
+    if (Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
+      this.lastPruneAt = Date.now();
+      const deleted = await core.spend.pruneUsage(this.options.usageRetentionDays ?? 400);
+      if (deleted > 0) this.options.logger.info({ deleted }, 'old usage-ledger events deleted');
     }
   }
 

@@ -7,6 +7,8 @@ export interface WorkerSettings {
   pollIntervalMs: number;
   /** How long a claim holds without a heartbeat; a crashed process's jobs return to the queue after it. */
   leaseMs: number;
+  /** Usage-ledger events older than this are deleted, about once an hour (`MARGIN_USAGE_RETENTION_DAYS`). */
+  usageRetentionDays: number;
 }
 
 /** The webhook delivery processor's settings (`WEBHOOK_PROCESSOR_*`, `WEBHOOK_DELIVERY_RETENTION_DAYS`). */
@@ -39,7 +41,13 @@ export interface BackgroundSettings {
 
 /** The defaults, the reference host's too (docs/operations.md): every part runs. */
 export const DEFAULT_BACKGROUND_SETTINGS: BackgroundSettings = Object.freeze({
-  worker: Object.freeze({ enabled: true, maxConcurrentJobs: 4, pollIntervalMs: 2000, leaseMs: 120_000 }),
+  worker: Object.freeze({
+    enabled: true,
+    maxConcurrentJobs: 4,
+    pollIntervalMs: 2000,
+    leaseMs: 120_000,
+    usageRetentionDays: 400,
+  }),
   deliveries: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000, retentionDays: 30 }),
   crawler: Object.freeze({ enabled: true, pollIntervalMs: 5000, leaseMs: 300_000 }),
 });

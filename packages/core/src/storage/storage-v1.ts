@@ -6,6 +6,7 @@ import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ReviewingRepositories } from '../reviewing/index.js';
 import type { ScmRepositories } from '../scm/index.js';
+import type { SpendRepositories } from '../spend/index.js';
 import type { TenancyRepositories } from '../tenancy/index.js';
 import type { TriggersRepositories } from '../triggers/index.js';
 
@@ -21,6 +22,7 @@ export interface Repositories
     ScmRepositories,
     AiRepositories,
     KnowledgeRepositories,
+    SpendRepositories,
     ReviewingRepositories,
     TriggersRepositories {}
 

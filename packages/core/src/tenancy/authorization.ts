@@ -48,6 +48,10 @@ export const POLICY = {
   'reviewing.blocks.manage': { scope: 'client', min: 'ClientAdministrator' },
   'reviewing.dismissals.read': { scope: 'client', min: 'ClientUser' },
   'reviewing.dismissals.manage': { scope: 'client', min: 'ClientAdministrator' },
+  'spend.usage.read': { scope: 'client', min: 'ClientUser' },
+  'spend.budget.read': { scope: 'client', min: 'ClientUser' },
+  'spend.budget.manage': { scope: 'client', min: 'ClientAdministrator' },
+  'spend.read': { scope: 'tenant', min: 'TenantAdministrator' },
 } as const satisfies Record<
   string,
   { scope: 'platform' } | { scope: 'client'; min: ClientRole } | { scope: 'tenant'; min: TenantRole }

@@ -133,6 +133,13 @@ export const OPERATION_GROUPS = {
     'createKnowledgeSource',
     'getKnowledgeSource',
   ],
+  spend: [
+    'clientTokenUsage',
+    'tenantSpend',
+    'getBudget',
+    'putBudget',
+    'resetBudget',
+  ],
 } as const;
 
 /** One method per operation, answering the 2xx body and throwing a `MarginApiError` subclass otherwise. */
@@ -1378,6 +1385,73 @@ export function createOperations(raw: Client<paths>) {
        */
       getKnowledgeSource: (clientId: string, sourceId: string, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}', { params: { path: { clientId, sourceId } }, ...options })),
+    },
+    spend: {
+      /**
+       * Tokens and estimated cost of the client’s model calls, per day, model, purpose, source or repository (ClientUser)
+       * `GET /admin/clients/{clientId}/token-usage`
+       * @param query.from First UTC day included. Default: the first day of this month.
+       * @param query.to Last UTC day included. Default: the last day of this month. At most 400 days from `from`.
+       * @param query.groupBy Default day.
+       * @returns The usage report.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      clientTokenUsage: (clientId: string, query: Query<'clientTokenUsage'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/token-usage', { params: { path: { clientId }, query }, ...options })),
+      /**
+       * Estimated spend of the tenant’s clients, per client, day or model; needs budgeting (TenantAdministrator)
+       * `GET /tenants/{tenantId}/spend`
+       * @param query.from First UTC day included. Default: the first day of this month.
+       * @param query.to Last UTC day included. Default: the last day of this month. At most 400 days from `from`.
+       * @param query.groupBy Default client.
+       * @returns The spend report.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      tenantSpend: (tenantId: string, query: Query<'tenantSpend'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/tenants/{tenantId}/spend', { params: { path: { tenantId }, query }, ...options })),
+      /**
+       * The client’s spend caps and where this month stands; needs budgeting (ClientUser)
+       * `GET /admin/clients/{clientId}/budget`
+       * @returns The budget.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      getBudget: (clientId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/budget', { params: { path: { clientId } }, ...options })),
+      /**
+       * Set the client’s spend caps (each US$ ≥ 0, or null for none); needs budgeting (ClientAdministrator)
+       * `PUT /admin/clients/{clientId}/budget`
+       * @returns The budget as saved.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      putBudget: (clientId: string, body: Body<'putBudget'>, options?: CallOptions) =>
+        unwrap(raw.PUT('/admin/clients/{clientId}/budget', { params: { path: { clientId } }, body, ...options })),
+      /**
+       * Start a new accounting period now; needs budgeting (ClientAdministrator)
+       * `POST /admin/clients/{clientId}/budget/reset`
+       * @returns The budget from the new period.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      resetBudget: (clientId: string, options?: CallOptions) =>
+        unwrap(raw.POST('/admin/clients/{clientId}/budget/reset', { params: { path: { clientId } }, ...options })),
     },
   };
 }

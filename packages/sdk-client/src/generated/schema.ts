@@ -1278,6 +1278,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/clients/{clientId}/token-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and estimated cost of the client’s model calls, per day, model, purpose, source or repository (ClientUser) */
+        get: operations["clientTokenUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{tenantId}/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Estimated spend of the tenant’s clients, per client, day or model; needs budgeting (TenantAdministrator) */
+        get: operations["tenantSpend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s spend caps and where this month stands; needs budgeting (ClientUser) */
+        get: operations["getBudget"];
+        /** Set the client’s spend caps (each US$ ≥ 0, or null for none); needs budgeting (ClientAdministrator) */
+        put: operations["putBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/budget/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a new accounting period now; needs budgeting (ClientAdministrator) */
+        post: operations["resetBudget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2991,6 +3060,71 @@ export interface components {
         };
         /** @description The provider’s own payload, as sent. */
         ProviderWebhookPayload: unknown;
+        UsageReport: {
+            /** @description First UTC day included. */
+            from: string;
+            /** @description Last UTC day included. */
+            to: string;
+            groupBy: string;
+            totals: components["schemas"]["UsageTotals"];
+            rows: {
+                key: string;
+                calls: number;
+                inputTokens: number;
+                cachedInputTokens: number;
+                outputTokens: number;
+                reasoningTokens: number;
+                /** @description US$, to a millionth of a dollar. */
+                estimatedCostUsd: number;
+                /** @description Some calls used a model without a price (counted as 0). */
+                costIsApproximate: boolean;
+            }[];
+        };
+        UsageTotals: {
+            calls: number;
+            inputTokens: number;
+            cachedInputTokens: number;
+            outputTokens: number;
+            reasoningTokens: number;
+            /** @description US$, to a millionth of a dollar. */
+            estimatedCostUsd: number;
+            /** @description Some calls used a model without a price (counted as 0). */
+            costIsApproximate: boolean;
+        };
+        Budget: {
+            monthlySoftCapUsd: number | null;
+            monthlyHardCapUsd: number | null;
+            pullRequestSoftCapUsd: number | null;
+            pullRequestHardCapUsd: number | null;
+            incrementSoftCapUsd: number | null;
+            incrementHardCapUsd: number | null;
+            /** @description Estimated spend since the period started. */
+            monthToDateUsd: number;
+            /**
+             * Format: date-time
+             * @description The later of the month’s start (UTC) and the last reset.
+             */
+            periodStartedAt: string;
+            /**
+             * @description Where the month-to-date spend stands against the monthly caps.
+             * @enum {string}
+             */
+            state: "ok" | "soft" | "hard";
+        };
+        BudgetInput: {
+            /** @description US$; null or absent: no cap. */
+            monthlySoftCapUsd?: number | null;
+            /** @description US$; null or absent: no cap. */
+            monthlyHardCapUsd?: number | null;
+            /** @description US$; null or absent: no cap. */
+            pullRequestSoftCapUsd?: number | null;
+            /** @description US$; null or absent: no cap. */
+            pullRequestHardCapUsd?: number | null;
+            /** @description US$; null or absent: no cap. */
+            incrementSoftCapUsd?: number | null;
+            /** @description US$; null or absent: no cap. */
+            incrementHardCapUsd?: number | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -9501,6 +9635,350 @@ export interface operations {
             };
             /** @description The body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clientTokenUsage: {
+        parameters: {
+            query?: {
+                /** @description First UTC day included. Default: the first day of this month. */
+                from?: string;
+                /** @description Last UTC day included. Default: the last day of this month. At most 400 days from `from`. */
+                to?: string;
+                /** @description Default day. */
+                groupBy?: "day" | "model" | "purpose" | "source" | "repository";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tenantSpend: {
+        parameters: {
+            query?: {
+                /** @description First UTC day included. Default: the first day of this month. */
+                from?: string;
+                /** @description Last UTC day included. Default: the last day of this month. At most 400 days from `from`. */
+                to?: string;
+                /** @description Default client. */
+                groupBy?: "client" | "day" | "model";
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spend report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BudgetInput"];
+            };
+        };
+        responses: {
+            /** @description The budget as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resetBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget from the new period. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,6 +43,7 @@ export type OperationGroup =
   | 'reviewing'
   | 'triggers'
   | 'knowledge'
+  | 'spend'
   | 'scm'
   | 'ai';
 

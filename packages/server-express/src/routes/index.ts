@@ -7,6 +7,7 @@ import { licensingRoutes } from './licensing-routes.js';
 import { logicalModelsRoutes } from './logical-models-routes.js';
 import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
+import { spendRoutes } from './spend-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
 import { triggersRoutes } from './triggers-routes.js';
 import { usersRoutes } from './users-routes.js';
@@ -24,4 +25,5 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...aiConnectionsRoutes,
   ...logicalModelsRoutes,
   ...triggersRoutes,
+  ...spendRoutes,
 ];

@@ -7,6 +7,7 @@
 import { ReviewWorker, silentLogger } from '@margin/core';
 import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
+import type { TestDialect } from '@margin/storage-knex/testing';
 import { eventually, startTestHost, type TestApi, type TestHost } from './index.js';
 import { type ScmFakes, startScmFakes } from './scm-test-support.js';
 import { FACTS, type FamilyName, scopedClient } from './triggers-test-support.js';
@@ -28,10 +29,13 @@ export interface ReviewHarness {
  * themselves with `runQueuedJob`). The host builds its adapters from that environment, as in
  * production, so settings such as `MARGIN_AI_TIMEOUT_SECONDS` reach them.
  */
-export async function startReviewHarness(options: { env?: Record<string, string> } = {}): Promise<ReviewHarness> {
+export async function startReviewHarness(
+  options: { env?: Record<string, string>; dialect?: TestDialect } = {},
+): Promise<ReviewHarness> {
   const fakes = await startScmFakes({ allowPrivateEgress: true });
   const model = await startFakeChatModel();
   const host = await startTestHost({
+    dialect: options.dialect,
     registryBase: fakes.registryBase,
     env: {
       WORKER_POLL_INTERVAL_MILLISECONDS: '50',

@@ -13,6 +13,8 @@ import { signInFailures } from './0011_sign_in_failures.js';
 import { bindSealedSecrets } from './0012_bind_sealed_secrets.js';
 import { listIndexes } from './0013_list_indexes.js';
 import { wholeRevisionKeys } from './0014_whole_revision_keys.js';
+import { usageLedger } from './0020_usage_ledger.js';
+import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import type { Migration, MigrationContext } from './migration.js';
 
@@ -32,6 +34,8 @@ export const MIGRATIONS: readonly Migration[] = [
   bindSealedSecrets,
   listIndexes,
   wholeRevisionKeys,
+  usageLedger,
+  clientBudgets,
   auditTrail,
 ];
 

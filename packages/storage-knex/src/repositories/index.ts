@@ -6,6 +6,7 @@ import { knexAiLogicalModels } from './ai-logical-models.js';
 import { knexAiModelCatalog } from './ai-model-catalog.js';
 import { knexAuditEntries } from './audit-entries.js';
 import { knexBlockedPullRequests } from './blocked-pull-requests.js';
+import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
@@ -23,6 +24,7 @@ import { knexReviewerIdentities } from './reviewer-identities.js';
 import { knexSettings } from './settings.js';
 import { knexSignInFailures } from './sign-in-failures.js';
 import { knexTenants } from './tenants.js';
+import { knexUsageEvents } from './usage-events.js';
 import { knexUsers } from './users.js';
 import { knexWebhookConfigurations } from './webhook-configurations.js';
 import { knexWebhookDeliveries } from './webhook-deliveries.js';
@@ -55,5 +57,7 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),
     auditEntries: knexAuditEntries(db),
+    usageEvents: knexUsageEvents(db),
+    clientBudgets: knexClientBudgets(db),
   };
 }

@@ -67,7 +67,7 @@ export async function embedForIdentity(input: {
     const vectors: number[][] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
       const result = await model.model.embed(texts.slice(i, i + BATCH), { signal: input.signal });
-      input.ledger.add(model, 'embeddingDefault', result.usage);
+      input.ledger.add(model, 'embeddingDefault', result.usage, input.clock.now().toISOString());
       vectors.push(...result.vectors);
     }
     input.pass.event({

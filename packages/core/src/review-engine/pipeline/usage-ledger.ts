@@ -2,7 +2,8 @@ import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai-m
 import { addUsage, emptyUsage, estimateCostUsd } from '../../ai-model/index.js';
 import type { Clock } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
-import type { JobUsage } from '../protocol/job-usage.js';
+import { isPriced } from '../budget/spend-caps.js';
+import type { JobUsage, ModelCallUsage } from '../protocol/job-usage.js';
 import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 
@@ -11,32 +12,49 @@ interface Entry {
   remoteModelId: string;
   purpose: AiPurpose;
   usage: AiUsage;
-  costUsd: number;
+  /** Whole millionths of a US dollar, so the job's totals and the ledger's sums agree exactly. */
+  costMicroUsd: number;
 }
 
-/** Tokens and estimated cost of every model call of a job, by model and purpose. */
+/** Tokens and estimated cost of every model call of a job, by model and purpose, and one by one. */
 export class UsageLedger {
   private readonly entries = new Map<string, Entry>();
+  private readonly calls: ModelCallUsage[] = [];
 
-  add(model: ReviewModel, purpose: AiPurpose, usage: AiUsage): void {
+  add(model: ReviewModel, purpose: AiPurpose, usage: AiUsage, at: string): void {
     const key = `${model.connectionId}\u0000${model.model.remoteModelId}\u0000${purpose}`;
     const entry = this.entries.get(key) ?? {
       connectionId: model.connectionId,
       remoteModelId: model.model.remoteModelId,
       purpose,
       usage: emptyUsage(),
-      costUsd: 0,
+      costMicroUsd: 0,
     };
+    // Each call is rounded to a millionth of a dollar once; every sum after that is exact.
+    const costMicroUsd = Math.round(estimateCostUsd(usage, model.prices) * MICROS);
     entry.usage = addUsage(entry.usage, usage);
-    entry.costUsd += estimateCostUsd(usage, model.prices);
+    entry.costMicroUsd += costMicroUsd;
     this.entries.set(key, entry);
+    this.calls.push({
+      at,
+      purpose,
+      logicalModel: model.logicalModel ?? null,
+      connectionId: model.connectionId,
+      remoteModelId: model.model.remoteModelId,
+      inputTokens: usage.inputTokens + usage.cacheWriteTokens,
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      reasoningTokens: usage.reasoningTokens,
+      estimatedCostUsd: costMicroUsd / MICROS,
+      costIsApproximate: !isPriced(model.prices),
+    });
   }
 
   /** US$ spent so far at the models' prices: what the hard spend cap is checked against. */
   costUsd(): number {
     let sum = 0;
-    for (const e of this.entries.values()) sum += e.costUsd;
-    return sum;
+    for (const e of this.entries.values()) sum += e.costMicroUsd;
+    return sum / MICROS;
   }
 
   total(): AiUsage {
@@ -45,28 +63,30 @@ export class UsageLedger {
     return sum;
   }
 
-  /** The job status's `usage` (decisions.md): totals and one entry per model and purpose. */
+  /** The job status's `usage` (decisions.md): totals and one entry per model and purpose, and the calls. */
   toJobUsage(): JobUsage {
-    const byModel = [...this.entries.values()].map((e) => ({
+    const entries = [...this.entries.values()];
+    const byModel = entries.map((e) => ({
       connectionId: e.connectionId,
       remoteModelId: e.remoteModelId,
       purpose: e.purpose,
       inputTokens: e.usage.inputTokens + e.usage.cacheWriteTokens,
       cachedInputTokens: e.usage.cachedInputTokens,
       outputTokens: e.usage.outputTokens,
-      estimatedCostUsd: round(e.costUsd),
+      estimatedCostUsd: e.costMicroUsd / MICROS,
     }));
     return {
       inputTokens: byModel.reduce((n, m) => n + m.inputTokens, 0),
       cachedInputTokens: byModel.reduce((n, m) => n + m.cachedInputTokens, 0),
       outputTokens: byModel.reduce((n, m) => n + m.outputTokens, 0),
-      estimatedCostUsd: round(byModel.reduce((n, m) => n + m.estimatedCostUsd, 0)),
+      estimatedCostUsd: entries.reduce((n, e) => n + e.costMicroUsd, 0) / MICROS,
       byModel,
+      calls: this.calls.map((c) => ({ ...c })),
     };
   }
 }
 
-const round = (usd: number) => Math.round(usd * 1_000_000) / 1_000_000;
+const MICROS = 1_000_000;
 
 /** A model call's (or several calls') usage as a protocol pass records its tokens. */
 export function passTokens(usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number }) {
@@ -100,7 +120,7 @@ export function meteredChat(
           reasoningEffort: request.reasoningEffort ?? effort(model),
           signal,
         });
-        ledger.add(model, purpose, result.usage);
+        ledger.add(model, purpose, result.usage, clock.now().toISOString());
         pass.event({
           kind: 'call',
           name: 'chat',

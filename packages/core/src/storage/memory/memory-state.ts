@@ -24,6 +24,7 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
+import type { ClientBudgetRecord, UsageEventRecord } from '../../spend/index.js';
 import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
@@ -69,6 +70,8 @@ export interface MemoryState {
   webhookDeliveries: Map<string, WebhookDeliveryRecord>;
   crawlConfigurations: Map<string, CrawlConfigurationRecord>;
   auditEntries: Map<string, AuditEntryRecord>;
+  usageEvents: Map<string, UsageEventRecord>;
+  clientBudgets: Map<string, ClientBudgetRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -109,6 +112,8 @@ export function emptyMemoryState(): MemoryState {
     webhookDeliveries: new Map(),
     crawlConfigurations: new Map(),
     auditEntries: new Map(),
+    usageEvents: new Map(),
+    clientBudgets: new Map(),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
+import { memoryClientBudgets, memoryUsageEvents } from './memory-spend.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import {
@@ -54,6 +55,8 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     webhookDeliveries: memoryWebhookDeliveries(state),
     crawlConfigurations: memoryCrawlConfigurations(state),
     auditEntries: memoryAuditEntries(state),
+    usageEvents: memoryUsageEvents(state),
+    clientBudgets: memoryClientBudgets(state),
   };
 }
 

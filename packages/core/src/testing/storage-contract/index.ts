@@ -6,6 +6,7 @@ import { identityAndTenancyContract } from './identity-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';
 import { scmStorageContract } from './scm-storage-contract.js';
 import { settingsAndTransactionsContract } from './settings-and-transactions-contract.js';
+import { spendStorageContract } from './spend-storage-contract.js';
 import { triggersStorageContract } from './triggers-storage-contract.js';
 import { usersContract } from './users-contract.js';
 
@@ -41,5 +42,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     aiStorageContract(storage);
     triggersStorageContract(storage);
     auditStorageContract(storage);
+    spendStorageContract(storage);
   });
 }

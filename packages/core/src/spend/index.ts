@@ -1,0 +1,28 @@
+export { BUDGET_CAPS, type BudgetCap, type ClientBudgetRecord, type ClientBudgetsRepository } from './budget-record.js';
+export { type BudgetAdmission, budgetAdmission } from './budgets.js';
+export { MAX_REPORT_DAYS } from './reports.js';
+export {
+  BUDGET_STATES,
+  BudgetInput,
+  BudgetView,
+  type BudgetViewBody,
+  CLIENT_USAGE_GROUPINGS,
+  SpendQuery,
+  TENANT_SPEND_GROUPINGS,
+  TokenUsageQuery,
+  UsageReport,
+  type UsageReportBody,
+  UsageTotals,
+} from './schemas.js';
+export type { SpendDeps, SpendRepositories } from './spend-deps.js';
+export {
+  USAGE_GROUPINGS,
+  USAGE_SOURCES,
+  type UsageEventRecord,
+  type UsageEventsRepository,
+  type UsageGrouping,
+  type UsageSource,
+  type UsageSummaryQuery,
+  type UsageSums,
+} from './spend-records.js';
+export { createSpendUseCases, type SpendUseCases } from './use-cases.js';

@@ -1,0 +1,121 @@
+import type { Actor } from '../kernel/index.js';
+import { MarginError } from '../kernel/index.js';
+import { requireCapability } from '../licensing/index.js';
+import { SpendQuery, TokenUsageQuery, type UsageReportBody } from './schemas.js';
+import type { SpendDeps } from './spend-deps.js';
+import type { UsageGrouping, UsageSums } from './spend-records.js';
+
+/** The longest window a report covers (decisions.md). */
+export const MAX_REPORT_DAYS = 400;
+
+const DAY_MS = 86_400_000;
+const MICROS = 1_000_000;
+
+/** A client's token usage and estimated cost (ClientUser, both editions). */
+export async function clientTokenUsage(
+  deps: SpendDeps,
+  actor: Actor,
+  clientId: string,
+  query: unknown,
+): Promise<UsageReportBody> {
+  const req = TokenUsageQuery.parse(query);
+  await deps.authz.requireClient(actor, 'spend.usage.read', clientId);
+  const { fromDay, toDay } = reportWindow(deps, req);
+  const groupBy = req.groupBy ?? 'day';
+  return report(deps, { clientId, fromDay, toDay, groupBy });
+}
+
+/** A tenant's spend (TenantAdministrator; needs `budgeting`). */
+export async function tenantSpend(
+  deps: SpendDeps,
+  actor: Actor,
+  tenantId: string,
+  query: unknown,
+): Promise<UsageReportBody> {
+  const req = SpendQuery.parse(query);
+  await deps.authz.requireTenant(actor, 'spend.read', tenantId);
+  await requireCapability(deps, 'budgeting');
+  const { fromDay, toDay } = reportWindow(deps, req);
+  const groupBy = req.groupBy ?? 'client';
+  return report(deps, { tenantId, fromDay, toDay, groupBy });
+}
+
+async function report(
+  deps: SpendDeps,
+  query: { clientId?: string; tenantId?: string; fromDay: string; toDay: string; groupBy: UsageGrouping },
+): Promise<UsageReportBody> {
+  const rows = await deps.storage.usageEvents.summarize(query);
+  const sum = rows.reduce(add, none());
+  return {
+    from: query.fromDay,
+    to: query.toDay,
+    groupBy: query.groupBy,
+    totals: view(sum),
+    rows: rows.map(({ key, ...sums }) => ({ key, ...view(sums) })),
+  };
+}
+
+/**
+ * The days a report covers, both included: a missing `from` is the first day of the current month
+ * (UTC), a missing `to` its last day; at most 400 days.
+ */
+function reportWindow(deps: SpendDeps, req: { from?: string | undefined; to?: string | undefined }) {
+  const now = deps.clock.now();
+  const fromDay = req.from ?? isoDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
+  const toDay = req.to ?? isoDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)));
+  const days = (Date.parse(`${toDay}T00:00:00Z`) - Date.parse(`${fromDay}T00:00:00Z`)) / DAY_MS + 1;
+  if (days < 1) {
+    throw MarginError.validation('to must not be before from.', [{ path: 'to', message: 'must not be before from' }]);
+  }
+  if (days > MAX_REPORT_DAYS) {
+    throw MarginError.validation(`A report covers at most ${MAX_REPORT_DAYS} days.`, [
+      { path: 'to', message: `must be at most ${MAX_REPORT_DAYS} days after from (both included)` },
+    ]);
+  }
+  return { fromDay, toDay };
+}
+
+/**
+ * Deletes ledger events (and their daily rollups) older than `retentionDays`, counted from the
+ * start of today (UTC), so the reports of a day never see part of it. Answers how many events went.
+ */
+export function pruneUsage(deps: SpendDeps, retentionDays: number): Promise<number> {
+  const today = Date.parse(`${isoDay(deps.clock.now())}T00:00:00Z`);
+  return deps.storage.usageEvents.pruneBefore(new Date(today - retentionDays * DAY_MS).toISOString());
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+const none = (): UsageSums => ({
+  calls: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  costMicroUsd: 0,
+  approximateCalls: 0,
+});
+
+function add(a: UsageSums, b: UsageSums): UsageSums {
+  return {
+    calls: a.calls + b.calls,
+    inputTokens: a.inputTokens + b.inputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    costMicroUsd: a.costMicroUsd + b.costMicroUsd,
+    approximateCalls: a.approximateCalls + b.approximateCalls,
+  };
+}
+
+function view(s: UsageSums) {
+  return {
+    calls: s.calls,
+    inputTokens: s.inputTokens,
+    cachedInputTokens: s.cachedInputTokens,
+    outputTokens: s.outputTokens,
+    reasoningTokens: s.reasoningTokens,
+    estimatedCostUsd: s.costMicroUsd / MICROS,
+    costIsApproximate: s.approximateCalls > 0,
+  };
+}

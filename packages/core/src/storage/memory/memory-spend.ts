@@ -1,0 +1,109 @@
+import type {
+  ClientBudgetsRepository,
+  UsageEventRecord,
+  UsageEventsRepository,
+  UsageGrouping,
+  UsageSums,
+} from '../../spend/index.js';
+import { copy, type MemoryState } from './memory-state.js';
+
+const MICROS = 1_000_000;
+
+/** The key a grouping sorts an event under; the same keys the SQL storages group their rollups by. */
+export function usageKeyOf(event: UsageEventRecord, groupBy: UsageGrouping): string {
+  switch (groupBy) {
+    case 'day':
+      return event.at.slice(0, 10);
+    case 'model':
+      return event.model;
+    case 'purpose':
+      return event.purpose;
+    case 'source':
+      return event.source;
+    case 'repository':
+      return event.repository ?? '';
+    case 'client':
+      return event.clientId;
+  }
+}
+
+/** The ledger in memory: the reference sums every event of the window (no rollups needed here). */
+export function memoryUsageEvents(state: () => MemoryState): UsageEventsRepository {
+  const rows = () => state().usageEvents;
+  return {
+    async record(events) {
+      for (const event of events) rows().set(event.id, copy(event));
+    },
+    async summarize(query) {
+      const sums = new Map<string, UsageSums>();
+      for (const e of rows().values()) {
+        if (query.clientId !== undefined && e.clientId !== query.clientId) continue;
+        if (query.tenantId !== undefined && e.tenantId !== query.tenantId) continue;
+        const day = e.at.slice(0, 10);
+        if (day < query.fromDay || day > query.toDay) continue;
+        const key = usageKeyOf(e, query.groupBy);
+        const s = sums.get(key) ?? {
+          calls: 0,
+          inputTokens: 0,
+          cachedInputTokens: 0,
+          outputTokens: 0,
+          reasoningTokens: 0,
+          costMicroUsd: 0,
+          approximateCalls: 0,
+        };
+        s.calls += 1;
+        s.inputTokens += e.inputTokens;
+        s.cachedInputTokens += e.cachedInputTokens;
+        s.outputTokens += e.outputTokens;
+        s.reasoningTokens += e.reasoningTokens;
+        s.costMicroUsd += Math.round(e.estimatedCostUsd * MICROS);
+        s.approximateCalls += e.costIsApproximate ? 1 : 0;
+        sums.set(key, s);
+      }
+      return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, s]) => ({ key, ...s }));
+    },
+    async costSince(clientId, since) {
+      let micros = 0;
+      for (const e of rows().values()) {
+        if (e.clientId === clientId && e.at >= since) micros += Math.round(e.estimatedCostUsd * MICROS);
+      }
+      return micros;
+    },
+    async costOfPullRequest(clientId, pullRequestKey) {
+      let micros = 0;
+      for (const e of rows().values()) {
+        if (e.clientId === clientId && e.pullRequestKey === pullRequestKey)
+          micros += Math.round(e.estimatedCostUsd * MICROS);
+      }
+      return micros;
+    },
+    async listForJob(jobId) {
+      return [...rows().values()]
+        .filter((e) => e.jobId === jobId)
+        .sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id))
+        .map(copy);
+    },
+    async pruneBefore(at) {
+      let removed = 0;
+      for (const [id, e] of rows()) {
+        if (e.at < at) {
+          rows().delete(id);
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+  };
+}
+
+export function memoryClientBudgets(state: () => MemoryState): ClientBudgetsRepository {
+  return {
+    async find(clientId) {
+      const budget = state().clientBudgets.get(clientId);
+      return budget && copy(budget);
+    },
+    async save(budget) {
+      state().clientBudgets.set(budget.clientId, copy(budget));
+    },
+  };
+}

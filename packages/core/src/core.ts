@@ -152,7 +152,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz, audit }),
     ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
     knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
-    spend: createSpendUseCases({ storage, clock, authz }),
+    spend: createSpendUseCases({ storage, clock, authz, audit }),
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),
     worker: createWorkerUseCases(reviewingDeps, options.reviewEngine),

@@ -1,10 +1,15 @@
+import type { AuditRepositories } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
+import type { ClientRecord } from '../tenancy/index.js';
 import { BUDGET_CAPS, type ClientBudgetRecord } from './budget-record.js';
 import { BudgetInput, type BudgetViewBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
 
 const MICROS = 1_000_000;
+
+/** What reading a client's standing needs: the worker admits jobs with it, outside the use cases. */
+type LedgerReader = { storage: Pick<SpendDeps['storage'], 'clientBudgets' | 'usageEvents'>; clock: SpendDeps['clock'] };
 
 const noCaps = (clientId: string, at: string): ClientBudgetRecord => ({
   clientId,
@@ -19,13 +24,13 @@ const noCaps = (clientId: string, at: string): ClientBudgetRecord => ({
 });
 
 /** The later of the current month's start (UTC) and the last reset: where month-to-date counts from. */
-function periodStart(deps: SpendDeps, budget: ClientBudgetRecord): string {
+function periodStart(deps: Pick<SpendDeps, 'clock'>, budget: ClientBudgetRecord): string {
   const now = deps.clock.now();
   const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
   return budget.periodStartedAt && budget.periodStartedAt > month ? budget.periodStartedAt : month;
 }
 
-async function standingOf(deps: SpendDeps, clientId: string) {
+async function standingOf(deps: LedgerReader, clientId: string) {
   const budget = (await deps.storage.clientBudgets.find(clientId)) ?? noCaps(clientId, deps.clock.now().toISOString());
   const startedAt = periodStart(deps, budget);
   const spentUsd = (await deps.storage.usageEvents.costSince(clientId, startedAt)) / MICROS;
@@ -58,23 +63,54 @@ export async function getBudget(deps: SpendDeps, actor: Actor, clientId: string)
 /** Replaces the client's caps; a cap left out or null is no cap (ClientAdministrator; needs `budgeting`). */
 export async function putBudget(deps: SpendDeps, actor: Actor, clientId: string, input: unknown) {
   const req = BudgetInput.parse(input);
-  await deps.authz.requireClient(actor, 'spend.budget.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'spend.budget.manage', clientId);
   await requireCapability(deps, 'budgeting');
   const at = deps.clock.now().toISOString();
-  const current = (await deps.storage.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
   const caps = Object.fromEntries(BUDGET_CAPS.map((c) => [c, req[c] ?? null]));
-  await deps.storage.clientBudgets.save({ ...current, ...caps, updatedAt: at });
+  await deps.storage.transaction(async (tx) => {
+    const current = (await tx.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
+    await tx.clientBudgets.save({ ...current, ...caps, updatedAt: at });
+    await auditBudget(deps, tx, actor, client, 'updated', capsSummary(caps));
+  });
   return view(await standingOf(deps, clientId));
 }
 
 /** Starts a new accounting period now: month-to-date counts from here (ClientAdministrator; needs `budgeting`). */
 export async function resetBudget(deps: SpendDeps, actor: Actor, clientId: string) {
-  await deps.authz.requireClient(actor, 'spend.budget.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'spend.budget.manage', clientId);
   await requireCapability(deps, 'budgeting');
   const at = deps.clock.now().toISOString();
-  const current = (await deps.storage.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
-  await deps.storage.clientBudgets.save({ ...current, periodStartedAt: at, updatedAt: at });
+  await deps.storage.transaction(async (tx) => {
+    const current = (await tx.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
+    await tx.clientBudgets.save({ ...current, periodStartedAt: at, updatedAt: at });
+    await auditBudget(deps, tx, actor, client, 'reset', `started a new accounting period at ${at}`);
+  });
   return view(await standingOf(deps, clientId));
+}
+
+/** Which caps a budget now has, by name: amounts are the client's business, not the trail's. */
+function capsSummary(caps: Record<string, number | null>): string {
+  const set = Object.keys(caps).filter((c) => caps[c] !== null);
+  return set.length === 0 ? 'caps removed' : `caps set: ${set.join(', ')}`;
+}
+
+/** Records a change to a client's budget in the audit trail, inside the change's transaction. */
+function auditBudget(
+  deps: SpendDeps,
+  tx: AuditRepositories,
+  actor: Actor,
+  client: ClientRecord,
+  verb: 'updated' | 'reset',
+  summary: string,
+) {
+  return deps.audit.record(tx, actor, {
+    tenantId: client.tenantId,
+    clientId: client.id,
+    action: `budget.${verb}`,
+    resourceType: 'budget',
+    resourceId: client.id,
+    summary,
+  });
 }
 
 /** What the client's budget leaves a review of a pull request: a reason to hold it, or the caps it runs under. */
@@ -94,7 +130,7 @@ const usd = (n: number) => `US$${Math.round(n * MICROS) / MICROS}`;
  * cap, or the increment hard cap is 0; else the tightest headroom.
  */
 export async function budgetAdmission(
-  deps: SpendDeps,
+  deps: LedgerReader,
   clientId: string,
   pullRequestKey: string,
 ): Promise<BudgetAdmission> {

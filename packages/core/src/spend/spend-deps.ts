@@ -1,3 +1,4 @@
+import type { AuditRepositories, AuditTrail } from '../audit/index.js';
 import type { Clock, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
@@ -12,7 +13,8 @@ export interface SpendRepositories {
 
 /** What the spend use cases need. */
 export interface SpendDeps {
-  storage: StorageSlice<SpendRepositories & TenancyRepositories & LicensingRepositories>;
+  storage: StorageSlice<SpendRepositories & AuditRepositories & TenancyRepositories & LicensingRepositories>;
   clock: Clock;
   authz: Authorizer;
+  audit: AuditTrail;
 }

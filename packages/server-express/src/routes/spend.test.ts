@@ -237,4 +237,21 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('usage and spend reports on %
     expect((await runQueuedJob(host, admin, uncapped.body.jobId)).status).toBe('completed');
     // Four reviews end to end: more than the default per-test allowance on a busy machine.
   }, 60_000);
+
+  it('records every budget change and reset in the audit trail, with who made it', async () => {
+    expect((await admin.patch('/admin/licensing', { edition: 'Commercial' })).status).toBe(200);
+    const budget = `/admin/clients/${clientId}/budget`;
+    expect((await admin.put(budget, { monthlyHardCapUsd: 7, pullRequestSoftCapUsd: 1 })).status).toBe(200);
+    expect((await admin.post(`${budget}/reset`)).status).toBe(200);
+    const trail = await admin.get('/admin/audit?limit=2');
+    expect(trail.body.items).toMatchObject([
+      { action: 'budget.reset', resourceType: 'budget', resourceId: clientId, clientId },
+      {
+        action: 'budget.updated',
+        resourceId: clientId,
+        summary: 'caps set: monthlyHardCapUsd, pullRequestSoftCapUsd',
+      },
+    ]);
+    expect(trail.body.items[0].actorUserId).toBe(trail.body.items[1].actorUserId);
+  });
 });

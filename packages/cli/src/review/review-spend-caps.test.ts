@@ -39,7 +39,12 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function review(repo: string, respond: (r: FakeChatRequest) => FakeChatAnswer, extra: string[]) {
+  async function review(
+    repo: string,
+    respond: (r: FakeChatRequest) => FakeChatAnswer,
+    extra: string[],
+    env: Record<string, string> = {},
+  ) {
     const fake = await startAnthropicFake(respond);
     try {
       const run = await runCliInProcess(
@@ -50,6 +55,7 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
           MARGIN_AI_MODEL: 'claude-sonnet-4-20250514',
           MARGIN_AI_API_KEY: 'sk-test-caps',
           MARGIN_ALLOW_PRIVATE_EGRESS: 'true',
+          ...env,
         },
       );
       return { ...run, calls: fake.requests.length };
@@ -61,7 +67,8 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
   it('stops at --max-cost-usd once the spend reaches it and says so in the coverage, the summary and the text', async () => {
     // Every call reports a million input tokens: US$3 at the catalog's price, far over the cap of US$0.50.
     const costly = () => ({ ...findingsAnswer(), usage: { prompt_tokens: 1_000_000, completion_tokens: 10 } });
-    const run = await review(wide, costly, ['--max-cost-usd', '0.50']);
+    // The flag wins over the installation's default.
+    const run = await review(wide, costly, ['--max-cost-usd', '0.50'], { MARGIN_REVIEW_HARD_CAP_USD: '100' });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -81,11 +88,24 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
     );
   });
 
+  it('calls no model when even the cheapest part is estimated over --max-cost-usd, saying so in one line', async () => {
+    const run = await review(feature, divisionReviewer('error'), ['--max-cost-usd', '0.000001']);
+    expect(run.calls).toBe(0);
+    expect([run.code, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toMatch(
+      /^margin review: Nothing was reviewed: Held before any model call: even the cheapest part of this review \(one file\) is estimated at US\$[\d.]+, over the hard spend cap of US\$0\.000001 per review/,
+    );
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
   it('degrades on --soft-cost-usd as the engine’s ladder does, over the environment’s default', async () => {
-    const run = await review(feature, divisionReviewer('error'), ['--soft-cost-usd', '0.000001']);
+    const run = await review(feature, divisionReviewer('error'), ['--soft-cost-usd', '0.000001'], {
+      MARGIN_REVIEW_SOFT_CAP_USD: '50',
+      MARGIN_REVIEW_HARD_CAP_USD: '100',
+    });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout);
-    expect(out.coverage.budget.softUsd).toBe(0.000001);
+    expect(out.coverage.budget).toMatchObject({ softUsd: 0.000001, hardUsd: 100 });
     expect(out.coverage.budget.degraded.length).toBeGreaterThan(0);
     expect(out.coverage.budget.stopped).toBeUndefined();
     expect(out.summary).toContain('was over the soft spend cap of US$0.000001 per review');

@@ -106,7 +106,9 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout);
     expect(out.coverage.budget).toMatchObject({ softUsd: 0.000001, hardUsd: 100 });
-    expect(out.coverage.budget.degraded.length).toBeGreaterThan(0);
+    // The ladder in the engine's order: the verifier on errors and warnings only, then files skipped.
+    expect(out.coverage.budget.degraded).toMatchObject([{ step: 'verifySevereOnly' }, { step: 'skipFiles', files: 3 }]);
+    expect(out.coverage.files.filter((f: { reason?: string }) => f.reason === 'budget')).toHaveLength(3);
     expect(out.coverage.budget.stopped).toBeUndefined();
     expect(out.summary).toContain('was over the soft spend cap of US$0.000001 per review');
   });
@@ -130,6 +132,9 @@ describe('margin review spend caps', { timeout: 60_000 }, () => {
       const run = await refused([...extra]);
       expect([run.code, run.stdout, run.stderr], extra.join(' ')).toEqual([2, '', `margin review: ${message}\n`]);
     }
+    const help = await runCliInProcess(['review', '--help'], {});
+    expect(help.stdout).toMatch(/^ {2}--max-cost-usd USD {5}hard cap \(MARGIN_REVIEW_HARD_CAP_USD\)/m);
+    expect(help.stdout).toMatch(/^ {2}--soft-cost-usd USD {4}soft cap \(MARGIN_REVIEW_SOFT_CAP_USD\)/m);
     const envSoft = await refused(['--max-cost-usd', '1'], { MARGIN_REVIEW_SOFT_CAP_USD: '3' });
     expect(envSoft.stderr).toBe(
       'margin review: MARGIN_REVIEW_SOFT_CAP_USD (US$3) must not exceed --max-cost-usd (US$1).\n',

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { MarginError } from '@margin/core';
+import { USD_AMOUNT } from './env-fields.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -59,4 +60,15 @@ export function oneOf<const T extends readonly string[]>(
   if (value === undefined) return fallback;
   if ((choices as readonly string[]).includes(value)) return value as T[number];
   throw MarginError.validation(`${flag} must be one of ${choices.join(', ')} (got '${value}').`);
+}
+
+/** A flag's amount of US dollars, 0 or more (`2.50`), or a message naming the flag and the value. */
+export function usdFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!USD_AMOUNT.test(value.trim())) {
+    throw MarginError.validation(
+      `${flag} takes an amount of US dollars, 0 or more, such as 2.50 (got '${value.slice(0, 64)}').`,
+    );
+  }
+  return Number(value.trim());
 }

@@ -1,7 +1,14 @@
 import { MarginError } from '@margin/core';
 import type { AiProviderKind } from '@margin/core/spec';
 import { z } from 'zod';
-import { CALL_TIMEOUT_FIELDS, type CallTimeouts, callTimeoutsOf, flag, optionalText } from './env-fields.js';
+import {
+  CALL_TIMEOUT_FIELDS,
+  type CallTimeouts,
+  callTimeoutsOf,
+  flag,
+  optionalText,
+  SPEND_CAP_FIELDS,
+} from './env-fields.js';
 import { pluginSpecifiers } from './load-plugins.js';
 
 /** The `margin review` and `margin eval` part of the environment (docs/cli.md). */
@@ -14,6 +21,7 @@ const CliEnvSchema = z.object({
   MARGIN_SCM_TOKEN: optionalText,
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
   ...CALL_TIMEOUT_FIELDS,
+  ...SPEND_CAP_FIELDS,
   MARGIN_PLUGINS: optionalText,
 });
 
@@ -28,6 +36,8 @@ export interface CliEnvironment {
   scmToken: string | undefined;
   allowPrivateEgress: boolean;
   callTimeouts: CallTimeouts;
+  /** What one review may spend (US$), as the service reads it; `--soft-cost-usd`/`--max-cost-usd` win. */
+  spendCaps: { softUsd: number | undefined; hardUsd: number | undefined };
   /** `MARGIN_PLUGINS`: provider plugins to register, as the reference host does. */
   plugins: string[];
 }
@@ -50,6 +60,7 @@ export function loadCliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnv
     scmToken: e.MARGIN_SCM_TOKEN,
     allowPrivateEgress: e.MARGIN_ALLOW_PRIVATE_EGRESS,
     callTimeouts: callTimeoutsOf(e),
+    spendCaps: { softUsd: e.MARGIN_REVIEW_SOFT_CAP_USD, hardUsd: e.MARGIN_REVIEW_HARD_CAP_USD },
     plugins: pluginSpecifiers(e.MARGIN_PLUGINS),
   };
 }

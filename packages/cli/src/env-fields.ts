@@ -29,6 +29,29 @@ export const wholeNumber = (min: number, max: number, fallback: number) =>
       return n;
     });
 
+/** A plain decimal amount of US dollars (`2.50`): `1e3`, `0x10` or `Infinity` are not amounts anyone means. */
+export const USD_AMOUNT = /^\d+(\.\d+)?$/;
+
+/** A positive amount of US dollars (`2.50`); unset or empty means none. */
+export const usd = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const text = v?.trim() ?? '';
+    if (text === '') return undefined;
+    if (!USD_AMOUNT.test(text) || Number(text) <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be a positive amount of US dollars, such as 2.50' });
+      return z.NEVER;
+    }
+    return Number(text);
+  });
+
+/** `MARGIN_REVIEW_SOFT_CAP_USD` and `MARGIN_REVIEW_HARD_CAP_USD`: what one review may spend (docs/operations.md). */
+export const SPEND_CAP_FIELDS = {
+  MARGIN_REVIEW_SOFT_CAP_USD: usd,
+  MARGIN_REVIEW_HARD_CAP_USD: usd,
+};
+
 /** Deadlines of one attempt of an outbound call, in milliseconds (each retry gets a fresh one). */
 export interface CallTimeouts {
   aiMs: number;

@@ -12,6 +12,7 @@ export {
   callTimeoutsOf,
   flag,
   optionalText,
+  SPEND_CAP_FIELDS,
   wholeNumber,
 } from './env-fields.js';
 export { loadPlugins, pluginSpecifiers } from './load-plugins.js';

@@ -8,24 +8,10 @@ import {
   wholeNumber as int,
   optionalText,
   pluginSpecifiers,
+  SPEND_CAP_FIELDS,
 } from '@margin/cli';
 import { type BackgroundSettings, DEFAULT_BACKGROUND_SETTINGS, MarginError } from '@margin/core';
 import { z } from 'zod';
-
-/** A positive amount of US dollars (`2.50`); unset means none. */
-const usd = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    const text = v?.trim() ?? '';
-    if (text === '') return undefined;
-    // Plain decimals only: `1e3`, `0x10` or `Infinity` are not amounts an operator means.
-    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be a positive amount of US dollars, such as 2.50' });
-      return z.NEVER;
-    }
-    return Number(text);
-  });
 
 /** The per-IP limit on credential endpoints when `MARGIN_AUTH_RATELIMIT_*` are unset; embedders get it too. */
 export const DEFAULT_AUTH_RATE_LIMIT = Object.freeze({ permits: 20, windowSeconds: 60 });
@@ -119,8 +105,7 @@ const EnvFields = z.object({
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, worker.pollIntervalMs),
   WORKER_LEASE_SECONDS: int(1, 3600, worker.leaseMs / 1000),
   MARGIN_REVIEW_MAX_CONCURRENT_MODEL_CALLS: int(1, 32, 4),
-  MARGIN_REVIEW_SOFT_CAP_USD: usd,
-  MARGIN_REVIEW_HARD_CAP_USD: usd,
+  ...SPEND_CAP_FIELDS,
   WORKER_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()

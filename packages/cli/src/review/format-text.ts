@@ -25,6 +25,12 @@ export function formatText(report: ReviewReport): string {
       ` Tokens: ${review.usage.inputTokens} in, ${review.usage.outputTokens} out` +
       (review.usage.estimatedCostUsd > 0 ? `, about US$${review.usage.estimatedCostUsd.toFixed(4)}.` : '.'),
   );
+  const stopped = review.coverage.budget?.stopped;
+  if (stopped) {
+    lines.push(
+      `Stopped at the hard spend cap of US$${review.coverage.budget?.hardUsd} (US$${stopped.spentUsd} spent): ${stopped.files} file${stopped.files === 1 ? '' : 's'} not fully reviewed.`,
+    );
+  }
   if (review.partial) lines.push('Some files were not fully reviewed; see the coverage in --format json.');
   if (report.published) lines.push(`Published: ${report.published.posted} posted, ${report.published.failed} refused.`);
   lines.push(

@@ -1,8 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type CoverageManifest, MarginError, openPullRequestByUrl, reviewPullRequest } from '@margin/core';
+import {
+  type CoverageManifest,
+  MarginError,
+  openPullRequestByUrl,
+  type ReviewPullRequestInput,
+  reviewPullRequest,
+} from '@margin/core';
 import type { ProviderRegistry, ReviewPublisher, ReviewSource } from '@margin/core/spec';
-import { oneOf, parseCommandArgs, refuseCredentialFlags } from '../cli-args.js';
+import { oneOf, parseCommandArgs, refuseCredentialFlags, usdFlag } from '../cli-args.js';
 import { loadCliEnvironment } from '../cli-environment.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
 import { cliRegistry } from '../cli-registry.js';
@@ -43,6 +49,14 @@ Output:
   --output FILE          write the report to FILE instead of stdout
   --fail-on SEVERITY     error, warning, suggestion or never (default: error)
 
+Spend (US$ at the model's prices; a model without prices costs nothing, so no cap binds it):
+  --max-cost-usd USD     hard cap (MARGIN_REVIEW_HARD_CAP_USD): a review whose cheapest part is
+                         estimated over it calls no model; one whose spend reaches it stops
+                         (calls in flight finish) and reports the files it left
+  --soft-cost-usd USD    soft cap (MARGIN_REVIEW_SOFT_CAP_USD), not above the hard one: an estimate
+                         over it degrades the review step by step (lighter verification, cheaper
+                         models, lower-risk files skipped), said in the summary and the coverage
+
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when the review could not run
 (bad arguments, not a git repository, unknown ref, model unreachable or refusing the key, every
 part of the change failed), with one line on stderr saying why.`;
@@ -63,6 +77,8 @@ export const reviewCommand: CliCommand = {
       format: { type: 'string' },
       output: { type: 'string' },
       'fail-on': { type: 'string' },
+      'max-cost-usd': { type: 'string' },
+      'soft-cost-usd': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...MODEL_FLAGS,
     });
@@ -84,6 +100,7 @@ export const reviewCommand: CliCommand = {
         'Name the branch the change goes into with --base (e.g. --base origin/main), or a pull request with --pr.',
       );
     }
+    const spendCaps = spendCapsOf(values, io);
     const config = values.config === undefined ? undefined : await readConfig(resolve(io.cwd, values.config));
     const registry = await cliRegistry(io);
     const binding = modelFromOptions(values, io, registry);
@@ -100,6 +117,7 @@ export const reviewCommand: CliCommand = {
       source,
       model: binding.models,
       config,
+      settings: { spendCaps },
       signal: io.signal,
       onProgress: progress?.update,
       publish: values.publish && publisher ? { publisher, hostBaseUrl } : undefined,
@@ -114,6 +132,28 @@ export const reviewCommand: CliCommand = {
     return failingFindings(review.findings, failOn).length > 0 ? 1 : 0;
   },
 };
+
+type SpendCaps = NonNullable<NonNullable<ReviewPullRequestInput['settings']>['spendCaps']>;
+
+/**
+ * The flags' caps over the environment's, checked as the service checks its own: the soft cap not
+ * above the hard one. A hard cap of 0 allows no model call at all; a soft cap of 0 degrades as far
+ * as the ladder goes (the engine counts from a millionth of a dollar, as the client budgets do).
+ */
+function spendCapsOf(values: { 'max-cost-usd'?: string; 'soft-cost-usd'?: string }, io: CliIo): SpendCaps {
+  const env = loadCliEnvironment(io.env).spendCaps;
+  const hard = usdFlag('--max-cost-usd', values['max-cost-usd']);
+  const soft = usdFlag('--soft-cost-usd', values['soft-cost-usd']);
+  const hardUsd = hard ?? env.hardUsd;
+  const softUsd = soft ?? env.softUsd;
+  if (softUsd !== undefined && hardUsd !== undefined && softUsd > hardUsd) {
+    const softName = soft === undefined ? 'MARGIN_REVIEW_SOFT_CAP_USD' : '--soft-cost-usd';
+    const hardName = hard === undefined ? 'MARGIN_REVIEW_HARD_CAP_USD' : '--max-cost-usd';
+    throw MarginError.validation(`${softName} (US$${softUsd}) must not exceed ${hardName} (US$${hardUsd}).`);
+  }
+  if (hardUsd === 0) throw MarginError.conflict('Nothing was reviewed: --max-cost-usd 0 allows no model call.');
+  return { hardUsd, softUsd: softUsd === 0 ? 0.000001 : softUsd };
+}
 
 async function readConfig(path: string): Promise<string> {
   try {

@@ -46,9 +46,12 @@ export async function startAnthropicFake(
         model: (raw.json as Json).model,
         content: [...(text ? [{ type: 'text', text }] : []), ...toolUses],
         stop_reason: toolUses.length > 0 ? 'tool_use' : 'end_turn',
+        // The script's own counts when it gives them (a costly call), else counts from the text.
         usage: {
-          input_tokens: Math.ceil(raw.text.length / 4),
-          output_tokens: Math.max(1, Math.ceil((text.length + JSON.stringify(toolUses).length) / 4)),
+          input_tokens: answer.usage?.prompt_tokens ?? Math.ceil(raw.text.length / 4),
+          output_tokens:
+            answer.usage?.completion_tokens ??
+            Math.max(1, Math.ceil((text.length + JSON.stringify(toolUses).length) / 4)),
         },
       },
     };

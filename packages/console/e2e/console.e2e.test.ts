@@ -582,7 +582,7 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('tenant')).toBeTruthy();
   });
 
-  it('sets a client’s spend caps (Commercial), refusing a soft cap above its hard cap', async () => {
+  it('sets a client’s spend caps (Commercial), refusing a soft cap above its hard cap, and resets the period', async () => {
     await page.goto(`${clientPath}/spend`);
     await heading('Spend').waitFor();
     const caps = page.getByRole('form', { name: 'Spend caps' });
@@ -596,6 +596,13 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     const budget = page.getByRole('region', { name: 'Budget' });
     await budget.locator('dd', { hasText: '50.00' }).waitFor();
     await budget.getByText('Within its caps').waitFor();
+    // The review's spend counts until a reset starts a new period; the caps stay.
+    const spent = budget.locator('dt:has-text("Spent this period") + dd');
+    expect(await spent.textContent()).not.toBe('$0.00');
+    await budget.getByRole('button', { name: 'Reset the period' }).click();
+    await budget.getByRole('button', { name: 'Reset now' }).click();
+    await budget.locator('dt:has-text("Spent this period") + dd', { hasText: /^\$0\.00$/ }).waitFor();
+    await budget.locator('dd', { hasText: '50.00' }).waitFor();
     // A platform administrator also sees the tenant's spend per client, the client by its name.
     await page
       .getByRole('table', { name: /^Usage by client/ })

@@ -530,6 +530,28 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await checkPage(page, '12b-dismissals-page-3');
   });
 
+  it('shows this month’s token usage after the review, and the budget refused without budgeting', async () => {
+    await page.goto(`${clientPath}/spend`);
+    await heading('Spend').waitFor();
+    await page.getByRole('img', { name: /^Tokens per day/ }).waitFor();
+    // The delivery's review called the model: rows per purpose the engine asked for, and per model,
+    // both adding up to the same totals.
+    const byPurpose = page.getByRole('table', { name: /^Usage by purpose/ });
+    const byModel = page.getByRole('table', { name: /^Usage by model/ });
+    await byPurpose.locator('tbody tr').first().waitFor();
+    await byModel.locator('tbody tr').first().waitFor();
+    expect(await byPurpose.locator('tbody th').allTextContents()).toContain('reviewLowEffort');
+    const purposeTotals = await byPurpose.locator('tfoot tr').textContent();
+    expect(purposeTotals).toMatch(/^Total[1-9]/);
+    expect(await byModel.locator('tfoot tr').textContent()).toBe(purposeTotals);
+    // Community: the budget and the tenant's spend are refused (409 license_required), said in words.
+    await page
+      .getByRole('region', { name: 'Budget' })
+      .getByText(/change the edition under Licensing/)
+      .waitFor();
+    expect(await page.getByRole('form', { name: 'Spend caps' }).count()).toBe(0);
+  });
+
   it('switches the edition to Commercial, showing what each capability does', async () => {
     await page.goto('/admin/licensing');
     await heading('Licensing').waitFor();
@@ -558,6 +580,35 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await page.getByRole('cell', { name: 'webhookConfiguration.created' }).first().waitFor();
     expect(await page.getByRole('cell', { name: 'licensing.updated' }).count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('tenant')).toBeTruthy();
+  });
+
+  it('sets a client’s spend caps (Commercial), refusing a soft cap above its hard cap, and resets the period', async () => {
+    await page.goto(`${clientPath}/spend`);
+    await heading('Spend').waitFor();
+    const caps = page.getByRole('form', { name: 'Spend caps' });
+    await caps.getByLabel('Monthly soft cap (US$)').fill('60');
+    await caps.getByLabel('Monthly hard cap (US$)').fill('50');
+    await caps.getByRole('button', { name: 'Save caps' }).click();
+    await caps.getByRole('alert').waitFor();
+    await caps.getByLabel('Monthly soft cap (US$)').fill('40');
+    await caps.getByRole('button', { name: 'Save caps' }).click();
+    await caps.getByText('Caps saved.').waitFor();
+    const budget = page.getByRole('region', { name: 'Budget' });
+    await budget.locator('dd', { hasText: '50.00' }).waitFor();
+    await budget.getByText('Within its caps').waitFor();
+    // The review's spend counts until a reset starts a new period; the caps stay.
+    const spent = budget.locator('dt:has-text("Spent this period") + dd');
+    expect(await spent.textContent()).not.toBe('$0.00');
+    await budget.getByRole('button', { name: 'Reset the period' }).click();
+    await budget.getByRole('button', { name: 'Reset now' }).click();
+    await budget.locator('dt:has-text("Spent this period") + dd', { hasText: /^\$0\.00$/ }).waitFor();
+    await budget.locator('dd', { hasText: '50.00' }).waitFor();
+    // A platform administrator also sees the tenant's spend per client, the client by its name.
+    await page
+      .getByRole('table', { name: /^Usage by client/ })
+      .getByRole('link', { name: 'Acme' })
+      .waitFor();
+    await checkPage(page, '13c-spend');
   });
 
   it('submits a review by coordinates and follows it to its result', async () => {

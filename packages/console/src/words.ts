@@ -200,6 +200,24 @@ export const WEBHOOK_EVENTS = {
   pullRequestCommented: 'Pull request commented',
 } as const;
 
+/** Where a client's month-to-date spend stands against its monthly caps (`Budget.state`). */
+export const BUDGET_STATES: Record<string, string> = {
+  ok: 'Within its caps',
+  soft: 'Past the monthly soft cap: reviews run a cheaper plan',
+  hard: 'At the monthly hard cap: new reviews are held',
+};
+
+/** A client's six spend caps (`BudgetInput`), each in US$ or none. */
+export const BUDGET_CAPS = {
+  monthlySoftCapUsd: 'Monthly soft cap',
+  monthlyHardCapUsd: 'Monthly hard cap',
+  pullRequestSoftCapUsd: 'Per pull request soft cap',
+  pullRequestHardCapUsd: 'Per pull request hard cap',
+  incrementSoftCapUsd: 'Per review soft cap',
+  incrementHardCapUsd: 'Per review hard cap',
+} as const;
+export type BudgetCap = keyof typeof BUDGET_CAPS;
+
 export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';
 
 export const label = <T extends Record<string, string>>(table: T, value: string) =>

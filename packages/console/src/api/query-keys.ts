@@ -22,6 +22,8 @@ export const queryKeys = {
   /** Audit trails: the installation's, then one per tenant. Every change adds to them. */
   audit: ['audit'] as const,
   creatableTenants: ['tenants', 'creatable'] as const,
+  /** A tenant's spend report per client (needs budgeting). */
+  tenantSpend: (tenantId: string) => ['tenant', tenantId, 'spend'] as const,
   personalAccessTokens: ['personal-access-tokens'] as const,
   /** Lists of clients; a client's own data is under ['client', clientId]. */
   clients: ['clients'] as const,
@@ -48,4 +50,8 @@ export const queryKeys = {
   webhook: (clientId: string, configId: string) => [...webhooks(clientId), configId] as const,
   crawls: (clientId: string) => [...client(clientId), 'crawls'] as const,
   knowledge: (clientId: string) => [...client(clientId), 'knowledge'] as const,
+  /** The client's token-usage reports, one per grouping. */
+  usage: (clientId: string) => [...client(clientId), 'usage'] as const,
+  /** The client's spend caps and where this month stands (needs budgeting). */
+  budget: (clientId: string) => [...client(clientId), 'budget'] as const,
 };

@@ -28,6 +28,7 @@ import {
   preloadPage,
   ScmConnectionPage,
   ScmConnectionsPage,
+  SpendPage,
   SubmitReviewPage,
   UsersPage,
   WebhookPage,
@@ -68,6 +69,7 @@ const pageRoutes = createRoutesFromElements(
       <Route path="reviews/:jobId" Component={JobPage} />
       <Route path="blocked" Component={BlockedPage} />
       <Route path="dismissals" Component={DismissalsPage} />
+      <Route path="spend" Component={SpendPage} />
     </Route>
     <Route path="*" Component={NotFoundPage} />
   </Route>,

@@ -40,6 +40,7 @@ export const NotFoundPage = page(() => import('../pages/not-found.js'), 'NotFoun
 export const OverviewPage = page(() => import('../pages/overview.js'), 'OverviewPage');
 export const ScmConnectionPage = page(() => import('../pages/scm-connection.js'), 'ScmConnectionPage');
 export const ScmConnectionsPage = page(() => import('../pages/scm-connections.js'), 'ScmConnectionsPage');
+export const SpendPage = page(() => import('../pages/spend.js'), 'SpendPage');
 export const SubmitReviewPage = page(() => import('../pages/submit-review.js'), 'SubmitReviewPage');
 export const UsersPage = page(() => import('../pages/users.js'), 'UsersPage');
 export const WebhookPage = page(() => import('../pages/webhook.js'), 'WebhookPage');

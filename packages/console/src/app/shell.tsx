@@ -19,6 +19,7 @@ const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
   ['/webhooks', 'Webhooks'],
   ['/crawls', 'Crawls'],
   ['/knowledge', 'Code knowledge'],
+  ['/spend', 'Spend'],
 ];
 
 /** The frame around every signed-in page: skip link, header with the client switcher, navigation. */

@@ -64,6 +64,8 @@ const TONES: Record<string, string> = {
   degraded: 'warn',
   budgetHeld: 'warn',
   budgetExceeded: 'warn',
+  // A budget's state: past the soft cap only cuts reviews down.
+  soft: 'warn',
 };
 
 /** A state as a word with a colour; the word carries the meaning, the colour only helps. */

@@ -35,7 +35,7 @@ import {
   operationOf,
 } from './profile-rules.js';
 import { AiProbeInput } from './schemas.js';
-import { assertPolicyPermitsUse } from './tenant-ai-policy.js';
+import { assertPolicyPermitsUse, policyInForce } from './tenant-ai-policy.js';
 
 /** One live call per model must not hang verification on a stuck endpoint. */
 const CHECK_TIMEOUT_MS = 60_000;
@@ -46,7 +46,7 @@ const CHECK_TIMEOUT_MS = 60_000;
  */
 export async function permittedProviders(deps: AiDeps, actor: Actor, clientId: string) {
   const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  const policy = await deps.storage.tenantAiPolicies.find(client.tenantId);
+  const policy = await policyInForce(deps.storage, client.tenantId);
   const kinds = policy?.permittedProviderKinds ?? null;
   return {
     providers: deps.providers.ai.map((k) => ({

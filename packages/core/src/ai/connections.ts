@@ -27,7 +27,7 @@ import {
   PatchAiConnectionInput,
   type PurposeBindingInputBody,
 } from './schemas.js';
-import { assertPolicyPermitsProfile } from './tenant-ai-policy.js';
+import { assertPolicyPermitsProfile, policyInForce } from './tenant-ai-policy.js';
 
 export const NEVER_VERIFIED: VerificationRecord = {
   status: 'neverVerified',
@@ -192,11 +192,11 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
 /** The tenant's AI policy must permit the profile's kind and host (400 naming the policy). */
 export async function assertTenantPermits(
   deps: Pick<AiDeps, 'providers'>,
-  repos: Pick<AiStorageRepositories, 'tenantAiPolicies'>,
+  repos: Pick<AiStorageRepositories, 'tenantAiPolicies' | 'settings'>,
   client: Pick<ClientRecord, 'tenantId'>,
   profile: { providerKind: string; baseUrl: string },
 ): Promise<void> {
-  const policy = await repos.tenantAiPolicies.find(client.tenantId);
+  const policy = await policyInForce(repos, client.tenantId);
   assertPolicyPermitsProfile(policy, findKind(deps, profile.providerKind), profile);
 }
 

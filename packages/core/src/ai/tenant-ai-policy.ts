@@ -1,8 +1,8 @@
 import type { AiProviderKindV1 } from '../ai-model/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
-import { requireMultiTenancy } from '../licensing/index.js';
-import type { AiDeps, ResolveDeps } from './ai-deps.js';
+import { type LicensingRepositories, readLicensing, requireMultiTenancy } from '../licensing/index.js';
+import type { AiDeps, AiRepositories, ResolveDeps } from './ai-deps.js';
 import type { AiConnectionRecord, TenantAiPolicyRecord } from './ai-records.js';
 import { TenantAiPolicyInput } from './schemas.js';
 
@@ -21,13 +21,25 @@ export const tenantAiPolicyView = (tenantId: string, p: TenantAiPolicyRecord | u
 
 const isRestricted = (p: PolicyRules) => p.permittedProviderKinds !== null || p.permittedHosts !== null;
 
-/** The policy of the tenant that owns a client (unrestricted when none is stored). */
-export async function policyOfClient(
+/**
+ * The policy in force for a tenant. Per-tenant configuration is Commercial: in Community a stored
+ * policy stays idle, as other tenant configuration does, until the edition returns.
+ */
+export async function policyInForce(
+  repos: Pick<AiRepositories, 'tenantAiPolicies'> & LicensingRepositories,
+  tenantId: string,
+): Promise<TenantAiPolicyRecord | undefined> {
+  if ((await readLicensing({ storage: repos })).edition !== 'Commercial') return undefined;
+  return repos.tenantAiPolicies.find(tenantId);
+}
+
+/** The policy in force for the tenant that owns a client. */
+async function policyOfClient(
   deps: Pick<ResolveDeps, 'storage'>,
   clientId: string,
 ): Promise<TenantAiPolicyRecord | undefined> {
   const client = await deps.storage.clients.findById(clientId);
-  return client ? deps.storage.tenantAiPolicies.find(client.tenantId) : undefined;
+  return client ? policyInForce(deps.storage, client.tenantId) : undefined;
 }
 
 /**

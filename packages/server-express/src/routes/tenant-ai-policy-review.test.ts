@@ -49,5 +49,12 @@ describe('a review under a tenant AI policy that no longer permits its connectio
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/tenant AI policy does not permit the host/);
     expect(model.chats.length).toBe(chats);
+
+    // Per-tenant configuration is Commercial: in Community the stored policy stays idle.
+    expect((await admin.patch('/admin/licensing', { edition: 'Community' })).status).toBe(200);
+    const connections = `/clients/${client.clientId}/ai-connections`;
+    const connectionId = (await admin.get(connections)).body.items[0].id;
+    expect((await admin.post(`${connections}/${connectionId}/verify`)).body.status).toBe('verified');
+    expect((await admin.get(`${connections}/permitted-providers`)).body.isRestricted).toBe(false);
   });
 });

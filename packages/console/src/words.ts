@@ -79,6 +79,7 @@ export const AI_FAILURES: Record<string, string> = {
   authorization: 'The credentials are valid but may not use this model or endpoint.',
   providerRejected: 'The provider rejected the request: check the model ids and settings.',
   capabilityMismatch: 'A model cannot do what its configuration or binding says (chat, embeddings, protocol).',
+  policy: 'The tenant’s AI policy does not permit this provider kind or host; nothing was sent to it.',
   unknown: 'The provider answered in an unexpected way.',
 };
 

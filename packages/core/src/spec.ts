@@ -30,6 +30,8 @@ export {
   type PriceOverrideRecord,
   type PurposeBindingRecord,
   type PurposeMappingRecord,
+  type TenantAiPoliciesRepository,
+  type TenantAiPolicyRecord,
   type VerificationRecord,
 } from './ai/index.js';
 export {

@@ -190,6 +190,8 @@ export type AiFailureCategory =
   | 'authorization'
   | 'providerRejected'
   | 'capabilityMismatch'
+  /** The tenant's AI policy does not permit the connection's provider kind or host. */
+  | 'policy'
   | 'unknown';
 
 export interface AiProbeResult {

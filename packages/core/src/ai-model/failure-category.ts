@@ -12,6 +12,8 @@ export function failureCategoryOf(error: unknown): AiFailureCategory {
   switch (error.details.providerFailure) {
     case 'credentials':
       return 'credentials';
+    case 'policy':
+      return 'policy';
     case 'authorization':
       return 'authorization';
     case 'egressRefused':

@@ -3,13 +3,19 @@ import type { Clock, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ProviderRegistry } from '../provider-registry/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
-import type { AiConnectionsRepository, AiLogicalModelsRepository, AiModelCatalogRepository } from './ai-records.js';
+import type {
+  AiConnectionsRepository,
+  AiLogicalModelsRepository,
+  AiModelCatalogRepository,
+  TenantAiPoliciesRepository,
+} from './ai-records.js';
 
 /** The AI capability's part of the storage port: connections, logical models and the model catalog. */
 export interface AiRepositories {
   aiConnections: AiConnectionsRepository;
   aiLogicalModels: AiLogicalModelsRepository;
   aiModelCatalog: AiModelCatalogRepository;
+  tenantAiPolicies: TenantAiPoliciesRepository;
 }
 
 export interface AiSettings {

@@ -24,6 +24,7 @@ export const AI_FAILURE_CATEGORIES = [
   'authorization',
   'providerRejected',
   'capabilityMismatch',
+  'policy',
   'unknown',
 ] as const satisfies readonly AiFailureCategory[];
 
@@ -200,3 +201,18 @@ export interface AiModelCatalogRepository {
 }
 
 export { VERIFICATION_STATUSES, type VerificationStatus };
+
+/** A tenant's limits on where its clients' AI connections may send calls; null: no limit of that sort. */
+export interface TenantAiPolicyRecord {
+  tenantId: string;
+  permittedProviderKinds: string[] | null;
+  /** Exact hosts, or `.suffix` for any host below the suffix. */
+  permittedHosts: string[] | null;
+  updatedAt: string;
+}
+
+export interface TenantAiPoliciesRepository {
+  find(tenantId: string): Promise<TenantAiPolicyRecord | undefined>;
+  /** Inserts or replaces the tenant's policy. */
+  save(policy: TenantAiPolicyRecord): Promise<void>;
+}

@@ -17,6 +17,7 @@ import { MarginError } from '../kernel/index.js';
 import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
 import {
+  assertTenantPermits,
   auditAiConnection,
   connectionView,
   findKind,
@@ -34,20 +35,26 @@ import {
   operationOf,
 } from './profile-rules.js';
 import { AiProbeInput } from './schemas.js';
+import { assertPolicyPermitsUse, policyInForce } from './tenant-ai-policy.js';
 
 /** One live call per model must not hang verification on a stuck endpoint. */
 const CHECK_TIMEOUT_MS = 60_000;
 
-/** The kinds this build can call. No tenant restricts them yet, so every kind is permitted. */
+/**
+ * The kinds this build can call, and which of them the tenant's AI policy permits. A host rule
+ * does not refuse a kind (its profiles may name a permitted host), but it restricts the tenant.
+ */
 export async function permittedProviders(deps: AiDeps, actor: Actor, clientId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const policy = await policyInForce(deps.storage, client.tenantId);
+  const kinds = policy?.permittedProviderKinds ?? null;
   return {
     providers: deps.providers.ai.map((k) => ({
       providerKind: k.kind,
-      isPermitted: true,
+      isPermitted: kinds === null || kinds.includes(k.kind),
       protocolModes: modesOf(k),
     })),
-    isRestricted: false,
+    isRestricted: kinds !== null || (policy?.permittedHosts ?? null) !== null,
   };
 }
 
@@ -89,7 +96,8 @@ function unsavedConnection(deps: AiDeps, input: unknown): { kind: AiProviderKind
  */
 export async function probeConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
   const { kind, config } = unsavedConnection(deps, input);
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  await assertTenantPermits(deps, deps.storage, client, config);
   const result = await kind.probe(config);
   return {
     status: result.status,
@@ -107,6 +115,7 @@ export async function probeConnection(deps: AiDeps, actor: Actor, clientId: stri
 export async function discoverModels(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
   const { kind, config } = unsavedConnection(deps, input);
   const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  await assertTenantPermits(deps, deps.storage, client, config);
   const result = await kind.discoverModels(config);
   const catalog = await effectiveCatalog(deps, client.tenantId, await tenantCatalogInUse(deps, client.tenantId));
   const lastSeenAt = deps.clock.now().toISOString();
@@ -163,7 +172,14 @@ export async function verifyConnection(deps: AiDeps, actor: Actor, clientId: str
   const current = await loadConnection(deps.storage, clientId, connectionId);
   const kind = findKind(deps, current.providerKind);
   const outcome = kind
-    ? await runVerification(kind, () => openConnectionConfig(deps, kind, current), current)
+    ? await runVerification(
+        kind,
+        async () => {
+          await assertPolicyPermitsUse(deps, kind, current);
+          return openConnectionConfig(deps, kind, current);
+        },
+        current,
+      )
     : failed('capabilityMismatch', `AI provider kind ${current.providerKind} is not available in this installation.`);
   const now = deps.clock.now().toISOString();
   const verification: VerificationRecord = { ...outcome, checkedAt: now };
@@ -190,13 +206,13 @@ const failed = (
 /** `openConfig` runs inside: stored settings the kind now refuses fail the verification, as an adapter's refusal would. */
 async function runVerification(
   kind: AiProviderKindV1,
-  openConfig: () => AiConnectionConfig,
+  openConfig: () => Promise<AiConnectionConfig>,
   profile: AiConnectionRecord,
 ): Promise<Outcome> {
   let config: AiConnectionConfig;
   let probe: Awaited<ReturnType<AiProviderKindV1['probe']>>;
   try {
-    config = openConfig();
+    config = await openConfig();
     probe = await kind.probe(config);
   } catch (error) {
     return failed(failureCategoryOf(error), failureSummaryOf(error));

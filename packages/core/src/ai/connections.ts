@@ -27,6 +27,7 @@ import {
   PatchAiConnectionInput,
   type PurposeBindingInputBody,
 } from './schemas.js';
+import { assertPolicyPermitsProfile, policyInForce } from './tenant-ai-policy.js';
 
 export const NEVER_VERIFIED: VerificationRecord = {
   status: 'neverVerified',
@@ -155,6 +156,7 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
   };
   const profile = normalizeOrThrow(deps, draft, []);
   const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  await assertTenantPermits(deps, deps.storage, client, draft);
   const now = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   const record: AiConnectionRecord = {
@@ -185,6 +187,17 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     });
   });
   return connectionView(record);
+}
+
+/** The tenant's AI policy must permit the profile's kind and host (400 naming the policy). */
+export async function assertTenantPermits(
+  deps: Pick<AiDeps, 'providers'>,
+  repos: Pick<AiStorageRepositories, 'tenantAiPolicies' | 'settings'>,
+  client: Pick<ClientRecord, 'tenantId'>,
+  profile: { providerKind: string; baseUrl: string },
+): Promise<void> {
+  const policy = await policyInForce(repos, client.tenantId);
+  assertPolicyPermitsProfile(policy, findKind(deps, profile.providerKind), profile);
 }
 
 function normalizeOrThrow(
@@ -255,6 +268,7 @@ export async function patchConnection(
       purposeBindings: req.purposeBindings ?? current.purposeBindings.map(bindingAsInput),
     };
     const profile = normalizeOrThrow(deps, draft, current.configuredModels);
+    await assertTenantPermits(deps, tx, client, draft);
     const defaultHeaders = req.defaultHeaders ?? current.defaultHeaders;
     const defaultQueryParams = { ...draft.defaultQueryParams };
     if (

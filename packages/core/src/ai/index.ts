@@ -19,6 +19,8 @@ export {
   type PriceOverrideRecord,
   type PurposeBindingRecord,
   type PurposeMappingRecord,
+  type TenantAiPoliciesRepository,
+  type TenantAiPolicyRecord,
   type VerificationRecord,
 } from './ai-records.js';
 export { type BoundModelTraits, bindReviewModel, type ModelBinding, type ModelBindingInput } from './model-binding.js';
@@ -67,6 +69,9 @@ export {
   PutLogicalModelInput,
   PutPurposeInput,
   protocolMode,
+  TenantAiPolicyInput,
+  TenantAiPolicyView,
+  type TenantAiPolicyViewBody,
   TenantLogicalModelList,
 } from './schemas.js';
 export { type AiUseCases, createAiUseCases } from './use-cases.js';

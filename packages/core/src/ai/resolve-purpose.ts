@@ -6,6 +6,7 @@ import type { AiConnectionRecord, ConfiguredModelRecord } from './ai-records.js'
 import { openConnectionConfig } from './connections.js';
 import { catalogPrices, tenantCatalogInUse } from './model-catalog.js';
 import { narrowAutoMode } from './profile-rules.js';
+import { assertPolicyPermitsUse } from './tenant-ai-policy.js';
 
 /** Everything a caller needs to call the model that serves a purpose. */
 export interface ResolvedPurpose {
@@ -148,6 +149,7 @@ async function build(
   }
   const capability = capabilityForPurpose(purpose);
   const protocolMode = narrowAutoMode(requestedMode, configuredModel, capability, kind);
+  await assertPolicyPermitsUse(deps, kind, connection);
   const config = openConnectionConfig(deps, kind, connection);
   const model = kind.createModel(config, {
     remoteModelId: configuredModel.remoteModelId,

@@ -457,3 +457,40 @@ export type CatalogModelViewBody = z.infer<typeof CatalogModelView>;
 export type CatalogProviderListBody = z.infer<typeof CatalogProviderList>;
 export type PriceOverrideListBody = z.infer<typeof PriceOverrideList>;
 export type PriceOverrideViewBody = z.infer<typeof PriceOverrideView>;
+
+/** An exact host (`api.example.com`) or `.suffix` for any host below it (`.example.com`). */
+const policyHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'must be a host name or .suffix');
+
+const distinct = <T extends z.ZodType<string>>(item: T) =>
+  z
+    .array(item)
+    .max(100)
+    .transform((values) => [...new Set(values)]);
+
+export const TenantAiPolicyInput = z
+  .object({
+    permittedProviderKinds: distinct(aiProviderKind).nullable().meta({
+      description: 'The provider kinds the tenant’s clients may use; null: every kind.',
+    }),
+    permittedHosts: distinct(policyHost).nullable().meta({
+      description: 'Hosts the tenant’s AI connections may call: exact, or `.suffix` for any host below it; null: any.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'TenantAiPolicyInput' });
+
+export const TenantAiPolicyView = z
+  .object({
+    tenantId: z.string(),
+    permittedProviderKinds: z.array(z.string()).nullable(),
+    permittedHosts: z.array(z.string()).nullable(),
+    isRestricted: z.boolean(),
+    updatedAt: timestamp.nullable().meta({ description: 'Null while the tenant has never had a policy.' }),
+  })
+  .meta({ id: 'TenantAiPolicy' });
+export type TenantAiPolicyViewBody = z.infer<typeof TenantAiPolicyView>;

@@ -21,8 +21,10 @@ import type {
   PriceOverrideListBody,
   PriceOverrideViewBody,
   PurposeMappingViewBody,
+  TenantAiPolicyViewBody,
   TenantLogicalModelListBody,
 } from './schemas.js';
+import * as aiPolicy from './tenant-ai-policy.js';
 
 /** AI connections, logical models and purposes, and the tenant's model catalog. */
 export interface AiUseCases {
@@ -72,6 +74,8 @@ export interface AiUseCases {
     input: unknown,
   ): Promise<{ created: boolean; override: PriceOverrideViewBody }>;
   deletePriceOverride(actor: Actor, tenantId: string, overrideId: string): Promise<void>;
+  getTenantAiPolicy(actor: Actor, tenantId: string): Promise<TenantAiPolicyViewBody>;
+  putTenantAiPolicy(actor: Actor, tenantId: string, input: unknown): Promise<TenantAiPolicyViewBody>;
   /** The model behind a purpose, for work that calls it (no actor: the worker acts for the client). */
   resolvePurpose: BoundResolvePurpose;
 }
@@ -118,6 +122,8 @@ export function createAiUseCases(deps: AiDeps): AiUseCases {
     createCatalogModel: (actor, tenantId, input) => catalog.createCatalogModel(deps, actor, tenantId, input),
     deleteCatalogModel: (actor, tenantId, modelId) => catalog.deleteCatalogModel(deps, actor, tenantId, modelId),
     listCatalogProviders: (actor, tenantId) => catalog.listCatalogProviders(deps, actor, tenantId),
+    getTenantAiPolicy: (actor, tenantId) => aiPolicy.getTenantAiPolicy(deps, actor, tenantId),
+    putTenantAiPolicy: (actor, tenantId, input) => aiPolicy.putTenantAiPolicy(deps, actor, tenantId, input),
     listPriceOverrides: (actor, tenantId) => catalog.listPriceOverrides(deps, actor, tenantId),
     putPriceOverride: (actor, tenantId, input) => catalog.putPriceOverride(deps, actor, tenantId, input),
     deletePriceOverride: (actor, tenantId, overrideId) =>

@@ -37,6 +37,8 @@ export type ProviderFailure =
   | 'invalidResponse'
   | 'rejected'
   | 'egressRefused'
+  /** The tenant's AI policy does not permit the connection: refused before any call is made. */
+  | 'policy'
   /** The input did not fit the model's context window; split it and ask again. */
   | 'contextLengthExceeded';
 

@@ -330,5 +330,7 @@ function verificationSummary(
       return `Margin refused to call ${connection.hostBaseUrl}: it redirected elsewhere, or resolved to a link-local, reserved or cloud metadata address.`;
     case 'unavailable':
       return `${provider} could not be reached at ${connection.hostBaseUrl}${status}.`;
+    case 'policy':
+      return error.message;
   }
 }

@@ -13,6 +13,7 @@ export const PROVIDER_FAILURES = [
   'invalidResponse',
   'rejected',
   'egressRefused',
+  'policy',
   'contextLengthExceeded',
 ] as const satisfies readonly ProviderFailure[];
 

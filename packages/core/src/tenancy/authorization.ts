@@ -24,6 +24,8 @@ export const POLICY = {
   'tenants.update': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.members.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.audit.read': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.aiPolicy.read': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.aiPolicy.manage': { scope: 'platform' },
   'tenants.catalog.read': { scope: 'tenant', min: 'TenantUser' },
   'tenants.catalog.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'clients.create': { scope: 'tenant', min: 'TenantAdministrator' },

@@ -94,6 +94,8 @@ export const OPERATION_GROUPS = {
     'verifyAiConnection',
     'activateAiConnection',
     'deactivateAiConnection',
+    'getTenantAiPolicy',
+    'putTenantAiPolicy',
     'listClientLogicalModels',
     'createClientLogicalModel',
     'getClientLogicalModel',
@@ -989,6 +991,29 @@ export function createOperations(raw: Client<paths>) {
        */
       deactivateAiConnection: (clientId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.POST('/clients/{clientId}/ai-connections/{connectionId}/deactivate', { params: { path: { clientId, connectionId } }, ...options })),
+      /**
+       * The provider kinds and hosts the tenant’s AI connections may use (tenant administrator)
+       * `GET /admin/tenants/{tenantId}/ai-policy`
+       * @returns The policy; null lists: unrestricted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      getTenantAiPolicy: (tenantId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/tenants/{tenantId}/ai-policy', { params: { path: { tenantId } }, ...options })),
+      /**
+       * Set the tenant’s AI policy, enforced when a profile is saved and before it is used (platform administrator, Commercial)
+       * `PUT /admin/tenants/{tenantId}/ai-policy`
+       * @returns The policy as stored.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      putTenantAiPolicy: (tenantId: string, body: Body<'putTenantAiPolicy'>, options?: CallOptions) =>
+        unwrap(raw.PUT('/admin/tenants/{tenantId}/ai-policy', { params: { path: { tenantId } }, body, ...options })),
       /**
        * Effective logical models of the client (overrides, then unshadowed tenant entries) and purpose mappings
        * `GET /clients/{clientId}/logical-models`

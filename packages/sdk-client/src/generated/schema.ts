@@ -907,6 +907,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/tenants/{tenantId}/ai-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider kinds and hosts the tenant’s AI connections may use (tenant administrator) */
+        get: operations["getTenantAiPolicy"];
+        /** Set the tenant’s AI policy, enforced when a profile is saved and before it is used (platform administrator, Commercial) */
+        put: operations["putTenantAiPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{clientId}/logical-models": {
         parameters: {
             query?: never;
@@ -2088,7 +2106,7 @@ export interface components {
             /** @description The provider’s answer to the last failed verification; credentials are never in it. */
             lastVerificationError: string | null;
             /** @enum {string|null} */
-            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "cancelled" | "invalidResponse" | "rejected" | "egressRefused" | "contextLengthExceeded" | null;
+            lastVerificationFailureCategory: "credentials" | "authorization" | "notFound" | "rateLimited" | "quotaExceeded" | "unavailable" | "timeout" | "cancelled" | "invalidResponse" | "rejected" | "egressRefused" | "policy" | "contextLengthExceeded" | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp.
@@ -2308,7 +2326,7 @@ export interface components {
             /** @enum {string} */
             status: "succeeded" | "failed";
             /** @enum {string} */
-            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "unknown";
+            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "policy" | "unknown";
             summary: string;
             /**
              * Format: date-time
@@ -2441,7 +2459,7 @@ export interface components {
              * @description Only when status is failed.
              * @enum {string}
              */
-            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "unknown";
+            failureCategory?: "credentials" | "endpointReachability" | "authorization" | "providerRejected" | "capabilityMismatch" | "policy" | "unknown";
             summary: string;
             /**
              * Format: date-time
@@ -2530,6 +2548,23 @@ export interface components {
         AttachCatalogModelInput: {
             /** @description A catalog model of the connection’s provider kind (`builtin:<kind>:<model>` or a tenant model’s id). */
             catalogModelId: string;
+        };
+        TenantAiPolicy: {
+            tenantId: string;
+            permittedProviderKinds: string[] | null;
+            permittedHosts: string[] | null;
+            isRestricted: boolean;
+            /**
+             * Format: date-time
+             * @description Null while the tenant has never had a policy.
+             */
+            updatedAt: string | null;
+        };
+        TenantAiPolicyInput: {
+            /** @description The provider kinds the tenant’s clients may use; null: every kind. */
+            permittedProviderKinds: (("kindCloudA" | "kindDirect" | "kindProxy" | "kindCompatible" | "kindAssistant" | "kindCloudB" | "kindCloudC") | string)[] | null;
+            /** @description Hosts the tenant’s AI connections may call: exact, or `.suffix` for any host below it; null: any. */
+            permittedHosts: string[] | null;
         };
         /** @description Effective names (overrides, then unshadowed tenant entries). */
         ClientLogicalModels: {
@@ -7437,6 +7472,135 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTenantAiPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy; null lists: unrestricted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantAiPolicy"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putTenantAiPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantAiPolicyInput"];
+            };
+        };
+        responses: {
+            /** @description The policy as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantAiPolicy"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,7 @@ import {
   everyone,
   type MatrixRow,
   type Persona,
+  platformAdminOnly,
   setUpPersonas,
   startTestHost,
   type TestApi,
@@ -374,6 +375,20 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
         ).body.id;
       },
       expected: writers(204),
+    },
+    // Tenant administrators read the AI policy; only the platform administrator sets it.
+    {
+      name: 'read the tenant AI policy',
+      method: 'GET',
+      path: () => `/admin/tenants/${s.tenantId}/ai-policy`,
+      expected: { ...everyone(403), anonymous: 401, tenantAdmin: 200, platformAdmin: 200 },
+    },
+    {
+      name: 'set the tenant AI policy',
+      method: 'PUT',
+      path: () => `/admin/tenants/${s.tenantId}/ai-policy`,
+      body: () => ({ permittedProviderKinds: null, permittedHosts: null }),
+      expected: platformAdminOnly(200),
     },
   ];
 

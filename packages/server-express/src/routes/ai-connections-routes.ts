@@ -9,10 +9,12 @@ import {
   CreateAiConnectionInput,
   PatchAiConnectionInput,
   PermittedProvidersView,
+  TenantAiPolicyInput,
+  TenantAiPolicyView,
 } from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
-import { AiConnectionParams, ClientParams, PageQuery } from './params.js';
+import { AiConnectionParams, ClientParams, PageQuery, TenantParams } from './params.js';
 
 const TAG = 'AI connections';
 
@@ -203,6 +205,42 @@ export const aiConnectionsRoutes: RouteSpec[] = [
     handler: async ({ core, actor, params }) => ({
       status: 200,
       body: await core.ai.deactivateAiConnection(actor, params.clientId, params.connectionId),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/admin/tenants/{tenantId}/ai-policy',
+    group: 'ai',
+    operationId: 'getTenantAiPolicy',
+    summary: 'The provider kinds and hosts the tenant’s AI connections may use (tenant administrator)',
+    tag: TAG,
+    params: TenantParams,
+    responses: {
+      200: { description: 'The policy; null lists: unrestricted.', schema: TenantAiPolicyView },
+      ...errors(403, 404),
+    },
+    handler: async ({ core, actor, params }) => ({
+      status: 200,
+      body: await core.ai.getTenantAiPolicy(actor, params.tenantId),
+    }),
+  }),
+  route({
+    method: 'put',
+    path: '/admin/tenants/{tenantId}/ai-policy',
+    group: 'ai',
+    operationId: 'putTenantAiPolicy',
+    summary:
+      'Set the tenant’s AI policy, enforced when a profile is saved and before it is used (platform administrator, Commercial)',
+    tag: TAG,
+    params: TenantParams,
+    body: TenantAiPolicyInput,
+    responses: {
+      200: { description: 'The policy as stored.', schema: TenantAiPolicyView },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.putTenantAiPolicy(actor, params.tenantId, body),
     }),
   }),
 ];

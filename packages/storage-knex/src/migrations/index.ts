@@ -16,6 +16,7 @@ import { wholeRevisionKeys } from './0014_whole_revision_keys.js';
 import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
+import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   usageLedger,
   clientBudgets,
   auditTrail,
+  tenantAiPolicy,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

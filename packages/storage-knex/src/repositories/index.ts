@@ -23,6 +23,7 @@ import { knexReviewPublications } from './review-publications.js';
 import { knexReviewerIdentities } from './reviewer-identities.js';
 import { knexSettings } from './settings.js';
 import { knexSignInFailures } from './sign-in-failures.js';
+import { knexTenantAiPolicies } from './tenant-ai-policies.js';
 import { knexTenants } from './tenants.js';
 import { knexUsageEvents } from './usage-events.js';
 import { knexUsers } from './users.js';
@@ -52,6 +53,7 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     aiConnections: knexAiConnections(db, dialect),
     aiLogicalModels: knexAiLogicalModels(db),
     aiModelCatalog: knexAiModelCatalog(db, dialect),
+    tenantAiPolicies: knexTenantAiPolicies(db, dialect),
     knowledgeSources: knexKnowledgeSources(db, dialect),
     webhookConfigurations: knexWebhookConfigurations(db, dialect),
     webhookDeliveries: knexWebhookDeliveries(db, dialect),

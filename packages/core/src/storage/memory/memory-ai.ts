@@ -3,6 +3,7 @@ import type {
   AiConnectionsRepository,
   AiLogicalModelsRepository,
   AiModelCatalogRepository,
+  TenantAiPoliciesRepository,
 } from '../../ai/index.js';
 import { AI_PURPOSES } from '../../ai-model/index.js';
 import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
@@ -183,6 +184,18 @@ export function memoryAiModelCatalog(state: () => MemoryState): AiModelCatalogRe
     async deletePriceOverride(tenantId, id) {
       const o = overrides().get(id);
       return o?.tenantId === tenantId ? overrides().delete(id) : false;
+    },
+  };
+}
+
+export function memoryTenantAiPolicies(state: () => MemoryState): TenantAiPoliciesRepository {
+  return {
+    async find(tenantId) {
+      const policy = state().tenantAiPolicies.get(tenantId);
+      return policy && copy(policy);
+    },
+    async save(policy) {
+      state().tenantAiPolicies.set(policy.tenantId, copy(policy));
     },
   };
 }

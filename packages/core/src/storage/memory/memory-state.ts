@@ -4,6 +4,7 @@ import type {
   LogicalModelRecord,
   PriceOverrideRecord,
   PurposeMappingRecord,
+  TenantAiPolicyRecord,
 } from '../../ai/index.js';
 import type { AuditEntryRecord } from '../../audit/index.js';
 import type {
@@ -65,6 +66,8 @@ export interface MemoryState {
   aiPurposeMappings: Map<string, PurposeMappingRecord>;
   aiCatalogModels: Map<string, CatalogModelRecord>;
   aiPriceOverrides: Map<string, PriceOverrideRecord>;
+  /** Keyed by tenant id. */
+  tenantAiPolicies: Map<string, TenantAiPolicyRecord>;
   knowledgeSources: Map<string, KnowledgeSourceRecord>;
   webhookConfigurations: Map<string, WebhookConfigurationRecord>;
   webhookDeliveries: Map<string, WebhookDeliveryRecord>;
@@ -107,6 +110,7 @@ export function emptyMemoryState(): MemoryState {
     aiPurposeMappings: new Map(),
     aiCatalogModels: new Map(),
     aiPriceOverrides: new Map(),
+    tenantAiPolicies: new Map(),
     knowledgeSources: new Map(),
     webhookConfigurations: new Map(),
     webhookDeliveries: new Map(),

@@ -1,5 +1,10 @@
 import type { Repositories, StorageV1 } from '../storage-v1.js';
-import { memoryAiConnections, memoryAiLogicalModels, memoryAiModelCatalog } from './memory-ai.js';
+import {
+  memoryAiConnections,
+  memoryAiLogicalModels,
+  memoryAiModelCatalog,
+  memoryTenantAiPolicies,
+} from './memory-ai.js';
 import { memoryAuditEntries } from './memory-audit.js';
 import {
   memoryMemberships,
@@ -50,6 +55,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     aiConnections: memoryAiConnections(state),
     aiLogicalModels: memoryAiLogicalModels(state),
     aiModelCatalog: memoryAiModelCatalog(state),
+    tenantAiPolicies: memoryTenantAiPolicies(state),
     knowledgeSources: memoryKnowledgeSources(state),
     webhookConfigurations: memoryWebhookConfigurations(state),
     webhookDeliveries: memoryWebhookDeliveries(state),

@@ -18,7 +18,6 @@ import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
 import {
   assertTenantPermits,
-  auditAiConnection,
   connectionView,
   findKind,
   loadConnection,
@@ -322,7 +321,13 @@ export async function activateConnection(deps: AiDeps, actor: Actor, clientId: s
     const now = deps.clock.now().toISOString();
     if (!current.isActive) {
       await tx.aiConnections.setActive(current.id, true, now);
-      await auditAiConnection(deps, tx, actor, client, { verb: 'activated', connectionId, summary: 'activated' });
+      await deps.audit.record(tx, actor, {
+        client,
+        resourceType: 'aiConnection',
+        verb: 'activated',
+        resourceId: connectionId,
+        summary: 'activated',
+      });
     }
     return { ...current, isActive: true, updatedAt: current.isActive ? current.updatedAt : now };
   });
@@ -336,7 +341,13 @@ export async function deactivateConnection(deps: AiDeps, actor: Actor, clientId:
     const now = deps.clock.now().toISOString();
     if (current.isActive) {
       await tx.aiConnections.setActive(current.id, false, now);
-      await auditAiConnection(deps, tx, actor, client, { verb: 'deactivated', connectionId, summary: 'deactivated' });
+      await deps.audit.record(tx, actor, {
+        client,
+        resourceType: 'aiConnection',
+        verb: 'deactivated',
+        resourceId: connectionId,
+        summary: 'deactivated',
+      });
     }
     return { ...current, isActive: false, updatedAt: current.isActive ? now : current.updatedAt };
   });

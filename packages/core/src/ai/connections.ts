@@ -1,6 +1,6 @@
 import type { AiConnectionConfig, AiProviderKindV1 } from '../ai-model/index.js';
 import { aiConnectionConfigOf } from '../ai-model/index.js';
-import { type AuditRepositories, changedFields } from '../audit/index.js';
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
 import type { ClientRecord } from '../tenancy/index.js';
@@ -120,24 +120,6 @@ export async function loadConnection(
   return found;
 }
 
-/** Records a change to a client's AI connection in the audit trail, inside the change's transaction. */
-export function auditAiConnection(
-  deps: AiDeps,
-  tx: AuditRepositories,
-  actor: Actor,
-  client: ClientRecord,
-  change: { verb: string; connectionId: string; summary: string },
-): Promise<void> {
-  return deps.audit.record(tx, actor, {
-    tenantId: client.tenantId,
-    clientId: client.id,
-    action: `aiConnection.${change.verb}`,
-    resourceType: 'aiConnection',
-    resourceId: change.connectionId,
-    summary: change.summary,
-  });
-}
-
 export async function createConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
   const req = CreateAiConnectionInput.parse(input);
   const apiKey: DraftKey =
@@ -180,9 +162,11 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
   };
   await deps.storage.transaction(async (tx) => {
     await tx.aiConnections.insert(record);
-    await auditAiConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'aiConnection',
       verb: 'created',
-      connectionId: id,
+      resourceId: id,
       summary: `created a ${req.providerKind} connection (${req.auth.mode})`,
     });
   });
@@ -306,9 +290,11 @@ export async function patchConnection(
       next.isActive = false;
     }
     await tx.aiConnections.update(next);
-    await auditAiConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'aiConnection',
       verb: 'updated',
-      connectionId,
+      resourceId: connectionId,
       // Field names only: headers, query parameters and the key may all carry credentials.
       summary: changedFields(req),
     });
@@ -418,9 +404,11 @@ export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: str
       });
     }
     await tx.aiConnections.delete(connectionId);
-    await auditAiConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'aiConnection',
       verb: 'deleted',
-      connectionId,
+      resourceId: connectionId,
       summary: `deleted a ${current.providerKind} connection`,
     });
   });

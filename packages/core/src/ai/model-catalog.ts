@@ -172,7 +172,6 @@ export async function listClientCatalogModels(deps: AiDeps, actor: Actor, client
   return catalogListing(await clientCatalog(deps, client.tenantId), providerKind);
 }
 
-/** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
 /** Records a change to a tenant's AI catalog (logical models, catalog models, prices) in the audit trail. */
 export function auditTenantAi(
   deps: AiDeps,
@@ -186,15 +185,10 @@ export function auditTenantAi(
     summary: string;
   },
 ): Promise<void> {
-  return deps.audit.record(tx, actor, {
-    tenantId,
-    action: `${change.resourceType}.${change.verb}`,
-    resourceType: change.resourceType,
-    resourceId: change.resourceId,
-    summary: change.summary,
-  });
+  return deps.audit.record(tx, actor, { ...change, tenantId });
 }
 
+/** Hand-defines a model in the tenant's catalog (Commercial, not the System tenant). */
 export async function createCatalogModel(deps: AiDeps, actor: Actor, tenantId: string, input: unknown) {
   const req = CatalogModelInput.parse(input);
   requestedAiKind(deps.providers, req.providerKind, 'providerKind');

@@ -134,7 +134,7 @@ export async function putTenantAiPolicy(deps: AiDeps, actor: Actor, tenantId: st
     await tx.tenantAiPolicies.save(record);
     await deps.audit.record(tx, actor, {
       tenantId,
-      action: 'policy.updated',
+      verb: 'updated',
       resourceType: 'policy',
       resourceId: `${tenantId}/ai-policy`,
       summary: policySummary(record),

@@ -2,8 +2,14 @@ import type { Actor, Clock, Ids } from '../kernel/index.js';
 import type { AuditRepositories } from './audit-deps.js';
 import type { AuditEntryRecord } from './audit-record.js';
 
-/** A change to record; the trail adds the id, the time and the actor. */
-export type AuditChange = Omit<AuditEntryRecord, 'id' | 'at' | 'actorUserId' | 'tenantId' | 'clientId'> & {
+/**
+ * A change to record; the trail adds the id, the time and the actor, and names the action
+ * `<resourceType>.<verb>` so every entry reads the same way. A client's change passes the client,
+ * which places the entry in its tenant too.
+ */
+export type AuditChange = Omit<AuditEntryRecord, 'id' | 'at' | 'actorUserId' | 'tenantId' | 'clientId' | 'action'> & {
+  verb: string;
+  client?: { id: string; tenantId: string } | undefined;
   tenantId?: string | null | undefined;
   clientId?: string | null | undefined;
 };
@@ -18,14 +24,15 @@ export interface AuditTrail {
 
 export function createAuditTrail(deps: { clock: Clock; ids: Ids }): AuditTrail {
   return {
-    async record(into, actor, change) {
+    async record(into, actor, { verb, client, tenantId, clientId, ...change }) {
       await into.auditEntries.insert({
         ...change,
         id: deps.ids.uuid(),
         at: deps.clock.now().toISOString(),
-        tenantId: change.tenantId ?? null,
-        clientId: change.clientId ?? null,
+        tenantId: client?.tenantId ?? tenantId ?? null,
+        clientId: client?.id ?? clientId ?? null,
         actorUserId: actor.userId,
+        action: `${change.resourceType}.${verb}`,
       });
     },
   };

@@ -54,9 +54,8 @@ export async function putClientMember(
       createdAt: deps.clock.now().toISOString(),
     });
     await deps.audit.record(tx, actor, {
-      tenantId: client.tenantId,
-      clientId,
-      action: 'clientMember.put',
+      client,
+      verb: 'put',
       resourceType: 'clientMember',
       resourceId: user.id,
       summary: `set role ${role} for user '${user.username}'`,
@@ -80,9 +79,8 @@ export async function removeClientMember(deps: IdentityDeps, actor: Actor, clien
       throw MarginError.notFound('This user has no role on the client.');
     }
     await deps.audit.record(tx, actor, {
-      tenantId: client.tenantId,
-      clientId,
-      action: 'clientMember.removed',
+      client,
+      verb: 'removed',
       resourceType: 'clientMember',
       resourceId: userId,
       summary: 'removed the role on the client',
@@ -110,7 +108,7 @@ export async function putTenantMember(
     });
     await deps.audit.record(tx, actor, {
       tenantId,
-      action: 'tenantMember.put',
+      verb: 'put',
       resourceType: 'tenantMember',
       resourceId: user.id,
       summary: `set role ${role} for user '${user.username}'`,
@@ -135,7 +133,7 @@ export async function removeTenantMember(deps: IdentityDeps, actor: Actor, tenan
     }
     await deps.audit.record(tx, actor, {
       tenantId,
-      action: 'tenantMember.removed',
+      verb: 'removed',
       resourceType: 'tenantMember',
       resourceId: userId,
       summary: 'removed the role on the tenant',

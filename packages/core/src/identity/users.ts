@@ -32,7 +32,7 @@ export async function createUser(deps: IdentityDeps, actor: Actor, input: unknow
   await deps.storage.transaction(async (tx) => {
     await tx.users.insert(user);
     await deps.audit.record(tx, actor, {
-      action: 'user.created',
+      verb: 'created',
       resourceType: 'user',
       resourceId: user.id,
       summary: `created user '${user.username}' (${user.globalRole})`,
@@ -77,7 +77,7 @@ export async function patchUser(deps: IdentityDeps, actor: Actor, userId: string
     // A password set by an administrator lifts every lock on the username.
     if (patch.passwordHash) await tx.signInFailures.clear(current.username.toLowerCase());
     await deps.audit.record(tx, actor, {
-      action: 'user.updated',
+      verb: 'updated',
       resourceType: 'user',
       resourceId: userId,
       // Names only: `password` says it was set, never what to.

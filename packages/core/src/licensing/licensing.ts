@@ -70,7 +70,7 @@ export async function patchLicensing(deps: LicensingAdminDeps, actor: Actor, inp
   await deps.storage.transaction(async (tx) => {
     await writeLicensing({ ...deps, storage: tx }, record);
     await deps.audit.record(tx, actor, {
-      action: 'licensing.updated',
+      verb: 'updated',
       resourceType: 'licensing',
       resourceId: 'installation',
       summary: `edition ${record.edition}; overrides ${overrideSummary(record)}`,

@@ -1,9 +1,8 @@
-import { type AuditRepositories, changedFields } from '../audit/index.js';
+import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery, type ProviderFailure } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { requestedScmFamily, scmFamily } from '../provider-registry/index.js';
-import type { ClientRecord } from '../tenancy/index.js';
 import type { ProviderConnectionPatch, ProviderConnectionRecord } from './connection-records.js';
 import { connectionNotFound, connectionSecretContext, scmConnectionConfig } from './open-scm-provider.js';
 import { failureCategoryOf } from './provider-failures.js';
@@ -71,24 +70,6 @@ const NEVER_VERIFIED = {
   lastVerificationFailureCategory: null,
 } as const satisfies ProviderConnectionPatch;
 
-/** Records a change to a client's SCM connection (or its scopes) in the audit trail, inside its transaction. */
-export function auditScmConnection(
-  deps: ScmDeps,
-  tx: AuditRepositories,
-  actor: Actor,
-  client: ClientRecord,
-  change: { verb: string; connectionId: string; summary: string },
-): Promise<void> {
-  return deps.audit.record(tx, actor, {
-    tenantId: client.tenantId,
-    clientId: client.id,
-    action: `scmConnection.${change.verb}`,
-    resourceType: 'scmConnection',
-    resourceId: change.connectionId,
-    summary: change.summary,
-  });
-}
-
 /**
  * A client's second connection needs `multiple-scm-providers`; a second connection of the same family
  * on the same host is a duplicate (409) either way.
@@ -129,9 +110,11 @@ export async function createProviderConnection(deps: ScmDeps, actor: Actor, clie
   await deps.storage.transaction(async (tx) => {
     if (refusal && (await tx.providerConnections.countForClient(clientId)) > 0) throw refusal;
     await tx.providerConnections.insert(connection);
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'created',
-      connectionId: id,
+      resourceId: id,
       summary: `created a ${req.providerFamily} connection (${req.authenticationKind})`,
     });
   });
@@ -213,9 +196,11 @@ export async function patchProviderConnection(
   const updated = await deps.storage.transaction(async (tx) => {
     const next = await tx.providerConnections.update(connectionId, patch);
     if (!next) throw connectionNotFound();
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'updated',
-      connectionId: connectionId,
+      resourceId: connectionId,
       // A blank secret keeps the stored one, so only a new one counts as a change.
       summary: changedFields({ ...req, secret: patch.sealedSecret === undefined ? undefined : 'replaced' }),
     });
@@ -235,9 +220,11 @@ export async function deleteProviderConnection(
   const connection = await requireConnection(deps, clientId, connectionId);
   await deps.storage.transaction(async (tx) => {
     if (!(await tx.providerConnections.delete(connectionId))) throw connectionNotFound();
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'deleted',
-      connectionId: connectionId,
+      resourceId: connectionId,
       summary: `deleted a ${connection.providerFamily} connection`,
     });
   });

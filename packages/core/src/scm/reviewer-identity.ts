@@ -1,7 +1,7 @@
 import type { Actor } from '../kernel/index.js';
 import { MarginError } from '../kernel/index.js';
 import type { ReviewerIdentityRecord } from './connection-records.js';
-import { auditScmConnection, requireConnection } from './connections.js';
+import { requireConnection } from './connections.js';
 import { connectScmProvider } from './open-scm-provider.js';
 import { PutReviewerIdentityInput, ResolveReviewerIdentityQuery } from './schemas.js';
 import type { ScmDeps } from './scm-deps.js';
@@ -70,9 +70,11 @@ export async function putReviewerIdentity(
       createdAt: now,
       updatedAt: now,
     });
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'reviewerIdentitySet',
-      connectionId,
+      resourceId: connectionId,
       summary: `set the reviewer identity to '${req.login}'`,
     });
     return put;

@@ -2,7 +2,7 @@ import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { PageQuery } from '../kernel/index.js';
 import type { ProviderScopePatch, ProviderScopeRecord } from './connection-records.js';
-import { auditScmConnection, requireConnection } from './connections.js';
+import { requireConnection } from './connections.js';
 import { scopeNotFound } from './open-scm-provider.js';
 import { CreateProviderScopeInput, PatchProviderScopeInput } from './schemas.js';
 import type { ScmDeps } from './scm-deps.js';
@@ -56,9 +56,11 @@ export async function createProviderScope(
   };
   await deps.storage.transaction(async (tx) => {
     await tx.providerScopes.insert(scope);
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'scopeCreated',
-      connectionId,
+      resourceId: connectionId,
       summary: `added ${scope.scopeType} scope ${scope.id}`,
     });
   });
@@ -103,9 +105,11 @@ export async function patchProviderScope(
   const updated = await deps.storage.transaction(async (tx) => {
     const next = await tx.providerScopes.update(scopeId, patch);
     if (!next) throw scopeNotFound();
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'scopeUpdated',
-      connectionId,
+      resourceId: connectionId,
       summary: `${changedFields(req)} of scope ${scopeId}`,
     });
     return next;
@@ -124,9 +128,11 @@ export async function deleteProviderScope(
   await requireScope(deps, clientId, connectionId, scopeId);
   await deps.storage.transaction(async (tx) => {
     if (!(await tx.providerScopes.delete(scopeId))) throw scopeNotFound();
-    await auditScmConnection(deps, tx, actor, client, {
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'scmConnection',
       verb: 'scopeDeleted',
-      connectionId,
+      resourceId: connectionId,
       summary: `removed scope ${scopeId}`,
     });
   });

@@ -1,7 +1,5 @@
-import type { AuditRepositories } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
-import type { ClientRecord } from '../tenancy/index.js';
 import { BUDGET_CAPS, type ClientBudgetRecord } from './budget-record.js';
 import { BudgetInput, type BudgetViewBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
@@ -70,7 +68,13 @@ export async function putBudget(deps: SpendDeps, actor: Actor, clientId: string,
   await deps.storage.transaction(async (tx) => {
     const current = (await tx.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
     await tx.clientBudgets.save({ ...current, ...caps, updatedAt: at });
-    await auditBudget(deps, tx, actor, client, 'updated', capsSummary(caps));
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'budget',
+      verb: 'updated',
+      resourceId: clientId,
+      summary: capsSummary(caps),
+    });
   });
   return view(await standingOf(deps, clientId));
 }
@@ -83,7 +87,13 @@ export async function resetBudget(deps: SpendDeps, actor: Actor, clientId: strin
   await deps.storage.transaction(async (tx) => {
     const current = (await tx.clientBudgets.find(clientId)) ?? noCaps(clientId, at);
     await tx.clientBudgets.save({ ...current, periodStartedAt: at, updatedAt: at });
-    await auditBudget(deps, tx, actor, client, 'reset', `started a new accounting period at ${at}`);
+    await deps.audit.record(tx, actor, {
+      client,
+      resourceType: 'budget',
+      verb: 'reset',
+      resourceId: clientId,
+      summary: `started a new accounting period at ${at}`,
+    });
   });
   return view(await standingOf(deps, clientId));
 }
@@ -92,25 +102,6 @@ export async function resetBudget(deps: SpendDeps, actor: Actor, clientId: strin
 function capsSummary(caps: Record<string, number | null>): string {
   const set = Object.keys(caps).filter((c) => caps[c] !== null);
   return set.length === 0 ? 'caps removed' : `caps set: ${set.join(', ')}`;
-}
-
-/** Records a change to a client's budget in the audit trail, inside the change's transaction. */
-function auditBudget(
-  deps: SpendDeps,
-  tx: AuditRepositories,
-  actor: Actor,
-  client: ClientRecord,
-  verb: 'updated' | 'reset',
-  summary: string,
-) {
-  return deps.audit.record(tx, actor, {
-    tenantId: client.tenantId,
-    clientId: client.id,
-    action: `budget.${verb}`,
-    resourceType: 'budget',
-    resourceId: client.id,
-    summary,
-  });
 }
 
 /** What the client's budget leaves a review of a pull request: a reason to hold it, or the caps it runs under. */

@@ -59,7 +59,7 @@ export async function createClient(deps: TenancyDeps, actor: Actor, input: unkno
     await deps.audit.record(tx, actor, {
       tenantId,
       clientId: client.id,
-      action: 'client.created',
+      verb: 'created',
       resourceType: 'client',
       resourceId: client.id,
       summary: `created client '${displayName}'`,
@@ -81,7 +81,7 @@ export async function patchClient(deps: TenancyDeps, actor: Actor, clientId: str
     await deps.audit.record(tx, actor, {
       tenantId: current.tenantId,
       clientId,
-      action: 'client.updated',
+      verb: 'updated',
       resourceType: 'client',
       resourceId: clientId,
       summary: changedFields(req),

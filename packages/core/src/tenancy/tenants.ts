@@ -38,7 +38,7 @@ export async function createTenant(deps: TenancyDeps, actor: Actor, input: unkno
     await tx.tenants.insert(tenant);
     await deps.audit.record(tx, actor, {
       tenantId: tenant.id,
-      action: 'tenant.created',
+      verb: 'created',
       resourceType: 'tenant',
       resourceId: tenant.id,
       summary: `created tenant '${displayName}'`,
@@ -56,7 +56,7 @@ export async function patchTenant(deps: TenancyDeps, actor: Actor, tenantId: str
     if (!next) throw MarginError.notFound('Tenant not found.');
     await deps.audit.record(tx, actor, {
       tenantId,
-      action: 'tenant.updated',
+      verb: 'updated',
       resourceType: 'tenant',
       resourceId: tenantId,
       summary: changedFields(req),

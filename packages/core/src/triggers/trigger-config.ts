@@ -240,7 +240,7 @@ export async function auditTriggerConfiguration(
   await deps.audit.record(tx, actor, {
     tenantId: client?.tenantId ?? null,
     clientId: change.clientId,
-    action: `${change.kind}.${change.verb}`,
+    verb: change.verb,
     resourceType: change.kind,
     resourceId: change.configurationId,
     summary: change.request ? changedFields(change.request) : `${change.verb} the configuration`,

@@ -275,6 +275,8 @@ export {
   BUDGET_CAPS,
   type ClientBudgetRecord,
   type ClientBudgetsRepository,
+  MICROS_PER_USD,
+  toMicroUsd,
   USAGE_GROUPINGS,
   USAGE_SOURCES,
   type UsageEventRecord,

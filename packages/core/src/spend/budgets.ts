@@ -3,8 +3,7 @@ import { requireCapability } from '../licensing/index.js';
 import { BUDGET_CAPS, type ClientBudgetRecord } from './budget-record.js';
 import { BudgetInput, type BudgetViewBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
-
-const MICROS = 1_000_000;
+import { MICROS_PER_USD } from './spend-records.js';
 
 /** What reading a client's standing needs: the worker admits jobs with it, outside the use cases. */
 type LedgerReader = { storage: Pick<SpendDeps['storage'], 'clientBudgets' | 'usageEvents'>; clock: SpendDeps['clock'] };
@@ -31,7 +30,7 @@ function periodStart(deps: Pick<SpendDeps, 'clock'>, budget: ClientBudgetRecord)
 async function standingOf(deps: LedgerReader, clientId: string) {
   const budget = (await deps.storage.clientBudgets.find(clientId)) ?? noCaps(clientId, deps.clock.now().toISOString());
   const startedAt = periodStart(deps, budget);
-  const spentUsd = (await deps.storage.usageEvents.costSince(clientId, startedAt)) / MICROS;
+  const spentUsd = (await deps.storage.usageEvents.costSince(clientId, startedAt)) / MICROS_PER_USD;
   return { budget, startedAt, spentUsd };
 }
 
@@ -113,7 +112,7 @@ export interface BudgetAdmission {
   hardUsd?: number | undefined;
 }
 
-const usd = (n: number) => `US$${Math.round(n * MICROS) / MICROS}`;
+const usd = (n: number) => `US$${Math.round(n * MICROS_PER_USD) / MICROS_PER_USD}`;
 
 /**
  * For the review worker, when spend caps apply (`budgeting`): holds the job when the period's spend
@@ -128,7 +127,7 @@ export async function budgetAdmission(
   const { budget: b, spentUsd } = await standingOf(deps, clientId);
   const prCapped = b.pullRequestHardCapUsd !== null || b.pullRequestSoftCapUsd !== null;
   const prSpentUsd = prCapped
-    ? (await deps.storage.usageEvents.costOfPullRequest(clientId, pullRequestKey)) / MICROS
+    ? (await deps.storage.usageEvents.costOfPullRequest(clientId, pullRequestKey)) / MICROS_PER_USD
     : 0;
   if (b.monthlyHardCapUsd !== null && spentUsd >= b.monthlyHardCapUsd) {
     return {
@@ -158,6 +157,7 @@ export async function budgetAdmission(
     b.incrementSoftCapUsd,
   );
   // The engine takes positive caps with soft ≤ hard: a soft cap already passed degrades as far as it can.
-  const softUsd = softLeft === undefined ? undefined : Math.min(Math.max(softLeft, 1 / MICROS), hardUsd ?? Infinity);
+  const softUsd =
+    softLeft === undefined ? undefined : Math.min(Math.max(softLeft, 1 / MICROS_PER_USD), hardUsd ?? Infinity);
   return { softUsd, hardUsd };
 }

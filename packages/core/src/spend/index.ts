@@ -16,6 +16,10 @@ export {
 } from './schemas.js';
 export type { SpendDeps, SpendRepositories } from './spend-deps.js';
 export {
+  addUsage,
+  MICROS_PER_USD,
+  noUsage,
+  toMicroUsd,
   USAGE_GROUPINGS,
   USAGE_SOURCES,
   type UsageEventRecord,
@@ -24,5 +28,6 @@ export {
   type UsageSource,
   type UsageSummaryQuery,
   type UsageSums,
+  usageOfEvent,
 } from './spend-records.js';
 export { createSpendUseCases, type SpendUseCases } from './use-cases.js';

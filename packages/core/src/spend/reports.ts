@@ -3,13 +3,12 @@ import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { SpendQuery, TokenUsageQuery, type UsageReportBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
-import type { UsageGrouping, UsageSums } from './spend-records.js';
+import { addUsage, MICROS_PER_USD, noUsage, type UsageGrouping, type UsageSums } from './spend-records.js';
 
 /** The longest window a report covers (decisions.md). */
 export const MAX_REPORT_DAYS = 400;
 
 const DAY_MS = 86_400_000;
-const MICROS = 1_000_000;
 
 /** A client's token usage and estimated cost (ClientUser, both editions). */
 export async function clientTokenUsage(
@@ -45,7 +44,7 @@ async function report(
   query: { clientId?: string; tenantId?: string; fromDay: string; toDay: string; groupBy: UsageGrouping },
 ): Promise<UsageReportBody> {
   const rows = await deps.storage.usageEvents.summarize(query);
-  const sum = rows.reduce(add, none());
+  const sum = rows.reduce(addUsage, noUsage());
   return {
     from: query.fromDay,
     to: query.toDay,
@@ -86,28 +85,6 @@ export function pruneUsage(deps: SpendDeps, retentionDays: number): Promise<numb
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
-const none = (): UsageSums => ({
-  calls: 0,
-  inputTokens: 0,
-  cachedInputTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-  costMicroUsd: 0,
-  approximateCalls: 0,
-});
-
-function add(a: UsageSums, b: UsageSums): UsageSums {
-  return {
-    calls: a.calls + b.calls,
-    inputTokens: a.inputTokens + b.inputTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-    costMicroUsd: a.costMicroUsd + b.costMicroUsd,
-    approximateCalls: a.approximateCalls + b.approximateCalls,
-  };
-}
-
 function view(s: UsageSums) {
   return {
     calls: s.calls,
@@ -115,7 +92,7 @@ function view(s: UsageSums) {
     cachedInputTokens: s.cachedInputTokens,
     outputTokens: s.outputTokens,
     reasoningTokens: s.reasoningTokens,
-    estimatedCostUsd: s.costMicroUsd / MICROS,
+    estimatedCostUsd: s.costMicroUsd / MICROS_PER_USD,
     costIsApproximate: s.approximateCalls > 0,
   };
 }

@@ -43,6 +43,47 @@ export interface UsageSums {
   approximateCalls: number;
 }
 
+/** Millionths of a US dollar in one: the ledger keeps costs as whole micro-dollars so sums stay exact. */
+export const MICROS_PER_USD = 1_000_000;
+
+/** A cost in whole micro-dollars, rounded once per call. */
+export const toMicroUsd = (usd: number): number => Math.round(usd * MICROS_PER_USD);
+
+/** The sums of no call at all. */
+export const noUsage = (): UsageSums => ({
+  calls: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  costMicroUsd: 0,
+  approximateCalls: 0,
+});
+
+/** Two sums together. */
+export function addUsage(a: UsageSums, b: UsageSums): UsageSums {
+  return {
+    calls: a.calls + b.calls,
+    inputTokens: a.inputTokens + b.inputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    costMicroUsd: a.costMicroUsd + b.costMicroUsd,
+    approximateCalls: a.approximateCalls + b.approximateCalls,
+  };
+}
+
+/** What one ledger event adds to a sum. */
+export const usageOfEvent = (e: UsageEventRecord): UsageSums => ({
+  calls: 1,
+  inputTokens: e.inputTokens,
+  cachedInputTokens: e.cachedInputTokens,
+  outputTokens: e.outputTokens,
+  reasoningTokens: e.reasoningTokens,
+  costMicroUsd: toMicroUsd(e.estimatedCostUsd),
+  approximateCalls: e.costIsApproximate ? 1 : 0,
+});
+
 export interface UsageSummaryQuery {
   /** Exactly one of the two. */
   clientId?: string | undefined;

@@ -1,8 +1,13 @@
-import type { UsageEventRecord, UsageEventsRepository, UsageGrouping, UsageSums } from '@margin/core/spec';
+import {
+  MICROS_PER_USD,
+  toMicroUsd,
+  type UsageEventRecord,
+  type UsageEventsRepository,
+  type UsageGrouping,
+  type UsageSums,
+} from '@margin/core/spec';
 import { readBool, readTime } from '../dialect.js';
 import { atomically, type Db, insertInChunks, type Row, textOrNull } from '../rows.js';
-
-const MICROS = 1_000_000;
 
 const ROLLUP_KEY = ['client_id', 'day', 'source', 'purpose', 'model', 'connection_id', 'logical_model', 'repository'];
 const COUNTERS = [
@@ -24,8 +29,6 @@ const GROUP_COLUMN: Record<UsageGrouping, string> = {
   client: 'client_id',
 };
 
-const microUsd = (usd: number) => Math.round(usd * MICROS);
-
 const eventFromRow = (row: Row): UsageEventRecord => ({
   id: String(row.id),
   at: readTime(row.at),
@@ -45,7 +48,7 @@ const eventFromRow = (row: Row): UsageEventRecord => ({
   cachedInputTokens: Number(row.cached_input_tokens),
   outputTokens: Number(row.output_tokens),
   reasoningTokens: Number(row.reasoning_tokens),
-  estimatedCostUsd: Number(row.cost_micro_usd) / MICROS,
+  estimatedCostUsd: Number(row.cost_micro_usd) / MICROS_PER_USD,
   costIsApproximate: readBool(row.cost_is_approximate),
 });
 
@@ -70,7 +73,7 @@ function rollupsOf(events: readonly UsageEventRecord[]): Row[] {
     row.cached_input_tokens = Number(row.cached_input_tokens) + e.cachedInputTokens;
     row.output_tokens = Number(row.output_tokens) + e.outputTokens;
     row.reasoning_tokens = Number(row.reasoning_tokens) + e.reasoningTokens;
-    row.cost_micro_usd = Number(row.cost_micro_usd) + microUsd(e.estimatedCostUsd);
+    row.cost_micro_usd = Number(row.cost_micro_usd) + toMicroUsd(e.estimatedCostUsd);
     row.approximate_calls = Number(row.approximate_calls) + (e.costIsApproximate ? 1 : 0);
     rows.set(id, row);
   }
@@ -104,7 +107,7 @@ export function knexUsageEvents(db: Db): UsageEventsRepository {
             cached_input_tokens: e.cachedInputTokens,
             output_tokens: e.outputTokens,
             reasoning_tokens: e.reasoningTokens,
-            cost_micro_usd: microUsd(e.estimatedCostUsd),
+            cost_micro_usd: toMicroUsd(e.estimatedCostUsd),
             cost_is_approximate: e.costIsApproximate,
           })),
         );

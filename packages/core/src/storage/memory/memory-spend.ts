@@ -1,13 +1,15 @@
-import type {
-  ClientBudgetsRepository,
-  UsageEventRecord,
-  UsageEventsRepository,
-  UsageGrouping,
-  UsageSums,
+import {
+  addUsage,
+  type ClientBudgetsRepository,
+  noUsage,
+  toMicroUsd,
+  type UsageEventRecord,
+  type UsageEventsRepository,
+  type UsageGrouping,
+  type UsageSums,
+  usageOfEvent,
 } from '../../spend/index.js';
 import { copy, type MemoryState } from './memory-state.js';
-
-const MICROS = 1_000_000;
 
 /** The key a grouping sorts an event under; the same keys the SQL storages group their rollups by. */
 export function usageKeyOf(event: UsageEventRecord, groupBy: UsageGrouping): string {
@@ -42,38 +44,21 @@ export function memoryUsageEvents(state: () => MemoryState): UsageEventsReposito
         const day = e.at.slice(0, 10);
         if (day < query.fromDay || day > query.toDay) continue;
         const key = usageKeyOf(e, query.groupBy);
-        const s = sums.get(key) ?? {
-          calls: 0,
-          inputTokens: 0,
-          cachedInputTokens: 0,
-          outputTokens: 0,
-          reasoningTokens: 0,
-          costMicroUsd: 0,
-          approximateCalls: 0,
-        };
-        s.calls += 1;
-        s.inputTokens += e.inputTokens;
-        s.cachedInputTokens += e.cachedInputTokens;
-        s.outputTokens += e.outputTokens;
-        s.reasoningTokens += e.reasoningTokens;
-        s.costMicroUsd += Math.round(e.estimatedCostUsd * MICROS);
-        s.approximateCalls += e.costIsApproximate ? 1 : 0;
-        sums.set(key, s);
+        sums.set(key, addUsage(sums.get(key) ?? noUsage(), usageOfEvent(e)));
       }
       return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, s]) => ({ key, ...s }));
     },
     async costSince(clientId, since) {
       let micros = 0;
       for (const e of rows().values()) {
-        if (e.clientId === clientId && e.at >= since) micros += Math.round(e.estimatedCostUsd * MICROS);
+        if (e.clientId === clientId && e.at >= since) micros += toMicroUsd(e.estimatedCostUsd);
       }
       return micros;
     },
     async costOfPullRequest(clientId, pullRequestKey) {
       let micros = 0;
       for (const e of rows().values()) {
-        if (e.clientId === clientId && e.pullRequestKey === pullRequestKey)
-          micros += Math.round(e.estimatedCostUsd * MICROS);
+        if (e.clientId === clientId && e.pullRequestKey === pullRequestKey) micros += toMicroUsd(e.estimatedCostUsd);
       }
       return micros;
     },

@@ -297,6 +297,35 @@ export interface ScmAccount {
   displayName: string;
 }
 
+/** One file of a repository's tree at a commit. */
+export interface TreeEntry {
+  /** Repository-relative, no leading slash. */
+  path: string;
+  /**
+   * Git blob id where the provider lists it (GitHub, GitLab, Azure DevOps); a refresh re-reads a file
+   * only when this changed. Absent where the listing has none (Bitbucket): the indexer then relies on
+   * `compareCommits` between the indexed and the new head.
+   */
+  blobId?: string | undefined;
+  /** Bytes, where the listing says (files over the indexer's limit are skipped unread). */
+  sizeBytes?: number | undefined;
+}
+
+export type CommitStatusState = 'pending' | 'success' | 'failure' | 'error';
+
+/** A status on a pull request's head commit (GitHub/GitLab commit status, Bitbucket build status, ADO PR status). */
+export interface CommitStatusInput {
+  /** Shown by the provider as the check's name; the same name replaces the earlier status. */
+  name: string;
+  state: CommitStatusState;
+  /** One line; adapters cut it to the provider's limit (GitHub: 140 characters). */
+  description: string;
+  /** Where the status links, e.g. the console's job page. */
+  targetUrl?: string | undefined;
+  /** The revision whose head commit (ADO: iteration) carries the status. */
+  revision: Revision;
+}
+
 export interface ScmProviderV1 {
   readonly specificationVersion: 'v1';
   readonly family: ProviderFamily;
@@ -361,6 +390,24 @@ export interface ScmProviderV1 {
   listRepositories(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmRepository>;
   listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string>;
   searchUsers(scopePath: string, search: string, options?: ScmCallOptions): Promise<ScmUser[]>;
+
+  // Optional members, added within v1: a plugin written before them still loads, and core says what
+  // it cannot do without them (a protocol warning, a failed index) instead of refusing the adapter.
+  // Every built-in adapter implements them.
+
+  /** Sets a status on the pull request's head commit. A token without the right throws `provider_unavailable` (403). */
+  setCommitStatus?(ref: PullRequestRef, input: CommitStatusInput, options?: ScmCallOptions): Promise<void>;
+  /** The commit SHA a branch points at, or `undefined` when the branch does not exist. */
+  getBranchHead?(ref: RepositoryRef, branch: string, options?: ScmCallOptions): Promise<string | undefined>;
+  /**
+   * Every file (not directory, not submodule) of the repository at `commitSha`, under `pathPrefix`
+   * when given, across all pages, streamed in no particular order.
+   */
+  listTree?(
+    ref: RepositoryRef,
+    commitSha: string,
+    options?: ScmCallOptions & { pathPrefix?: string | undefined },
+  ): AsyncIterable<TreeEntry>;
 }
 
 export const WEBHOOK_EVENT_KINDS = ['pullRequestCreated', 'pullRequestUpdated', 'pullRequestCommented'] as const;

@@ -46,6 +46,7 @@ export type {
   ReviewModels,
   ReviewOutcome,
   ReviewScm,
+  SharedSpendV1,
 } from './review-engine-v1.js';
 export { everyChunkFailed } from './review-failure.js';
 export * from './standalone/index.js';

@@ -73,6 +73,24 @@ export interface ReviewContext {
    * the tighter of it and the installation's caps.
    */
   budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+  /** The client's budget as several hosts share it, when one of its hard caps is shared by other reviews. */
+  sharedSpend?: SharedSpendV1 | undefined;
+}
+
+/**
+ * A hard cap several reviews draw on at once (a client's monthly or pull-request cap, with reviews
+ * running on several hosts). Before a chunk's calls the engine claims their estimated cost; a refused
+ * claim keeps the chunk from starting, as the run's own hard cap does. Each finished call's real cost
+ * is reported as it comes back, and the claim is released when the chunk ends. So the cap is passed
+ * by at most what the chunks in flight spend beyond their estimates.
+ */
+export interface SharedSpendV1 {
+  /** Whether `usd` more fits under the shared caps, claimed if so. */
+  claim(usd: number): Promise<boolean>;
+  /** Gives a claim back once its calls have ended (their cost came in through `spent`). */
+  release(usd: number): Promise<void>;
+  /** One finished call's cost; shared with the next claim or release. */
+  spent(usd: number): void;
 }
 
 export interface ReviewOutcome {

@@ -12,6 +12,7 @@ import type {
   ReviewMemory,
   ReviewModel,
   ReviewScm,
+  SharedSpendV1,
 } from '../review-engine/index.js';
 import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
@@ -36,6 +37,8 @@ export function createReviewContext(
     spendCapsApply: boolean;
     /** The client budget's headroom, when spend caps apply. */
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+    /** The client budget's hard caps shared with the reviews running at once, when one binds. */
+    sharedSpend?: SharedSpendV1 | undefined;
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -68,6 +71,7 @@ export function createReviewContext(
     memory: reviewMemory(deps, job),
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
+    sharedSpend: run.sharedSpend,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

@@ -125,6 +125,8 @@ export async function executeJob(
     });
     deps.jobStatusCache.forget(job.id);
     if (recorded) {
+      // An ended job claims nothing more; what its calls cost is not in the ledger, as before.
+      await deps.storage.inFlightSpend.remove(job.id);
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: message });
     }
     return { status: 'failed', error };
@@ -152,7 +154,7 @@ export async function executeJob(
     // Decided once per job: a license change while it runs applies from the next job on.
     const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
     // Without budgeting the client's caps stay stored and bind nothing.
-    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId, job.pullRequestKey) : {};
+    const admission = spendCapsApply ? await budgetAdmission(deps, job) : {};
     if (admission.heldReason) return hold(admission.heldReason);
     const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
     const context = createReviewContext(deps, job, {
@@ -161,6 +163,7 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
+      sharedSpend: admission.shared,
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
@@ -177,6 +180,8 @@ export async function executeJob(
         progress,
       });
       if (finished && events.length > 0) await tx.usageEvents.record(events);
+      // The ledger holds the job's calls now: its in-flight claims and spend would count them twice.
+      if (finished) await tx.inFlightSpend.remove(job.id);
       return finished;
     });
     deps.jobStatusCache.forget(job.id);

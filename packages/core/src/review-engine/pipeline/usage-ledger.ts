@@ -21,6 +21,9 @@ export class UsageLedger {
   private readonly entries = new Map<string, Entry>();
   private readonly calls: ModelCallUsage[] = [];
 
+  /** `onCost` hears each call's cost as it is counted (a shared budget learns spend before the job ends). */
+  constructor(private readonly onCost?: (usd: number) => void) {}
+
   add(model: ReviewModel, purpose: AiPurpose, usage: AiUsage, at: string): void {
     const key = `${model.connectionId}\u0000${model.model.remoteModelId}\u0000${purpose}`;
     const entry = this.entries.get(key) ?? {
@@ -35,6 +38,7 @@ export class UsageLedger {
     entry.usage = addUsage(entry.usage, usage);
     entry.costMicroUsd += costMicroUsd;
     this.entries.set(key, entry);
+    this.onCost?.(costMicroUsd / MICROS);
     this.calls.push({
       at,
       purpose,

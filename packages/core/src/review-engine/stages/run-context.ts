@@ -26,12 +26,13 @@ export interface RunContext {
 
 export function createRunContext(input: RunReviewInput): RunContext {
   const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
+  const shared = input.sharedSpend;
   return {
     input,
     settings,
     caps: checkSpendCaps(settings.spendCaps),
     thorough: checkThoroughSettings(settings.thorough),
-    ledger: new UsageLedger(),
+    ledger: new UsageLedger(shared && ((usd) => shared.spent(usd))),
     protocol: input.protocol,
     signal: input.signal,
     source: input.source,

@@ -2,7 +2,7 @@ import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai-m
 import type { Clock, EventBus, Ids } from '../kernel/index.js';
 import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
-import type { JobUsage } from './protocol/job-usage.js';
+import type { JobUsage, ModelCallUsage } from './protocol/job-usage.js';
 import type { ProtocolWriter } from './protocol/protocol-writer.js';
 
 /** The model serving one purpose for a job, with what the engine needs to budget and price it. */
@@ -75,6 +75,11 @@ export interface ReviewContext {
   budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
   /** The client's budget as several hosts share it, when one of its hard caps is shared by other reviews. */
   sharedSpend?: SharedSpendV1 | undefined;
+  /**
+   * Hears each model call as it returns (the calls `ReviewOutcome.usage` lists at the end), so a
+   * review that throws is still accounted for what it spent.
+   */
+  onModelCall?: ((call: ModelCallUsage) => void) | undefined;
 }
 
 /**

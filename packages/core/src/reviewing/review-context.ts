@@ -39,6 +39,8 @@ export function createReviewContext(
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
     /** The client budget's hard caps shared with the reviews running at once, when one binds. */
     sharedSpend?: SharedSpendV1 | undefined;
+    /** Hears each model call as it returns. */
+    onModelCall?: ReviewContext['onModelCall'];
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -72,6 +74,7 @@ export function createReviewContext(
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
     sharedSpend: run.sharedSpend,
+    onModelCall: run.onModelCall,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

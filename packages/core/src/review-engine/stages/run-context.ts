@@ -26,13 +26,16 @@ export interface RunContext {
 
 export function createRunContext(input: RunReviewInput): RunContext {
   const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
-  const shared = input.sharedSpend;
+  const { sharedSpend, onModelCall } = input;
   return {
     input,
     settings,
     caps: checkSpendCaps(settings.spendCaps),
     thorough: checkThoroughSettings(settings.thorough),
-    ledger: new UsageLedger(shared && ((usd) => shared.spent(usd))),
+    ledger: new UsageLedger((call) => {
+      onModelCall?.(call);
+      sharedSpend?.spent(call.estimatedCostUsd);
+    }),
     protocol: input.protocol,
     signal: input.signal,
     source: input.source,

@@ -17,6 +17,7 @@ export {
   SCENARIO_PULL_REQUEST,
   SCENARIO_PUSH,
   SCM_CONTRACT_SCENARIO,
+  type CommitStatusProbe,
   type ScmContractHarness,
 } from './scm-contract.js';
 export { reviewJobRecord } from './storage-contract/fixtures.js';

@@ -1,4 +1,5 @@
 import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
+import { azureDevOpsCommitStatus } from './azure-devops-commit-status.js';
 import { changeTrackingIds } from './azure-devops-change-tracking.js';
 import { connectAzureDevOps, verifyAzureDevOpsAccount } from './azure-devops-connection.js';
 import { azureDevOpsDiffs } from './azure-devops-diffs.js';
@@ -27,5 +28,6 @@ export function createAzureDevOpsProvider(
     ...azureDevOpsDiffs(ado, trackingIds),
     ...azureDevOpsThreads(ado, trackingIds),
     ...azureDevOpsDiscovery(ado),
+    ...azureDevOpsCommitStatus(ado),
   };
 }

@@ -233,6 +233,8 @@ export {
   type ChangeType,
   type CodeReviewPlatform,
   type CommitComparison,
+  type CommitStatusInput,
+  type CommitStatusState,
   type CreatedThread,
   type CreateThreadInput,
   type CreateThreadOutcome,

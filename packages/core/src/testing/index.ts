@@ -13,11 +13,11 @@ export { collect, marginErrorOf } from './async-results.js';
 export { createManualClock, createSequentialIds, type ManualClock } from './fakes.js';
 export type { PullRequestScenario, PullRequestScenarioFile, RecordedWrite } from './pull-request-scenario.js';
 export {
+  type CommitStatusProbe,
   describeScmProviderContract,
   SCENARIO_PULL_REQUEST,
   SCENARIO_PUSH,
   SCM_CONTRACT_SCENARIO,
-  type CommitStatusProbe,
   type ScmContractHarness,
 } from './scm-contract.js';
 export { reviewJobRecord } from './storage-contract/fixtures.js';

@@ -540,8 +540,18 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
         if (!p || !h.provider.setCommitStatus) return ctx.skip();
         const { revision } = await h.provider.getPullRequest(h.ref);
         const long = `The review failed:\n${'because '.repeat(40)}`;
-        await h.provider.setCommitStatus(h.ref, { name: 'Margin review', state: 'failure', description: long, revision });
-        await h.provider.setCommitStatus(h.ref, { name: 'Margin review', state: 'error', description: 'Held', revision });
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'failure',
+          description: long,
+          revision,
+        });
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'error',
+          description: 'Held',
+          revision,
+        });
         const [failure, error] = lastStatuses(2);
         expect(failure?.state).toBe(p.wireStates.failure);
         expect(failure?.description).toMatch(/^The review failed: because/);

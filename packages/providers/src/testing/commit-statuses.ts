@@ -44,5 +44,4 @@ export function createCommitStatusBoard(refusal: () => FakeReply): CommitStatusB
 }
 
 /** A status write, left out of the recorded writes. */
-export const isStatusWrite = (req: FakeRequest): boolean =>
-  req.method === 'POST' && /\/statuses(\/|$)/i.test(req.path);
+export const isStatusWrite = (req: FakeRequest): boolean => req.method === 'POST' && /\/statuses(\/|$)/i.test(req.path);

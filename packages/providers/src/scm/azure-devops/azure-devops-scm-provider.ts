@@ -1,6 +1,6 @@
 import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
-import { azureDevOpsCommitStatus } from './azure-devops-commit-status.js';
 import { changeTrackingIds } from './azure-devops-change-tracking.js';
+import { azureDevOpsCommitStatus } from './azure-devops-commit-status.js';
 import { connectAzureDevOps, verifyAzureDevOpsAccount } from './azure-devops-connection.js';
 import { azureDevOpsDiffs } from './azure-devops-diffs.js';
 import { azureDevOpsDiscovery } from './azure-devops-discovery.js';

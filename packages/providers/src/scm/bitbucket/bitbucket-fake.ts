@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -7,7 +8,6 @@ import {
   recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import { fixtureSet } from '../../testing/fixtures.js';
 import {
   diffOf,
@@ -20,8 +20,8 @@ import branchJson from './__fixtures__/branch.json' with { type: 'json' };
 import commentDeletedJson from './__fixtures__/comment-deleted.json' with { type: 'json' };
 import commentInlineJson from './__fixtures__/comment-inline.json' with { type: 'json' };
 import commentReplyJson from './__fixtures__/comment-reply.json' with { type: 'json' };
-import commitStatusJson from './__fixtures__/commit-status.json' with { type: 'json' };
 import commitJson from './__fixtures__/commit.json' with { type: 'json' };
+import commitStatusJson from './__fixtures__/commit-status.json' with { type: 'json' };
 import diffstatEntryJson from './__fixtures__/diffstat-entry.json' with { type: 'json' };
 import errorsJson from './__fixtures__/errors.json' with { type: 'json' };
 import membershipJson from './__fixtures__/membership.json' with { type: 'json' };
@@ -206,13 +206,26 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   const STATUS_STATES = new Set(['INPROGRESS', 'SUCCESSFUL', 'FAILED', 'STOPPED']);
   api('POST', '/repositories/:ws/:repo/commit/:sha/statuses/build', (req) => {
     if (!isRepo(req)) return { status: 404, json: { type: 'error', error: { message: 'Repository not found' } } };
-    const body = (req.json ?? {}) as { key?: string; name?: string; state?: string; description?: string; url?: string };
+    const body = (req.json ?? {}) as {
+      key?: string;
+      name?: string;
+      state?: string;
+      description?: string;
+      url?: string;
+    };
     if (!body.key) return bad('key: This field is required.');
     if (!body.url) return bad('url: This field is required.');
     if (!STATUS_STATES.has(body.state ?? '')) return bad(`state: "${body.state}" is not a valid choice.`);
     const sha = req.params.sha ?? '';
     return statusBoard.receive(
-      { commit: sha, name: body.name ?? body.key, state: body.state ?? '', description: body.description, targetUrl: body.url, body: req.json },
+      {
+        commit: sha,
+        name: body.name ?? body.key,
+        state: body.state ?? '',
+        description: body.description,
+        targetUrl: body.url,
+        body: req.json,
+      },
       () => ({
         status: 201,
         json: {

@@ -1,7 +1,7 @@
 import {
   type ChangedFile,
-  type CommitStatusInput,
   type CommitComparison,
+  type CommitStatusInput,
   type CreatedThread,
   type CreateThreadInput,
   type CreateThreadOutcome,

@@ -14,13 +14,13 @@
  * One part per concern, as the adapter has them, over a shared context (`github-fake-context.ts`).
  */
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type AnsweredWrite,
   type FakeHttpServer,
   type FakeRequest,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import { type CommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import { serveApp } from './github-fake-app.js';
 import { createGitHubFakeContext, type GitHubFakeOptions, ghFixture } from './github-fake-context.js';
 import { serveDiffs } from './github-fake-diffs.js';

@@ -1,4 +1,5 @@
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -6,7 +7,6 @@ import {
   recordedWrite,
   startFakeHttpServer,
 } from '../../testing/fake-http-server.js';
-import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import { fixtureSet } from '../../testing/fixtures.js';
 import { diffOf, type FileChange, pathOf, ScenarioHistory } from '../../testing/scenario-history.js';
 import branchJson from './__fixtures__/branch.json' with { type: 'json' };

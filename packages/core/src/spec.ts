@@ -186,6 +186,8 @@ export type {
 export {
   ACTIVE_STATUSES,
   type ClaimRequest,
+  COMMIT_STATUS_EVENT,
+  COMMIT_STATUS_NAME,
   FINDING_STATES,
   type FindingState,
   type FinishRequest,
@@ -202,6 +204,7 @@ export {
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
+  type ProviderStatusSettings,
   RAN_ITS_COURSE,
   RECLAIM_EXHAUSTED,
   type ReclaimOutcome,

@@ -36,6 +36,8 @@ export function createReviewContext(
     spendCapsApply: boolean;
     /** The client budget's headroom, when spend caps apply. */
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+    /** The job's pull request, when the worker opened it already (for the provider status). */
+    scm?: (() => Promise<ReviewScm>) | undefined;
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -45,10 +47,12 @@ export function createReviewContext(
     signal: run.signal,
     protocol: run.protocol,
     reportProgress: run.onProgress,
-    scm: () => {
-      scm ??= jobScm(deps, job);
-      return scm;
-    },
+    scm:
+      run.scm ??
+      (() => {
+        scm ??= jobScm(deps, job);
+        return scm;
+      }),
     models: {
       forPurpose(purpose) {
         let found = models.get(purpose);
@@ -97,7 +101,8 @@ function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
   };
 }
 
-async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewScm> {
+/** The job's pull request and the provider connected to it (see `createReviewContext`). */
+export async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewScm> {
   const ref = (scopePath: string, projectKey: string) => ({
     scopePath,
     projectKey,

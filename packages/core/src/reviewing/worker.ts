@@ -1,10 +1,11 @@
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
-import type { ReviewEngineV1 } from '../review-engine/index.js';
+import type { ReviewEngineV1, ReviewScm } from '../review-engine/index.js';
 import { budgetAdmission } from '../spend/index.js';
+import { commitStatusReporter, DEFAULT_PROVIDER_STATUS } from './commit-status.js';
 import type { LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
-import { createReviewContext } from './review-context.js';
+import { createReviewContext, jobScm } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 import { splitJobUsage } from './usage-events.js';
 
@@ -114,7 +115,19 @@ export async function executeJob(
 ): Promise<ExecutionOutcome> {
   const protocol = createProtocolWriter(deps, job.id, job.attempt);
   const now = () => deps.clock.now().toISOString();
+  // Opened once, for the engine and the provider status alike.
+  let opened: Promise<ReviewScm> | undefined;
+  const scm = () => {
+    opened ??= jobScm(deps, job);
+    return opened;
+  };
+  const status = commitStatusReporter(deps.providerStatus ?? DEFAULT_PROVIDER_STATUS, job, {
+    scm,
+    protocol,
+    signal: run.signal,
+  });
   const fail = async (message: string, error?: unknown): Promise<ExecutionOutcome> => {
+    await status.finished({ status: 'failed', reason: message });
     const pass = await protocol.pass('operational', 'Review failed');
     pass.event({ kind: 'failure', name: 'job.failed', eventCategory: 'operational', body: { message } });
     await pass.complete('failed');
@@ -132,6 +145,7 @@ export async function executeJob(
 
   /** Ends the job `budgetHeld` before any model call; a restart re-admits it. */
   const hold = async (reason: string): Promise<ExecutionOutcome> => {
+    await status.finished({ status: 'budgetHeld', reason });
     const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
       status: 'budgetHeld',
       at: now(),
@@ -144,6 +158,7 @@ export async function executeJob(
 
   if (!engine) return fail(NO_ENGINE);
   try {
+    await status.started();
     let progress: ReviewJobRecord['progress'] | undefined;
     const onProgress = (p: ReviewJobRecord['progress']) => {
       progress = p;
@@ -161,9 +176,12 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
+      scm,
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
+    // Before the job is recorded as ended, so whoever sees it ended sees the provider's status final too.
+    await status.finished(outcome);
     const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;
     const { usage, events } = splitJobUsage(deps.ids, job, tenantId, outcome.usage);
     // The job's usage and its ledger events land together or not at all, so reports never disagree with jobs.

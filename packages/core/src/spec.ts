@@ -238,6 +238,7 @@ export {
   type CommitComparison,
   type CommitStatusInput,
   type CommitStatusState,
+  type CommittableSuggestionSyntax,
   type CreatedThread,
   type CreateThreadInput,
   type CreateThreadOutcome,

@@ -1,6 +1,7 @@
 import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
 import type { AiPurpose } from '../ai-model/index.js';
 import { MarginError } from '../kernel/index.js';
+import { scmFamily } from '../provider-registry/index.js';
 import type {
   CoverageFile,
   FindingStore,
@@ -123,6 +124,7 @@ export async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise
       pullRequest: ref(config.providerScopePath, config.providerProjectKey),
       reviewer: await reviewerOf(deps, opened.connection.id),
       hostBaseUrl: opened.connection.hostBaseUrl,
+      suggestionSyntax: opened.family.capabilities.committableSuggestions,
     };
   }
   const connection = await connectionForHost(deps, job);
@@ -131,6 +133,7 @@ export async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise
     pullRequest: ref(connection.hostBaseUrl, job.repository.ownerOrNamespace),
     reviewer: await reviewerOf(deps, connection.id),
     hostBaseUrl: connection.hostBaseUrl,
+    suggestionSyntax: scmFamily(deps.providers, connection.providerFamily).capabilities.committableSuggestions,
   };
 }
 

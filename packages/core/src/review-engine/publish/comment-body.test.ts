@@ -20,7 +20,7 @@ function finding(overrides: { anchor?: Partial<Anchor>; lines?: [number, number]
       category: 'bug',
       title: 'Total ignores the discount',
       evidence: '',
-      claim: { kind: 'behaviour', symbol: null, path: null },
+      claim: { kind: 'none', symbol: null, path: null },
       severity: 'error',
       confidence: 0.9,
       message: 'The discount is never applied.',

@@ -29,6 +29,12 @@ describeScmProviderContract('Forgejo/Gitea (personal access token)', async () =>
     requestCount: () => fake.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: SCM_CONTRACT_SCENARIO.pullRequest.headSha,
+      wireStates: { pending: 'pending', success: 'success', failure: 'failure', error: 'error' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });

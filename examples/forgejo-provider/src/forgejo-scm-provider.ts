@@ -29,6 +29,7 @@ import {
   trimTrailingSlashes,
 } from '@margin/providers/utils';
 import { ForgejoClient } from './forgejo-client.js';
+import { forgejoCommitStatus } from './forgejo-commit-status.js';
 import { diffVersions, type GitDiffSection, splitGitDiff } from './forgejo-diff.js';
 import type { ForgejoOptions } from './forgejo-options.js';
 import {
@@ -688,6 +689,12 @@ export function createForgejoProvider(
         signal: options?.signal,
       });
       return (data?.data ?? []).map(toUser);
+    },
+
+    async setCommitStatus(ref, input, options) {
+      const signal = options?.signal;
+      const status = forgejoCommitStatus(await repo(ref, signal), input);
+      await client.request({ method: 'POST', path: status.path, json: status.json, signal });
     },
   };
   return provider;

@@ -71,3 +71,17 @@ export const callTimeoutsOf = (e: {
   aiMs: e.MARGIN_AI_TIMEOUT_SECONDS * 1000,
   scmMs: e.MARGIN_SCM_TIMEOUT_SECONDS * 1000,
 });
+
+/** A switch that is on unless set to `false` or `0`. */
+export const onUnlessFalse = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v !== 'false' && v !== '0');
+
+/**
+ * `MARGIN_PROVIDER_STATUS`: the reference host's review status on the pull request's head commit
+ * (docs/operations.md, docs/conversations.md); on unless `false`.
+ */
+export const PROVIDER_STATUS_FIELDS = {
+  MARGIN_PROVIDER_STATUS: onUnlessFalse,
+};

@@ -11,7 +11,9 @@ export {
   type CallTimeouts,
   callTimeoutsOf,
   flag,
+  onUnlessFalse,
   optionalText,
+  PROVIDER_STATUS_FIELDS,
   SPEND_CAP_FIELDS,
   wholeNumber,
 } from './env-fields.js';

@@ -26,6 +26,7 @@ import {
   createReviewingUseCases,
   createWorkerUseCases,
   JobStatusCache,
+  type ProviderStatusSettings,
   type ReviewingUseCases,
   type WorkerUseCases,
 } from './reviewing/index.js';
@@ -62,6 +63,11 @@ export interface MarginCoreOptions {
   ai?: { allowPrivateEgress?: boolean | undefined } | undefined;
   /** How long the webhook receiver may serve a configuration from memory. Default 2000; 0 disables. */
   webhookConfigurationCacheMs?: number | undefined;
+  /**
+   * The review status on the provider's head commit (`MARGIN_PROVIDER_STATUS`, linking the console
+   * under `MARGIN_PUBLIC_BASE_URL`). Default: on, without a link.
+   */
+  providerStatus?: ProviderStatusSettings | undefined;
 }
 
 /**
@@ -121,6 +127,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     authz,
     jobStatusCache,
     origins: jobOriginsOf(storage),
+    providerStatus: options.providerStatus,
   };
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
   return {

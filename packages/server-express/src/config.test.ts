@@ -53,6 +53,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MARGIN_PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/MARGIN_PUBLIC_BASE_URL/);
   });
 
+  it('sets review statuses on the provider unless MARGIN_PROVIDER_STATUS is false', () => {
+    expect(loadConfig({}).providerStatus).toBe(true);
+    expect(loadConfig({ MARGIN_PROVIDER_STATUS: 'false' }).providerStatus).toBe(false);
+    expect(loadConfig({ MARGIN_PROVIDER_STATUS: '0' }).providerStatus).toBe(false);
+    expect(() => loadConfig({ MARGIN_PROVIDER_STATUS: 'no' })).toThrow(/MARGIN_PROVIDER_STATUS/);
+  });
+
   it('reads the deadlines of calls to models and source control in seconds, for the host and the CLI alike', () => {
     const env = { MARGIN_AI_TIMEOUT_SECONDS: '600', MARGIN_SCM_TIMEOUT_SECONDS: '5' };
     expect(loadConfig(env).callTimeouts).toEqual({ aiMs: 600_000, scmMs: 5_000 });

@@ -7,6 +7,7 @@ import {
   flag,
   wholeNumber as int,
   optionalText,
+  PROVIDER_STATUS_FIELDS,
   pluginSpecifiers,
   SPEND_CAP_FIELDS,
 } from '@margin/cli';
@@ -100,6 +101,7 @@ const EnvFields = z.object({
   MARGIN_TLS_KEY_FILE: optionalText,
   MARGIN_PUBLIC_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   MARGIN_ALLOW_PRIVATE_EGRESS: flag,
+  ...PROVIDER_STATUS_FIELDS,
   ...CALL_TIMEOUT_FIELDS,
   WORKER_MAX_CONCURRENT_REVIEW_JOBS: int(1, 64, worker.maxConcurrentJobs),
   WORKER_POLL_INTERVAL_MILLISECONDS: int(10, 60_000, worker.pollIntervalMs),
@@ -164,6 +166,8 @@ export interface HostConfig {
   /** base64 of 32 bytes. */
   secretsKey: string | undefined;
   publicBaseUrl: string | undefined;
+  /** `MARGIN_PROVIDER_STATUS`: reviews set a status on the pull request's head commit, linking the job page. */
+  providerStatus: boolean;
   /**
    * HTTPS beside HTTP; undefined when `MARGIN_TLS_PORT=off`. Without `certFile`/`keyFile` the host
    * uses a self-signed certificate it generates once into the data dir.
@@ -248,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HostConfig {
     jwtSecret: e.MARGIN_JWT_SECRET || undefined,
     secretsKey: e.MARGIN_SECRETS_KEY || undefined,
     publicBaseUrl: e.MARGIN_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    providerStatus: e.MARGIN_PROVIDER_STATUS,
     tls:
       e.MARGIN_TLS_PORT === 'off'
         ? undefined

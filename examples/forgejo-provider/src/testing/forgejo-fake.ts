@@ -122,8 +122,18 @@ export interface ForgejoFake {
   hostUrl: string;
   /** Every request received, in order. */
   requests: FakeRequest[];
-  /** Every POST, PATCH and DELETE, with the status it was answered with. */
+  /** Every POST, PATCH and DELETE (commit statuses left out), with the status it was answered with. */
   writes: Array<{ method: string; path: string; body: unknown; status: number }>;
+  /** Commit statuses received, oldest first, in Forgejo's words. */
+  statuses: Array<{
+    commit: string;
+    name: string;
+    state: string;
+    description: string | undefined;
+    targetUrl: string | undefined;
+  }>;
+  /** While true, statuses are refused with 403, as for a token without the `write:repository` scope. */
+  refuseStatuses(refused?: boolean): void;
   throttleNext(): void;
   loadPullRequest(scenario: PullRequestScenario): void;
   refuseThreadsOn(path: string): void;
@@ -158,6 +168,8 @@ export async function startForgejoFake(options: ForgejoFakeOptions): Promise<For
   const refusedPaths = new Set<string>();
   const requests: FakeRequest[] = [];
   const writes: ForgejoFake['writes'] = [];
+  const statuses: ForgejoFake['statuses'] = [];
+  let statusesRefused = false;
   let throttle = false;
   let nextId = 9_500;
   let clock = Date.UTC(2026, 4, 5, 12, 0, 0);
@@ -736,6 +748,33 @@ export async function startForgejoFake(options: ForgejoFakeOptions): Promise<For
   on('POST', new RegExp(`^${R}/pulls/comments/(\\d+)/resolve$`), resolve(true));
   on('POST', new RegExp(`^${R}/pulls/comments/(\\d+)/unresolve$`), resolve(false));
 
+  on('POST', new RegExp(`^${R}/statuses/([0-9a-f]{40})$`), (req, [owner, name, sha]) => {
+    if (!repoOf(owner as string, name as string)) return notFound;
+    if (statusesRefused) return { status: 403, json: fixture('error-token-scope.json') };
+    const body = (req.json ?? {}) as Json;
+    if (!['pending', 'success', 'error', 'failure', 'warning'].includes(String(body.state))) {
+      return { status: 422, json: { message: '[State]: Required', url: '' } };
+    }
+    statuses.push({
+      commit: sha as string,
+      name: String(body.context ?? 'default'),
+      state: String(body.state),
+      description: body.description,
+      targetUrl: body.target_url,
+    });
+    return {
+      status: 201,
+      json: {
+        ...fixture<Json>('commit-status.json'),
+        id: nextId++,
+        status: body.state,
+        context: body.context ?? 'default',
+        description: body.description ?? '',
+        target_url: body.target_url ?? '',
+      },
+    };
+  });
+
   on('GET', new RegExp(`^${R}/issues/(\\d+)/comments$`), (_req, params) => {
     const pr = pullOf(params);
     if (!pr) return notFound;
@@ -810,7 +849,7 @@ export async function startForgejoFake(options: ForgejoFakeOptions): Promise<For
         reply = { status: 500, json: { message: `Fake handler failed: ${(error as Error).message}`, url: '' } };
       }
     }
-    if (request.method !== 'GET') {
+    if (request.method !== 'GET' && !/\/statuses\//.test(rawPath)) {
       writes.push({ method: request.method, path: rawPath, body: json, status: reply.status ?? 200 });
     }
     const headers: Record<string, string> = { ...reply.headers };
@@ -829,6 +868,10 @@ export async function startForgejoFake(options: ForgejoFakeOptions): Promise<For
     hostUrl,
     requests,
     writes,
+    statuses,
+    refuseStatuses(refused = true) {
+      statusesRefused = refused;
+    },
     throttleNext() {
       throttle = true;
     },

@@ -73,6 +73,7 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
         protocol: ctx.protocol,
         signal: ctx.signal,
         hostBaseUrl: scm.hostBaseUrl,
+        suggestionSyntax: scm.suggestionSyntax,
         onPublished: (finding) =>
           ctx.events.emit('finding.published', {
             jobId: job.id,

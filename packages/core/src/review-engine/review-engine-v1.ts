@@ -1,6 +1,6 @@
 import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai-model/index.js';
 import type { Clock, EventBus, Ids } from '../kernel/index.js';
-import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
+import type { CommittableSuggestionSyntax, PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
 import type { JobUsage, ModelCallUsage } from './protocol/job-usage.js';
 import type { ProtocolWriter } from './protocol/protocol-writer.js';
@@ -41,6 +41,8 @@ export interface ReviewScm {
   reviewer: ScmUser | null;
   /** The provider's host, whose links posted comments may keep. */
   hostBaseUrl: string;
+  /** The family's committable-suggestion syntax (its declared capability), when it has one. */
+  suggestionSyntax?: CommittableSuggestionSyntax | undefined;
 }
 
 export interface ReviewContext {

@@ -1,4 +1,12 @@
 export type { BlockedPullRequestRecord, BlockedPullRequestsRepository } from './block-record.js';
+export {
+  COMMIT_STATUS_EVENT,
+  COMMIT_STATUS_NAME,
+  DEFAULT_PROVIDER_STATUS,
+  findingCounts,
+  jobPageUrl,
+  type ProviderStatusSettings,
+} from './commit-status.js';
 export type { DismissalRecord, DismissalsRepository } from './dismissal-record.js';
 export {
   FINDING_STATES,

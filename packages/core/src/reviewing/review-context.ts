@@ -1,6 +1,7 @@
 import { type ResolvedPurpose, resolvePurpose } from '../ai/index.js';
 import type { AiPurpose } from '../ai-model/index.js';
 import { MarginError } from '../kernel/index.js';
+import { scmFamily } from '../provider-registry/index.js';
 import type {
   CoverageFile,
   FindingStore,
@@ -41,6 +42,8 @@ export function createReviewContext(
     sharedSpend?: SharedSpendV1 | undefined;
     /** Hears each model call as it returns. */
     onModelCall?: ReviewContext['onModelCall'];
+    /** The job's pull request, when the worker opened it already (for the provider status). */
+    scm?: (() => Promise<ReviewScm>) | undefined;
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -50,10 +53,12 @@ export function createReviewContext(
     signal: run.signal,
     protocol: run.protocol,
     reportProgress: run.onProgress,
-    scm: () => {
-      scm ??= jobScm(deps, job);
-      return scm;
-    },
+    scm:
+      run.scm ??
+      (() => {
+        scm ??= jobScm(deps, job);
+        return scm;
+      }),
     models: {
       forPurpose(purpose) {
         let found = models.get(purpose);
@@ -104,7 +109,8 @@ function reviewModelOf(purpose: AiPurpose, r: ResolvedPurpose): ReviewModel {
   };
 }
 
-async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewScm> {
+/** The job's pull request and the provider connected to it (see `createReviewContext`). */
+export async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<ReviewScm> {
   const ref = (scopePath: string, projectKey: string) => ({
     scopePath,
     projectKey,
@@ -125,6 +131,7 @@ async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<Review
       pullRequest: ref(config.providerScopePath, config.providerProjectKey),
       reviewer: await reviewerOf(deps, opened.connection.id),
       hostBaseUrl: opened.connection.hostBaseUrl,
+      suggestionSyntax: opened.family.capabilities.committableSuggestions,
     };
   }
   const connection = await connectionForHost(deps, job);
@@ -133,6 +140,7 @@ async function jobScm(deps: ReviewingDeps, job: ReviewJobRecord): Promise<Review
     pullRequest: ref(connection.hostBaseUrl, job.repository.ownerOrNamespace),
     reviewer: await reviewerOf(deps, connection.id),
     hostBaseUrl: connection.hostBaseUrl,
+    suggestionSyntax: scmFamily(deps.providers, connection.providerFamily).capabilities.committableSuggestions,
   };
 }
 

@@ -5,6 +5,7 @@ import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
 import type { SpendRepositories } from '../spend/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
 import type { BlockedPullRequestsRepository } from './block-record.js';
+import type { ProviderStatusSettings } from './commit-status.js';
 import type { DismissalsRepository } from './dismissal-record.js';
 import type { ReviewFindingsRepository } from './finding-record.js';
 import type { ReviewJobsRepository } from './job-record.js';
@@ -57,4 +58,6 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
   >;
   authz: Authorizer;
   origins: JobOrigins;
+  /** The review status on the provider (`MARGIN_PROVIDER_STATUS`); on, without a link, when not given. */
+  providerStatus?: ProviderStatusSettings | undefined;
 }

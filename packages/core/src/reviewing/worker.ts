@@ -1,10 +1,17 @@
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
-import { type JobUsage, jobUsageOf, type ModelCallUsage, type ReviewEngineV1 } from '../review-engine/index.js';
+import {
+  type JobUsage,
+  jobUsageOf,
+  type ModelCallUsage,
+  type ReviewEngineV1,
+  type ReviewScm,
+} from '../review-engine/index.js';
 import { budgetAdmission } from '../spend/index.js';
+import { commitStatusReporter, DEFAULT_PROVIDER_STATUS } from './commit-status.js';
 import type { FinishRequest, LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
-import { createReviewContext } from './review-context.js';
+import { createReviewContext, jobScm } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 import { splitJobUsage } from './usage-events.js';
 
@@ -135,7 +142,19 @@ export async function executeJob(
     return recorded;
   };
 
+  // Opened once, for the engine and the provider status alike.
+  let opened: Promise<ReviewScm> | undefined;
+  const scm = () => {
+    opened ??= jobScm(deps, job);
+    return opened;
+  };
+  const status = commitStatusReporter(deps.providerStatus ?? DEFAULT_PROVIDER_STATUS, job, {
+    scm,
+    protocol,
+    signal: run.signal,
+  });
   const fail = async (message: string, error?: unknown): Promise<ExecutionOutcome> => {
+    await status.finished({ status: 'failed', reason: message });
     const pass = await protocol.pass('operational', 'Review failed');
     pass.event({ kind: 'failure', name: 'job.failed', eventCategory: 'operational', body: { message } });
     await pass.complete('failed');
@@ -146,6 +165,7 @@ export async function executeJob(
 
   /** Ends the job `budgetHeld` before any model call; a restart re-admits it. */
   const hold = async (reason: string): Promise<ExecutionOutcome> => {
+    await status.finished({ status: 'budgetHeld', reason });
     const recorded = await finish({ status: 'budgetHeld', error: reason }, null);
     if (recorded) deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: 'budgetHeld' });
     return { status: recorded ? 'budgetHeld' : 'abandoned' };
@@ -153,6 +173,7 @@ export async function executeJob(
 
   if (!engine) return fail(NO_ENGINE);
   try {
+    await status.started();
     let progress: ReviewJobRecord['progress'] | undefined;
     const onProgress = (p: ReviewJobRecord['progress']) => {
       progress = p;
@@ -172,9 +193,12 @@ export async function executeJob(
       budgetCaps,
       sharedSpend: admission.shared,
       onModelCall: (call) => calls.push(call),
+      scm,
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
+    // Before the job is recorded as ended, so whoever sees it ended sees the provider's status final too.
+    await status.finished(outcome);
     const recorded = await finish(
       { status: outcome.status, result: outcome.result, error: outcome.reason ?? null, progress },
       outcome.usage,

@@ -441,6 +441,9 @@ export interface ScmWebhookV1 {
   parse(headers: WebhookHeaders, body: unknown): NormalizedWebhookEvent;
 }
 
+/** See `ScmProviderFamilyV1.capabilities.committableSuggestions`. */
+export type CommittableSuggestionSyntax = 'suggestionBlock' | 'suggestionBlockWithOffsets';
+
 /** What a code review is called on the wire of review jobs. */
 export type CodeReviewPlatform = 'pullRequest' | 'mergeRequest';
 
@@ -517,6 +520,14 @@ export interface ScmProviderFamilyV1 {
     readonly repositoriesById: boolean;
     /** Offers wiki pages as code-knowledge sources (`sourceKind: adoWiki`). */
     readonly wikiSources: boolean;
+    /**
+     * How an inline comment carries a replacement readers commit with one click. `suggestionBlock`: a
+     * ```` ```suggestion ```` fence replaces exactly the lines the comment is on (GitHub).
+     * `suggestionBlockWithOffsets`: ```` ```suggestion:-N+M ```` replaces N lines above to M lines below
+     * the line the comment sits on, a range comment sitting on its last line (GitLab). Absent: the
+     * family has none, and a replacement is shown as a plain "Suggested change" block.
+     */
+    readonly committableSuggestions?: CommittableSuggestionSyntax | undefined;
   };
   connect(connection: ScmConnectionConfig): ScmProviderV1;
   readonly webhook: ScmWebhookV1;

@@ -3,6 +3,7 @@ import { REGISTERED_ID_PATTERN } from '../kernel/index.js';
 import {
   AUTHENTICATION_KINDS,
   type ChangedFile,
+  type CommitStatusState,
   type PullRequestRef,
   type ReviewThread,
   type ScmProviderFamilyV1,
@@ -82,7 +83,27 @@ export interface ScmContractHarness {
   loadPullRequest(scenario: PullRequestScenario): void | Promise<void>;
   /** From now on the fake refuses every new thread anchored in this file, as the provider refuses an invalid position. */
   refuseThreadsOn(path: string): void;
+  /** What the fake records of `setCommitStatus`; without it (a plugin's harness) the status cases are skipped. */
+  commitStatuses?: CommitStatusProbe | undefined;
   close(): Promise<void>;
+}
+
+/** A fake's statuses, in the provider's own words, for the contract's `setCommitStatus` cases. */
+export interface CommitStatusProbe {
+  /** What the fake was sent, oldest first. */
+  recorded(): ReadonlyArray<{
+    commit: string;
+    name: string;
+    state: string;
+    description: string | undefined;
+    targetUrl: string | undefined;
+  }>;
+  /** Where a status on the scenario pull request's head is recorded: the head SHA, or the provider's own key. */
+  target: string;
+  /** The provider's word for each of the port's states. */
+  wireStates: Record<CommitStatusState, string>;
+  /** While true, the fake refuses statuses with 403, as for a token that may comment but not set statuses. */
+  refuse(refused: boolean): void;
 }
 
 const sha = (digit: string) => digit.repeat(40);
@@ -477,6 +498,84 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
         controller.abort();
         await expect(h.provider.getPullRequest(ref(), { signal: controller.signal })).rejects.toBeDefined();
         expect(h.requestCount()).toBe(before);
+      });
+    });
+
+    describe('commit statuses', () => {
+      const probe = () => h.commitStatuses;
+      const lastStatuses = (n: number) => probe()?.recorded().slice(-n) ?? [];
+
+      it('sets a status on the head and replaces it under the same name', async (ctx) => {
+        const p = probe();
+        if (!p || !h.provider.setCommitStatus) return ctx.skip();
+        const { revision } = await h.provider.getPullRequest(h.ref);
+        const targetUrl = 'https://margin.example.com/clients/c1/reviews/j1';
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'pending',
+          description: 'Reviewing',
+          targetUrl,
+          revision,
+        });
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'success',
+          description: '3 findings: 1 error, 2 warnings',
+          targetUrl,
+          revision,
+        });
+        const [pending, done] = lastStatuses(2);
+        expect(pending).toMatchObject({ commit: p.target, name: 'Margin review', state: p.wireStates.pending });
+        expect(done).toMatchObject({
+          commit: p.target,
+          name: 'Margin review',
+          state: p.wireStates.success,
+          description: '3 findings: 1 error, 2 warnings',
+          targetUrl,
+        });
+      });
+
+      it("says failure and error in the provider's words, in one line it accepts", async (ctx) => {
+        const p = probe();
+        if (!p || !h.provider.setCommitStatus) return ctx.skip();
+        const { revision } = await h.provider.getPullRequest(h.ref);
+        const long = `The review failed:\n${'because '.repeat(40)}`;
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'failure',
+          description: long,
+          revision,
+        });
+        await h.provider.setCommitStatus(h.ref, {
+          name: 'Margin review',
+          state: 'error',
+          description: 'Held',
+          revision,
+        });
+        const [failure, error] = lastStatuses(2);
+        expect(failure?.state).toBe(p.wireStates.failure);
+        expect(failure?.description).toMatch(/^The review failed: because/);
+        expect(failure?.description).not.toContain('\n');
+        expect(failure?.description?.length).toBeLessThanOrEqual(140);
+        expect(error?.state).toBe(p.wireStates.error);
+      });
+
+      it('refuses a status for a token without the right as provider_unavailable 403', async (ctx) => {
+        const p = probe();
+        if (!p || !h.provider.setCommitStatus) return ctx.skip();
+        const { revision } = await h.provider.getPullRequest(h.ref);
+        const before = p.recorded().length;
+        p.refuse(true);
+        try {
+          const error = await marginErrorOf(
+            h.provider.setCommitStatus(h.ref, { name: 'Margin review', state: 'pending', description: 'x', revision }),
+          );
+          expect(error.code).toBe('provider_unavailable');
+          expect(error.details).toMatchObject({ providerStatus: 403 });
+        } finally {
+          p.refuse(false);
+        }
+        expect(p.recorded()).toHaveLength(before);
       });
     });
 

@@ -101,6 +101,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
           spendCaps: config.review.spendCaps,
         },
       }),
+    // The review status on the provider links the console's job page under the public address.
+    providerStatus: { enabled: config.providerStatus, publicBaseUrl: config.publicBaseUrl },
     clock: options.clock,
     ids: options.ids,
     logger,

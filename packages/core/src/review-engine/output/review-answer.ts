@@ -213,7 +213,7 @@ function readFinding(item: unknown, counter: { n: number }): ProposedFinding | s
     severity,
     confidence: confidence(o.confidence ?? o.score, counter),
     message: message.slice(0, 600),
-    suggestion: text(o.suggestion ?? o.improved_code ?? o.fix) ?? null,
+    suggestion: code(o.suggestion ?? o.improved_code ?? o.fix) ?? null,
     ruleId: text(o.ruleId ?? o.rule_id ?? o.rule) ?? null,
   };
 }
@@ -228,6 +228,12 @@ function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() || undefined;
   if (typeof value === 'number') return String(value);
   return undefined;
+}
+
+/** Replacement code keeps its first line's indentation (a committable suggestion replaces whole lines). */
+function code(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return text(value);
+  return value.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
 }
 
 function lineNumber(value: unknown, counter: { n: number }): number | null {

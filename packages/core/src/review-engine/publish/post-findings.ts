@@ -102,7 +102,7 @@ async function sendThreads(
           {
             revision,
             threads: inline.map(({ finding, marker }) => ({
-              body: inlineBody(finding, input.hostBaseUrl),
+              body: inlineBody(finding, input.hostBaseUrl, input.suggestionSyntax),
               anchor: {
                 filePath: finding.anchor?.path ?? '',
                 previousPath: finding.anchor?.previousPath,

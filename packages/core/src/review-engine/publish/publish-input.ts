@@ -1,3 +1,4 @@
+import type { CommittableSuggestionSyntax } from '../../scm-provider/index.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { FindingStore, PublicationLedger } from '../memory/review-memory.js';
 import type { ReviewPublisher } from '../pipeline/review-source.js';
@@ -11,6 +12,8 @@ export interface PublishInput {
   signal: AbortSignal;
   /** The provider's host: links to it survive sanitising. */
   hostBaseUrl?: string | undefined;
+  /** The family's committable-suggestion syntax; without it, replacements are plain blocks. */
+  suggestionSyntax?: CommittableSuggestionSyntax | undefined;
   onPublished?: ((finding: EngineFinding) => void) | undefined;
   /** Remembers findings across pushes; without it, only markers prevent reposts. */
   findings?: FindingStore | undefined;

@@ -1,6 +1,6 @@
 import type { AiModelV1 } from '../../ai-model/index.js';
 import { type Clock, type Ids, randomIds, systemClock } from '../../kernel/index.js';
-import type { PullRequestSnapshot, Revision } from '../../scm-provider/index.js';
+import type { CommittableSuggestionSyntax, PullRequestSnapshot, Revision } from '../../scm-provider/index.js';
 import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { ReviewMemory } from '../memory/review-memory.js';
@@ -35,7 +35,14 @@ export interface ReviewPullRequestInput {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: { filesTotal: number; filesDone: number }) => void) | undefined;
   /** Also post the threads and the summary, as the service does (outbox, hidden markers). */
-  publish?: { publisher: ReviewPublisher; hostBaseUrl?: string | undefined } | undefined;
+  publish?:
+    | {
+        publisher: ReviewPublisher;
+        hostBaseUrl?: string | undefined;
+        /** The family's committable-suggestion syntax; without it, replacements are plain blocks. */
+        suggestionSyntax?: CommittableSuggestionSyntax | undefined;
+      }
+    | undefined;
   /** Names the run in the protocol and the outbox; default a new id. */
   jobId?: string | undefined;
   clock?: Clock | undefined;
@@ -107,6 +114,7 @@ export async function reviewPullRequest(input: ReviewPullRequestInput): Promise<
       protocol,
       signal,
       hostBaseUrl: input.publish.hostBaseUrl,
+      suggestionSyntax: input.publish.suggestionSyntax,
     });
   }
   return {

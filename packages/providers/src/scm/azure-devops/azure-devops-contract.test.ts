@@ -26,6 +26,12 @@ describeScmProviderContract('Azure DevOps (PAT)', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: `pr:${SCM_CONTRACT_SCENARIO.pullRequest.number}`,
+      wireStates: { pending: 'pending', success: 'succeeded', failure: 'failed', error: 'error' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });

@@ -11,11 +11,13 @@ import errorItemNotFoundJson from './__fixtures__/error-item-not-found.json' wit
 import errorPullRequestNotFoundJson from './__fixtures__/error-pull-request-not-found.json' with { type: 'json' };
 import errorRateLimitedJson from './__fixtures__/error-rate-limited.json' with { type: 'json' };
 import errorRepositoryNotFoundJson from './__fixtures__/error-repository-not-found.json' with { type: 'json' };
+import errorStatusForbiddenJson from './__fixtures__/error-status-forbidden.json' with { type: 'json' };
 import errorThreadRefusedJson from './__fixtures__/error-thread-refused.json' with { type: 'json' };
 import identitiesJson from './__fixtures__/identities.json' with { type: 'json' };
 import iterationsJson from './__fixtures__/iterations.json' with { type: 'json' };
 import projectsJson from './__fixtures__/projects.json' with { type: 'json' };
 import pullRequestJson from './__fixtures__/pull-request.json' with { type: 'json' };
+import pullRequestStatusJson from './__fixtures__/pull-request-status.json' with { type: 'json' };
 import repositoriesJson from './__fixtures__/repositories.json' with { type: 'json' };
 import threadsJson from './__fixtures__/threads.json' with { type: 'json' };
 import type { AdoChangeEntry, AdoPullRequest, AdoThread } from './azure-devops-wire.js';
@@ -31,11 +33,13 @@ export const adoFixture = fixtureSet({
   'error-pull-request-not-found': errorPullRequestNotFoundJson,
   'error-rate-limited': errorRateLimitedJson,
   'error-repository-not-found': errorRepositoryNotFoundJson,
+  'error-status-forbidden': errorStatusForbiddenJson,
   'error-thread-refused': errorThreadRefusedJson,
   identities: identitiesJson,
   iterations: iterationsJson,
   projects: projectsJson,
   'pull-request': pullRequestJson,
+  'pull-request-status': pullRequestStatusJson,
   repositories: repositoriesJson,
   threads: threadsJson,
 });

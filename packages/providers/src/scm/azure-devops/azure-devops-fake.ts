@@ -15,6 +15,7 @@
  * One part per concern, as the adapter has them, over a shared context (`azure-devops-fake-context.ts`).
  */
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import { type AnsweredWrite, type FakeHttpServer, startFakeHttpServer } from '../../testing/fake-http-server.js';
 import {
   ADO_ORG,
@@ -26,6 +27,7 @@ import { serveDiffs } from './azure-devops-fake-diffs.js';
 import { serveDiscovery } from './azure-devops-fake-discovery.js';
 import { serveEntra } from './azure-devops-fake-entra.js';
 import { scenarioPullRequest, servePullRequests } from './azure-devops-fake-pull-requests.js';
+import { serveStatuses } from './azure-devops-fake-statuses.js';
 import { serveThreads } from './azure-devops-fake-threads.js';
 import type { AdoThread } from './azure-devops-wire.js';
 
@@ -37,7 +39,7 @@ export {
   type AzureDevOpsFakeOptions,
 } from './azure-devops-fake-context.js';
 
-export interface AzureDevOpsFake {
+export interface AzureDevOpsFake extends CommitStatusBoard {
   server: FakeHttpServer;
   /** `http://127.0.0.1:<port>/acme`: hostBaseUrl and scope path. */
   orgUrl: string;
@@ -45,7 +47,7 @@ export interface AzureDevOpsFake {
   threads: AdoThread[];
   /** Bearer tokens the fake accepts (what its Entra endpoint issued). */
   issuedTokens: string[];
-  /** Every write received (Entra token requests left out), in order, with its answer's status. */
+  /** Every write received (Entra token requests and statuses left out), in order, with its answer's status. */
   writes: AnsweredWrite[];
   throttleNext(): void;
   /** Serves a pull request from file versions; loading the same number with a new head is a push (a new iteration). */
@@ -57,13 +59,14 @@ export interface AzureDevOpsFake {
 
 export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Promise<AzureDevOpsFake> {
   const server = await startFakeHttpServer();
-  const writes = server.recordWrites((req) => req.path.endsWith('/oauth2/v2.0/token'));
+  const writes = server.recordWrites((req) => req.path.endsWith('/oauth2/v2.0/token') || isStatusWrite(req));
   const fake = createAzureDevOpsFakeContext(server, options);
   servePullRequests(fake);
   serveDiffs(fake);
   serveThreads(fake);
   serveDiscovery(fake);
   serveEntra(fake);
+  const statuses = serveStatuses(fake);
 
   return {
     server,
@@ -71,6 +74,8 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     threads: fake.threadsOf(SCM_CONTRACT_SCENARIO.pullRequest.number),
     issuedTokens: fake.issuedTokens,
     writes,
+    statuses: statuses.statuses,
+    refuseStatuses: statuses.refuseStatuses,
     throttleNext() {
       server.interceptNext({
         status: 429,

@@ -1,5 +1,6 @@
 import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
 import { changeTrackingIds } from './azure-devops-change-tracking.js';
+import { azureDevOpsCommitStatus } from './azure-devops-commit-status.js';
 import { connectAzureDevOps, verifyAzureDevOpsAccount } from './azure-devops-connection.js';
 import { azureDevOpsDiffs } from './azure-devops-diffs.js';
 import { azureDevOpsDiscovery } from './azure-devops-discovery.js';
@@ -27,5 +28,6 @@ export function createAzureDevOpsProvider(
     ...azureDevOpsDiffs(ado, trackingIds),
     ...azureDevOpsThreads(ado, trackingIds),
     ...azureDevOpsDiscovery(ado),
+    ...azureDevOpsCommitStatus(ado),
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -20,6 +21,7 @@ import commentDeletedJson from './__fixtures__/comment-deleted.json' with { type
 import commentInlineJson from './__fixtures__/comment-inline.json' with { type: 'json' };
 import commentReplyJson from './__fixtures__/comment-reply.json' with { type: 'json' };
 import commitJson from './__fixtures__/commit.json' with { type: 'json' };
+import commitStatusJson from './__fixtures__/commit-status.json' with { type: 'json' };
 import diffstatEntryJson from './__fixtures__/diffstat-entry.json' with { type: 'json' };
 import errorsJson from './__fixtures__/errors.json' with { type: 'json' };
 import membershipJson from './__fixtures__/membership.json' with { type: 'json' };
@@ -50,6 +52,7 @@ const bbFixture = fixtureSet({
   'comment-inline': commentInlineJson,
   'comment-reply': commentReplyJson,
   commit: commitJson,
+  'commit-status': commitStatusJson,
   'diffstat-entry': diffstatEntryJson,
   errors: errorsJson,
   membership: membershipJson,
@@ -121,12 +124,12 @@ function pullRequests(): BbPullRequest[] {
   ];
 }
 
-export interface BitbucketFake {
+export interface BitbucketFake extends CommitStatusBoard {
   server: FakeHttpServer;
   apiBaseUrl: string;
   /** Comments of the contract scenario's pull request (#42). */
   comments: BbComment[];
-  /** Every POST, PUT, PATCH and DELETE the fake received, with its parsed body, in order. */
+  /** Every POST, PUT, PATCH and DELETE the fake received (build statuses left out), with its parsed body, in order. */
   writes: RecordedWrite[];
   /** Serves a pull request from file versions, or a push to one already loaded. */
   loadPullRequest(scenario: PullRequestScenario): Promise<void>;
@@ -183,7 +186,7 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   const api = (method: string, path: string, handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>) =>
     server.on(method, `/2.0${path}`, (req) => {
       const write = recordedWrite(req);
-      if (write) writes.push(write);
+      if (write && !isStatusWrite(req)) writes.push(write);
       return validAuth.has(String(req.headers.authorization))
         ? handler(req)
         : { status: 401, json: errors.unauthorized };
@@ -198,6 +201,44 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   const unknownRevision: FakeReply = { status: 404, json: { type: 'error', error: { message: 'Unknown revision' } } };
 
   api('GET', '/user', () => ({ json: me }));
+  // Build statuses: Bitbucket's states, a key and a URL required; 403 for a token without the scope while refused.
+  const statusBoard = createCommitStatusBoard(() => ({ status: 403, json: errors.statusForbidden }));
+  const STATUS_STATES = new Set(['INPROGRESS', 'SUCCESSFUL', 'FAILED', 'STOPPED']);
+  api('POST', '/repositories/:ws/:repo/commit/:sha/statuses/build', (req) => {
+    if (!isRepo(req)) return { status: 404, json: { type: 'error', error: { message: 'Repository not found' } } };
+    const body = (req.json ?? {}) as {
+      key?: string;
+      name?: string;
+      state?: string;
+      description?: string;
+      url?: string;
+    };
+    if (!body.key) return bad('key: This field is required.');
+    if (!body.url) return bad('url: This field is required.');
+    if (!STATUS_STATES.has(body.state ?? '')) return bad(`state: "${body.state}" is not a valid choice.`);
+    const sha = req.params.sha ?? '';
+    return statusBoard.receive(
+      {
+        commit: sha,
+        name: body.name ?? body.key,
+        state: body.state ?? '',
+        description: body.description,
+        targetUrl: body.url,
+        body: req.json,
+      },
+      () => ({
+        status: 201,
+        json: {
+          ...bbFixture<object>('commit-status'),
+          key: body.key,
+          name: body.name ?? body.key,
+          state: body.state,
+          description: body.description ?? '',
+          url: body.url,
+        },
+      }),
+    );
+  });
   api('GET', '/workspaces/:ws', (req) =>
     req.params.ws === 'acme'
       ? { json: bbFixture('workspace') }
@@ -378,6 +419,8 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
     apiBaseUrl,
     comments: states.get(s.pullRequest.number)?.comments ?? [],
     writes,
+    statuses: statusBoard.statuses,
+    refuseStatuses: statusBoard.refuseStatuses,
     async loadPullRequest(scenario) {
       history.load(scenario);
       const known = states.get(scenario.number);

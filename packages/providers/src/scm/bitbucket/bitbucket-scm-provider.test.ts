@@ -46,6 +46,12 @@ describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: s.pullRequest.headSha,
+      wireStates: { pending: 'INPROGRESS', success: 'SUCCESSFUL', failure: 'FAILED', error: 'FAILED' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });
@@ -63,6 +69,12 @@ describeScmProviderContract('Bitbucket Cloud (access token)', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: s.pullRequest.headSha,
+      wireStates: { pending: 'INPROGRESS', success: 'SUCCESSFUL', failure: 'FAILED', error: 'FAILED' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });

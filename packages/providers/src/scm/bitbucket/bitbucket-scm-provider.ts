@@ -1,6 +1,7 @@
 import {
   type ChangedFile,
   type CommitComparison,
+  type CommitStatusInput,
   type CreatedThread,
   type CreateThreadInput,
   type CreateThreadOutcome,
@@ -40,6 +41,7 @@ import {
   repoPath,
   workspaceOf,
 } from './bitbucket-client.js';
+import { bitbucketBuildStatus } from './bitbucket-commit-status.js';
 import { fileDiffFromGit } from './bitbucket-diff.js';
 import { slugOf, toChangedFile, toStatus, toUser } from './bitbucket-mapping.js';
 import { threadsFromComments } from './bitbucket-threads.js';
@@ -485,6 +487,14 @@ class BitbucketScmProvider implements ScmProviderV1 {
     if (this.fullHashes.size >= REMEMBERED_HASHES) this.fullHashes.clear();
     this.fullHashes.set(key, commit.hash);
     return commit.hash;
+  }
+
+  /** A build status on the head; without a target URL it links the pull request, as Bitbucket needs a URL. */
+  async setCommitStatus(ref: PullRequestRef, input: CommitStatusInput, options?: ScmCallOptions): Promise<void> {
+    const signal = options?.signal;
+    const fallbackUrl = input.targetUrl ? '' : ((await this.getPullRequest(ref, { signal })).webUrl ?? '');
+    const status = bitbucketBuildStatus(input, fallbackUrl);
+    await this.client.request({ method: 'POST', path: `${this.repo(ref)}${status.path}`, json: status.json, signal });
   }
 
   private repo(ref: RepositoryRef): string {

@@ -26,6 +26,12 @@ describeScmProviderContract('GitHub (PAT, GitHub Enterprise Server routes)', asy
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: SCM_CONTRACT_SCENARIO.pullRequest.headSha,
+      wireStates: { pending: 'pending', success: 'success', failure: 'failure', error: 'error' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });

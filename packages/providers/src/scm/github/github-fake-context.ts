@@ -6,8 +6,10 @@ import { ScenarioHistory } from '../../testing/scenario-history.js';
 import appJson from './__fixtures__/app.json' with { type: 'json' };
 import botUserJson from './__fixtures__/bot-user.json' with { type: 'json' };
 import branchJson from './__fixtures__/branch.json' with { type: 'json' };
+import commitStatusJson from './__fixtures__/commit-status.json' with { type: 'json' };
 import errorBadCredentialsJson from './__fixtures__/error-bad-credentials.json' with { type: 'json' };
 import errorNotFoundJson from './__fixtures__/error-not-found.json' with { type: 'json' };
+import errorResourceNotAccessibleJson from './__fixtures__/error-resource-not-accessible.json' with { type: 'json' };
 import errorReviewUnprocessableJson from './__fixtures__/error-review-unprocessable.json' with { type: 'json' };
 import errorSecondaryRateLimitJson from './__fixtures__/error-secondary-rate-limit.json' with { type: 'json' };
 import errorValidationFailedJson from './__fixtures__/error-validation-failed.json' with { type: 'json' };
@@ -40,8 +42,10 @@ export const ghFixture = fixtureSet({
   app: appJson,
   'bot-user': botUserJson,
   branch: branchJson,
+  'commit-status': commitStatusJson,
   'error-bad-credentials': errorBadCredentialsJson,
   'error-not-found': errorNotFoundJson,
+  'error-resource-not-accessible': errorResourceNotAccessibleJson,
   'error-review-unprocessable': errorReviewUnprocessableJson,
   'error-secondary-rate-limit': errorSecondaryRateLimitJson,
   'error-validation-failed': errorValidationFailedJson,

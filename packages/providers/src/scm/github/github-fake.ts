@@ -14,6 +14,7 @@
  * One part per concern, as the adapter has them, over a shared context (`github-fake-context.ts`).
  */
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type AnsweredWrite,
   type FakeHttpServer,
@@ -26,6 +27,7 @@ import { serveDiffs } from './github-fake-diffs.js';
 import { serveDiscovery } from './github-fake-discovery.js';
 import { serveGraphql } from './github-fake-graphql.js';
 import { scenarioPullRequest, servePullRequests } from './github-fake-pull-requests.js';
+import { serveStatuses } from './github-fake-statuses.js';
 import { serveThreads } from './github-fake-threads.js';
 import type { GqlComment, GqlReviewThread } from './github-wire.js';
 
@@ -40,14 +42,14 @@ export {
   type GitHubFakeOptions,
 } from './github-fake-context.js';
 
-export interface GitHubFake {
+export interface GitHubFake extends CommitStatusBoard {
   server: FakeHttpServer;
   /** `http://127.0.0.1:<port>`: the connection's hostBaseUrl (a GitHub Enterprise Server). */
   hostUrl: string;
   /** Review threads of the contract scenario's pull request. */
   threads: Array<GqlReviewThread & { comments: { nodes: GqlComment[] } }>;
   issuedTokens: string[];
-  /** Every write received (GraphQL queries and token exchanges left out), in order, with its answer's status. */
+  /** Every write received (GraphQL queries, token exchanges and statuses left out), in order, with its answer's status. */
   writes: AnsweredWrite[];
   throttleNext(): void;
   /** Serves a pull request from file versions; loading the same number with a new head is a push. */
@@ -60,7 +62,8 @@ export interface GitHubFake {
 export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHubFake> {
   const server = await startFakeHttpServer();
   const writes = server.recordWrites(
-    (req) => req.path.endsWith('/access_tokens') || (req.path === '/api/graphql' && !isMutation(req)),
+    (req) =>
+      req.path.endsWith('/access_tokens') || isStatusWrite(req) || (req.path === '/api/graphql' && !isMutation(req)),
   );
   const fake = createGitHubFakeContext(server, options);
   servePullRequests(fake);
@@ -69,6 +72,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   serveDiscovery(fake);
   serveApp(fake);
   serveGraphql(fake);
+  const statuses = serveStatuses(fake);
 
   return {
     server,
@@ -76,6 +80,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     threads: fake.threadsOf(SCM_CONTRACT_SCENARIO.pullRequest.number),
     issuedTokens: fake.issuedTokens,
     writes,
+    statuses: statuses.statuses,
+    refuseStatuses: statuses.refuseStatuses,
     throttleNext() {
       server.interceptNext({
         status: 403,

@@ -14,7 +14,7 @@ export function gitHubFamily(options: GitHubOptions = {}): ScmProviderFamilyV1 {
     receiverSegment: 'gitHostA',
     codeReviewPlatform: 'pullRequest',
     // Repositories are read as `/repositories/{id}`: their owner must be checked against a configuration's.
-    capabilities: { repositoriesById: true, wikiSources: false },
+    capabilities: { repositoriesById: true, wikiSources: false, committableSuggestions: 'suggestionBlock' },
     connect: (connection) => createGitHubProvider(connection, options),
     webhook: gitHubWebhook,
     pullRequestUrls: gitHubPullRequestUrls,

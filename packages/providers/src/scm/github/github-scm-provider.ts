@@ -1,4 +1,5 @@
 import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
+import { gitHubCommitStatus } from './github-commit-status.js';
 import { connectGitHub, verifyGitHubAccount } from './github-connection.js';
 import { gitHubDiffs } from './github-diffs.js';
 import { gitHubDiscovery } from './github-discovery.js';
@@ -22,5 +23,6 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
     ...gitHubDiffs(github),
     ...gitHubThreads(github),
     ...gitHubDiscovery(github),
+    ...gitHubCommitStatus(github),
   };
 }

@@ -1,4 +1,5 @@
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -9,6 +10,7 @@ import {
 import { fixtureSet } from '../../testing/fixtures.js';
 import { diffOf, type FileChange, pathOf, ScenarioHistory } from '../../testing/scenario-history.js';
 import branchJson from './__fixtures__/branch.json' with { type: 'json' };
+import commitStatusJson from './__fixtures__/commit-status.json' with { type: 'json' };
 import compareJson from './__fixtures__/compare.json' with { type: 'json' };
 import discussionDiffNoteJson from './__fixtures__/discussion-diff-note.json' with { type: 'json' };
 import discussionSystemNoteJson from './__fixtures__/discussion-system-note.json' with { type: 'json' };
@@ -43,6 +45,7 @@ import type { GlDiff, GlDiscussion, GlMergeRequest, GlNote, GlPosition, GlRangeE
 
 const glFixture = fixtureSet({
   branch: branchJson,
+  'commit-status': commitStatusJson,
   compare: compareJson,
   'discussion-diff-note': discussionDiffNoteJson,
   'discussion-system-note': discussionSystemNoteJson,
@@ -131,13 +134,13 @@ function mergeRequests(): GlMergeRequest[] {
   return [main, other, closed];
 }
 
-export interface GitLabFake {
+export interface GitLabFake extends CommitStatusBoard {
   server: FakeHttpServer;
   /** `hostBaseUrl` of a connection to the fake. */
   hostBaseUrl: string;
   /** Discussions of the contract scenario's merge request (!42). */
   discussions: GlDiscussion[];
-  /** Every POST, PUT, PATCH and DELETE the fake received, with its parsed body, in order. */
+  /** Every POST, PUT, PATCH and DELETE the fake received (statuses left out), with its parsed body, in order. */
   writes: RecordedWrite[];
   /** Serves a merge request from file versions, or a push to one already loaded. */
   loadPullRequest(scenario: PullRequestScenario): Promise<void>;
@@ -189,7 +192,7 @@ export async function startGitLabFake(): Promise<GitLabFake> {
   const api = (method: string, path: string, handler: (req: FakeRequest) => FakeReply | Promise<FakeReply>) =>
     server.on(method, `/api/v4${path}`, (req) => {
       const write = recordedWrite(req);
-      if (write) writes.push(write);
+      if (write && !isStatusWrite(req)) writes.push(write);
       return req.headers['private-token'] === GITLAB_TOKEN ? handler(req) : { status: 401, json: errors.unauthorized };
     });
   const stateOf = (req: FakeRequest) =>
@@ -208,6 +211,36 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     state.discussions.flatMap((d) => d.notes).find((n) => n.id === noteId);
 
   api('GET', '/user', () => ({ json: me }));
+  // Commit statuses: GitLab's states only, recorded; 403 for a token without the right while refused.
+  const statusBoard = createCommitStatusBoard(() => ({ status: 403, json: errors.forbidden }));
+  const STATUS_STATES = new Set(['pending', 'running', 'success', 'failed', 'canceled']);
+  api('POST', '/projects/:id/statuses/:sha', (req) => {
+    if (Number(req.params.id) !== PROJECT_ID) return { status: 404, json: { message: '404 Project Not Found' } };
+    const body = (req.json ?? {}) as { state?: string; name?: string; description?: string; target_url?: string };
+    if (!STATUS_STATES.has(body.state ?? '')) return { status: 400, json: errors.invalidState };
+    const sha = req.params.sha ?? '';
+    return statusBoard.receive(
+      {
+        commit: sha,
+        name: body.name ?? 'default',
+        state: body.state ?? '',
+        description: body.description,
+        targetUrl: body.target_url,
+        body: req.json,
+      },
+      () => ({
+        status: 201,
+        json: {
+          ...glFixture<object>('commit-status'),
+          sha,
+          status: body.state,
+          name: body.name ?? 'default',
+          description: body.description ?? null,
+          target_url: body.target_url ?? null,
+        },
+      }),
+    );
+  });
   api('GET', '/projects/:id/merge_requests/:iid', (req) => {
     const mr = findMr(req);
     return mr ? { json: mr } : notFound;
@@ -411,6 +444,8 @@ export async function startGitLabFake(): Promise<GitLabFake> {
     hostBaseUrl: server.url,
     discussions: states.get(s.pullRequest.number)?.discussions ?? [],
     writes,
+    statuses: statusBoard.statuses,
+    refuseStatuses: statusBoard.refuseStatuses,
     async loadPullRequest(scenario) {
       const loaded = history.load(scenario);
       const revision = loaded.revisions.at(-1);

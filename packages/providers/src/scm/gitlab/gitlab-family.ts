@@ -23,7 +23,8 @@ export function gitLabFamily(options: GitLabFamilyOptions = {}): ScmProviderFami
     receiverSegment: 'gitHostB',
     codeReviewPlatform: 'mergeRequest',
     // Projects are read as `/projects/{id}`: their namespace must be checked against a configuration's group.
-    capabilities: { repositoriesById: true, wikiSources: false },
+    // A range comment sits on its last line, so a suggestion counts the lines above it (`-N+0`).
+    capabilities: { repositoriesById: true, wikiSources: false, committableSuggestions: 'suggestionBlockWithOffsets' },
     connect(connection: ScmConnectionConfig) {
       if (connection.authenticationKind !== 'personalAccessToken') {
         throw MarginError.validation(

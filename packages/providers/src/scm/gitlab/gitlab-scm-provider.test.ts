@@ -52,6 +52,12 @@ describeScmProviderContract('GitLab', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    commitStatuses: {
+      recorded: () => fake.statuses,
+      target: SCM_CONTRACT_SCENARIO.pullRequest.headSha,
+      wireStates: { pending: 'running', success: 'success', failure: 'failed', error: 'failed' },
+      refuse: (refused) => fake.refuseStatuses(refused),
+    },
     close: () => fake.close(),
   };
 });

@@ -1,6 +1,7 @@
 import {
   type ChangedFile,
   type CommitComparison,
+  type CommitStatusInput,
   type CreatedThread,
   type CreateThreadInput,
   type CreateThreadOutcome,
@@ -35,6 +36,7 @@ import {
   withHiddenMarker,
 } from '../shared/index.js';
 import { createGitLabClient, type GitLabClient, gitLabApiBase, groupPathFromScope } from './gitlab-client.js';
+import { setGitLabCommitStatus } from './gitlab-commit-status.js';
 import { compareTruncation, GitLabDiffs, mrPath } from './gitlab-diffs.js';
 import {
   currentRevision,
@@ -345,6 +347,10 @@ class GitLabScmProvider implements ScmProviderV1 {
     const query = { search, active: true, per_page: USER_SEARCH_LIMIT };
     const users = await this.client.get<GlUser[]>('/users', query, options?.signal);
     return users.map(toUser);
+  }
+
+  async setCommitStatus(ref: PullRequestRef, input: CommitStatusInput, options?: ScmCallOptions): Promise<void> {
+    await setGitLabCommitStatus(this.client, ref, input, options?.signal);
   }
 
   private async newestVersion(ref: PullRequestRef, signal: AbortSignal | undefined): Promise<GlVersion | undefined> {

@@ -4,6 +4,7 @@
  * caching, signatures) are in `../../utils`.
  */
 export { relationFromMergeBase, sameCommit } from './commit-relation.js';
+export { statusCommit, statusDescription } from './commit-status.js';
 export { createThreadsOneByOne } from './create-threads-one-by-one.js';
 export { diffFromVersions, diffOfVersions, type ReadFileAt } from './file-versions-diff.js';
 export {

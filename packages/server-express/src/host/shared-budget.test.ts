@@ -29,12 +29,6 @@ describe.runIf(POSTGRES)('a monthly hard cap shared by two hosts on PostgreSQL',
     harness = await startReviewHarness({ dialect: 'postgres', env: { WORKER_ENABLED: 'false' } });
     admin = harness.admin;
     expect((await admin.patch('/admin/licensing', { edition: 'Commercial' })).status).toBe(200);
-    // Every call takes a while, so the hosts' reviews overlap; each costs the same.
-    harness.model.respondWith(async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      if (isVerifying(request)) return { ...confirmAll(request), usage: { prompt_tokens: 400, completion_tokens: 40 } };
-      return { ...findingsAnswer(), usage: { prompt_tokens: 20_000, completion_tokens: 2_000 } };
-    });
   }, 60_000);
 
   afterAll(async () => {
@@ -51,14 +45,27 @@ describe.runIf(POSTGRES)('a monthly hard cap shared by two hosts on PostgreSQL',
       expect(res.status).toBe(202);
       return res.body.jobId as string;
     };
-    // What one review costs, measured alone.
+    // What the engine estimates one review at, read off a review held by a tiny cap.
+    const budgetPath = `/admin/clients/${clientId}/budget`;
+    expect((await admin.put(budgetPath, { monthlyHardCapUsd: 0.000001 })).status).toBe(200);
+    const probe = await runQueuedJob(harness.host, admin, await submit(699));
+    const estimateUsd = probe.result.coverage.budget.held.estimateUsd as number;
+    expect(estimateUsd).toBeGreaterThan(0);
+    expect((await admin.put(budgetPath, {})).status).toBe(200);
+    // Each review then costs about its estimate (the review call carries it; the verifier's is
+    // negligible), so what chunks claim is what they spend. Calls take a while, so reviews overlap.
+    harness.model.respondWith(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (isVerifying(request)) return { ...confirmAll(request), usage: { prompt_tokens: 1, completion_tokens: 1 } };
+      return { ...findingsAnswer(), usage: { prompt_tokens: Math.round(estimateUsd * 1e6), completion_tokens: 0 } };
+    });
     const first = await runQueuedJob(harness.host, admin, await submit(700));
     expect(first.error).toBeNull();
     expect(first.status).toBe('completed');
     const reviewUsd = first.usage.estimatedCostUsd as number;
     expect(reviewUsd).toBeGreaterThan(0);
     const capUsd = reviewUsd * 4;
-    expect((await admin.put(`/admin/clients/${clientId}/budget`, { monthlyHardCapUsd: capUsd })).status).toBe(200);
+    expect((await admin.put(budgetPath, { monthlyHardCapUsd: capUsd })).status).toBe(200);
 
     const ids: string[] = [];
     for (let n = 1; n <= PULL_REQUESTS; n++) ids.push(await submit(700 + n));

@@ -13,6 +13,7 @@ export { collect, marginErrorOf } from './async-results.js';
 export { createManualClock, createSequentialIds, type ManualClock } from './fakes.js';
 export type { PullRequestScenario, PullRequestScenarioFile, RecordedWrite } from './pull-request-scenario.js';
 export {
+  contractTreeDirectories,
   describeScmProviderContract,
   SCENARIO_PULL_REQUEST,
   SCENARIO_PUSH,

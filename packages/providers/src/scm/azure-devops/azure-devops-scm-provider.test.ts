@@ -251,7 +251,7 @@ describe('Azure DevOps pull requests', () => {
     expect(requestsTo('/_apis/projects').map((r) => r.query.get('continuationToken'))).toEqual([null, '2']);
     const branches = [];
     for await (const b of provider.listBranches(ref())) branches.push(b);
-    expect(branches).toEqual(['main', 'feature/retries', 'deps']);
+    expect(branches).toEqual(['main', 'feature/retries', 'deps', 'main-old', 'feature/retries-v2']);
     expect(requestsTo('/refs').every((r) => r.query.get('filter') === 'heads/')).toBe(true);
   });
 });

@@ -46,6 +46,7 @@ describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    treeHasBlobIds: false,
     close: () => fake.close(),
   };
 });
@@ -63,6 +64,7 @@ describeScmProviderContract('Bitbucket Cloud (access token)', async () => {
     requestCount: () => fake.server.requests.length,
     loadPullRequest: (scenario) => fake.loadPullRequest(scenario),
     refuseThreadsOn: (path) => fake.refuseThreadsOn(path),
+    treeHasBlobIds: false,
     close: () => fake.close(),
   };
 });

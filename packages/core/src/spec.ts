@@ -151,6 +151,10 @@ export {
 } from './provider-registry/index.js';
 export type {
   JobUsage,
+  KnowledgeCitation,
+  KnowledgeLookupV1,
+  KnowledgeSearchHit,
+  KnowledgeSymbolHit,
   ModelCallUsage,
   PassTokens,
   ProtocolEventInput,

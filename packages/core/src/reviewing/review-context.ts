@@ -8,6 +8,7 @@ import type {
   ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
+  KnowledgeLookupV1,
   ReviewContext,
   ReviewMemory,
   ReviewModel,
@@ -36,6 +37,8 @@ export function createReviewContext(
     spendCapsApply: boolean;
     /** The client budget's headroom, when spend caps apply. */
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+    /** The job's knowledge, narrowed to its snapshotted scope; absent, the review offers no knowledge tools. */
+    knowledge?: KnowledgeLookupV1 | undefined;
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -68,6 +71,7 @@ export function createReviewContext(
     memory: reviewMemory(deps, job),
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
+    knowledge: run.knowledge,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

@@ -1,5 +1,6 @@
 import type { AiRepositories, ResolveDeps } from '../ai/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
+import type { KnowledgeLookupV1 } from '../review-engine/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
 import type { SpendRepositories } from '../spend/index.js';
@@ -7,7 +8,7 @@ import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
 import type { BlockedPullRequestsRepository } from './block-record.js';
 import type { DismissalsRepository } from './dismissal-record.js';
 import type { ReviewFindingsRepository } from './finding-record.js';
-import type { ReviewJobsRepository } from './job-record.js';
+import type { ReviewJobRecord, ReviewJobsRepository } from './job-record.js';
 import type { JobStatusCache } from './job-status-cache.js';
 import type { ProtocolRepository } from './protocol-record.js';
 import type { ReviewPublicationsRepository } from './publication-record.js';
@@ -57,4 +58,10 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
   >;
   authz: Authorizer;
   origins: JobOrigins;
+  /**
+   * Code knowledge for a job, narrowed to its snapshotted scope (`none`, or no `ready` source:
+   * `undefined`). Given by code knowledge when the host has it; without it reviews offer no
+   * knowledge tools.
+   */
+  knowledgeForJob?: ((job: ReviewJobRecord, signal: AbortSignal) => Promise<KnowledgeLookupV1 | undefined>) | undefined;
 }

@@ -161,6 +161,7 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
+      knowledge: await deps.knowledgeForJob?.(job, run.signal),
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };

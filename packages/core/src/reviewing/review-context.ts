@@ -4,11 +4,11 @@ import { MarginError } from '../kernel/index.js';
 import type {
   CoverageFile,
   FindingStore,
+  KnowledgeLookupV1,
   KnownFinding,
   ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
-  KnowledgeLookupV1,
   ReviewContext,
   ReviewMemory,
   ReviewModel,

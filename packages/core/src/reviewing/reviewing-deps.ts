@@ -1,7 +1,7 @@
 import type { AiRepositories, ResolveDeps } from '../ai/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
-import type { KnowledgeLookupV1 } from '../review-engine/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
+import type { KnowledgeLookupV1 } from '../review-engine/index.js';
 import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
 import type { SpendRepositories } from '../spend/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';

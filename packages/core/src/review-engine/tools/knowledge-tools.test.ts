@@ -6,7 +6,13 @@ import { resultView } from '../result-view.js';
 import type { KnowledgeLookupV1, KnowledgeSearchHit, KnowledgeSymbolHit } from '../review-engine-v1.js';
 import type { ReviewModelTraits } from '../standalone/review-models.js';
 import { gitDiffOf } from '../testing/git-diff.js';
-import { type MemoryFile, memoryProtocol, memoryPullRequest, reviewInput, singleModel } from '../testing/memory-review.js';
+import {
+  type MemoryFile,
+  memoryProtocol,
+  memoryPullRequest,
+  reviewInput,
+  singleModel,
+} from '../testing/memory-review.js';
 import { lines } from '../testing/review-fixtures.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 
@@ -29,7 +35,8 @@ const SEARCH_HITS: KnowledgeSearchHit[] = [
     startLine: 10,
     endLine: 14,
     commit: COMMIT,
-    snippet: 'export function applyDiscount(order) {\n  const key = "AKIAIOSFODNN7EXAMPLE";\n  return order.total * 0.9;\n}',
+    snippet:
+      'export function applyDiscount(order) {\n  const key = "AKIAIOSFODNN7EXAMPLE";\n  return order.total * 0.9;\n}',
     score: 0.92,
     matchedBy: 'lexical',
   },
@@ -126,7 +133,11 @@ describe('knowledge tools during review', () => {
         if (i === 0) {
           return {
             toolCalls: [
-              { id: 'k1', name: 'search_knowledge', arguments: { query: 'how discounts treat orders without a total' } },
+              {
+                id: 'k1',
+                name: 'search_knowledge',
+                arguments: { query: 'how discounts treat orders without a total' },
+              },
               { id: 'k2', name: 'get_symbol', arguments: JSON.stringify({ name: 'applyDiscount' }) },
             ],
           };

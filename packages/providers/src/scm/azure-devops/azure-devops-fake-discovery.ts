@@ -36,8 +36,8 @@ export function serveDiscovery(fake: AzureDevOpsFakeContext): void {
   route('GET', `${R}/refs`, (req) => {
     const filter = req.query.get('filter') ?? '';
     const heads: Record<string, string> = SCM_CONTRACT_SCENARIO.branchHeads;
-    // A prefix match, as Azure DevOps filters; `main-old` is there so an exact-name lookup is needed.
-    const all = [...SCM_CONTRACT_SCENARIO.branches, 'main-old', 'feature/retries-v2']
+    // A prefix match, as Azure DevOps filters.
+    const all = SCM_CONTRACT_SCENARIO.branches
       .map((b) => `refs/heads/${b}`)
       .filter((name) => name.startsWith(`refs/${filter}`));
     const start = Number(req.query.get('continuationToken') ?? 0);

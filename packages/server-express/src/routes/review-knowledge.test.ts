@@ -63,16 +63,6 @@ function engineWithKnowledge(knowledge: KnowledgeLookupV1 | undefined): ReviewEn
   return { specificationVersion: 'v1', review: (job, context) => engine.review(job, { ...context, knowledge }) };
 }
 
-let h: ReviewHarness;
-
-beforeAll(async () => {
-  h = await startReviewHarness({ reviewEngine: engineWithKnowledge(lookup) });
-});
-
-afterAll(async () => {
-  await h?.close();
-});
-
 const lines = (n: number, line: (i: number) => string) =>
   `${Array.from({ length: n }, (_, i) => line(i + 1)).join('\n')}\n`;
 
@@ -101,8 +91,19 @@ function sessionScenario(number: number): PullRequestScenario {
 const toolResultsOf = (request: FakeChatRequest) =>
   request.messages.filter((m) => m.role === 'tool').map((m) => String(m.content ?? ''));
 
-describe('consulting code knowledge during a review', () => {
+describe.each(['sqlite', 'postgres'] as const)('consulting code knowledge during a review (%s)', (dialect) => {
+  let h: ReviewHarness;
+
+  beforeAll(async () => {
+    h = await startReviewHarness({ dialect, reviewEngine: engineWithKnowledge(lookup) });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
   it('serves search_knowledge and get_symbol, records their citations, and cites them on the finding', async () => {
+    queries.length = 0;
     const number = 961;
     await h.fakes.github.loadPullRequest(sessionScenario(number));
     const client = await reviewingClient(h.admin, h.fakes, 'github', h.model, 'Reviews that consult knowledge');

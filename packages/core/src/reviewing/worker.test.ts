@@ -157,6 +157,39 @@ describe('running a claimed job', () => {
     expect(seen.at(-1)?.knowledge).toBeUndefined();
   });
 
+  it('runs the review without knowledge when it cannot be opened, saying so in the protocol', async () => {
+    const failing = await startUseCases({
+      edition: 'Commercial',
+      knowledgeForJob: async () => {
+        throw new Error('index database unreachable at postgres://user:secret@db');
+      },
+    });
+    const failingClient = await failing.newClient();
+    const seen: unknown[] = [];
+    failing.engine.script = async (_job, ctx) => {
+      seen.push(ctx.knowledge);
+      return REVIEWED;
+    };
+    const { jobId } = await failing.core.reviewing.submitReviewJob(PLATFORM_ADMIN, failingClient, reviewSubmission(1));
+    const [job] = await failing.core.worker.claimJobs({ owner: WORKER, capacity: 1, leaseMs: LEASE_MS });
+    if (!job) throw new Error('nothing was claimed');
+    expect(
+      await failing.core.worker.executeJob(job, {
+        owner: WORKER,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+      }),
+    ).toEqual({ status: 'completed' });
+    expect(seen).toEqual([undefined]);
+    const passes = await failing.core.reviewing.getReviewJobProtocol(PLATFORM_ADMIN, jobId, {
+      eventCategory: 'memory',
+    });
+    const events = JSON.stringify(passes);
+    expect(events).toContain('knowledge.unavailable');
+    expect(events).toContain('"reason":"unexpected"');
+    expect(events).not.toContain('secret');
+  });
+
   it('fails a job the engine fails, keeping its reason', async () => {
     const jobId = await submit(1);
     const failed = recorded('job.failed');

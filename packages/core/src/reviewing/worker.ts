@@ -2,6 +2,7 @@ import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import type { ReviewEngineV1 } from '../review-engine/index.js';
 import { budgetAdmission } from '../spend/index.js';
+import { jobKnowledge } from './job-knowledge.js';
 import type { LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
@@ -161,7 +162,7 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
-      knowledge: await deps.knowledgeForJob?.(job, run.signal),
+      knowledge: await jobKnowledge(deps, job, run.signal, protocol),
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };

@@ -167,7 +167,9 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
   }
   await pass.complete('succeeded', passTokens(usage));
 
-  if (env.verify && toVerify.length > 0) await verifyFindings(toVerify, { rendered, resolver, shown }, env);
+  if (env.verify && toVerify.length > 0) {
+    await verifyFindings(toVerify, { rendered, resolver, shown, knowledge: asks.citations }, env);
+  }
   refuteClaims(live, shown, env.changedPaths);
   for (const f of findings) keyFinding(f);
   return { findings, failures: [], parsing };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiChatRequest, AiChatResult, AiMessage } from '../../ai-model/index.js';
 import { createMemoryLedger } from '../memory/review-memory.js';
 import { runReview } from '../pipeline/run-review.js';
+import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import { resultView } from '../result-view.js';
 import type { KnowledgeLookupV1, KnowledgeSearchHit, KnowledgeSymbolHit } from '../review-engine-v1.js';
 import type { ReviewModelTraits } from '../standalone/review-models.js';
@@ -106,6 +107,7 @@ async function review(
   script: (request: AiChatRequest, index: number) => Partial<AiChatResult> | Error,
   knowledge: KnowledgeLookupV1 | undefined,
   traits: ReviewModelTraits = { supportsToolUse: true },
+  verify = false,
 ) {
   const pr = memoryPullRequest(files);
   const model = scriptedModel(script);
@@ -116,7 +118,7 @@ async function review(
       models: singleModel(model, traits),
       memory: { publications: createMemoryLedger('job-1'), dismissals: async () => [] },
       protocol,
-      settings: { verify: false },
+      settings: { verify },
       knowledge,
     }),
   );
@@ -277,5 +279,47 @@ describe('knowledge tools during review', () => {
       null,
     ]);
     expect(run.coverage.files.map((f) => f.state)).toEqual(['reviewed']);
+  });
+
+  it('shows the verifier the passages a finding cites, so it is not taken for speculation about unseen code', async () => {
+    const { lookup } = fakeKnowledge();
+    const isVerify = (r: AiChatRequest) => r.system?.startsWith(VERIFY_SYSTEM_PROMPT) === true;
+    const verdict = {
+      id: 'F1',
+      score: 8,
+      why: 'The cited definition reads order.total.',
+      features: {
+        isDefect: true,
+        requiresAssumedInput: false,
+        isQualityOpinion: false,
+        targetsUnchangedCode: false,
+        suggestionIsCorrect: null,
+      },
+      locatedQuote: null,
+    };
+    let reviewCalls = 0;
+    const { run, model } = await review(
+      change('src/cart.ts', 40),
+      (request) => {
+        if (isVerify(request)) return { text: JSON.stringify({ items: [verdict] }) };
+        if (reviewCalls++ === 0) {
+          return { toolCalls: [{ id: 'k1', name: 'search_knowledge', arguments: { query: 'discount' } }] };
+        }
+        return { text: answer([finding({ knowledgeRefs: ['K1'] })]) };
+      },
+      lookup,
+      { supportsToolUse: true },
+      true,
+    );
+    const verifying = model.requests.find(isVerify);
+    const shown = verifying?.messages.map((m) => m.content).join('\n') ?? '';
+    expect(shown).toContain('Relies on: K1');
+    expect(shown).toContain('<<<UNTRUSTED knowledge nonce=AB12CD34>>>');
+    expect(shown).toContain('[K1] lib/discounts.ts, lines 10–14:');
+    expect(shown).toContain('return order.total * 0.9;');
+    expect(shown).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    // Only what the findings cite: the wiki page was served but is not cited.
+    expect(shown).not.toContain('Discounts never apply');
+    expect(run.findings.find((f) => f.source === 'model')).toMatchObject({ publication: 'published' });
   });
 });

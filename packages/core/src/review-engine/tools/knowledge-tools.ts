@@ -50,17 +50,25 @@ export const KNOWLEDGE_TOOLS: readonly AiToolDefinition[] = [SEARCH_KNOWLEDGE_TO
 export class KnowledgeCitations {
   private readonly byLabel = new Map<string, KnowledgeCitation>();
   private readonly byKey = new Map<string, string>();
+  /** The passage each label showed the model (redacted), for the verifier to check findings against. */
+  private readonly passages = new Map<string, string>();
 
-  label(citation: KnowledgeCitation): string {
-    const key = [citation.sourceId, citation.path, citation.startLine, citation.endLine, citation.commit].join(
-      '\u0000',
-    );
+  label(citation: KnowledgeCitation, shownPassage?: string): string {
+    const key = keyOf(citation);
     const known = this.byKey.get(key);
     if (known) return known;
     const label = `K${this.byLabel.size + 1}`;
     this.byKey.set(key, label);
     this.byLabel.set(label, citationOf(citation));
+    if (shownPassage !== undefined) this.passages.set(label, shownPassage);
     return label;
+  }
+
+  /** The label and passage a citation was shown with, if this chunk showed it. */
+  passageOf(citation: KnowledgeCitation): { label: string; text: string } | undefined {
+    const label = this.byKey.get(keyOf(citation));
+    const text = label ? this.passages.get(label) : undefined;
+    return label && text !== undefined ? { label, text } : undefined;
   }
 
   /** The citations behind labels a finding names, in its order, each once. */
@@ -140,7 +148,7 @@ export class KnowledgeAnswers {
     for (const hit of hits.slice(0, KNOWLEDGE_RESULTS_PER_CALL)) {
       const shownPath = escapeFenced(hit.path, this.nonce);
       const body = this.shownSnippet(hit.snippet);
-      const label = this.citations.label(hit);
+      const label = this.citations.label(hit, body);
       const part = [
         `[${label}] ${shownPath}, lines ${hit.startLine}–${hit.endLine} (source ${escapeFenced(hit.sourceId, this.nonce)}, commit ${escapeFenced(hit.commit.slice(0, 12), this.nonce)}), ${escapeFenced(hit.heading, this.nonce)}:`,
         fence('knowledge', this.nonce, body),
@@ -177,6 +185,10 @@ export class KnowledgeAnswers {
     if (lines.length > MAX_SNIPPET_LINES) kept.push(`… ${lines.length - MAX_SNIPPET_LINES} more lines`);
     return kept.join('\n');
   }
+}
+
+function keyOf(c: KnowledgeCitation): string {
+  return [c.sourceId, c.path, c.startLine, c.endLine, c.commit].join('\u0000');
 }
 
 function citationOf(c: KnowledgeCitation): KnowledgeCitation {

@@ -45,7 +45,8 @@ export const ANSWER_NOW = 'That is all the reading for this review. Now answer w
 
 /**
  * The structured answer of a review, after an exploration turn in which the model may read files:
- * the same request with the `read_file` tool (`toolChoice: auto`), repeated while the model calls
+ * the same request with the `read_file` tool (and, when the job has knowledge, `search_knowledge`
+ * and `get_symbol`; `toolChoice: auto`), repeated while the model calls
  * it and the chunk's budget lasts. Then the answer is asked for exactly as without tools
  * (`askStructured`, every rung), with the reads (assistant tool calls and tool results) in the
  * messages.

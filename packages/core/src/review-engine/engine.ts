@@ -46,6 +46,8 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
         blockedReason: ctx.blockedReason,
         settings: { ...options.settings, spendCaps: ctx.spendCapsApply ? tighter(spendCaps, ctx.budgetCaps) : {} },
         knowledge: ctx.knowledge,
+        sharedSpend: ctx.spendCapsApply ? ctx.sharedSpend : undefined,
+        onModelCall: ctx.onModelCall,
       });
       if (run.status !== 'reviewed') {
         return {

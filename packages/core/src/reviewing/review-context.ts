@@ -13,6 +13,7 @@ import type {
   ReviewMemory,
   ReviewModel,
   ReviewScm,
+  SharedSpendV1,
 } from '../review-engine/index.js';
 import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
@@ -39,6 +40,10 @@ export function createReviewContext(
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
     /** The job's knowledge, narrowed to its snapshotted scope; absent, the review offers no knowledge tools. */
     knowledge?: KnowledgeLookupV1 | undefined;
+    /** The client budget's hard caps shared with the reviews running at once, when one binds. */
+    sharedSpend?: SharedSpendV1 | undefined;
+    /** Hears each model call as it returns. */
+    onModelCall?: ReviewContext['onModelCall'];
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -72,6 +77,8 @@ export function createReviewContext(
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
     knowledge: run.knowledge,
+    sharedSpend: run.sharedSpend,
+    onModelCall: run.onModelCall,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

@@ -25,6 +25,8 @@ import {
   BoundedCache,
   encodePathSegments,
   encodeSegment,
+  isUnderTreePrefix,
+  normalizeTreePrefix,
   rememberOnce,
   trimTrailingSlashes,
 } from '@margin/providers/utils';
@@ -38,6 +40,7 @@ import {
   CODE_THREAD,
   codeThread,
   conversationKey,
+  type FjBranch,
   type FjChangedFile,
   type FjCommit,
   type FjCompare,
@@ -48,6 +51,7 @@ import {
   type FjRepository,
   type FjReview,
   type FjReviewComment,
+  type FjTree,
   type FjUser,
   type FjVersion,
   filesOfCommits,
@@ -682,6 +686,41 @@ export function createForgejoProvider(
       }
     },
 
+    async getBranchHead(ref, branch, options) {
+      const signal = options?.signal;
+      // The branch route takes the name's slashes as they are (`/branches/feature/x`).
+      const { status, data } = await client.request<FjBranch>({
+        path: `${await repo(ref, signal)}/branches/${encodePathSegments(branch)}`,
+        allowStatuses: [404],
+        signal,
+      });
+      return status === 404 ? undefined : data.commit?.id;
+    },
+
+    /**
+     * The recursive git tree of the commit, page by page until the server stops saying `truncated`.
+     * The tree API has no path filter, so a prefix is applied here; submodules (`commit`) and
+     * directories (`tree`) are left out.
+     */
+    async *listTree(ref, commitSha, options) {
+      const signal = options?.signal;
+      const prefix = normalizeTreePrefix(options?.pathPrefix);
+      const path = `${await repo(ref, signal)}/git/trees/${encodeSegment(commitSha)}`;
+      for (let page = 1; page <= MAX_TREE_PAGES; page++) {
+        const { data } = await client.request<FjTree>({
+          path,
+          query: { recursive: true, page, per_page: TREE_PAGE_SIZE },
+          signal,
+        });
+        for (const entry of data.tree ?? []) {
+          if (entry.type === 'blob' && isUnderTreePrefix(entry.path, prefix)) {
+            yield { path: entry.path, blobId: entry.sha, sizeBytes: entry.size };
+          }
+        }
+        if (!data.truncated || (data.tree ?? []).length === 0) return;
+      }
+    },
+
     async searchUsers(_scopePath, search, options) {
       const { data } = await client.request<{ ok?: boolean; data?: FjUser[] }>({
         path: '/users/search',
@@ -699,6 +738,11 @@ export function createForgejoProvider(
   };
   return provider;
 }
+
+/** Gitea's and Forgejo's `[api] DEFAULT_GIT_TREES_PER_PAGE`; a server configured lower pages sooner. */
+const TREE_PAGE_SIZE = 1000;
+/** A tree longer than this many pages is a server that ignores `page`; stop rather than loop. */
+const MAX_TREE_PAGES = 2_000;
 
 function toRepository(r: FjRepository): ScmRepository {
   return {

@@ -35,6 +35,21 @@ export interface FjRepository {
   archived?: boolean;
 }
 
+/** `GET /repos/{o}/{r}/branches/{branch}`. */
+export interface FjBranch {
+  name: string;
+  commit?: { id: string } | undefined;
+}
+
+/** `GET /repos/{o}/{r}/git/trees/{sha}?recursive=true&page=`: `truncated` while more pages follow. */
+export interface FjTree {
+  sha: string;
+  tree?: Array<{ path: string; mode: string; type: 'blob' | 'tree' | 'commit'; size: number; sha: string }> | null;
+  truncated: boolean;
+  page: number;
+  total_count: number;
+}
+
 export interface FjBranchInfo {
   label?: string;
   ref: string;

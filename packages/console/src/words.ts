@@ -223,3 +223,9 @@ export const SYSTEM_TENANT_ID = '11111111-1111-1111-1111-111111111111';
 
 export const label = <T extends Record<string, string>>(table: T, value: string) =>
   (table as Record<string, string>)[value] ?? value;
+
+/** A finding's citation as the job page shows it: `lib/tokens.ts, lines 20–26 at d4e5f6a`. */
+export function citationInWords(c: { path: string; startLine: number; endLine: number; commit: string }): string {
+  const lines = c.endLine > c.startLine ? `lines ${c.startLine}–${c.endLine}` : `line ${c.startLine}`;
+  return `${c.path}, ${lines} at ${c.commit.slice(0, 7)}`;
+}

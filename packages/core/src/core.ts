@@ -27,6 +27,7 @@ import {
   createWorkerUseCases,
   JobStatusCache,
   type ProviderStatusSettings,
+  type ReviewingDeps,
   type ReviewingUseCases,
   type WorkerUseCases,
 } from './reviewing/index.js';
@@ -54,6 +55,11 @@ export interface MarginCoreOptions {
   events?: EventBus;
   /** The review pipeline the worker hands jobs to; without one, jobs fail with a clear reason. */
   reviewEngine?: ReviewEngineV1;
+  /**
+   * Code knowledge for a job's review, narrowed to the job's snapshotted scope (`undefined` for scope
+   * `none` or nothing ready): the engine offers `search_knowledge` and `get_symbol` with it.
+   */
+  knowledgeForJob?: ReviewingDeps['knowledgeForJob'];
   /** How long another host's job change may take to show in a status read here. Default 1000; 0 disables. */
   jobStatusCacheMs?: number;
   /**
@@ -128,6 +134,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     jobStatusCache,
     origins: jobOriginsOf(storage),
     providerStatus: options.providerStatus,
+    knowledgeForJob: options.knowledgeForJob,
   };
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
   return {

@@ -151,6 +151,10 @@ export {
 } from './provider-registry/index.js';
 export type {
   JobUsage,
+  KnowledgeCitation,
+  KnowledgeLookupV1,
+  KnowledgeSearchHit,
+  KnowledgeSymbolHit,
   ModelCallUsage,
   PassTokens,
   ProtocolEventInput,
@@ -273,6 +277,7 @@ export {
   type ThreadClosure,
   type ThreadComment,
   type ThreadStatus,
+  type TreeEntry,
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
   type WebhookHeaders,

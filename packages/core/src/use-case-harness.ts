@@ -5,7 +5,7 @@
  * sits here rather than in `testing/` because capability folders may import `testing/` only through
  * its door, which is the published `@margin/core/testing`.
  */
-import { createMarginCore, type MarginCore } from './core.js';
+import { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
 import type { Actor, ClientRole, TenantRole } from './kernel/index.js';
 import {
   createAesGcmSecretBox,
@@ -370,7 +370,12 @@ export const LEASE_MS = 60_000;
  * counting ids, the fake source-control families and the scripted engine (none `withoutEngine`).
  */
 export async function startUseCases(
-  options: { edition?: Edition; jobStatusCacheMs?: number; withoutEngine?: boolean } = {},
+  options: {
+    edition?: Edition;
+    jobStatusCacheMs?: number;
+    withoutEngine?: boolean;
+    knowledgeForJob?: MarginCoreOptions['knowledgeForJob'];
+  } = {},
 ): Promise<UseCaseHarness> {
   const storage = createMemoryStorage();
   const clock = createManualClock();
@@ -385,6 +390,7 @@ export async function startUseCases(
     ids: createSequentialIds(),
     ...(options.withoutEngine ? {} : { reviewEngine: engine }),
     ...(options.jobStatusCacheMs === undefined ? {} : { jobStatusCacheMs: options.jobStatusCacheMs }),
+    knowledgeForJob: options.knowledgeForJob,
   });
   let made = 0;
   const newUser = async (): Promise<Actor> => {

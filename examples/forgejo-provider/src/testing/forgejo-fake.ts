@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type PullRequestScenario, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { contractTreeAt } from '@margin/providers/testing';
 import { structuredPatch } from 'diff';
 
 export function fixture<T>(name: string): T {
@@ -587,6 +588,38 @@ export async function startForgejoFake(options: ForgejoFakeOptions): Promise<For
       'totalCount',
       2,
     );
+  });
+  on('GET', new RegExp(`^${R}/branches/(.+)$`), (_req, params) => {
+    const head = branches.get(params[2] as string);
+    if (!repoOf(params[0] as string, params[1] as string) || !head) return notFound;
+    const template = fixture<Json & { commit: Json }>('branch.json');
+    return { json: { ...template, name: params[2], commit: { ...template.commit, id: head } } };
+  });
+  on('GET', new RegExp(`^${R}/git/trees/([^/]+)$`), (req, params) => {
+    const nodes = repoOf(params[0] as string, params[1] as string) && contractTreeAt(params[2] as string);
+    if (!nodes) return notFound;
+    // A server with `[api] DEFAULT_GIT_TREES_PER_PAGE = 100`, so the contract's tree takes two pages.
+    const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 100) || 100));
+    const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1);
+    const entries = req.query.get('recursive') === 'true' ? nodes : nodes.filter((n) => !n.path.includes('/'));
+    const slice = entries.slice((page - 1) * perPage, page * perPage);
+    return {
+      json: {
+        sha: params[2],
+        url: `${hostUrl}/api/v1/repos/${params[0]}/${params[1]}/git/trees/${params[2]}`,
+        tree: slice.map((n) => ({
+          path: n.path,
+          mode: n.kind === 'file' ? '100644' : n.kind === 'directory' ? '040000' : '160000',
+          type: n.kind === 'file' ? 'blob' : n.kind === 'directory' ? 'tree' : 'commit',
+          size: n.kind === 'file' ? n.sizeBytes : 0,
+          sha: n.objectId,
+          url: '',
+        })),
+        truncated: page * perPage < entries.length,
+        page,
+        total_count: entries.length,
+      },
+    };
   });
   on('GET', new RegExp(`^${R}/pulls$`), (req, params) => {
     if (!repoOf(params[0] as string, params[1] as string)) return notFound;

@@ -1,13 +1,13 @@
 import type { Schemas } from '@margin/sdk-client';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/client.js';
 import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Badge, Empty } from '../ui/display.js';
 import { ProblemSummary, SelectField, useAction } from '../ui/form.js';
 import { Section } from '../ui/page.js';
-import { FINDING_REASONS, PUBLICATION } from '../words.js';
+import { citationInWords, FINDING_REASONS, PUBLICATION } from '../words.js';
 import { Reason } from './job-coverage.js';
 
 type Finding = Schemas['Finding'];
@@ -91,6 +91,26 @@ export function Findings({ job }: { job: Schemas['JobStatus'] }) {
   );
 }
 
+/** The code-knowledge passages the finding relies on, each with the source it was found in. */
+function Citations({ citations }: { citations: NonNullable<Finding['citations']> }) {
+  const { client } = useClient();
+  return (
+    <div className="citations">
+      <span className="muted">Consulted:</span>
+      <ul aria-label="Knowledge the finding cites">
+        {citations.map((c) => (
+          <li key={`${c.sourceId}:${c.path}:${c.startLine}:${c.endLine}:${c.commit}`}>
+            <span className="mono">{citationInWords(c)}</span>{' '}
+            <Link className="muted" to={`/clients/${client.id}/knowledge`}>
+              (source {c.sourceId})
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function FindingItem({ finding: f, dismissed }: { finding: Finding; dismissed: boolean }) {
   const { client, canAdminister } = useClient();
   const dismiss = useAction(
@@ -127,6 +147,7 @@ function FindingItem({ finding: f, dismissed }: { finding: Finding; dismissed: b
       )}
       <p>{f.message}</p>
       {f.suggestion && <pre className="suggestion">{f.suggestion}</pre>}
+      {f.citations && f.citations.length > 0 && <Citations citations={f.citations} />}
       <p className="publication">
         <strong>{PUBLICATION[f.publication]}</strong>
         {f.reason && (

@@ -1,6 +1,7 @@
 import type { Anchor } from './anchor/anchor.js';
 import type { FindingKeys } from './identity/finding-keys.js';
 import type { FindingCategory, ProposedFinding, Severity } from './output/review-answer.js';
+import type { KnowledgeCitation } from './review-engine-v1.js';
 import type { Verdict } from './verify/verify-answer.js';
 
 /** Wire values of `Finding.publication` (decisions.md, Reviewing). */
@@ -38,6 +39,8 @@ export interface EngineFinding {
   places?: Array<{ path: string; line: number | null }> | undefined;
   /** Thorough mode: how many of the samples that answered produced this finding. */
   consensus?: { agreed: number; samples: number } | undefined;
+  /** The knowledge results (`search_knowledge`, `get_symbol`) the finding relies on. */
+  citations?: KnowledgeCitation[] | undefined;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 3, warning: 2, suggestion: 1, info: 0 };

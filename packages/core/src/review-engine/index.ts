@@ -39,6 +39,10 @@ export type { RecordedEvent, RecordedPass } from './protocol/recorded-protocol.j
 export { EVENT_CATEGORIES, type EventCategory, type PassOutcome, RESOLVED_HEAD_EVENT } from './protocol/vocabulary.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
+  KnowledgeCitation,
+  KnowledgeLookupV1,
+  KnowledgeSearchHit,
+  KnowledgeSymbolHit,
   ReviewContext,
   ReviewEngineV1,
   ReviewJob,

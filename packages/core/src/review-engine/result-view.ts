@@ -4,7 +4,8 @@ import type { EngineFinding } from './engine-finding.js';
 /**
  * A finding as the job status shows it (decisions.md, Reviewing), with the fields that answer
  * "why": publication and reason, the anchor method, the verifier's score, the places of a
- * finding standing for several, and how many thorough-mode samples agreed on it.
+ * finding standing for several, how many thorough-mode samples agreed on it, and the knowledge
+ * results it relies on.
  */
 export function findingView(f: EngineFinding) {
   return {
@@ -28,6 +29,7 @@ export function findingView(f: EngineFinding) {
     ...(f.verdict ? { verifierScore: f.verdict.score } : {}),
     ...(f.places ? { places: f.places } : {}),
     ...(f.consensus ? { consensus: f.consensus } : {}),
+    ...(f.citations && f.citations.length > 0 ? { citations: f.citations } : {}),
   };
 }
 

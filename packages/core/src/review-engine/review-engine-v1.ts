@@ -32,6 +32,36 @@ export interface ReviewModels {
   embeddings?(): Promise<ReviewModel | undefined>;
 }
 
+/** Where a knowledge answer comes from: a source's file lines at the commit it was indexed at. */
+export interface KnowledgeCitation {
+  sourceId: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  commit: string;
+}
+export interface KnowledgeSearchHit extends KnowledgeCitation {
+  snippet: string;
+  score: number;
+  matchedBy: 'lexical' | 'semantic' | 'symbol';
+}
+export interface KnowledgeSymbolHit extends KnowledgeCitation {
+  name: string;
+  kind: string;
+  container?: string | undefined;
+  signature?: string | undefined;
+  snippet: string;
+}
+/**
+ * The job's code knowledge, already narrowed to its snapshotted scope (only `ready` sources the job
+ * may see): the engine offers `search_knowledge` and `get_symbol` to tool-capable models when it is
+ * given one, and nothing otherwise.
+ */
+export interface KnowledgeLookupV1 {
+  search(query: string, options?: { limit?: number; signal?: AbortSignal }): Promise<KnowledgeSearchHit[]>;
+  symbol(name: string, options?: { limit?: number; signal?: AbortSignal }): Promise<KnowledgeSymbolHit[]>;
+}
+
 /** Where the job's pull request lives and who reviews it there. */
 export interface ReviewScm {
   /** Connected with the stored connection's credentials, to the stored connection's host only. */
@@ -75,6 +105,8 @@ export interface ReviewContext {
    * the tighter of it and the installation's caps.
    */
   budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+  /** The job's knowledge scope; absent (scope `none`, or nothing ready) offers no knowledge tools. */
+  knowledge?: KnowledgeLookupV1 | undefined;
   /** The client's budget as several hosts share it, when one of its hard caps is shared by other reviews. */
   sharedSpend?: SharedSpendV1 | undefined;
   /**

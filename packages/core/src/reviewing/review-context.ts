@@ -5,6 +5,7 @@ import { scmFamily } from '../provider-registry/index.js';
 import type {
   CoverageFile,
   FindingStore,
+  KnowledgeLookupV1,
   KnownFinding,
   ProtocolWriter,
   PublicationLedger,
@@ -38,6 +39,8 @@ export function createReviewContext(
     spendCapsApply: boolean;
     /** The client budget's headroom, when spend caps apply. */
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+    /** The job's knowledge, narrowed to its snapshotted scope; absent, the review offers no knowledge tools. */
+    knowledge?: KnowledgeLookupV1 | undefined;
     /** The client budget's hard caps shared with the reviews running at once, when one binds. */
     sharedSpend?: SharedSpendV1 | undefined;
     /** Hears each model call as it returns. */
@@ -78,6 +81,7 @@ export function createReviewContext(
     memory: reviewMemory(deps, job),
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
+    knowledge: run.knowledge,
     sharedSpend: run.sharedSpend,
     onModelCall: run.onModelCall,
     clock: deps.clock,

@@ -1,6 +1,7 @@
 import type { AiRepositories, ResolveDeps } from '../ai/index.js';
 import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
+import type { KnowledgeLookupV1 } from '../review-engine/index.js';
 import type { ScmConnectDeps, ScmRepositories } from '../scm/index.js';
 import type { SpendRepositories } from '../spend/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
@@ -8,7 +9,7 @@ import type { BlockedPullRequestsRepository } from './block-record.js';
 import type { ProviderStatusSettings } from './commit-status.js';
 import type { DismissalsRepository } from './dismissal-record.js';
 import type { ReviewFindingsRepository } from './finding-record.js';
-import type { ReviewJobsRepository } from './job-record.js';
+import type { ReviewJobRecord, ReviewJobsRepository } from './job-record.js';
 import type { JobStatusCache } from './job-status-cache.js';
 import type { ProtocolRepository } from './protocol-record.js';
 import type { ReviewPublicationsRepository } from './publication-record.js';
@@ -60,4 +61,10 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
   origins: JobOrigins;
   /** The review status on the provider (`MARGIN_PROVIDER_STATUS`); on, without a link, when not given. */
   providerStatus?: ProviderStatusSettings | undefined;
+  /**
+   * Code knowledge for a job, narrowed to its snapshotted scope (`none`, or no `ready` source:
+   * `undefined`). Given by code knowledge when the host has it; without it reviews offer no
+   * knowledge tools.
+   */
+  knowledgeForJob?: ((job: ReviewJobRecord, signal: AbortSignal) => Promise<KnowledgeLookupV1 | undefined>) | undefined;
 }

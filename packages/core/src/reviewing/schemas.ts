@@ -74,6 +74,18 @@ const Finding = z
       .object({ agreed: z.number().int(), samples: z.number().int() })
       .optional()
       .meta({ description: 'Thorough mode: how many of the samples asked found it.' }),
+    citations: z
+      .array(
+        z.object({
+          sourceId: z.string(),
+          path: z.string(),
+          startLine: z.number().int(),
+          endLine: z.number().int(),
+          commit: z.string(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'The code-knowledge passages (search_knowledge, get_symbol) the finding relies on.' }),
   })
   .meta({ id: 'Finding' });
 

@@ -124,6 +124,72 @@ describe('running a claimed job', () => {
     },
   );
 
+  it("hands the engine the job's knowledge when the host has code knowledge, and none when it has not", async () => {
+    const seen: Array<{ jobId: string; knowledge: unknown }> = [];
+    const lookup = { search: async () => [], symbol: async () => [] };
+    const withKnowledge = await startUseCases({
+      edition: 'Commercial',
+      knowledgeForJob: async (job) => (job.codeReview.number === 1 ? lookup : undefined),
+    });
+    const knowingClient = await withKnowledge.newClient();
+    withKnowledge.engine.script = async (job, ctx) => {
+      seen.push({ jobId: job.id, knowledge: ctx.knowledge });
+      return REVIEWED;
+    };
+    for (const number of [1, 2]) {
+      await withKnowledge.core.reviewing.submitReviewJob(PLATFORM_ADMIN, knowingClient, reviewSubmission(number));
+      const [job] = await withKnowledge.core.worker.claimJobs({ owner: WORKER, capacity: 1, leaseMs: LEASE_MS });
+      if (!job) throw new Error('nothing was claimed');
+      await withKnowledge.core.worker.executeJob(job, {
+        owner: WORKER,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+      });
+    }
+    expect(seen.map((s) => s.knowledge)).toEqual([lookup, undefined]);
+
+    await submit(3);
+    h.engine.script = async (_job, ctx) => {
+      seen.push({ jobId: _job.id, knowledge: ctx.knowledge });
+      return REVIEWED;
+    };
+    await execute(await claimOne());
+    expect(seen.at(-1)?.knowledge).toBeUndefined();
+  });
+
+  it('runs the review without knowledge when it cannot be opened, saying so in the protocol', async () => {
+    const failing = await startUseCases({
+      edition: 'Commercial',
+      knowledgeForJob: async () => {
+        throw new Error('index database unreachable at postgres://user:secret@db');
+      },
+    });
+    const failingClient = await failing.newClient();
+    const seen: unknown[] = [];
+    failing.engine.script = async (_job, ctx) => {
+      seen.push(ctx.knowledge);
+      return REVIEWED;
+    };
+    const { jobId } = await failing.core.reviewing.submitReviewJob(PLATFORM_ADMIN, failingClient, reviewSubmission(1));
+    const [job] = await failing.core.worker.claimJobs({ owner: WORKER, capacity: 1, leaseMs: LEASE_MS });
+    if (!job) throw new Error('nothing was claimed');
+    expect(
+      await failing.core.worker.executeJob(job, {
+        owner: WORKER,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+      }),
+    ).toEqual({ status: 'completed' });
+    expect(seen).toEqual([undefined]);
+    const passes = await failing.core.reviewing.getReviewJobProtocol(PLATFORM_ADMIN, jobId, {
+      eventCategory: 'memory',
+    });
+    const events = JSON.stringify(passes);
+    expect(events).toContain('knowledge.unavailable');
+    expect(events).toContain('"reason":"unexpected"');
+    expect(events).not.toContain('secret');
+  });
+
   it('fails a job the engine fails, keeping its reason', async () => {
     const jobId = await submit(1);
     const failed = recorded('job.failed');

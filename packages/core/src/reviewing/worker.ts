@@ -9,6 +9,7 @@ import {
 } from '../review-engine/index.js';
 import { budgetAdmission } from '../spend/index.js';
 import { commitStatusReporter, DEFAULT_PROVIDER_STATUS } from './commit-status.js';
+import { jobKnowledge } from './job-knowledge.js';
 import type { FinishRequest, LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext, jobScm } from './review-context.js';
@@ -191,6 +192,7 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
+      knowledge: await jobKnowledge(deps, job, run.signal, protocol),
       sharedSpend: admission.shared,
       onModelCall: (call) => calls.push(call),
       scm,

@@ -14,6 +14,7 @@ export { createManualClock, createSequentialIds, type ManualClock } from './fake
 export type { PullRequestScenario, PullRequestScenarioFile, RecordedWrite } from './pull-request-scenario.js';
 export {
   type CommitStatusProbe,
+  contractTreeDirectories,
   describeScmProviderContract,
   SCENARIO_PULL_REQUEST,
   SCENARIO_PUSH,

@@ -14,6 +14,20 @@ import { collect, marginErrorOf } from './async-results.js';
 import type { PullRequestScenario } from './pull-request-scenario.js';
 
 /**
+ * The files of the contract repository at the scenario's head commit, for tree listing: 150 under
+ * `src/` (so a listing of at most 100 entries a page takes two pages), a nested `docs/` tree, a
+ * `docs-site/` sibling that a `docs` prefix must not match, and a root file. Blob ids and sizes are
+ * what the fake reports where its provider lists them.
+ */
+const CONTRACT_TREE_FILES: ReadonlyArray<{ path: string; blobId: string; sizeBytes: number }> = [
+  ...Array.from({ length: 150 }, (_, i) => `src/file-${String(i).padStart(3, '0')}.ts`),
+  'docs/guide.md',
+  'docs/api/intro.md',
+  'docs-site/index.md',
+  'README.md',
+].map((path, i) => ({ path, blobId: (i + 1).toString(16).padStart(40, 'b'), sizeBytes: 100 + i }));
+
+/**
  * The canonical pull request every SCM adapter's fake serves, each in its own wire format. The fake
  * must page every list (at most 100 items a page, so the 230 changed files take at least three pages)
  * and keep threads it is sent.
@@ -60,7 +74,34 @@ export const SCM_CONTRACT_SCENARIO = {
   },
   /** Users the fake finds for a search of `ad`. */
   users: [{ login: 'ada', displayName: 'Ada Lovelace' }],
+  /** Where the fake's branches point; a branch not named here does not exist. */
+  branchHeads: {
+    main: '2222222222222222222222222222222222222222',
+    'feature/retries': '1111111111111111111111111111111111111111',
+  },
+  missingBranch: 'no/such-branch',
+  /**
+   * The repository at `pullRequest.headSha` as the fake lists it: these files, the directories
+   * holding them, and a submodule at `submodule` that a listing must leave out.
+   */
+  tree: CONTRACT_TREE_FILES,
+  submodule: 'vendor/sdk',
+  /** Listing under this prefix finds `docs/guide.md` and `docs/api/intro.md`, never `docs-site/`. */
+  treePrefix: 'docs',
 } as const;
+
+/**
+ * Every directory holding a file of `SCM_CONTRACT_SCENARIO.tree` or its submodule, parents first, for
+ * fakes whose provider lists directories too.
+ */
+export function contractTreeDirectories(): string[] {
+  const dirs = new Set<string>();
+  for (const path of [...CONTRACT_TREE_FILES.map((f) => f.path), SCM_CONTRACT_SCENARIO.submodule]) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  return [...dirs].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+}
 
 export interface ScmContractHarness {
   /** The family as it is registered; when given, its declared facts are checked too. */
@@ -85,6 +126,8 @@ export interface ScmContractHarness {
   refuseThreadsOn(path: string): void;
   /** What the fake records of `setCommitStatus`; without it (a plugin's harness) the status cases are skipped. */
   commitStatuses?: CommitStatusProbe | undefined;
+  /** `false` where the provider's tree listing carries no blob ids (Bitbucket); they are checked otherwise. */
+  treeHasBlobIds?: boolean | undefined;
   close(): Promise<void>;
 }
 
@@ -338,6 +381,40 @@ export function describeScmProviderContract(name: string, setup: () => Promise<S
     it('searches users', async () => {
       const users = await h.provider.searchUsers(h.scope.scopePath, 'ad');
       expect(users.map((u) => u.login)).toContain(s.users[0].login);
+    });
+
+    // Before the file-version scenarios, which move the fake's branches.
+    describe('branch heads and tree listing (optional members)', () => {
+      it('reads where a branch points, and undefined for a branch that does not exist', async (ctx) => {
+        const getBranchHead = h.provider.getBranchHead?.bind(h.provider);
+        if (!getBranchHead) return ctx.skip();
+        for (const [branch, head] of Object.entries(s.branchHeads)) {
+          expect(await getBranchHead(h.ref, branch), branch).toBe(head);
+        }
+        expect(await getBranchHead(h.ref, s.missingBranch)).toBeUndefined();
+      });
+
+      it('lists every file at a commit across all pages, without directories or submodules', async (ctx) => {
+        const listTree = h.provider.listTree?.bind(h.provider);
+        if (!listTree) return ctx.skip();
+        const entries = await collect(listTree(h.ref, s.pullRequest.headSha));
+        expect(entries.map((e) => e.path).sort()).toEqual(s.tree.map((f) => f.path).sort());
+        for (const entry of entries) {
+          const expected = s.tree.find((f) => f.path === entry.path);
+          if (h.treeHasBlobIds !== false) expect(entry.blobId, entry.path).toBe(expected?.blobId);
+          if (entry.sizeBytes !== undefined) expect(entry.sizeBytes, entry.path).toBe(expected?.sizeBytes);
+        }
+      });
+
+      it('lists only the files under a path prefix, and nothing under a prefix that does not exist', async (ctx) => {
+        const listTree = h.provider.listTree?.bind(h.provider);
+        if (!listTree) return ctx.skip();
+        const docs = await collect(listTree(h.ref, s.pullRequest.headSha, { pathPrefix: s.treePrefix }));
+        expect(docs.map((e) => e.path).sort()).toEqual(['docs/api/intro.md', 'docs/guide.md']);
+        const slashed = await collect(listTree(h.ref, s.pullRequest.headSha, { pathPrefix: `/${s.treePrefix}/` }));
+        expect(slashed.map((e) => e.path).sort()).toEqual(['docs/api/intro.md', 'docs/guide.md']);
+        expect(await collect(listTree(h.ref, s.pullRequest.headSha, { pathPrefix: 'no/such/dir' }))).toEqual([]);
+      });
     });
 
     describe('pull requests served from file versions', () => {

@@ -51,6 +51,7 @@ export {
   PROJECT_ID as GITLAB_PROJECT_ID,
   startGitLabFake,
 } from '../scm/gitlab/gitlab-fake.js';
+export { type ContractTreeNode, contractTreeAt, contractTreeUnder } from './contract-tree.js';
 export {
   FAKE_CHAT_MODEL_ID,
   type FakeChatAnswer,

@@ -51,5 +51,7 @@ export {
   type TransportResponse,
   throwIfCancelled,
 } from './transport.js';
+/** A tree listing's path prefix in one spelling, matched by whole segments. */
+export { isUnderTreePrefix, normalizeTreePrefix } from './tree-prefix.js';
 /** Joining a base URL and a path; encoding path segments. */
 export { encodePathSegments, encodeSegment, joinUrl, trimTrailingSlashes } from './url.js';

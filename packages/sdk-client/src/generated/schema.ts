@@ -1936,6 +1936,14 @@ export interface components {
                 agreed: number;
                 samples: number;
             };
+            /** @description The code-knowledge passages (search_knowledge, get_symbol) the finding relies on. */
+            citations?: {
+                sourceId: string;
+                path: string;
+                startLine: number;
+                endLine: number;
+                commit: string;
+            }[];
         };
         /** @description Every changed file: reviewed, partially reviewed, carried forward, skipped or failed, with the reason. */
         CoverageManifest: {

@@ -5,7 +5,7 @@
  * which shares them — a pull request scenario and the model's scripted answers.
  */
 import { ReviewWorker, silentLogger } from '@margin/core';
-import { SYSTEM_TENANT_ID } from '@margin/core/spec';
+import { type ReviewEngineV1, SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { type FakeChatModel, startFakeChatModel } from '@margin/providers/testing';
 import type { TestDialect } from '@margin/storage-knex/testing';
 import { eventually, startTestHost, type TestApi, type TestHost } from './index.js';
@@ -30,12 +30,13 @@ export interface ReviewHarness {
  * production, so settings such as `MARGIN_AI_TIMEOUT_SECONDS` reach them.
  */
 export async function startReviewHarness(
-  options: { env?: Record<string, string>; dialect?: TestDialect } = {},
+  options: { env?: Record<string, string>; dialect?: TestDialect; reviewEngine?: ReviewEngineV1 } = {},
 ): Promise<ReviewHarness> {
   const fakes = await startScmFakes({ allowPrivateEgress: true });
   const model = await startFakeChatModel();
   const host = await startTestHost({
     dialect: options.dialect,
+    reviewEngine: options.reviewEngine,
     registryBase: fakes.registryBase,
     env: {
       WORKER_POLL_INTERVAL_MILLISECONDS: '50',

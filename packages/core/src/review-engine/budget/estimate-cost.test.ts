@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type CostBasis, estimatePlan } from './estimate-cost.js';
+import {
+  type CostBasis,
+  estimatePlan,
+  KNOWLEDGE_ROUND_EXTRA_TOKENS,
+  TOOL_ROUND_EXTRA_TOKENS,
+} from './estimate-cost.js';
 
 /**
  * The estimate priced per purpose (reference §10): each chunk at the prices of the model its tier's
@@ -43,5 +48,14 @@ describe('the estimate', () => {
   it('counts a tier with an unpriced model as free, and the rest as before', () => {
     const basis: CostBasis = { ...sameEverywhere, tierPrices: { low: {}, medium: ONE, high: ONE } };
     expect(estimatePlan(chunks, basis, 0.3).costUsd).toBe((2500 * 2 + 1000 * 8 + 1200 * 2) / 1_000_000);
+  });
+
+  it('counts the knowledge tools on every exploration round when the job has knowledge', () => {
+    const withReads: CostBasis = { ...sameEverywhere, toolCallsByTier: { low: 0, medium: 3, high: 8 } };
+    const reads = estimatePlan(chunks, withReads, 0.3);
+    // The high chunk explores 8 rounds of its 2,500-token prompt plus the tools' extra (not verified).
+    expect(reads.inputTokens).toBe(5200 + 8 * (2500 + TOOL_ROUND_EXTRA_TOKENS));
+    const knowing = estimatePlan(chunks, { ...withReads, knowledgeTools: true }, 0.3);
+    expect(knowing.inputTokens - reads.inputTokens).toBe(8 * KNOWLEDGE_ROUND_EXTRA_TOKENS);
   });
 });

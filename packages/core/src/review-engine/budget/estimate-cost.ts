@@ -16,6 +16,8 @@ export interface CostBasis {
   verifyPrices: ModelPrices;
   /** File reads per chunk by tier where the tier's model may use tools; absent when tools are off. */
   toolCallsByTier?: Readonly<Record<Tier, number>> | undefined;
+  /** `search_knowledge` and `get_symbol` are offered beside `read_file` (the job has knowledge). */
+  knowledgeTools?: boolean | undefined;
   /**
    * Thorough mode: samples asked per high-tier chunk; absent when off. Each sample is a whole
    * generation (prompt and answer); the verifier still runs once, on the survivors.
@@ -42,6 +44,13 @@ export const VERIFY_SHARE_SEVERE_ONLY = VERIFY_SHARE / 2;
  * (characters ÷ 3.5) so the figure is an upper bound.
  */
 export const TOOL_ROUND_EXTRA_TOKENS = 1000 + Math.ceil(MAX_TOOL_OUTPUT_CHARS / 3.5);
+
+/**
+ * What the knowledge tools add to each exploration round: their two definitions, the paragraph on
+ * their use and the answer schema's `knowledgeRefs` (about 450 tokens; rounded up). Their answers
+ * share the reads' output cap, which `TOOL_ROUND_EXTRA_TOKENS` already counts.
+ */
+export const KNOWLEDGE_ROUND_EXTRA_TOKENS = 600;
 
 /** One read's output as a later thorough sample is sent it again (the first sample's reads are reused). */
 export const TOOL_READ_TOKENS = Math.ceil(MAX_TOOL_OUTPUT_CHARS / 3.5);
@@ -86,7 +95,8 @@ export function estimatePlan(
     const rounds = basis.toolCallsByTier ? basis.toolCallsByTier[chunk.tier] : 0;
     if (rounds > 0) {
       counts.toolRounds += rounds;
-      counts.tools += rounds * (tokens + TOOL_ROUND_EXTRA_TOKENS) + (samples - 1) * rounds * TOOL_READ_TOKENS;
+      const perRound = TOOL_ROUND_EXTRA_TOKENS + (basis.knowledgeTools ? KNOWLEDGE_ROUND_EXTRA_TOKENS : 0);
+      counts.tools += rounds * (tokens + perRound) + (samples - 1) * rounds * TOOL_READ_TOKENS;
     }
   }
   // Slots with the same prices are priced together: when every purpose falls back to one model the

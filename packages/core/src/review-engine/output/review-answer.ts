@@ -27,36 +27,34 @@ export type ClaimKind = (typeof CLAIM_KINDS)[number];
  * generation order so the model states evidence before its verdict. Limits are in the descriptions
  * and enforced when reading, since not every vendor accepts numeric keywords in strict mode.
  */
+const ReviewFindingWire = z.object({
+  path: z.string().describe('A file of this chunk, exactly as in its "## File:" header.'),
+  quote: z
+    .string()
+    .describe(
+      'The anchor line copied verbatim from a __new hunk__, without its number or marker; at most 200 characters.',
+    ),
+  startLine: z.number().int().describe('New-file line number of the first line concerned.'),
+  endLine: z.number().int().describe('New-file line number of the last line; at most 20 lines after startLine.'),
+  category: z.enum(FINDING_CATEGORIES),
+  title: z.string().describe('At most 80 characters, starting with a noun, e.g. "Null dereference of `member`".'),
+  evidence: z
+    .string()
+    .describe('At most 400 characters: the code facts and a trigger scenario (input or state → consequence).'),
+  claim: z.object({
+    kind: z.enum(CLAIM_KINDS),
+    symbol: z.string().nullable(),
+    path: z.string().nullable(),
+  }),
+  severity: z.enum(SEVERITIES),
+  confidence: z.number().int().describe('0–100.'),
+  message: z.string().describe('1–3 sentences, at most 600 characters, no line numbers.'),
+  suggestion: z.string().nullable().describe('Replacement code for exactly startLine..endLine, or null.'),
+  ruleId: z.string().nullable().describe('The repository instruction that motivated the finding, or null.'),
+});
+
 export const ReviewAnswerWire = z.object({
-  findings: z
-    .array(
-      z.object({
-        path: z.string().describe('A file of this chunk, exactly as in its "## File:" header.'),
-        quote: z
-          .string()
-          .describe(
-            'The anchor line copied verbatim from a __new hunk__, without its number or marker; at most 200 characters.',
-          ),
-        startLine: z.number().int().describe('New-file line number of the first line concerned.'),
-        endLine: z.number().int().describe('New-file line number of the last line; at most 20 lines after startLine.'),
-        category: z.enum(FINDING_CATEGORIES),
-        title: z.string().describe('At most 80 characters, starting with a noun, e.g. "Null dereference of `member`".'),
-        evidence: z
-          .string()
-          .describe('At most 400 characters: the code facts and a trigger scenario (input or state → consequence).'),
-        claim: z.object({
-          kind: z.enum(CLAIM_KINDS),
-          symbol: z.string().nullable(),
-          path: z.string().nullable(),
-        }),
-        severity: z.enum(SEVERITIES),
-        confidence: z.number().int().describe('0–100.'),
-        message: z.string().describe('1–3 sentences, at most 600 characters, no line numbers.'),
-        suggestion: z.string().nullable().describe('Replacement code for exactly startLine..endLine, or null.'),
-        ruleId: z.string().nullable().describe('The repository instruction that motivated the finding, or null.'),
-      }),
-    )
-    .describe('At most 8 findings. An empty list means nothing worth reporting.'),
+  findings: z.array(ReviewFindingWire).describe('At most 8 findings. An empty list means nothing worth reporting.'),
   fileNotes: z.string().nullable().describe('At most 300 characters about the change, or null.'),
 });
 
@@ -75,6 +73,8 @@ export interface ProposedFinding {
   message: string;
   suggestion: string | null;
   ruleId: string | null;
+  /** Labels (`K1`, `K2`, …) of the knowledge results the finding relies on; only asked for when knowledge tools were offered. */
+  knowledgeRefs?: string[] | undefined;
 }
 
 export interface ReadAnswer<T> {
@@ -215,7 +215,24 @@ function readFinding(item: unknown, counter: { n: number }): ProposedFinding | s
     message: message.slice(0, 600),
     suggestion: code(o.suggestion ?? o.improved_code ?? o.fix) ?? null,
     ruleId: text(o.ruleId ?? o.rule_id ?? o.rule) ?? null,
+    ...knowledgeRefsOf(o.knowledgeRefs ?? o.knowledge_refs ?? o.citations),
   };
+}
+
+/** A knowledge result's label as the tools print it: `K` and a number. */
+const KNOWLEDGE_LABEL = /^\[?K(\d{1,4})\]?$/i;
+const MAX_KNOWLEDGE_REFS = 10;
+
+/** Labels the finding names, normalised (`[k2]` → `K2`); anything else in the list is ignored. */
+function knowledgeRefsOf(value: unknown): { knowledgeRefs?: string[] } {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : [];
+  const refs = new Set<string>();
+  for (const item of list) {
+    const match = typeof item === 'string' ? KNOWLEDGE_LABEL.exec(item.trim()) : null;
+    if (match) refs.add(`K${Number(match[1])}`);
+    if (refs.size >= MAX_KNOWLEDGE_REFS) break;
+  }
+  return refs.size > 0 ? { knowledgeRefs: [...refs] } : {};
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -298,4 +315,31 @@ export const REVIEW_ANSWER_SPEC: StructuredSpec<ReviewAnswer> = {
       problem: usable ? undefined : `none of its ${answer.dropped.length} findings is valid (${reasons}).`,
     };
   },
+};
+
+/**
+ * The same answer with each finding naming the knowledge results it relies on, for chunks offered
+ * `search_knowledge` and `get_symbol`: strict structured-output modes accept no property the
+ * schema does not list, so the labels need a field of their own.
+ */
+export const ReviewAnswerWithKnowledgeWire = ReviewAnswerWire.extend({
+  findings: z
+    .array(
+      ReviewFindingWire.extend({
+        knowledgeRefs: z
+          .array(z.string())
+          .nullable()
+          .describe('Labels of the knowledge results this finding relies on, e.g. ["K2"], or null when none.'),
+      }),
+    )
+    .describe('At most 8 findings. An empty list means nothing worth reporting.'),
+});
+
+export const REVIEW_ANSWER_WITH_KNOWLEDGE_SPEC: StructuredSpec<ReviewAnswer> = {
+  ...REVIEW_ANSWER_SPEC,
+  schema: ReviewAnswerWithKnowledgeWire,
+  example: JSON.stringify({
+    ...JSON.parse(EXAMPLE),
+    findings: (JSON.parse(EXAMPLE) as { findings: object[] }).findings.map((f) => ({ ...f, knowledgeRefs: null })),
+  }),
 };

@@ -11,19 +11,21 @@ import type { PathResolver } from '../anchor/anchor.js';
 import { anchoredFinding, type ChunkAnchoring, chunkResolver } from '../anchor/place-finding.js';
 import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
+import type { SecretRedactor } from '../hostile/redact-secrets.js';
 import { keyFinding } from '../identity/key-finding.js';
-import { REVIEW_ANSWER_SPEC } from '../output/review-answer.js';
+import { REVIEW_ANSWER_SPEC, REVIEW_ANSWER_WITH_KNOWLEDGE_SPEC } from '../output/review-answer.js';
 import { type PackedChunk, splitChunk } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
 import { reviewSystemPrompt, reviewUserMessage } from '../prompt/review-prompt.js';
 import type { ProtocolPass, ProtocolWriter } from '../protocol/protocol-writer.js';
-import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+import type { KnowledgeLookupV1, ReviewModel, ReviewModels } from '../review-engine-v1.js';
 import { isContextLengthExceeded, modelErrorReason } from '../review-failure.js';
 import { agreeOnSamples } from '../thorough/agree-on-samples.js';
 import { type Asked, askSamples, type ChunkAsks, type ThoroughRun } from '../thorough/ask-samples.js';
 import { askWithFileReads } from '../tools/explore.js';
 import { FileSlices } from '../tools/file-slices.js';
 import type { HeadFiles } from '../tools/head-files.js';
+import { KnowledgeAnswers, KnowledgeCitations } from '../tools/knowledge-tools.js';
 import type { ToolCallsByTier } from '../tools/read-file-tool.js';
 import { refuteClaims } from '../verify/refute-claims.js';
 import { verifyFindings } from '../verify/verify-findings.js';
@@ -66,7 +68,14 @@ export interface ChunkEnv {
    * Read-only file reads before the answer, for models with `supportsToolUse`; absent when every
    * tier's budget is 0 or the source cannot read files.
    */
-  tools?: { files: HeadFiles; callsByTier: ToolCallsByTier } | undefined;
+  tools?:
+    | {
+        files: HeadFiles;
+        callsByTier: ToolCallsByTier;
+        /** The job's knowledge scope with the job's redactor, when it has one: offered with `read_file`. */
+        knowledge?: { lookup: KnowledgeLookupV1; redactor: SecretRedactor } | undefined;
+      }
+    | undefined;
   /** The hard spend cap, checked again before each tool round and each thorough sample. */
   hardUsd?: number | undefined;
   /** Thorough mode for this job (reference §6.5), absent when off; it applies to high-tier chunks only. */
@@ -132,6 +141,7 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
   const usage = asked.answers.reduce((sum, a) => addUsage(sum, a.outcome.usage), emptyUsage());
   const resolver = chunkResolver(shown, env.changedFiles);
   const anchoredBySample = readAnswers(asked, thorough !== undefined, { resolver, shown, newId: env.newId, pass });
+  if (asks.citations) for (const f of anchoredBySample.flat()) citeKnowledge(f, asks.citations);
   if (anchoredBySample.length === 0) {
     // No sample answered: exactly where a single conversation would have failed.
     await pass.complete('failed', passTokens(usage));
@@ -157,7 +167,9 @@ export async function reviewChunk(chunk: PackedChunk, label: string, env: ChunkE
   }
   await pass.complete('succeeded', passTokens(usage));
 
-  if (env.verify && toVerify.length > 0) await verifyFindings(toVerify, { rendered, resolver, shown }, env);
+  if (env.verify && toVerify.length > 0) {
+    await verifyFindings(toVerify, { rendered, resolver, shown, knowledge: asks.citations }, env);
+  }
   refuteClaims(live, shown, env.changedPaths);
   for (const f of findings) keyFinding(f);
   return { findings, failures: [], parsing };
@@ -173,7 +185,7 @@ function chunkAsks(
   shown: readonly ShownFile[],
   { model, purpose, pass }: { model: ReviewModel; purpose: AiPurpose; pass: ProtocolPass },
   env: ChunkEnv,
-): ChunkAsks {
+): ChunkAsks & { citations?: KnowledgeCitations | undefined } {
   const paths = shown.map((s) => s.planned.file.path);
   const requestFor = (files: string[], temperature: number): AiChatRequest => ({
     system: reviewSystemPrompt({ instructions: instructionsFor(env.config, paths), dismissed: env.dismissed }),
@@ -202,20 +214,33 @@ function chunkAsks(
     maxOutputTokens: env.maxOutputTokens,
   });
   const chat = meteredChat(model, purpose, env.ledger, pass, env.clock, env.signal);
-  const askPlain = (request: AiChatRequest) => askStructured(chat, request, REVIEW_ANSWER_SPEC, model);
   const toolCalls = env.tools && model.supportsToolUse ? env.tools.callsByTier[chunk.tier] : 0;
   const tools = toolCalls > 0 ? env.tools : undefined;
+  // Knowledge goes with the tier's tools: offered only where `read_file` is, and its labels are the chunk's.
+  const knowledge = tools?.knowledge;
+  const citations = knowledge ? new KnowledgeCitations() : undefined;
+  const spec = knowledge ? REVIEW_ANSWER_WITH_KNOWLEDGE_SPEC : REVIEW_ANSWER_SPEC;
+  const askPlain = (request: AiChatRequest) => askStructured(chat, request, spec, model);
   return {
     requestFor,
     askPlain,
+    citations,
     ask: (request, onTranscript) =>
       tools
         ? askWithFileReads({
             chat,
             request,
-            spec: REVIEW_ANSWER_SPEC,
+            spec,
             capabilities: model,
-            slices: new FileSlices(tools.files, toolCalls, env.nonce),
+            slices: new FileSlices(
+              tools.files,
+              toolCalls,
+              env.nonce,
+              knowledge && citations
+                ? new KnowledgeAnswers(knowledge.lookup, knowledge.redactor, env.nonce, citations)
+                : undefined,
+            ),
+            knowledge: knowledge !== undefined,
             budget: toolCalls,
             pass,
             signal: env.signal,
@@ -289,6 +314,14 @@ async function reviewHalves(
     failures: results.flatMap((r) => r.failures),
     parsing: results.flatMap((r) => r.parsing),
   };
+}
+
+/** The knowledge results a finding names, as its citations (labels the chunk never gave are ignored). */
+function citeKnowledge(finding: EngineFinding, citations: KnowledgeCitations): void {
+  const refs = finding.proposed.knowledgeRefs;
+  if (!refs || refs.length === 0) return;
+  const cited = citations.resolve(refs);
+  if (cited.length > 0) finding.citations = cited;
 }
 
 const overHardCap = (env: ChunkEnv) => env.hardUsd !== undefined && env.ledger.costUsd() >= env.hardUsd;

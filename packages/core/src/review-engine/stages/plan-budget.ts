@@ -49,6 +49,7 @@ export async function planBudget(
       tierPrices: { low: tierModels.low.prices, medium: tierModels.medium.prices, high: tierModels.high.prices },
       verifyPrices: verifyModel.prices,
       toolCallsByTier,
+      knowledgeTools: toolCallsByTier !== undefined && input.knowledge !== undefined,
       thoroughSamples: run.config.thorough ? ctx.thorough.samples : undefined,
     },
     // Only the ladder's triageForLow asks for it, and only a soft cap runs the ladder.

@@ -147,7 +147,11 @@ function chunkEnv(ctx: RunContext, run: Planned, openKnown: ReadonlyMap<string, 
     alreadyReported: new Map([...openKnown].map(([path, list]) => [path, list.map((k) => k.title)])),
     // One cache of head files per job: chunks reading the same definition cost one provider call.
     tools: run.toolCallsByTier
-      ? { files: new HeadFiles(ctx.source, run.revision.headSha, run.redactor), callsByTier: run.toolCallsByTier }
+      ? {
+          files: new HeadFiles(ctx.source, run.revision.headSha, run.redactor),
+          callsByTier: run.toolCallsByTier,
+          knowledge: input.knowledge ? { lookup: input.knowledge, redactor: run.redactor } : undefined,
+        }
       : undefined,
     hardUsd: ctx.caps.hardUsd,
     thorough: run.thoroughRun,

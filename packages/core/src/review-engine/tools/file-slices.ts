@@ -1,7 +1,9 @@
 import type { AiToolCall } from '../../ai-model/index.js';
 import { escapeFenced, fence } from '../hostile/fence.js';
 import { scanForInjection } from '../hostile/injection-scan.js';
+import type { KnowledgeCitation } from '../review-engine-v1.js';
 import type { HeadFiles } from './head-files.js';
+import type { KnowledgeAnswers } from './knowledge-tools.js';
 import {
   MAX_LINE_CHARS,
   MAX_LINES_PER_READ,
@@ -26,12 +28,17 @@ export interface ToolCallRecord {
   refused?: string | undefined;
   /** Patterns of the injection scan the returned lines matched: served all the same, fenced, and disclosed. */
   injectionSuspected?: string[] | undefined;
+  /** Knowledge calls: how many results were returned and where each came from. */
+  results?: number | undefined;
+  citations?: KnowledgeCitation[] | undefined;
 }
 
 /**
  * One chunk's file reads: its budget of calls and of returned characters, served from the job's
  * head files. Every answer is text for the model — a refused path, a missing file or a spent
  * budget is said, never thrown — and file content is fenced with the job's nonce as untrusted data.
+ * With `knowledge`, `search_knowledge` and `get_symbol` calls are served too, from the same budget
+ * of calls and characters.
  */
 export class FileSlices {
   private served = 0;
@@ -41,6 +48,7 @@ export class FileSlices {
     private readonly files: HeadFiles,
     private readonly budget: number,
     private readonly nonce: string,
+    private readonly knowledge?: KnowledgeAnswers | undefined,
   ) {}
 
   /** Whether a further call would still be served. */
@@ -76,6 +84,20 @@ export class FileSlices {
     }
     // Every call the model makes takes a turn of the budget, whatever comes of it.
     this.served++;
+    if (this.knowledge?.handles(call.name)) {
+      if (this.outputChars >= MAX_TOOL_OUTPUT_CHARS) {
+        return answer(
+          `Not served: this review's limit of ${MAX_TOOL_OUTPUT_CHARS} characters of tool output is reached. Answer with what you have.`,
+          'outputLimit',
+        );
+      }
+      const served = await this.knowledge.serve(call, signal, MAX_TOOL_OUTPUT_CHARS - this.outputChars);
+      this.outputChars += served.chars;
+      record.results = served.record.results;
+      record.citations = served.record.citations;
+      if (served.record.injectionSuspected) record.injectionSuspected = served.record.injectionSuspected;
+      return answer(served.content, served.record.refused);
+    }
     if (call.name !== READ_FILE_TOOL.name) return answer(`There is no tool "${call.name}".`, 'unknownTool');
     const args = readFileArgs(call.arguments);
     if (!args) return answer('The arguments must be { path, startLine, endLine }.', 'badArguments');

@@ -10,6 +10,7 @@ import { meteredChat, passTokens, type UsageLedger } from '../pipeline/usage-led
 import { VERIFY_SYSTEM_PROMPT } from '../prompt/review-prompt.js';
 import type { ProtocolWriter } from '../protocol/protocol-writer.js';
 import type { ReviewModel, ReviewModels } from '../review-engine-v1.js';
+import type { KnowledgeCitations } from '../tools/knowledge-tools.js';
 import { VERIFY_ANSWER_SPEC, type Verdict } from './verify-answer.js';
 
 /** What verifying a chunk's findings needs of the run. */
@@ -28,7 +29,12 @@ export interface VerifiedChunk {
   rendered: readonly string[];
   resolver: PathResolver;
   shown: readonly ShownFile[];
+  /** The knowledge passages the chunk's model was shown, so findings citing them are checked against them. */
+  knowledge?: KnowledgeCitations | undefined;
 }
+
+/** Characters of cited knowledge passages one verifying call is shown at most. */
+export const MAX_VERIFY_KNOWLEDGE_CHARS = 8_000;
 
 /**
  * Every finding of the chunk in one call to a (cheaper) verifying model that can refute: each
@@ -99,8 +105,12 @@ function verifyRequest(ids: ReadonlyMap<string, EngineFinding>, chunk: VerifiedC
       `Message: ${f.proposed.message}`,
       `Evidence: ${f.proposed.evidence}`,
       `Suggestion: ${f.suggestion ?? 'none'}`,
+      ...(f.citations && f.citations.length > 0
+        ? [`Relies on: ${f.citations.map((c) => chunk.knowledge?.passageOf(c)?.label ?? c.path).join(', ')}`]
+        : []),
     ].join('\n'),
   );
+  const passages = citedPassages([...ids.values()], chunk.knowledge);
   return {
     system: VERIFY_SYSTEM_PROMPT,
     messages: [
@@ -111,10 +121,34 @@ function verifyRequest(ids: ReadonlyMap<string, EngineFinding>, chunk: VerifiedC
           fence('findings', env.nonce, listing.join('\n\n')),
           'The diff they are about:',
           fence('diff', env.nonce, diffs.join('\n\n')),
+          ...(passages.length > 0
+            ? [
+                'Code from the indexed repositories the reviewer consulted, which the findings cite (it may be at another commit than this diff):',
+                fence('knowledge', env.nonce, passages.join('\n\n')),
+              ]
+            : []),
         ].join('\n'),
       },
     ],
     temperature: 0,
     maxOutputTokens: env.maxOutputTokens,
   };
+}
+
+/** The passages the findings cite, each once, labelled as the reviewer saw them, within the cap. */
+function citedPassages(findings: readonly EngineFinding[], knowledge: KnowledgeCitations | undefined): string[] {
+  if (!knowledge) return [];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let chars = 0;
+  for (const c of findings.flatMap((f) => f.citations ?? [])) {
+    const passage = knowledge.passageOf(c);
+    if (!passage || seen.has(passage.label)) continue;
+    seen.add(passage.label);
+    const text = `[${passage.label}] ${c.path}, lines ${c.startLine}–${c.endLine}:\n${passage.text}`;
+    if (chars + text.length > MAX_VERIFY_KNOWLEDGE_CHARS) break;
+    out.push(text);
+    chars += text.length;
+  }
+  return out;
 }

@@ -1,3 +1,5 @@
+import { contractTreeAt, contractTreeUnder } from '../../testing/contract-tree.js';
+import type { FakeReply, FakeRequest } from '../../testing/fake-http-server.js';
 import { type FileChange, pathOf, previousPathOf } from '../../testing/scenario-history.js';
 import { type AzureDevOpsFakeContext, adoFixture, notFound, R } from './azure-devops-fake-context.js';
 import type { AdoChangeEntry } from './azure-devops-wire.js';
@@ -29,6 +31,7 @@ export function serveDiffs(fake: AzureDevOpsFakeContext): void {
   });
 
   route('GET', `${R}/items`, (req) => {
+    if (req.query.has('scopePath')) return listItems(req);
     const path = req.query.get('path') ?? '';
     const version = req.query.get('versionDescriptor.version') ?? '';
     const versionType = req.query.get('versionDescriptor.versionType');
@@ -132,4 +135,38 @@ function itemOf(change: FileChange) {
     ...(change.old ? { originalObjectId: change.old.blobId } : {}),
     path: `/${pathOf(change)}`,
   };
+}
+
+/**
+ * `items?scopePath=&recursionLevel=Full` at a commit: the scope folder itself, then everything under
+ * it, paths with a leading slash, all in one answer (the listing does not page).
+ */
+function listItems(req: FakeRequest): FakeReply {
+  if (req.query.get('recursionLevel') !== 'Full' || req.query.get('versionDescriptor.versionType') !== 'commit') {
+    return { status: 400, json: { message: 'The fake lists only recursionLevel=Full at a commit.' } };
+  }
+  const commit = req.query.get('versionDescriptor.version') ?? '';
+  const scope = (req.query.get('scopePath') ?? '/').replace(/^\/+|\/+$/g, '');
+  const nodes = contractTreeAt(commit);
+  const under = nodes && contractTreeUnder(nodes, scope);
+  if (!under) return notFound('error-item-not-found');
+  const folder = {
+    objectId: 'f'.repeat(40),
+    gitObjectType: 'tree',
+    commitId: commit,
+    path: `/${scope}`,
+    isFolder: true,
+  };
+  const value = [
+    folder,
+    ...under.map((n) => ({
+      objectId: n.objectId,
+      gitObjectType: n.kind === 'file' ? 'blob' : n.kind === 'directory' ? 'tree' : 'commit',
+      commitId: commit,
+      path: `/${n.path}`,
+      ...(n.kind === 'directory' ? { isFolder: true } : {}),
+      url: `https://dev.azure.example/items/${encodeURIComponent(n.path)}`,
+    })),
+  ];
+  return { json: { count: value.length, value } };
 }

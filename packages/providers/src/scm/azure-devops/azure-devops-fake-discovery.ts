@@ -35,12 +35,16 @@ export function serveDiscovery(fake: AzureDevOpsFakeContext): void {
 
   route('GET', `${R}/refs`, (req) => {
     const filter = req.query.get('filter') ?? '';
+    const heads: Record<string, string> = SCM_CONTRACT_SCENARIO.branchHeads;
+    // A prefix match, as Azure DevOps filters.
     const all = SCM_CONTRACT_SCENARIO.branches
       .map((b) => `refs/heads/${b}`)
       .filter((name) => name.startsWith(`refs/${filter}`));
     const start = Number(req.query.get('continuationToken') ?? 0);
     const size = top(req, smallPage);
-    const value = all.slice(start, start + size).map((name) => ({ name, objectId: '2'.repeat(40) }));
+    const value = all
+      .slice(start, start + size)
+      .map((name) => ({ name, objectId: heads[name.slice('refs/heads/'.length)] ?? '9'.repeat(40) }));
     const headers: Record<string, string> = {};
     if (start + size < all.length) headers['x-ms-continuationtoken'] = String(start + size);
     return { headers, json: { value, count: value.length } };

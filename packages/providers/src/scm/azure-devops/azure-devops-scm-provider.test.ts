@@ -342,3 +342,48 @@ describe('Azure DevOps threads', () => {
     });
   });
 });
+
+describe('Azure DevOps branch heads and tree listing', () => {
+  it('picks the exact ref out of the prefix match `filter` gives, across continuation pages', async () => {
+    const refsPath = `/${new URL(fake.orgUrl).pathname.split('/').filter(Boolean)[0]}/${encodeURIComponent(ADO_PROJECT)}/_apis/git/repositories/${ADO_REPOSITORY_ID}/refs`;
+    // `heads/main` also matches `main-old` and `main-next`, listed first and one a page.
+    const refs = [
+      { name: 'refs/heads/main-old', objectId: '7'.repeat(40) },
+      { name: 'refs/heads/main-next', objectId: '8'.repeat(40) },
+      { name: 'refs/heads/main', objectId: '9'.repeat(40) },
+    ];
+    fake.server.on('GET', refsPath, (req) => {
+      const start = Number(req.query.get('continuationToken') ?? 0);
+      const value = refs.filter((r) => r.name.startsWith(`refs/${req.query.get('filter')}`)).slice(start, start + 1);
+      const headers: Record<string, string> = {};
+      if (start + 1 < refs.length) headers['x-ms-continuationtoken'] = String(start + 1);
+      return { headers, json: { value, count: value.length } };
+    });
+    const provider = connect(patConnection());
+    expect(await provider.getBranchHead?.(ref(), 'main')).toBe('9'.repeat(40));
+    expect(requestsTo('/refs').map((r) => [r.query.get('filter'), r.query.get('continuationToken')])).toEqual([
+      ['heads/main', null],
+      ['heads/main', '1'],
+      ['heads/main', '2'],
+    ]);
+    expect(await provider.getBranchHead?.(ref(), 'mai')).toBeUndefined();
+  });
+
+  it('lists a scope recursively at a commit in one call, paths without their leading slash', async () => {
+    const provider = connect(patConnection());
+    const entries = [];
+    for await (const e of provider.listTree?.(ref(), s.pullRequest.headSha, { pathPrefix: 'docs/api' }) ?? []) {
+      entries.push(e);
+    }
+    expect(entries).toEqual([
+      { path: 'docs/api/intro.md', blobId: s.tree.find((f) => f.path === 'docs/api/intro.md')?.blobId },
+    ]);
+    const [listing] = requestsTo('/items');
+    expect(Object.fromEntries(listing?.query ?? [])).toMatchObject({
+      scopePath: '/docs/api',
+      recursionLevel: 'Full',
+      'versionDescriptor.version': s.pullRequest.headSha,
+      'versionDescriptor.versionType': 'commit',
+    });
+  });
+});

@@ -7,6 +7,7 @@ import { azureDevOpsDiscovery } from './azure-devops-discovery.js';
 import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import { azureDevOpsPullRequests } from './azure-devops-pull-requests.js';
 import { azureDevOpsThreads } from './azure-devops-threads.js';
+import { azureDevOpsTree } from './azure-devops-tree.js';
 
 /**
  * `ScmProviderV1` for Azure DevOps Services and Server over explicit REST routes, assembled from one
@@ -29,5 +30,6 @@ export function createAzureDevOpsProvider(
     ...azureDevOpsThreads(ado, trackingIds),
     ...azureDevOpsDiscovery(ado),
     ...azureDevOpsCommitStatus(ado),
+    ...azureDevOpsTree(ado),
   };
 }

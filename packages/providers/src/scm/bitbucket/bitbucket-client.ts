@@ -30,7 +30,12 @@ export interface BitbucketClient {
   request<T>(request: Omit<TransportRequest, 'url'> & { path: string }): Promise<TransportResponse<T>>;
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
   /** Every value of a paged list, one page at a time, following `next` links verbatim. */
-  pages<T>(path: string, query?: Query, signal?: AbortSignal): AsyncGenerator<T[]>;
+  pages<T>(
+    path: string,
+    query?: Query,
+    signal?: AbortSignal,
+    options?: { emptyOnStatuses?: readonly number[] | undefined },
+  ): AsyncGenerator<T[]>;
 }
 
 /**
@@ -58,9 +63,22 @@ export function createBitbucketClient(options: BitbucketClientOptions): Bitbucke
     async get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
       return (await send<T>({ url: `${base}${path}`, query, signal })).data;
     },
-    async *pages<T>(path: string, query?: Query, signal?: AbortSignal): AsyncGenerator<T[]> {
-      const first = { url: `${base}${path}`, query: { pagelen: PAGE_SIZE, ...query }, signal };
-      let page: BbPage<T> = (await send<BbPage<T>>(first)).data;
+    async *pages<T>(
+      path: string,
+      query?: Query,
+      signal?: AbortSignal,
+      options?: { emptyOnStatuses?: readonly number[] | undefined },
+    ): AsyncGenerator<T[]> {
+      const first = {
+        url: `${base}${path}`,
+        query: { pagelen: PAGE_SIZE, ...query },
+        signal,
+        allowStatuses: options?.emptyOnStatuses,
+      };
+      const answer = await send<BbPage<T>>(first);
+      // A status the caller allowed (a 404 for a missing directory) is an empty list.
+      if (answer.status >= 300) return;
+      let page: BbPage<T> = answer.data;
       for (;;) {
         if (!Array.isArray(page?.values)) {
           throw MarginError.provider(

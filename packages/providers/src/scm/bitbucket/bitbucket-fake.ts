@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
+import { contractTreeAt, contractTreeUnder } from '../../testing/contract-tree.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -350,6 +351,13 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   api('GET', '/repositories/:ws/:repo/src/:commit/*', (req) => {
     const prefix = `/2.0/repositories/${req.params.ws}/${req.params.repo}/src/${req.params.commit}/`;
     const path = req.path.slice(prefix.length);
+    // A directory (trailing slash, or the root) answers a paged JSON listing, as Bitbucket does.
+    if (path === '' || path.endsWith('/')) {
+      const listing = isRepo(req)
+        ? sourceListing(req.params.commit ?? '', path, req.query.get('max_depth'))
+        : undefined;
+      return listing ? page(req, listing) : { status: 404, json: errors.fileNotFound };
+    }
     const known = history.fileAt(history.refOf(req.params.commit ?? ''), path);
     if (known) return { text: known.bytes.toString('utf8') };
     const text = FILES[`${req.params.commit}:${path}`];
@@ -406,6 +414,13 @@ export async function startBitbucketFake(): Promise<BitbucketFake> {
   };
   api('POST', '/repositories/:ws/:repo/pullrequests/:id/comments/:cid/resolve', resolve(true));
   api('DELETE', '/repositories/:ws/:repo/pullrequests/:id/comments/:cid/resolve', resolve(false));
+  api('GET', '/repositories/:ws/:repo/refs/branches/*', (req) => {
+    const name = req.path.slice(`/2.0/repositories/${req.params.ws}/${req.params.repo}/refs/branches/`.length);
+    const head = (s.branchHeads as Record<string, string>)[name];
+    if (!isRepo(req) || !head) return { status: 404, json: { type: 'error', error: { message: `${name} not found` } } };
+    const template = bbFixture<{ target: object }>('branch');
+    return { json: { ...template, name, target: { ...template.target, hash: head } } };
+  });
   api('GET', '/repositories/:ws/:repo/refs/branches', (req) => {
     const template = bbFixture<object>('branch');
     return page(
@@ -547,6 +562,31 @@ async function gitDiffOf(change: FileChange): Promise<string> {
   const mode = change.changeType === 'modified' || change.changeType === 'renamed' ? ' 100644' : '';
   header.push(`index ${blob(change.old)}..${blob(change.new)}${mode}`);
   return `${header.join('\n')}\n${(await diffOf(change)).text}`;
+}
+
+/**
+ * A `src/{commit}/{dir}/` listing: the directory's entries and, with `max_depth`, those of its
+ * subdirectories that deep, directories before their contents. `undefined` when `dir` is not one.
+ */
+function sourceListing(commit: string, dir: string, maxDepth: string | null): unknown[] | undefined {
+  const nodes = contractTreeAt(commit);
+  const prefix = dir.replace(/\/+$/, '');
+  const under = nodes && contractTreeUnder(nodes, prefix);
+  if (!under) return undefined;
+  const baseDepth = prefix === '' ? 0 : prefix.split('/').length;
+  const depth = Math.max(1, Number(maxDepth ?? 1));
+  return under
+    .filter((n) => n.path.split('/').length - baseDepth <= depth)
+    .map((n) => ({
+      path: n.path,
+      type: n.kind === 'directory' ? 'commit_directory' : 'commit_file',
+      commit: { type: 'commit', hash: commit },
+      ...(n.kind === 'directory'
+        ? {}
+        : { size: n.kind === 'file' ? n.sizeBytes : 0, attributes: n.kind === 'submodule' ? ['subrepository'] : [] }),
+      escaped_path: n.path,
+      links: {},
+    }));
 }
 
 /** Bitbucket's page: `pagelen` (capped per endpoint), 1-based `page`, `size`, and an absolute `next`. */

@@ -52,6 +52,7 @@ describeScmProviderContract('Bitbucket Cloud (API token)', async () => {
       wireStates: { pending: 'INPROGRESS', success: 'SUCCESSFUL', failure: 'FAILED', error: 'FAILED' },
       refuse: (refused) => fake.refuseStatuses(refused),
     },
+    treeHasBlobIds: false,
     close: () => fake.close(),
   };
 });
@@ -75,6 +76,7 @@ describeScmProviderContract('Bitbucket Cloud (access token)', async () => {
       wireStates: { pending: 'INPROGRESS', success: 'SUCCESSFUL', failure: 'FAILED', error: 'FAILED' },
       refuse: (refused) => fake.refuseStatuses(refused),
     },
+    treeHasBlobIds: false,
     close: () => fake.close(),
   };
 });

@@ -24,8 +24,9 @@ import {
   type ScmScopeRef,
   type ScmUser,
   type ThreadStatus,
+  type TreeEntry,
 } from '@margin/core/spec';
-import { encodeSegment, type HttpTuning } from '../../utils/index.js';
+import { encodePathSegments, encodeSegment, type HttpTuning, normalizeTreePrefix } from '../../utils/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
@@ -47,6 +48,7 @@ import { slugOf, toChangedFile, toStatus, toUser } from './bitbucket-mapping.js'
 import { threadsFromComments } from './bitbucket-threads.js';
 import type {
   BbBranch,
+  BbBranchWithTarget,
   BbComment,
   BbCommit,
   BbDiffstat,
@@ -55,6 +57,7 @@ import type {
   BbProject,
   BbPullRequest,
   BbRepository,
+  BbSourceEntry,
   BbUser,
   BbWorkspace,
 } from './bitbucket-wire.js';
@@ -74,6 +77,8 @@ const USER_SEARCH_LIMIT = 20;
 const OPEN_PAGE_SIZE = 50; // Bitbucket caps pull request lists at 50 a page
 const REMEMBERED_HASHES = 2_000;
 const FULL_SHA = /^[0-9a-f]{40}$/i;
+/** How deep one `src` listing recurses; Bitbucket refuses or times out on much deeper walks of big trees. */
+const MAX_TREE_DEPTH = 64;
 
 /** `ScmProviderV1` for Bitbucket Cloud, REST 2.0. */
 export function createBitbucketProvider(options: BitbucketProviderOptions): ScmProviderV1 {
@@ -406,6 +411,41 @@ class BitbucketScmProvider implements ScmProviderV1 {
   async *listBranches(ref: RepositoryRef, options?: ScmCallOptions): AsyncIterable<string> {
     for await (const page of this.client.pages<BbBranch>(`${this.repo(ref)}/refs/branches`, {}, options?.signal)) {
       for (const branch of page) yield branch.name;
+    }
+  }
+
+  async getBranchHead(ref: RepositoryRef, branch: string, options?: ScmCallOptions): Promise<string | undefined> {
+    const res = await this.client.request<BbBranchWithTarget>({
+      // A branch name's slashes stay path separators, as Bitbucket documents the route.
+      path: `${this.repo(ref)}/refs/branches/${encodePathSegments(branch)}`,
+      allowStatuses: [404],
+      signal: options?.signal,
+    });
+    return res.status === 404 ? undefined : res.data.target?.hash;
+  }
+
+  /**
+   * The directory listing of `src` with `max_depth`, so one paged walk covers the whole tree instead
+   * of one listing per directory; `next` links are followed as for every other list. Bitbucket
+   * lists sizes but no blob ids (a refresh falls back to comparing commits). A prefix that is not a
+   * directory at the commit is a 404, an empty listing here; submodules are left out.
+   */
+  async *listTree(
+    ref: RepositoryRef,
+    commitSha: string,
+    options?: ScmCallOptions & { pathPrefix?: string | undefined },
+  ): AsyncIterable<TreeEntry> {
+    const prefix = normalizeTreePrefix(options?.pathPrefix);
+    const directory = prefix ? `${encodePathSegments(prefix)}/` : '';
+    const path = `${this.repo(ref)}/src/${encodeSegment(commitSha)}/${directory}`;
+    const pages = this.client.pages<BbSourceEntry>(path, { max_depth: MAX_TREE_DEPTH }, options?.signal, {
+      emptyOnStatuses: [404],
+    });
+    for await (const page of pages) {
+      for (const entry of page) {
+        if (entry.type !== 'commit_file' || entry.attributes?.includes('subrepository')) continue;
+        yield { path: entry.path, sizeBytes: entry.size };
+      }
     }
   }
 

@@ -104,6 +104,20 @@ export interface BbBranch {
   name: string;
 }
 
+export interface BbBranchWithTarget extends BbBranch {
+  target?: { hash: string } | undefined;
+}
+
+/** One entry of a `src/{commit}/{dir}/` listing. */
+export interface BbSourceEntry {
+  path: string;
+  /** `commit_file` or `commit_directory`. */
+  type: string;
+  size?: number | undefined;
+  /** E.g. `executable`, `link`, `subrepository`, `binary`, `lfs`. */
+  attributes?: string[] | undefined;
+}
+
 export interface BbMembership {
   user: BbUser;
 }

@@ -5,6 +5,7 @@ import {
   type ErrorVerdict,
   type HttpTransport,
   type HttpTuning,
+  parseLinkHeader,
   type TransportRequest,
   type TransportResponse,
   trimTrailingSlashes,
@@ -29,6 +30,17 @@ export interface GitLabClient {
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
   /** Every page of an offset-paged list from `firstPage` on, one page at a time, following `x-next-page`. */
   pages<T>(path: string, query?: Query, firstPage?: number, signal?: AbortSignal): AsyncGenerator<T[]>;
+  /**
+   * Every page of a keyset-paged list (`pagination=keyset`), following the `Link` header's `next`.
+   * Instances that answer a keyset request with offset paging instead (a known GitLab quirk of the
+   * tree endpoint) are followed through `x-next-page`. `allowStatuses` on the first page (e.g. 404
+   * for a missing path) end the listing with nothing.
+   */
+  keysetPages<T>(
+    path: string,
+    query: Query,
+    options?: { signal?: AbortSignal | undefined; emptyOnStatuses?: readonly number[] | undefined },
+  ): AsyncGenerator<T[]>;
 }
 
 /**
@@ -74,7 +86,56 @@ export function createGitLabClient(options: GitLabClientOptions): GitLabClient {
         page = next && next !== page ? next : undefined;
       }
     },
+    async *keysetPages<T>(
+      path: string,
+      query: Query,
+      options?: { signal?: AbortSignal | undefined; emptyOnStatuses?: readonly number[] | undefined },
+    ): AsyncGenerator<T[]> {
+      let pageQuery: Query = { ...query, pagination: 'keyset', per_page: PAGE_SIZE };
+      const seen = new Set<string>();
+      for (let first = true; pageQuery; first = false) {
+        const res: TransportResponse<unknown> = await request({
+          path,
+          query: pageQuery,
+          signal: options?.signal,
+          allowStatuses: first ? options?.emptyOnStatuses : undefined,
+        });
+        if (res.status >= 300) return;
+        if (!Array.isArray(res.data)) {
+          throw MarginError.provider('invalidResponse', `GitLab answered ${path} with something that is not a list.`, {
+            providerStatus: res.status,
+          });
+        }
+        yield res.data as T[];
+        pageQuery = nextKeysetQuery(res.headers, pageQuery, seen);
+      }
+    },
   };
+}
+
+/**
+ * The query of the next keyset page. Only the `Link` URL's query is taken, never its host, so the
+ * token is sent nowhere but the configured base URL.
+ */
+function nextKeysetQuery(headers: Headers, current: Query, seen: Set<string>): Query | undefined {
+  const link = parseLinkHeader(headers.get('link')).next;
+  let next: Query | undefined;
+  if (link) {
+    try {
+      next = Object.fromEntries(new URL(link, 'http://link.invalid').searchParams);
+    } catch {
+      next = undefined;
+    }
+  } else {
+    const page = headers.get('x-next-page')?.trim();
+    if (page) next = { ...current, page };
+  }
+  if (!next) return undefined;
+  // A provider handing back a cursor it already gave would loop forever.
+  const key = JSON.stringify(next);
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  return next;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type PullRequestScenario, type RecordedWrite, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { type CommitStatusBoard, createCommitStatusBoard, isStatusWrite } from '../../testing/commit-statuses.js';
+import { contractTreeAt, contractTreeUnder } from '../../testing/contract-tree.js';
 import {
   type FakeHttpServer,
   type FakeReply,
@@ -427,6 +428,26 @@ export async function startGitLabFake(): Promise<GitLabFake> {
       s.branches.map((name) => ({ ...template, name, default: name === 'main' })),
     );
   });
+  api('GET', '/projects/:id/repository/branches/:branch', (req) => {
+    const head = (s.branchHeads as Record<string, string>)[req.params.branch ?? ''];
+    if (Number(req.params.id) !== PROJECT_ID || !head)
+      return { status: 404, json: { message: '404 Branch Not Found' } };
+    const template = glFixture<{ name: string; commit: Record<string, unknown> }>('branch');
+    return { json: { ...template, name: req.params.branch, commit: { ...template.commit, id: head } } };
+  });
+  api('GET', '/projects/:id/repository/tree', (req) => {
+    const nodes = contractTreeAt(req.query.get('ref') ?? '');
+    const under = nodes && contractTreeUnder(nodes, (req.query.get('path') ?? '').replace(/^\/+|\/+$/g, ''));
+    if (Number(req.params.id) !== PROJECT_ID || !under) return { status: 404, json: { message: '404 Tree Not Found' } };
+    const entries = under.map((n) => ({
+      id: n.objectId,
+      name: n.path.split('/').at(-1),
+      type: n.kind === 'file' ? 'blob' : n.kind === 'directory' ? 'tree' : 'commit',
+      path: n.path,
+      mode: n.kind === 'file' ? '100644' : n.kind === 'directory' ? '040000' : '160000',
+    }));
+    return req.query.get('pagination') === 'keyset' ? keysetPaged(req, entries, server.url) : paged(req, entries);
+  });
   api('GET', '/users', (req) => {
     const search = (req.query.get('search') ?? '').toLowerCase();
     const people = [
@@ -545,6 +566,27 @@ async function glDiff(change: FileChange): Promise<GlDiff> {
 }
 
 /** GitLab's offset paging: `page`, `per_page` (default 20, capped at 100) and the `x-*` headers. */
+/**
+ * GitLab's keyset paging of the tree: `page_token` names the last path of the previous page and the
+ * next page's URL comes only in the `Link` header.
+ */
+function keysetPaged(req: FakeRequest, items: ReadonlyArray<{ path: string }>, baseUrl: string): FakeReply {
+  const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 20)));
+  const token = req.query.get('page_token');
+  const after = token ? Buffer.from(token, 'base64').toString('utf8') : undefined;
+  const start = after === undefined ? 0 : items.findIndex((i) => i.path > after);
+  const page = start < 0 ? [] : items.slice(start, start + perPage);
+  const last = page.at(-1);
+  const headers: Record<string, string> = {};
+  if (last && start + perPage < items.length) {
+    const next = new URL(`${baseUrl}${req.path}`);
+    for (const [key, value] of req.query) if (key !== 'page_token') next.searchParams.set(key, value);
+    next.searchParams.set('page_token', Buffer.from(last.path).toString('base64'));
+    headers.link = `<${next.href}>; rel="next"`;
+  }
+  return { headers, json: page };
+}
+
 function paged(req: FakeRequest, items: readonly unknown[]): FakeReply {
   const perPage = Math.min(100, Math.max(1, Number(req.query.get('per_page') ?? 20)));
   const page = Math.max(1, Number(req.query.get('page') ?? 1));

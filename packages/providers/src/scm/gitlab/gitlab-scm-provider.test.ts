@@ -62,6 +62,11 @@ describeScmProviderContract('GitLab', async () => {
   };
 });
 
+function listTreeOf(provider: ScmProviderV1): NonNullable<ScmProviderV1['listTree']> {
+  if (!provider.listTree) throw new Error('The GitLab adapter lists trees.');
+  return provider.listTree.bind(provider);
+}
+
 function lastDiscussionBody(fake: GitLabFake): unknown {
   return fake.writes.filter((w) => w.method === 'POST' && w.path.endsWith('/discussions')).at(-1)?.body;
 }
@@ -96,6 +101,56 @@ describe('GitLab adapter details', () => {
     expect(pr).toMatchObject({ repositoryName: 'uploader', isDraft: false, reviewers: [{ login: 'grace' }] });
     const revisions = await provider.listRevisions(ref);
     expect(revisions.map((r) => r.revisionId)).toEqual(['7', '8']);
+  });
+
+  it('lists the tree with keyset paging: only the query of a Link is followed, never its host', async () => {
+    const treePath = `/api/v4/projects/${PROJECT_ID}/repository/tree`;
+    // A Link naming another host: the page token goes to the configured base URL, the token nowhere else.
+    fake.server.on('GET', treePath, (req) =>
+      req.query.get('page_token') === 'second'
+        ? { json: [{ id: 'f'.repeat(40), name: 'b.ts', type: 'blob', path: 'b.ts', mode: '100644' }] }
+        : {
+            headers: {
+              link: '<https://elsewhere.example.com/api/v4/projects/1/repository/tree?page_token=second&pagination=keyset&per_page=100&recursive=true>; rel="next"',
+            },
+            json: [{ id: 'e'.repeat(40), name: 'a.ts', type: 'blob', path: 'a.ts', mode: '100644' }],
+          },
+    );
+    const entries = await collect(listTreeOf(provider)(ref, s.pullRequest.headSha));
+    expect(entries).toEqual([
+      { path: 'a.ts', blobId: 'e'.repeat(40) },
+      { path: 'b.ts', blobId: 'f'.repeat(40) },
+    ]);
+    const pages = fake.server.requests.filter((r) => r.path === treePath);
+    expect(
+      pages.map((r) => [r.query.get('pagination'), r.query.get('page_token'), r.headers['private-token']]),
+    ).toEqual([
+      ['keyset', null, GITLAB_TOKEN],
+      ['keyset', 'second', GITLAB_TOKEN],
+    ]);
+    expect(pages[0]?.query.get('ref')).toBe(s.pullRequest.headSha);
+  });
+
+  it('follows x-next-page when an instance answers a keyset tree request with offset paging', async () => {
+    const treePath = `/api/v4/projects/${PROJECT_ID}/repository/tree`;
+    fake.server.on('GET', treePath, (req) =>
+      req.query.get('page') === '2'
+        ? {
+            headers: { 'x-next-page': '' },
+            json: [{ id: '2'.repeat(40), name: 'b', type: 'blob', path: 'd/b', mode: '100644' }],
+          }
+        : {
+            headers: { 'x-next-page': '2' },
+            json: [{ id: '1'.repeat(40), name: 'a', type: 'blob', path: 'd/a', mode: '100644' }],
+          },
+    );
+    const entries = await collect(listTreeOf(provider)(ref, s.pullRequest.headSha, { pathPrefix: 'd/' }));
+    expect(entries.map((e) => e.path)).toEqual(['d/a', 'd/b']);
+    const pages = fake.server.requests.filter((r) => r.path === treePath);
+    expect(pages.map((r) => [r.query.get('path'), r.query.get('page')])).toEqual([
+      ['d', null],
+      ['d', '2'],
+    ]);
   });
 
   it('walks /diffs with x-next-page, 100 a page, and fetches a listed file’s diff alone afterwards', async () => {

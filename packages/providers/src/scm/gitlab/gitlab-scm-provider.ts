@@ -25,8 +25,9 @@ import {
   type ScmUser,
   type ThreadAnchor,
   type ThreadStatus,
+  type TreeEntry,
 } from '@margin/core/spec';
-import { encodeSegment, type HttpTuning } from '../../utils/index.js';
+import { encodeSegment, type HttpTuning, normalizeTreePrefix } from '../../utils/index.js';
 import {
   createThreadsOneByOne,
   decodeFile,
@@ -58,6 +59,7 @@ import type {
   GlMergeRequest,
   GlNote,
   GlProject,
+  GlTreeEntry,
   GlUser,
   GlVersion,
 } from './gitlab-wire.js';
@@ -339,6 +341,37 @@ class GitLabScmProvider implements ScmProviderV1 {
     const path = `/projects/${encodeSegment(ref.repositoryId)}/repository/branches`;
     for await (const page of this.client.pages<GlBranch>(path, {}, 1, options?.signal)) {
       for (const branch of page) yield branch.name;
+    }
+  }
+
+  async getBranchHead(ref: RepositoryRef, branch: string, options?: ScmCallOptions): Promise<string | undefined> {
+    const res = await this.client.request<GlBranch>({
+      path: `/projects/${encodeSegment(ref.repositoryId)}/repository/branches/${encodeSegment(branch)}`,
+      allowStatuses: [404],
+      signal: options?.signal,
+    });
+    return res.status === 404 ? undefined : res.data.commit?.id;
+  }
+
+  /**
+   * The recursive tree at a commit, keyset-paged. GitLab answers 404 for a path that is not a
+   * directory at that commit, which is an empty listing here. Submodules (`commit`) and directories
+   * (`tree`) are left out; GitLab names no sizes.
+   */
+  async *listTree(
+    ref: RepositoryRef,
+    commitSha: string,
+    options?: ScmCallOptions & { pathPrefix?: string | undefined },
+  ): AsyncIterable<TreeEntry> {
+    const prefix = normalizeTreePrefix(options?.pathPrefix);
+    const query = { recursive: true, ref: commitSha, ...(prefix ? { path: prefix } : {}) };
+    const path = `/projects/${encodeSegment(ref.repositoryId)}/repository/tree`;
+    const pages = this.client.keysetPages<GlTreeEntry>(path, query, {
+      signal: options?.signal,
+      emptyOnStatuses: [404],
+    });
+    for await (const page of pages) {
+      for (const entry of page) if (entry.type === 'blob') yield { path: entry.path, blobId: entry.id };
     }
   }
 

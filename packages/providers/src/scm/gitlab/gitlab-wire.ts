@@ -135,4 +135,15 @@ export interface GlProject {
 
 export interface GlBranch {
   name: string;
+  commit?: { id: string } | undefined;
+}
+
+/** One entry of `GET /projects/:id/repository/tree`. */
+export interface GlTreeEntry {
+  /** The blob id for `blob`, the tree id for `tree`, the commit for a submodule (`commit`). */
+  id: string;
+  name: string;
+  type: 'blob' | 'tree' | 'commit';
+  path: string;
+  mode: string;
 }

@@ -210,6 +210,13 @@ export {
   type ReviewJobsRepository,
   type StoredFindingFilter,
   type StoredFindingRecord,
+  type ThreadMemoriesRepository,
+  type ThreadMemoryFilter,
+  type ThreadMemoryRecord,
+  MEMORY_INTENTS,
+  MEMORY_SOURCES,
+  type MemoryIntent,
+  type MemorySource,
 } from './reviewing/index.js';
 export {
   PROVIDER_FAILURES,

@@ -9,6 +9,7 @@ export {
 } from './finding-record.js';
 export { pullRequestKey, revisionKey } from './job-keys.js';
 export * from './job-record.js';
+export * from './memory-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { JobStatusCache } from './job-status-cache.js';
 export { type JobStatusBody, type JobSummaryBody, jobStatusView, jobSummaryView } from './job-view.js';

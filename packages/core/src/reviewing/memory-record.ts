@@ -1,0 +1,59 @@
+import type { Page, PageRequest } from '../kernel/index.js';
+
+export const MEMORY_SOURCES = ['threadResolved', 'replyRejected', 'adminDismissed'] as const;
+export type MemorySource = (typeof MEMORY_SOURCES)[number];
+
+export const MEMORY_INTENTS = ['acceptedByHuman', 'claimsFix', 'rejected'] as const;
+/**
+ * - `acceptedByHuman`: a person resolved the thread without changing the code it pointed at;
+ * - `claimsFix`: a person resolved it after the anchored code changed (a fix, not a verdict on the finding);
+ * - `rejected`: won't fix, by design, a reply saying the finding is wrong, or an administrator's dismissal.
+ */
+export type MemoryIntent = (typeof MEMORY_INTENTS)[number];
+
+/**
+ * What a person decided about a finding, kept so later reviews of the repository do not raise it
+ * again. One per (client, thread): `threadKey` is the repository, pull request and provider thread
+ * (`dismissal:<id>` for an administrator's dismissal).
+ */
+export interface ThreadMemoryRecord {
+  id: string;
+  clientId: string;
+  threadKey: string;
+  source: MemorySource;
+  intent: MemoryIntent;
+  filePath: string | null;
+  summary: string;
+  findingFingerprint: string | null;
+  providerThreadId: string | null;
+  /** `null` for a dismissal: it applies in every repository of the client. */
+  repositoryId: string | null;
+  pullRequestId: number | null;
+  /** `filePath` and `summary` by meaning (`embeddingDefault`), when the purpose resolved at the time. */
+  embedding: number[] | null;
+  createdAt: string;
+  /** The person's login on the provider, or the user id of the administrator who dismissed. */
+  createdBy: string | null;
+}
+
+export interface ThreadMemoryFilter {
+  filePath?: string | undefined;
+  source?: MemorySource | undefined;
+}
+
+export interface ThreadMemoriesRepository {
+  /** Inserts, or replaces the record of the same (client, thread key) keeping its id. Returns the stored record. */
+  upsert(record: ThreadMemoryRecord): Promise<ThreadMemoryRecord>;
+  /** The records of one repository and the client-wide ones (dismissals), newest first: what a review retrieves from. */
+  listForRepository(clientId: string, repositoryId: string): Promise<ThreadMemoryRecord[]>;
+  /** Newest first (by `createdAt`, then id), a page at a time: what the API lists. */
+  listPage(clientId: string, filter: ThreadMemoryFilter, page: PageRequest): Promise<Page<ThreadMemoryRecord>>;
+  find(clientId: string, id: string): Promise<ThreadMemoryRecord | undefined>;
+  remove(clientId: string, id: string): Promise<boolean>;
+  removeByThreadKey(clientId: string, threadKey: string): Promise<boolean>;
+}
+
+/** The one key of a thread's memory, whatever the provider's thread ids look like (ADO numbers them per pull request). */
+export const threadMemoryKey = (repositoryId: string, pullRequestId: number, providerThreadId: string) =>
+  `${repositoryId}#${pullRequestId}#${providerThreadId}`;
+export const dismissalMemoryKey = (dismissalId: string) => `dismissal:${dismissalId}`;

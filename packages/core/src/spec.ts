@@ -199,6 +199,10 @@ export {
   type JobStatus,
   type JobTrigger,
   type LostLease,
+  MEMORY_INTENTS,
+  MEMORY_SOURCES,
+  type MemoryIntent,
+  type MemorySource,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
@@ -213,10 +217,6 @@ export {
   type ThreadMemoriesRepository,
   type ThreadMemoryFilter,
   type ThreadMemoryRecord,
-  MEMORY_INTENTS,
-  MEMORY_SOURCES,
-  type MemoryIntent,
-  type MemorySource,
 } from './reviewing/index.js';
 export {
   PROVIDER_FAILURES,

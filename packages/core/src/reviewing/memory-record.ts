@@ -1,15 +1,8 @@
 import type { Page, PageRequest } from '../kernel/index.js';
+import type { MemoryIntent, MemorySource } from '../review-engine/index.js';
 
-export const MEMORY_SOURCES = ['threadResolved', 'replyRejected', 'adminDismissed'] as const;
-export type MemorySource = (typeof MEMORY_SOURCES)[number];
-
-export const MEMORY_INTENTS = ['acceptedByHuman', 'claimsFix', 'rejected'] as const;
-/**
- * - `acceptedByHuman`: a person resolved the thread without changing the code it pointed at;
- * - `claimsFix`: a person resolved it after the anchored code changed (a fix, not a verdict on the finding);
- * - `rejected`: won't fix, by design, a reply saying the finding is wrong, or an administrator's dismissal.
- */
-export type MemoryIntent = (typeof MEMORY_INTENTS)[number];
+// The wire values are the engine's, which retrieves and writes the records through its port.
+export { MEMORY_INTENTS, MEMORY_SOURCES, type MemoryIntent, type MemorySource } from '../review-engine/index.js';
 
 /**
  * What a person decided about a finding, kept so later reviews of the repository do not raise it

@@ -8,8 +8,8 @@ import type { BlockedPullRequestsRepository } from './block-record.js';
 import type { DismissalsRepository } from './dismissal-record.js';
 import type { ReviewFindingsRepository } from './finding-record.js';
 import type { ReviewJobsRepository } from './job-record.js';
-import type { ThreadMemoriesRepository } from './memory-record.js';
 import type { JobStatusCache } from './job-status-cache.js';
+import type { ThreadMemoriesRepository } from './memory-record.js';
 import type { ProtocolRepository } from './protocol-record.js';
 import type { ReviewPublicationsRepository } from './publication-record.js';
 

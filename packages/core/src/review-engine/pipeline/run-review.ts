@@ -1,6 +1,6 @@
 import { collect } from '../stages/collect.js';
 import { filter } from '../stages/filter.js';
-import { settleEarlierFindings } from '../stages/memory.js';
+import { learnFromThreads, settleEarlierFindings } from '../stages/memory.js';
 import { plan } from '../stages/plan.js';
 import { resolve } from '../stages/resolve.js';
 import { review } from '../stages/review.js';
@@ -23,7 +23,7 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const ctx = createRunContext(input);
   const resolved = await resolve(ctx);
   if ('ended' in resolved) return resolved.ended;
-  const collected = await collect(ctx, resolved);
+  const collected = await learnFromThreads(ctx, await collect(ctx, resolved));
   const planned = await plan(ctx, collected);
   if ('ended' in planned) return planned.ended;
   const reviewed = await review(ctx, planned);

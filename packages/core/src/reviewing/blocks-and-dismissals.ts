@@ -77,6 +77,7 @@ export async function dismissFinding(deps: ReviewingDeps, actor: Actor, clientId
       embedding: null,
       createdAt: record.createdAt,
       createdBy: actor.userId,
+      forgottenAt: null,
     });
   });
   return dismissalView(record);

@@ -27,6 +27,11 @@ export interface ThreadMemoryRecord {
   createdAt: string;
   /** The person's login on the provider, or the user id of the administrator who dismissed. */
   createdBy: string | null;
+  /**
+   * Set when a client administrator deleted the record: it is no longer listed or retrieved, and the
+   * same closure is not learned again (reopening the thread clears it; closing it again is new).
+   */
+  forgottenAt: string | null;
 }
 
 export interface ThreadMemoryFilter {
@@ -37,11 +42,17 @@ export interface ThreadMemoryFilter {
 export interface ThreadMemoriesRepository {
   /** Inserts, or replaces the record of the same (client, thread key) keeping its id. Returns the stored record. */
   upsert(record: ThreadMemoryRecord): Promise<ThreadMemoryRecord>;
-  /** The records of one repository and the client-wide ones (dismissals), newest first: what a review retrieves from. */
+  /**
+   * The records of one repository and the client-wide ones (dismissals), newest first, forgotten
+   * ones included: what a review retrieves from and learns against.
+   */
   listForRepository(clientId: string, repositoryId: string): Promise<ThreadMemoryRecord[]>;
-  /** Newest first (by `createdAt`, then id), a page at a time: what the API lists. */
+  /** Newest first (by `createdAt`, then id), a page at a time, without forgotten ones: what the API lists. */
   listPage(clientId: string, filter: ThreadMemoryFilter, page: PageRequest): Promise<Page<ThreadMemoryRecord>>;
+  /** A record that is not forgotten. */
   find(clientId: string, id: string): Promise<ThreadMemoryRecord | undefined>;
+  /** Marks a record forgotten; whether there was one still remembered. */
+  markForgotten(clientId: string, id: string, at: string): Promise<boolean>;
   remove(clientId: string, id: string): Promise<boolean>;
   removeByThreadKey(clientId: string, threadKey: string): Promise<boolean>;
 }

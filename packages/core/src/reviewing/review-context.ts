@@ -281,6 +281,7 @@ function threadMemory(deps: ReviewingDeps, job: ReviewJobRecord): ThreadMemory {
     threadOnThisPullRequest:
       r.repositoryId === repositoryId && r.pullRequestId === pullRequestId ? r.providerThreadId : null,
     embedding: r.embedding,
+    forgotten: r.forgottenAt !== null,
   });
   return {
     list: async () => (await deps.storage.threadMemories.listForRepository(job.clientId, repositoryId)).map(past),
@@ -301,6 +302,7 @@ function threadMemory(deps: ReviewingDeps, job: ReviewJobRecord): ThreadMemory {
           embedding: d.embedding,
           createdAt: deps.clock.now().toISOString(),
           createdBy: d.createdBy,
+          forgottenAt: null,
         }),
       ),
     forget: (providerThreadId) =>

@@ -30,16 +30,20 @@ export async function listMemory(deps: ReviewingDeps, actor: Actor, clientId: st
 
 /**
  * `DELETE /clients/{clientId}/reviewing/memory/{memoryId}` (ClientAdministrator): later reviews
- * raise the finding again. A dismissal's record goes with its dismissal (they are one decision).
+ * raise the finding again. A thread's record is kept as forgotten, so the next review does not
+ * learn the same closure back; a dismissal's record goes with its dismissal (they are one decision).
  */
 export async function deleteMemory(deps: ReviewingDeps, actor: Actor, clientId: string, memoryId: string) {
   await deps.authz.requireClient(actor, 'reviewing.memory.manage', clientId);
   const removed = await deps.storage.transaction(async (tx) => {
     const record = await tx.threadMemories.find(clientId, memoryId);
     if (!record) return false;
-    if (record.source === 'adminDismissed' && record.threadKey.startsWith(dismissalMemoryKey(''))) {
-      await tx.dismissals.remove(clientId, record.threadKey.slice(dismissalMemoryKey('').length));
+    if (record.source !== 'adminDismissed') {
+      return tx.threadMemories.markForgotten(clientId, memoryId, deps.clock.now().toISOString());
     }
+    const prefix = dismissalMemoryKey('');
+    if (record.threadKey.startsWith(prefix))
+      await tx.dismissals.remove(clientId, record.threadKey.slice(prefix.length));
     return tx.threadMemories.remove(clientId, memoryId);
   });
   if (!removed) throw MarginError.notFound('Memory record not found.');

@@ -1,5 +1,5 @@
 import type { ThreadMemoriesRepository, ThreadMemoryRecord } from '@margin/core/spec';
-import { type Dialect, readJsonOrNull, readTime, writeJsonOrNull } from '../dialect.js';
+import { type Dialect, readJsonOrNull, readTime, readTimeOrNull, writeJsonOrNull } from '../dialect.js';
 import { byCreatedAt, inOrder, keysetPage } from '../paging.js';
 import { type Db, numberOrNull, type Row, textOrNull } from '../rows.js';
 
@@ -18,6 +18,7 @@ const memoryToRow = (m: ThreadMemoryRecord): Row => ({
   embedding: writeJsonOrNull(m.embedding),
   created_at: m.createdAt,
   created_by: m.createdBy,
+  forgotten_at: m.forgottenAt,
 });
 
 const memoryFromRow = (row: Row, dialect: Dialect): ThreadMemoryRecord => ({
@@ -35,6 +36,7 @@ const memoryFromRow = (row: Row, dialect: Dialect): ThreadMemoryRecord => ({
   embedding: readJsonOrNull<number[]>(row.embedding, dialect),
   createdAt: readTime(row.created_at),
   createdBy: textOrNull(row.created_by),
+  forgottenAt: readTimeOrNull(row.forgotten_at),
 });
 
 const NEWEST_FIRST = byCreatedAt<ThreadMemoryRecord>('desc');
@@ -63,14 +65,21 @@ export function knexThreadMemories(db: Db, dialect: Dialect): ThreadMemoriesRepo
       return rows.map(fromRow);
     },
     async listPage(clientId, filter, page) {
-      const query = table().where({ client_id: clientId });
+      const query = table().where({ client_id: clientId }).whereNull('forgotten_at');
       if (filter.filePath) query.andWhere({ file_path: filter.filePath });
       if (filter.source) query.andWhere({ source: filter.source });
       return keysetPage(query, NEWEST_FIRST, page, fromRow);
     },
     async find(clientId, id) {
-      const row = (await table().where({ id, client_id: clientId }).first()) as Row | undefined;
+      const row = (await table().where({ id, client_id: clientId }).whereNull('forgotten_at').first()) as
+        | Row
+        | undefined;
       return row ? fromRow(row) : undefined;
+    },
+    async markForgotten(clientId, id, at) {
+      return (
+        (await table().where({ id, client_id: clientId }).whereNull('forgotten_at').update({ forgotten_at: at })) > 0
+      );
     },
     async remove(clientId, id) {
       return (await table().where({ id, client_id: clientId }).delete()) > 0;

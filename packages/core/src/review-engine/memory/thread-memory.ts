@@ -27,6 +27,11 @@ export interface PastDecision {
   /** Set only for a record of a thread on the pull request under review. */
   threadOnThisPullRequest: string | null;
   embedding: number[] | null;
+  /**
+   * A client administrator deleted it: it holds nothing back and is not shown, but the closure it
+   * came from is not learned again (reopening the thread forgets it for good).
+   */
+  forgotten: boolean;
 }
 
 /** A decision read from a thread of the pull request under review. */
@@ -43,7 +48,7 @@ export interface LearnedDecision {
 }
 
 export interface ThreadMemory {
-  /** The repository's decisions and the client-wide ones, newest first. */
+  /** The repository's decisions and the client-wide ones, newest first, forgotten ones included. */
   list(): Promise<PastDecision[]>;
   /** Keeps the decision of a thread of this pull request, replacing an earlier one of the same thread. */
   remember(decision: LearnedDecision): Promise<PastDecision>;

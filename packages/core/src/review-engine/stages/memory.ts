@@ -120,7 +120,8 @@ export async function learnFromThreads(ctx: RunContext, run: Collected): Promise
       });
     }
   }
-  const pastDecisions = wanted.length + forgotten.length > 0 ? await port.list() : remembered;
+  const all = wanted.length + forgotten.length > 0 ? await port.list() : remembered;
+  const pastDecisions = all.filter((d) => !d.forgotten);
   pass.event({
     kind: 'decision',
     name: 'memory.retrieved',

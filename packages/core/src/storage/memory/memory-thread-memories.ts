@@ -22,13 +22,22 @@ export function memoryThreadMemories(state: () => MemoryState): ThreadMemoriesRe
     },
     async listPage(clientId, filter, page) {
       const matching = mine(clientId).filter(
-        (m) => (!filter.filePath || m.filePath === filter.filePath) && (!filter.source || m.source === filter.source),
+        (m) =>
+          !m.forgottenAt &&
+          (!filter.filePath || m.filePath === filter.filePath) &&
+          (!filter.source || m.source === filter.source),
       );
       return keysetPage(matching, (m) => ({ key: m.createdAt, id: m.id }), 'desc', page);
     },
     async find(clientId, id) {
       const m = rows().get(id);
-      return m && m.clientId === clientId ? copy(m) : undefined;
+      return m && m.clientId === clientId && !m.forgottenAt ? copy(m) : undefined;
+    },
+    async markForgotten(clientId, id, at) {
+      const m = rows().get(id);
+      if (!m || m.clientId !== clientId || m.forgottenAt) return false;
+      rows().set(id, { ...m, forgottenAt: at });
+      return true;
     },
     async remove(clientId, id) {
       const m = rows().get(id);

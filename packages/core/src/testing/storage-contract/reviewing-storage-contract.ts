@@ -357,6 +357,7 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       embedding: [0.25, -0.5, 1],
       createdAt: NOW,
       createdBy: 'octocat',
+      forgottenAt: null,
       ...over,
     });
 
@@ -407,6 +408,23 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(
         (await storage().threadMemories.listPage(clientId, { filePath: 'src/billing.ts' }, { limit: 10 })).items,
       ).toEqual([elsewhere, here]);
+    });
+
+    it('forgets a record: no longer listed or found, still retrieved for learning, until a new decision replaces it', async () => {
+      const clientId = await withClient();
+      const a = memory(clientId);
+      await storage().threadMemories.upsert(a);
+      expect(await storage().threadMemories.markForgotten(await withClient(), a.id, LATER)).toBe(false);
+      expect(await storage().threadMemories.markForgotten(clientId, a.id, LATER)).toBe(true);
+      expect(await storage().threadMemories.markForgotten(clientId, a.id, LATER)).toBe(false);
+      expect(await storage().threadMemories.find(clientId, a.id)).toBeUndefined();
+      expect((await storage().threadMemories.listPage(clientId, {}, { limit: 10 })).items).toEqual([]);
+      expect(await storage().threadMemories.listForRepository(clientId, 'repo-1')).toEqual([
+        { ...a, forgottenAt: LATER },
+      ]);
+      const decidedAgain = memory(clientId, { intent: 'acceptedByHuman', createdAt: LATER });
+      expect(await storage().threadMemories.upsert(decidedAgain)).toEqual({ ...decidedAgain, id: a.id });
+      expect(await storage().threadMemories.find(clientId, a.id)).toEqual({ ...decidedAgain, id: a.id });
     });
 
     it('finds and removes only within the client, by id or by thread key', async () => {

@@ -16,6 +16,7 @@ import {
   type ReviewHarness,
   reviewingClient,
   startReviewHarness,
+  systemOf,
   userOf,
 } from '../testing/review-test-support.js';
 import { type ScmFakes, SECRETS } from '../testing/scm-test-support.js';
@@ -109,6 +110,37 @@ function script(wording: { title: string; message: string }) {
   });
 }
 
+/** GitHub's GraphQL API of the fake, as a person's browser would call it. */
+const graphql = (query: string, variables: Record<string, unknown>) =>
+  fetch(`${fakes.github.hostUrl}/api/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SECRETS.github}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+
+/** What a person clicks: "Resolve conversation" (or "Unresolve") on the thread of the finding's root comment. */
+const setResolved = async (number: number, threadId: string, resolved: boolean) => {
+  const listed = await graphql('query MarginReviewThreads { threads }', {
+    repository: GH_REPOSITORY_NODE_ID,
+    number,
+  });
+  const answer = (await listed.json()) as {
+    data: {
+      node: {
+        pullRequest: {
+          reviewThreads: { nodes: Array<{ id: string; comments: { nodes: Array<{ databaseId: number }> } }> };
+        };
+      };
+    };
+  };
+  const nodes = answer.data.node.pullRequest.reviewThreads.nodes;
+  const root = Number(threadId.replace(/^review-comment:/, ''));
+  const node = nodes.find((n) => n.comments.nodes[0]?.databaseId === root);
+  const operation = resolved ? 'MarginResolveThread' : 'MarginUnresolveThread';
+  const res = await graphql(`mutation ${operation} { thread }`, { thread: node?.id });
+  expect(((await res.json()) as { data?: unknown }).data).toBeTruthy();
+};
+
 interface FindingBody {
   title: string;
   filePath: string;
@@ -148,29 +180,6 @@ async function memoryEvents(jobId: string) {
 describe('thread memory through the stock host', () => {
   it('GitHub: a thread a person resolved holds the finding back on another pull request, and reopening it forgets it', async () => {
     const client = await reviewingClient(admin, fakes, 'github', model, 'Memory on GitHub');
-    const graphql = (query: string, variables: Record<string, unknown>) =>
-      fetch(`${fakes.github.hostUrl}/api/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${SECRETS.github}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-    // What a person clicks: "Resolve conversation" (or "Unresolve") on the thread of the finding's root comment.
-    const setResolved = async (number: number, threadId: string, resolved: boolean) => {
-      const listed = await graphql('query MarginReviewThreads { threads }', {
-        repository: GH_REPOSITORY_NODE_ID,
-        number,
-      });
-      const nodes = (await listed.json()).data.node.pullRequest.reviewThreads.nodes as Array<{
-        id: string;
-        comments: { nodes: Array<{ databaseId: number }> };
-      }>;
-      const root = Number(threadId.replace(/^review-comment:/, ''));
-      const node = nodes.find((n) => n.comments.nodes[0]?.databaseId === root);
-      const operation = resolved ? 'MarginResolveThread' : 'MarginUnresolveThread';
-      const res = await graphql(`mutation ${operation} { thread }`, { thread: node?.id });
-      expect((await res.json()).data).toBeTruthy();
-    };
-
     // Pull request 910 gets the finding; a person resolves its thread without touching the code.
     script(FIRST_WORDING);
     await fakes.github.loadPullRequest(
@@ -337,6 +346,85 @@ describe('thread memory through the stock host', () => {
       204,
     );
     expect(await memoryOf(client.clientId, '?source=adminDismissed')).toEqual([]);
+  }, 60_000);
+
+  it('with memoryReconsideration mapped, puts a matching finding to that model and follows its verdict', async () => {
+    const client = await reviewingClient(admin, fakes, 'github', model, 'Memory reconsidered');
+    const connection = await admin.get(`/clients/${client.clientId}/ai-connections/${client.aiConnectionId}`);
+    const judge = await admin.post(`/clients/${client.clientId}/logical-models/overrides`, {
+      name: 'memory-judge',
+      capability: 'chat',
+      connectionId: client.aiConnectionId,
+      configuredModelId: connection.body.configuredModels[0].id,
+      protocolMode: 'auto',
+    });
+    expect(judge.status).toBe(201);
+    const mapped = await admin.put(`/clients/${client.clientId}/logical-models/purposes/memoryReconsideration`, {
+      logicalModelName: 'memory-judge',
+    });
+    expect(mapped.status).toBe(200);
+
+    script(FIRST_WORDING);
+    await fakes.github.loadPullRequest(push(930, 'a', { 'src/billing.ts': billing() }));
+    const first = await review(client.clientId, client.coordinates(930));
+    await setResolved(930, byPath(first.result.findings, 'src/billing.ts').providerThreadId as string, true);
+    await fakes.github.loadPullRequest(
+      push(930, 'b', { 'src/billing.ts': billing(), 'src/tax.ts': 'export const rate = 0.2;\n' }),
+    );
+    await review(client.clientId, client.coordinates(930));
+    const [remembered] = await memoryOf(client.clientId);
+    expect(remembered).toMatchObject({ intent: 'acceptedByHuman', pullRequestId: 930 });
+
+    /** The reviewer finds the bug again, reworded; the memory model answers `keep` (or not) for every item. */
+    const withVerdict = (keep: boolean) =>
+      model.respondWith((request: FakeChatRequest) => {
+        if (systemOf(request).startsWith('You decide whether an automated code reviewer')) {
+          const ids = [...userOf(request).matchAll(/^(F\d+)\.$/gm)].map((m) => m[1]);
+          return {
+            content: JSON.stringify({
+              items: ids.map((id) => ({ id, yes: keep, why: 'Judged against the past decision.' })),
+            }),
+          };
+        }
+        if (isVerifying(request)) return confirmAll(request);
+        return findingsAnswer({
+          path: 'src/billing.ts',
+          quote: BUG.trim(),
+          startLine: 42,
+          endLine: 42,
+          category: 'bug',
+          severity: 'error',
+          ...REWORDED,
+        });
+      });
+
+    // The model says keep: posted after all, and the verdict is a memory event.
+    withVerdict(true);
+    await fakes.github.loadPullRequest(push(931, 'd', { 'src/billing.ts': billing() }));
+    const kept = await review(client.clientId, client.coordinates(931));
+    expect(byPath(kept.result.findings, 'src/billing.ts')).toMatchObject({ publication: 'published' });
+    expect(await memoryEvents(kept.jobId)).toContainEqual(
+      expect.objectContaining({
+        name: 'memory.reconsidered',
+        body: expect.objectContaining({ verdict: 'keep', memoryId: remembered?.id }),
+      }),
+    );
+
+    // The model says suppress: held back with the memory's id.
+    withVerdict(false);
+    await fakes.github.loadPullRequest(push(932, 'e', { 'src/billing.ts': billing() }));
+    const held = await review(client.clientId, client.coordinates(932));
+    expect(byPath(held.result.findings, 'src/billing.ts')).toMatchObject({
+      publication: 'suppressed',
+      reason: 'memory',
+      memoryId: remembered?.id,
+    });
+    expect(await memoryEvents(held.jobId)).toContainEqual(
+      expect.objectContaining({
+        name: 'memory.reconsidered',
+        body: expect.objectContaining({ verdict: 'suppress', reason: 'memory' }),
+      }),
+    );
   }, 60_000);
 
   it('answers a client’s mistakes with 400 and 404, never 500', async () => {

@@ -75,7 +75,7 @@ const MAX_REPLIES_ASKED = 20;
  * resolved thread forgets it. Then every decision of the repository is retrieved for the run.
  * Without a memory port (a review without a database) nothing is read or kept.
  */
-export async function learnFromThreads(ctx: RunContext, run: Collected): Promise<Collected> {
+export async function learnFromThreads<T extends Collected>(ctx: RunContext, run: T): Promise<T> {
   const port = ctx.input.memory.threadMemory;
   if (!port) return run;
   const pass = await ctx.protocol.pass('memory', 'Thread memory');

@@ -26,15 +26,6 @@ let model: FakeChatModel;
 let admin: TestApi;
 let harness: ReviewHarness | undefined;
 
-beforeAll(async () => {
-  harness = await startReviewHarness();
-  ({ fakes, model, admin } = harness);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
 const numbered = (lines: string[]) => `${lines.join('\n')}\n`;
 const steps = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `  step(${from + i});`);
 const BUG = '  const total = price * qty;';
@@ -177,7 +168,16 @@ async function memoryEvents(jobId: string) {
   );
 }
 
-describe('thread memory through the stock host', () => {
+describe.each(['sqlite', 'postgres'] as const)('thread memory through the stock host on %s', (dialect) => {
+  beforeAll(async () => {
+    harness = await startReviewHarness({ dialect });
+    ({ fakes, model, admin } = harness);
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
   it('GitHub: a thread a person resolved holds the finding back on another pull request, and reopening it forgets it', async () => {
     const client = await reviewingClient(admin, fakes, 'github', model, 'Memory on GitHub');
     // Pull request 910 gets the finding; a person resolves its thread without touching the code.

@@ -73,14 +73,17 @@ const MAX_REPLIES_ASKED = 20;
  * closed won't-fix or by design → `rejected`; resolved by a person → `claimsFix` when the anchored
  * code changed, else `acceptedByHuman`; a reply rejecting the finding → `replyRejected`. Reopening a
  * resolved thread forgets it. Then every decision of the repository is retrieved for the run.
- * Without a memory port (a review without a database) nothing is read or kept.
+ * Without a memory port (a review without a database) nothing is read or kept. The pass is written
+ * only when there are threads of Margin's or decisions to read.
  */
 export async function learnFromThreads<T extends Collected>(ctx: RunContext, run: T): Promise<T> {
   const port = ctx.input.memory.threadMemory;
   if (!port) return run;
-  const pass = await ctx.protocol.pass('memory', 'Thread memory');
   const remembered = await port.list();
   const threads = ourThreads(run.threads, run.known, remembered);
+  // Nothing to learn and nothing to retrieve: no pass, as for a first review in a new repository.
+  if (threads.length === 0 && remembered.length === 0) return run;
+  const pass = await ctx.protocol.pass('memory', 'Thread memory');
   const rejecting = await rejectingReplies(ctx, threads, pass);
   const wanted: Array<Omit<LearnedDecision, 'embedding'>> = [];
   const forgotten: OurThread[] = [];

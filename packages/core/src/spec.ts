@@ -205,6 +205,10 @@ export {
   type JobStatus,
   type JobTrigger,
   type LostLease,
+  MEMORY_INTENTS,
+  MEMORY_SOURCES,
+  type MemoryIntent,
+  type MemorySource,
   type ProtocolEventRecord,
   type ProtocolPassRecord,
   type ProtocolRepository,
@@ -217,6 +221,9 @@ export {
   type ReviewJobsRepository,
   type StoredFindingFilter,
   type StoredFindingRecord,
+  type ThreadMemoriesRepository,
+  type ThreadMemoryFilter,
+  type ThreadMemoryRecord,
 } from './reviewing/index.js';
 export {
   PROVIDER_FAILURES,

@@ -37,6 +37,7 @@ export const queryKeys = {
   jobStatus: (clientId: string, jobId: string) => [...job(clientId, jobId), 'status'] as const,
   jobProtocol: (clientId: string, jobId: string) => [...job(clientId, jobId), 'protocol'] as const,
   dismissals: (clientId: string) => [...client(clientId), 'dismissals'] as const,
+  memory: (clientId: string) => [...client(clientId), 'memory'] as const,
   blocks: (clientId: string) => [...client(clientId), 'blocks'] as const,
   /** Source-control connections, their scopes and reviewer identities. */
   scm,

@@ -22,6 +22,7 @@ import {
   KnowledgePage,
   LicensingPage,
   LogicalModelsPage,
+  MemoryPage,
   NewAiConnectionPage,
   NotFoundPage,
   OverviewPage,
@@ -69,6 +70,7 @@ const pageRoutes = createRoutesFromElements(
       <Route path="reviews/:jobId" Component={JobPage} />
       <Route path="blocked" Component={BlockedPage} />
       <Route path="dismissals" Component={DismissalsPage} />
+      <Route path="memory" Component={MemoryPage} />
       <Route path="spend" Component={SpendPage} />
     </Route>
     <Route path="*" Component={NotFoundPage} />

@@ -13,6 +13,7 @@ const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
   ['/reviews/submit', 'Submit a review'],
   ['/blocked', 'Blocked pull requests'],
   ['/dismissals', 'Dismissed findings'],
+  ['/memory', 'Thread memory'],
   ['/scm', 'Source control'],
   ['/ai', 'AI connections'],
   ['/models', 'Models and purposes'],

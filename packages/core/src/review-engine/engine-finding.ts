@@ -35,6 +35,8 @@ export interface EngineFinding {
   publication: Publication;
   reason?: string | undefined;
   providerThreadId?: string | undefined;
+  /** Held back by thread memory (`reason: memory`): the past decision it matched. */
+  memoryId?: string | undefined;
   /** For a finding standing for the same root cause in several files; `line` is on the new file (null on removed code). */
   places?: Array<{ path: string; line: number | null }> | undefined;
   /** Thorough mode: how many of the samples that answered produced this finding. */

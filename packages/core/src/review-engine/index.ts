@@ -20,6 +20,15 @@ export {
   resolutionMarker,
   SUMMARY_MARKER,
 } from './memory/review-memory.js';
+export {
+  type LearnedDecision,
+  MEMORY_INTENTS,
+  MEMORY_SOURCES,
+  type MemoryIntent,
+  type MemorySource,
+  type PastDecision,
+  type ThreadMemory,
+} from './memory/thread-memory.js';
 export { FINDING_CATEGORIES, type FindingCategory, SEVERITIES, type Severity } from './output/review-answer.js';
 export { type PublishOutcome, publishReview } from './pipeline/publish-review.js';
 export {

@@ -24,6 +24,7 @@ export function findingView(f: EngineFinding) {
     publication: f.publication,
     ...(f.reason ? { reason: f.reason } : {}),
     ...(f.providerThreadId ? { providerThreadId: f.providerThreadId } : {}),
+    ...(f.memoryId ? { memoryId: f.memoryId } : {}),
     source: f.source,
     ...(f.anchor ? { anchorMethod: f.anchor.method, scope: f.anchor.scope } : {}),
     ...(f.verdict ? { verifierScore: f.verdict.score } : {}),

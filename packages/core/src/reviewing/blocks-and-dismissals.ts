@@ -2,6 +2,7 @@ import type { Actor } from '../kernel/index.js';
 import { MarginError, PageQuery } from '../kernel/index.js';
 import type { BlockedPullRequestRecord } from './block-record.js';
 import type { DismissalRecord } from './dismissal-record.js';
+import { dismissalMemoryKey } from './memory-record.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 import { BlockInput, DismissInput, UnblockInput } from './schemas.js';
 
@@ -58,7 +59,27 @@ export async function dismissFinding(deps: ReviewingDeps, actor: Actor, clientId
     createdAt: deps.clock.now().toISOString(),
     createdByUserId: actor.userId,
   };
-  await deps.storage.dismissals.insert(record);
+  // A dismissal is also thread memory (`adminDismissed`), written with it.
+  await deps.storage.transaction(async (tx) => {
+    await tx.dismissals.insert(record);
+    await tx.threadMemories.upsert({
+      id: deps.ids.uuid(),
+      clientId,
+      threadKey: dismissalMemoryKey(record.id),
+      source: 'adminDismissed',
+      intent: 'rejected',
+      filePath: record.filePath?.replace(/^\/+/, '') ?? null,
+      summary: record.findingMessage,
+      findingFingerprint: null,
+      providerThreadId: null,
+      repositoryId: null,
+      pullRequestId: null,
+      embedding: null,
+      createdAt: record.createdAt,
+      createdBy: actor.userId,
+      forgottenAt: null,
+    });
+  });
   return dismissalView(record);
 }
 
@@ -71,6 +92,10 @@ export async function listDismissals(deps: ReviewingDeps, actor: Actor, clientId
 
 export async function deleteDismissal(deps: ReviewingDeps, actor: Actor, clientId: string, dismissalId: string) {
   await deps.authz.requireClient(actor, 'reviewing.dismissals.manage', clientId);
-  if (!(await deps.storage.dismissals.remove(clientId, dismissalId)))
-    throw MarginError.notFound('Dismissal not found.');
+  const removed = await deps.storage.transaction(async (tx) => {
+    if (!(await tx.dismissals.remove(clientId, dismissalId))) return false;
+    await tx.threadMemories.removeByThreadKey(clientId, dismissalMemoryKey(dismissalId));
+    return true;
+  });
+  if (!removed) throw MarginError.notFound('Dismissal not found.');
 }

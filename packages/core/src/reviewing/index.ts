@@ -20,6 +20,7 @@ export * from './job-record.js';
 export { RAN_ITS_COURSE, RESTARTABLE, STOPPABLE } from './job-state.js';
 export { JobStatusCache } from './job-status-cache.js';
 export { type JobStatusBody, type JobSummaryBody, jobStatusView, jobSummaryView } from './job-view.js';
+export * from './memory-record.js';
 export * from './protocol-record.js';
 export { createProtocolWriter } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
@@ -38,6 +39,9 @@ export {
   JobMoved,
   JobStatusView,
   JobSummaryView,
+  MemoryList,
+  MemoryListQuery,
+  MemoryView,
   ProtocolPassView,
   ProtocolQuery,
   ProtocolView,

@@ -7,6 +7,7 @@ import type {
   FindingStore,
   KnowledgeLookupV1,
   KnownFinding,
+  PastDecision,
   ProtocolWriter,
   PublicationLedger,
   ReviewBaseline,
@@ -15,11 +16,13 @@ import type {
   ReviewModel,
   ReviewScm,
   SharedSpendV1,
+  ThreadMemory,
 } from '../review-engine/index.js';
 import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
 import type { StoredFindingRecord } from './finding-record.js';
 import type { ReviewJobRecord } from './job-record.js';
+import { type ThreadMemoryRecord, threadMemoryKey } from './memory-record.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
 
 /**
@@ -227,6 +230,7 @@ function reviewMemory(deps: ReviewingDeps, job: ReviewJobRecord): ReviewMemory {
   return {
     publications,
     findings: findingStore(deps, job),
+    threadMemory: threadMemory(deps, job),
     lastReview: () => lastReview(deps, job),
     dismissals: async () =>
       (await deps.storage.dismissals.list(job.clientId)).map((d) => ({
@@ -280,4 +284,50 @@ async function lastReview(deps: ReviewingDeps, job: ReviewJobRecord): Promise<Re
     if ((f.state === 'reviewed' || f.state === 'carriedForward') && f.contentKey) files.set(f.path, f.contentKey);
   }
   return { headSha, files };
+}
+
+/** The client's thread memory for the job's repository; what the engine learns is keyed to the job's pull request. */
+function threadMemory(deps: ReviewingDeps, job: ReviewJobRecord): ThreadMemory {
+  const repositoryId = job.repository.externalRepositoryId;
+  const pullRequestId = job.codeReview.number;
+  const past = (r: ThreadMemoryRecord): PastDecision => ({
+    id: r.id,
+    source: r.source,
+    intent: r.intent,
+    filePath: r.filePath,
+    summary: r.summary,
+    findingFingerprint: r.findingFingerprint,
+    threadOnThisPullRequest:
+      r.repositoryId === repositoryId && r.pullRequestId === pullRequestId ? r.providerThreadId : null,
+    embedding: r.embedding,
+    forgotten: r.forgottenAt !== null,
+  });
+  return {
+    list: async () => (await deps.storage.threadMemories.listForRepository(job.clientId, repositoryId)).map(past),
+    remember: async (d) =>
+      past(
+        await deps.storage.threadMemories.upsert({
+          id: deps.ids.uuid(),
+          clientId: job.clientId,
+          threadKey: threadMemoryKey(repositoryId, pullRequestId, d.providerThreadId),
+          source: d.source,
+          intent: d.intent,
+          filePath: d.filePath,
+          summary: d.summary,
+          findingFingerprint: d.findingFingerprint,
+          providerThreadId: d.providerThreadId,
+          repositoryId,
+          pullRequestId,
+          embedding: d.embedding,
+          createdAt: deps.clock.now().toISOString(),
+          createdBy: d.createdBy,
+          forgottenAt: null,
+        }),
+      ),
+    forget: (providerThreadId) =>
+      deps.storage.threadMemories.removeByThreadKey(
+        job.clientId,
+        threadMemoryKey(repositoryId, pullRequestId, providerThreadId),
+      ),
+  };
 }

@@ -93,6 +93,16 @@ describe('authorization: reviewing', () => {
       },
       CLIENT_ADMINS,
     ],
+    ['list thread memory', (a) => h.core.reviewing.listThreadMemory(a, clientA(), {}), CLIENT_USERS],
+    [
+      'forget a thread memory record',
+      async (a) => {
+        await h.core.reviewing.dismissFinding(PLATFORM_ADMIN, clientA(), { findingMessage: 'y' });
+        const [record] = (await h.core.reviewing.listThreadMemory(PLATFORM_ADMIN, clientA(), { limit: 1 })).items;
+        await h.core.reviewing.deleteThreadMemory(a, clientA(), record?.id ?? 'none');
+      },
+      CLIENT_ADMINS,
+    ],
     ['list findings', (a) => h.core.reviewing.listReviewFindings(a, clientA(), {}), CLIENT_USERS],
     [
       'read where a pull request stands',

@@ -11,6 +11,7 @@ import type { DismissalsRepository } from './dismissal-record.js';
 import type { ReviewFindingsRepository } from './finding-record.js';
 import type { ReviewJobRecord, ReviewJobsRepository } from './job-record.js';
 import type { JobStatusCache } from './job-status-cache.js';
+import type { ThreadMemoriesRepository } from './memory-record.js';
 import type { ProtocolRepository } from './protocol-record.js';
 import type { ReviewPublicationsRepository } from './publication-record.js';
 
@@ -22,6 +23,7 @@ export interface ReviewingRepositories {
   protocol: ProtocolRepository;
   reviewPublications: ReviewPublicationsRepository;
   reviewFindings: ReviewFindingsRepository;
+  threadMemories: ThreadMemoriesRepository;
 }
 
 /** Where a triggered job's pull request lives: the scope of the trigger configuration that queued it. */

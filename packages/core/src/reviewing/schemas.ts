@@ -4,6 +4,7 @@ import { EVENT_CATEGORIES } from '../review-engine/index.js';
 import { providerFamily } from '../scm/index.js';
 import { FINDING_STATES } from './finding-record.js';
 import { JOB_STATUSES, JOB_TRIGGERS } from './job-record.js';
+import { MEMORY_INTENTS, MEMORY_SOURCES } from './memory-record.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const sha = z
@@ -62,6 +63,10 @@ const Finding = z
     publication: z.enum(['published', 'summaryOnly', 'suppressed', 'dropped']),
     reason: z.string().optional().meta({ description: 'Why it was not posted (or how it was moved), as a code.' }),
     providerThreadId: z.string().optional(),
+    memoryId: z
+      .string()
+      .optional()
+      .meta({ description: 'With `reason: memory`: the thread-memory record the finding matched.' }),
     source: z.enum(['model', 'secretScan', 'bidiScan']).optional(),
     anchorMethod: z.enum(['quote', 'fuzzy', 'line', 'oldSide', 'snapped']).optional(),
     scope: z.enum(['onChangedLine', 'adjacentToChange', 'outsideChange']).optional(),
@@ -283,6 +288,37 @@ export const DismissalList = z
   .object({ items: z.array(DismissalView), nextCursor: z.string().nullable() })
   .meta({ id: 'DismissalList' });
 
+export const MemoryListQuery = z.object({
+  filePath: z.string().trim().min(1).max(1000).optional(),
+  source: z.enum(MEMORY_SOURCES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const MemoryView = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    source: z.enum(MEMORY_SOURCES),
+    intent: z.enum(MEMORY_INTENTS),
+    filePath: z.string().nullable(),
+    summary: z.string(),
+    findingFingerprint: z.string().nullable(),
+    providerThreadId: z.string().nullable(),
+    repositoryId: z.string().nullable().meta({ description: 'Null for a dismissal: it applies in every repository.' }),
+    pullRequestId: z.number().int().nullable(),
+    createdAt: timestamp,
+    createdBy: z
+      .string()
+      .nullable()
+      .meta({ description: 'The login of the person who rejected it in a reply, or the dismissing user id.' }),
+  })
+  .meta({ id: 'ThreadMemory' });
+
+export const MemoryList = z
+  .object({ items: z.array(MemoryView), nextCursor: z.string().nullable() })
+  .meta({ id: 'ThreadMemoryList' });
+
 export const ProtocolQuery = z.object({
   includeEvents: z
     .enum(['true', 'false'])
@@ -401,5 +437,7 @@ export type BlockListBody = z.infer<typeof BlockList>;
 export type UnblockedBody = z.infer<typeof Unblocked>;
 export type DismissalViewBody = z.infer<typeof DismissalView>;
 export type DismissalListBody = z.infer<typeof DismissalList>;
+export type MemoryViewBody = z.infer<typeof MemoryView>;
+export type MemoryListBody = z.infer<typeof MemoryList>;
 export type StoredFindingListBody = z.infer<typeof StoredFindingList>;
 export type PullRequestFindingsViewBody = z.infer<typeof PullRequestFindingsView>;

@@ -14,11 +14,13 @@ import type {
   DismissalViewBody,
   JobAcceptedBody,
   JobMovedBody,
+  MemoryListBody,
   PullRequestFindingsViewBody,
   StoredFindingListBody,
   UnblockedBody,
 } from './schemas.js';
 import { submitJob } from './submit-job.js';
+import * as memory from './thread-memory.js';
 import * as worker from './worker.js';
 
 export type ProtocolPage = Page<ProtocolPassRecord & { events: ProtocolEventRecord[] }>;
@@ -37,6 +39,8 @@ export interface ReviewingUseCases {
   dismissFinding(actor: Actor, clientId: string, input: unknown): Promise<DismissalViewBody>;
   listDismissals(actor: Actor, clientId: string, query: unknown): Promise<DismissalListBody>;
   deleteDismissal(actor: Actor, clientId: string, dismissalId: string): Promise<void>;
+  listThreadMemory(actor: Actor, clientId: string, query: unknown): Promise<MemoryListBody>;
+  deleteThreadMemory(actor: Actor, clientId: string, memoryId: string): Promise<void>;
   listReviewFindings(actor: Actor, clientId: string, query: unknown): Promise<StoredFindingListBody>;
   getPullRequestFindings(actor: Actor, clientId: string, query: unknown): Promise<PullRequestFindingsViewBody>;
 }
@@ -55,6 +59,8 @@ export function createReviewingUseCases(deps: ReviewingDeps): ReviewingUseCases 
     dismissFinding: (actor, clientId, input) => blocks.dismissFinding(deps, actor, clientId, input),
     listDismissals: (actor, clientId, query) => blocks.listDismissals(deps, actor, clientId, query),
     deleteDismissal: (actor, clientId, dismissalId) => blocks.deleteDismissal(deps, actor, clientId, dismissalId),
+    listThreadMemory: (actor, clientId, query) => memory.listMemory(deps, actor, clientId, query),
+    deleteThreadMemory: (actor, clientId, memoryId) => memory.deleteMemory(deps, actor, clientId, memoryId),
     listReviewFindings: (actor, clientId, query) => findings.listFindings(deps, actor, clientId, query),
     getPullRequestFindings: (actor, clientId, query) => findings.pullRequestFindings(deps, actor, clientId, query),
   };

@@ -50,6 +50,8 @@ export const POLICY = {
   'reviewing.blocks.manage': { scope: 'client', min: 'ClientAdministrator' },
   'reviewing.dismissals.read': { scope: 'client', min: 'ClientUser' },
   'reviewing.dismissals.manage': { scope: 'client', min: 'ClientAdministrator' },
+  'reviewing.memory.read': { scope: 'client', min: 'ClientUser' },
+  'reviewing.memory.manage': { scope: 'client', min: 'ClientAdministrator' },
   'spend.usage.read': { scope: 'client', min: 'ClientUser' },
   'spend.budget.read': { scope: 'client', min: 'ClientUser' },
   'spend.budget.manage': { scope: 'client', min: 'ClientAdministrator' },

@@ -60,6 +60,8 @@ export const OPERATION_GROUPS = {
     'dismissFinding',
     'listDismissals',
     'deleteDismissal',
+    'listThreadMemory',
+    'deleteThreadMemory',
     'submitReviewByCoordinates',
   ],
   scm: [
@@ -626,6 +628,29 @@ export function createOperations(raw: Client<paths>) {
        */
       deleteDismissal: (clientId: string, dismissalId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/reviewing/dismissals/{dismissalId}', { params: { path: { clientId, dismissalId } }, ...options })),
+      /**
+       * Thread memory: past decisions on findings, newest first (ClientUser)
+       * `GET /clients/{clientId}/reviewing/memory`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @returns A page of memory records.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listThreadMemory: (clientId: string, query: Query<'listThreadMemory'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/clients/{clientId}/reviewing/memory', { params: { path: { clientId }, query }, ...options })),
+      /**
+       * Forget a past decision: later reviews raise the finding again (ClientAdministrator)
+       * `DELETE /clients/{clientId}/reviewing/memory/{memoryId}`
+       * @returns Forgotten.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      deleteThreadMemory: (clientId: string, memoryId: string, options?: CallOptions) =>
+        unwrap(raw.DELETE('/clients/{clientId}/reviewing/memory/{memoryId}', { params: { path: { clientId, memoryId } }, ...options })),
       /**
        * Queue a review of a pull request named by its coordinates, under the configuration covering them (ClientUser)
        * `POST /clients/{clientId}/reviewing/jobs/by-coordinates`

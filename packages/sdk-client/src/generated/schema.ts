@@ -558,6 +558,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{clientId}/reviewing/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Thread memory: past decisions on findings, newest first (ClientUser) */
+        get: operations["listThreadMemory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/{clientId}/reviewing/memory/{memoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a past decision: later reviews raise the finding again (ClientAdministrator) */
+        delete: operations["deleteThreadMemory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{clientId}/provider-connections": {
         parameters: {
             query?: never;
@@ -1919,6 +1953,8 @@ export interface components {
             /** @description Why it was not posted (or how it was moved), as a code. */
             reason?: string;
             providerThreadId?: string;
+            /** @description With `reason: memory`: the thread-memory record the finding matched. */
+            memoryId?: string;
             /** @enum {string} */
             source?: "model" | "secretScan" | "bidiScan";
             /** @enum {string} */
@@ -2082,6 +2118,29 @@ export interface components {
         DismissalList: {
             items: components["schemas"]["Dismissal"][];
             nextCursor: string | null;
+        };
+        ThreadMemoryList: {
+            items: components["schemas"]["ThreadMemory"][];
+            nextCursor: string | null;
+        };
+        ThreadMemory: {
+            id: string;
+            clientId: string;
+            /** @enum {string} */
+            source: "threadResolved" | "replyRejected" | "adminDismissed";
+            /** @enum {string} */
+            intent: "acceptedByHuman" | "claimsFix" | "rejected";
+            filePath: string | null;
+            summary: string;
+            findingFingerprint: string | null;
+            providerThreadId: string | null;
+            /** @description Null for a dismissal: it applies in every repository. */
+            repositoryId: string | null;
+            pullRequestId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The login of the person who rejected it in a reply, or the dismissing user id. */
+            createdBy: string | null;
         };
         /** @description A client’s connection to a source-control host. */
         ProviderConnection: {
@@ -5547,6 +5606,127 @@ export interface operations {
             path: {
                 clientId: string;
                 dismissalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listThreadMemory: {
+        parameters: {
+            query?: {
+                filePath?: string;
+                source?: "threadResolved" | "replyRejected" | "adminDismissed";
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of memory records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadMemoryList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteThreadMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                memoryId: string;
             };
             cookie?: never;
         };

@@ -9,6 +9,7 @@ import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
 import { spendRoutes } from './spend-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
+import { threadMemoryRoutes } from './thread-memory-routes.js';
 import { triggersRoutes } from './triggers-routes.js';
 import { usersRoutes } from './users-routes.js';
 
@@ -20,6 +21,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...licensingRoutes,
   ...auditRoutes,
   ...reviewingRoutes,
+  ...threadMemoryRoutes,
   ...providerConnectionsRoutes,
   ...discoveryRoutes,
   ...aiConnectionsRoutes,

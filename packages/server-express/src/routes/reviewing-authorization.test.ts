@@ -47,6 +47,7 @@ describe('authorization matrix: reviewing', () => {
     pullRequestId: 9999,
   };
   let dismissal = '';
+  let memory = '';
 
   beforeAll(async () => {
     host = await startTestHost({ env: { WORKER_ENABLED: 'false' } });
@@ -134,6 +135,23 @@ describe('authorization matrix: reviewing', () => {
         dismissal = (
           await api.platformAdmin.post(`/clients/${clientA}/reviewing/dismiss-finding`, { findingMessage: 'x' })
         ).body.id;
+      },
+      expected: clientAdmins(204),
+    },
+    {
+      name: 'list thread memory',
+      method: 'GET',
+      path: () => `/clients/${clientA}/reviewing/memory?source=adminDismissed`,
+      expected: clientUsers(200),
+    },
+    {
+      name: 'forget a thread memory record',
+      method: 'DELETE',
+      path: () => `/clients/${clientA}/reviewing/memory/${memory}`,
+      prepare: async () => {
+        await api.platformAdmin.post(`/clients/${clientA}/reviewing/dismiss-finding`, { findingMessage: 'y' });
+        memory = (await api.platformAdmin.get(`/clients/${clientA}/reviewing/memory?source=adminDismissed&limit=1`))
+          .body.items[0].id;
       },
       expected: clientAdmins(204),
     },

@@ -17,6 +17,7 @@ import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
+import { threadMemories } from './0070_thread_memories.js';
 import { inFlightSpend } from './0090_in_flight_spend.js';
 import type { Migration, MigrationContext } from './migration.js';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   auditTrail,
   tenantAiPolicy,
   inFlightSpend,
+  threadMemories,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -26,6 +26,7 @@ import { knexSettings } from './settings.js';
 import { knexSignInFailures } from './sign-in-failures.js';
 import { knexTenantAiPolicies } from './tenant-ai-policies.js';
 import { knexTenants } from './tenants.js';
+import { knexThreadMemories } from './thread-memories.js';
 import { knexUsageEvents } from './usage-events.js';
 import { knexUsers } from './users.js';
 import { knexWebhookConfigurations } from './webhook-configurations.js';
@@ -47,6 +48,7 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     dismissals: knexDismissals(db),
     reviewPublications: knexReviewPublications(db),
     reviewFindings: knexReviewFindings(db, dialect),
+    threadMemories: knexThreadMemories(db, dialect),
     protocol: knexProtocol(db, dialect),
     providerConnections: knexProviderConnections(db),
     providerScopes: knexProviderScopes(db),

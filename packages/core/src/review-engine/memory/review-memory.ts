@@ -1,3 +1,5 @@
+import type { ThreadMemory } from './thread-memory.js';
+
 /**
  * What a review remembers of a pull request between runs and across crashes — the engine's port for
  * it. The service keeps it in the database (`core/reviewing`); `reviewPullRequest` without a
@@ -82,6 +84,8 @@ export interface ReviewBaseline {
 }
 
 export interface ReviewMemory {
+  /** What people decided on Margin's threads across the repository; without it nothing is learned or retrieved. */
+  threadMemory?: ThreadMemory | undefined;
   /** Findings the client said not to report again. */
   dismissals(): Promise<DismissedFinding[]>;
   publications: PublicationLedger;

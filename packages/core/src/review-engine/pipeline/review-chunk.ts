@@ -13,6 +13,8 @@ import { instructionsFor, type RepoConfig } from '../config/repo-config.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { SecretRedactor } from '../hostile/redact-secrets.js';
 import { keyFinding } from '../identity/key-finding.js';
+import { decisionsForFile } from '../memory/memory-similarity.js';
+import type { PastDecision } from '../memory/thread-memory.js';
 import { REVIEW_ANSWER_SPEC, REVIEW_ANSWER_WITH_KNOWLEDGE_SPEC } from '../output/review-answer.js';
 import { type PackedChunk, splitChunk } from '../plan/pack-chunks.js';
 import { TIER_PURPOSE, type Tier } from '../plan/tiers.js';
@@ -64,6 +66,8 @@ export interface ChunkEnv {
   focus: ReadonlyMap<number, number[]>;
   /** By path (lower-cased): titles of findings already posted there. */
   alreadyReported: ReadonlyMap<string, string[]>;
+  /** What people decided about findings in this repository (thread memory); absent or empty, none. */
+  pastDecisions?: readonly PastDecision[] | undefined;
   /**
    * Read-only file reads before the answer, for models with `supportsToolUse`; absent when every
    * tier's budget is 0 or the source cannot read files.
@@ -207,6 +211,12 @@ function chunkAsks(
               .slice(0, 5)
               .map((t) => `${s.planned.file.path}: ${t}`),
           ),
+          pastDecisions: shown.flatMap((s) =>
+            decisionsForFile(s.planned.file.path, env.pastDecisions ?? []).map(
+              (d) =>
+                `${s.planned.file.path}: ${PAST_INTENT[d.intent]}: ${d.summary.replace(/\s+/g, ' ').slice(0, 300)}`,
+            ),
+          ),
         }),
       },
     ],
@@ -328,4 +338,9 @@ const overHardCap = (env: ChunkEnv) => env.hardUsd !== undefined && env.ledger.c
 
 function failed(chunk: PackedChunk, reason: string, parsing: ChunkResult['parsing']): ChunkResult {
   return { findings: [], failures: [{ fileIds: chunk.parts.map((p) => p.fileId), reason }], parsing };
-}
+} /** A past decision as the reviewing model reads it. */
+const PAST_INTENT: Record<PastDecision['intent'], string> = {
+  rejected: 'rejected by the team',
+  acceptedByHuman: 'accepted without a change',
+  claimsFix: 'fixed',
+};

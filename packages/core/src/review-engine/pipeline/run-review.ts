@@ -1,6 +1,6 @@
 import { collect } from '../stages/collect.js';
 import { filter } from '../stages/filter.js';
-import { settleEarlierFindings } from '../stages/memory.js';
+import { learnFromThreads, settleEarlierFindings } from '../stages/memory.js';
 import { plan } from '../stages/plan.js';
 import { resolve } from '../stages/resolve.js';
 import { review } from '../stages/review.js';
@@ -14,8 +14,8 @@ export type { ReviewRun, RunReviewInput } from './review-run.js';
 export { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './review-settings.js';
 
 /**
- * Stages resolve → collect → plan → review (with verify and anchoring per chunk) → filter (dedupe
- * and gate) → summarize, each writing protocol passes (reference §6; one file per stage in
+ * Stages resolve → collect → plan → thread memory → review (with verify and anchoring per chunk) →
+ * filter (dedupe, thread memory and gate) → summarize, each writing protocol passes (reference §6; one file per stage in
  * `stages/`). A closed, blocked or superseded pull request ends the run at resolve, a plan over the
  * hard spend cap at plan. Nothing is posted here; `publishReview` does that.
  */
@@ -26,7 +26,8 @@ export async function runReview(input: RunReviewInput): Promise<ReviewRun> {
   const collected = await collect(ctx, resolved);
   const planned = await plan(ctx, collected);
   if ('ended' in planned) return planned.ended;
-  const reviewed = await review(ctx, planned);
+  // After planning, so a run the budget holds calls no model for memory either.
+  const reviewed = await review(ctx, await learnFromThreads(ctx, planned));
   const filtered = await filter(ctx, reviewed);
   const identity = await settleEarlierFindings(ctx, filtered);
   return summarize(ctx, filtered, { identity, coverage: finalCoverage(ctx, filtered) });

@@ -47,6 +47,8 @@ export interface ReviewPromptInput {
   focus?: string[] | undefined;
   /** Titles of findings already posted on these files, at most 5 per file. */
   alreadyReported?: string[] | undefined;
+  /** What people decided about earlier findings on these files (thread memory), at most 3 per file. */
+  pastDecisions?: string[] | undefined;
 }
 
 const MAX_DESCRIPTION = 1500;
@@ -80,6 +82,13 @@ export function reviewUserMessage(input: ReviewPromptInput): string {
   if (input.alreadyReported && input.alreadyReported.length > 0) {
     parts.push(
       `Already reported on these files; do not report them again:\n${input.alreadyReported.map((t) => `- ${t}`).join('\n')}`,
+    );
+  }
+  if (input.pastDecisions && input.pastDecisions.length > 0) {
+    // People's words and earlier findings: data like the diff, fenced, never instructions.
+    parts.push(
+      'Past decisions of this team on findings about these files; do not raise a finding they rejected or accepted again:',
+      fence('past-decisions', input.nonce, input.pastDecisions.map((d) => `- ${d}`).join('\n')),
     );
   }
   parts.push('Review these changes:', fence('diff', input.nonce, input.files.join('\n\n')));

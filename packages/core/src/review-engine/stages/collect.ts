@@ -2,6 +2,7 @@ import { MarginError } from '../../kernel/index.js';
 import type { ChangedFile, ListingTruncation, ReviewThread } from '../../scm-provider/index.js';
 import { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from '../config/repo-config.js';
 import type { DismissedFinding, KnownFinding, PublicationEntry, ReviewBaseline } from '../memory/review-memory.js';
+import type { PastDecision } from '../memory/thread-memory.js';
 import { applyThreadClosures } from '../pipeline/finding-lifecycle.js';
 import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { Resolved } from './resolve.js';
@@ -23,6 +24,8 @@ export interface Collected extends Resolved {
   dismissedByPeople: KnownFinding[];
   /** The last completed review, which this one builds on. */
   baseline: ReviewBaseline | undefined;
+  /** What people decided about findings in this repository (thread memory), newest first. */
+  pastDecisions: PastDecision[];
 }
 
 /**
@@ -75,7 +78,7 @@ export async function collect(ctx: RunContext, run: Resolved): Promise<Collected
   }
   await pass.complete('succeeded');
   const memory = { dismissals, publications, config, known, dismissedByPeople: closures.dismissed, baseline };
-  return { ...run, files, truncation, threads, ...memory };
+  return { ...run, files, truncation, threads, ...memory, pastDecisions: [] };
 }
 
 function countStates(known: readonly KnownFinding[]): Record<string, number> {

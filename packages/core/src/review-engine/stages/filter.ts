@@ -1,6 +1,7 @@
 import { dedupeFindings, type KnownMatch } from '../dedupe/dedupe.js';
 import { demote, type EngineFinding } from '../engine-finding.js';
 import { type GatePolicy, gateFindings } from '../gate/gate.js';
+import { holdBackRemembered } from '../memory/hold-back-remembered.js';
 import { embedForIdentity } from '../pipeline/embed-findings.js';
 import { nearFocus } from '../pipeline/focus-ranges.js';
 import type { PlannedFile } from '../pipeline/prepare-files.js';
@@ -17,7 +18,7 @@ export interface Filtered extends Reviewed {
  * Stage 5, filter: in an incremental review, findings away from the lines changed since the last
  * review go to the summary; then identity (the same finding twice in this run, on an existing
  * thread, dismissed, or posted by an earlier review — by meaning too when `embeddingDefault` is
- * mapped) and the gate (floors, policies, budgets). Every decision is an event.
+ * mapped), thread memory (what people rejected or accepted on this repository before) and the gate (floors, policies, budgets). Every decision is an event.
  */
 export async function filter(ctx: RunContext, run: Reviewed): Promise<Filtered> {
   const { input, signal } = ctx;
@@ -48,6 +49,19 @@ export async function filter(ctx: RunContext, run: Reviewed): Promise<Filtered> 
       }),
   );
   run.findings.push(...created);
+  await holdBackRemembered(
+    run.findings,
+    run.pastDecisions,
+    vectors,
+    {
+      models: input.models,
+      ledger: ctx.ledger,
+      clock: input.clock,
+      signal,
+      nonce: run.nonce,
+    },
+    pass,
+  );
   const policy: GatePolicy = {
     ...ctx.settings.gate,
     ...(run.config.minimumSeverity ? { minimumSeverity: run.config.minimumSeverity } : {}),

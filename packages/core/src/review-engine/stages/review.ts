@@ -145,6 +145,7 @@ function chunkEnv(ctx: RunContext, run: Planned, openKnown: ReadonlyMap<string, 
     maxOutputTokens: settings.outputReserveTokens,
     focus: run.focus.lines,
     alreadyReported: new Map([...openKnown].map(([path, list]) => [path, list.map((k) => k.title)])),
+    pastDecisions: run.pastDecisions,
     // One cache of head files per job: chunks reading the same definition cost one provider call.
     tools: run.toolCallsByTier
       ? {

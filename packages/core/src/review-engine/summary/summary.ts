@@ -167,6 +167,7 @@ const REASON_TEXT: Record<string, string> = {
   alreadyReported: 'already reported',
   existingThread: 'already discussed in a thread',
   dismissed: 'dismissed before',
+  memory: 'rejected or accepted by people before',
   duplicateInRun: 'duplicates',
   consolidated: 'merged into one point',
   verifierRejected: 'rejected by the check',

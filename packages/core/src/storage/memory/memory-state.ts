@@ -23,6 +23,7 @@ import type {
   PublicationRecord,
   ReviewJobRecord,
   StoredFindingRecord,
+  ThreadMemoryRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
 import type { ClientBudgetRecord, InFlightSpendRecord, UsageEventRecord } from '../../spend/index.js';
@@ -54,6 +55,7 @@ export interface MemoryState {
   /** By `pullRequestKey`, then marker. */
   reviewPublications: Map<string, Map<string, PublicationRecord>>;
   reviewFindings: Map<string, StoredFindingRecord>;
+  threadMemories: Map<string, ThreadMemoryRecord>;
   protocolPasses: Map<string, ProtocolPassRecord>;
   protocolEvents: Map<string, ProtocolEventRecord>;
   providerConnections: Map<string, ProviderConnectionRecord>;
@@ -101,6 +103,7 @@ export function emptyMemoryState(): MemoryState {
     dismissals: new Map(),
     reviewPublications: new Map(),
     reviewFindings: new Map(),
+    threadMemories: new Map(),
     protocolPasses: new Map(),
     protocolEvents: new Map(),
     providerConnections: new Map(),

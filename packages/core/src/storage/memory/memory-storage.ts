@@ -25,6 +25,7 @@ import { memorySettings } from './memory-settings.js';
 import { memoryClientBudgets, memoryInFlightSpend, memoryUsageEvents } from './memory-spend.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
+import { memoryThreadMemories } from './memory-thread-memories.js';
 import {
   memoryCrawlConfigurations,
   memoryKnowledgeSources,
@@ -48,6 +49,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     dismissals: memoryDismissals(state),
     reviewPublications: memoryReviewPublications(state),
     reviewFindings: memoryReviewFindings(state),
+    threadMemories: memoryThreadMemories(state),
     protocol: memoryProtocol(state),
     providerConnections: memoryProviderConnections(state),
     providerScopes: memoryProviderScopes(state),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../kernel/index.js';
-import type { ProtocolEventRecord, PublicationRecord, StoredFindingRecord } from '../../reviewing/index.js';
+import type {
+  ProtocolEventRecord,
+  PublicationRecord,
+  StoredFindingRecord,
+  ThreadMemoryRecord,
+} from '../../reviewing/index.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/index.js';
 import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
 
@@ -333,6 +338,109 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       expect(await storage().dismissals.remove(other, a.id)).toBe(false);
       expect(await storage().dismissals.remove(clientId, a.id)).toBe(true);
       expect(await storage().dismissals.list(clientId)).toEqual([b]);
+    });
+  });
+
+  describe('thread memories', () => {
+    const memory = (clientId: string, over: Partial<ThreadMemoryRecord> = {}): ThreadMemoryRecord => ({
+      id: uuid(),
+      clientId,
+      threadKey: 'repo-1#7#thread-1',
+      source: 'threadResolved',
+      intent: 'rejected',
+      filePath: 'src/billing.ts',
+      summary: 'Total ignores the discount',
+      findingFingerprint: 'f'.repeat(16),
+      providerThreadId: 'thread-1',
+      repositoryId: 'repo-1',
+      pullRequestId: 7,
+      embedding: [0.25, -0.5, 1],
+      createdAt: NOW,
+      createdBy: 'octocat',
+      forgottenAt: null,
+      ...over,
+    });
+
+    it('keeps one record per thread: a second decision replaces the first under the same id', async () => {
+      const clientId = await withClient();
+      const first = memory(clientId);
+      expect(await storage().threadMemories.upsert(first)).toEqual(first);
+      const second = memory(clientId, {
+        source: 'replyRejected',
+        intent: 'acceptedByHuman',
+        embedding: null,
+        createdAt: LATER,
+      });
+      expect(await storage().threadMemories.upsert(second)).toEqual({ ...second, id: first.id });
+      expect(await storage().threadMemories.listForRepository(clientId, 'repo-1')).toEqual([
+        { ...second, id: first.id },
+      ]);
+      // The same thread key in another client is another record.
+      const otherClient = await withClient();
+      const theirs = memory(otherClient);
+      expect((await storage().threadMemories.upsert(theirs)).id).toBe(theirs.id);
+    });
+
+    it("retrieves a repository's records with the client-wide ones, and pages and filters the client's", async () => {
+      const clientId = await withClient();
+      const here = memory(clientId, { createdAt: NOW });
+      const elsewhere = memory(clientId, { threadKey: 'repo-2#1#9', repositoryId: 'repo-2', createdAt: LATER });
+      const dismissal = memory(clientId, {
+        threadKey: 'dismissal:d1',
+        source: 'adminDismissed',
+        repositoryId: null,
+        pullRequestId: null,
+        providerThreadId: null,
+        filePath: null,
+        createdAt: '2026-01-01T02:00:00.000Z',
+      });
+      for (const m of [here, elsewhere, dismissal]) await storage().threadMemories.upsert(m);
+      expect(await storage().threadMemories.listForRepository(clientId, 'repo-1')).toEqual([dismissal, here]);
+      const first = await storage().threadMemories.listPage(clientId, {}, { limit: 2 });
+      expect(first.items).toEqual([dismissal, elsewhere]);
+      expect(await storage().threadMemories.listPage(clientId, {}, { limit: 2, cursor: first.nextCursor })).toEqual({
+        items: [here],
+        nextCursor: null,
+      });
+      expect(
+        (await storage().threadMemories.listPage(clientId, { source: 'adminDismissed' }, { limit: 10 })).items,
+      ).toEqual([dismissal]);
+      expect(
+        (await storage().threadMemories.listPage(clientId, { filePath: 'src/billing.ts' }, { limit: 10 })).items,
+      ).toEqual([elsewhere, here]);
+    });
+
+    it('forgets a record: no longer listed or found, still retrieved for learning, until a new decision replaces it', async () => {
+      const clientId = await withClient();
+      const a = memory(clientId);
+      await storage().threadMemories.upsert(a);
+      expect(await storage().threadMemories.markForgotten(await withClient(), a.id, LATER)).toBe(false);
+      expect(await storage().threadMemories.markForgotten(clientId, a.id, LATER)).toBe(true);
+      expect(await storage().threadMemories.markForgotten(clientId, a.id, LATER)).toBe(false);
+      expect(await storage().threadMemories.find(clientId, a.id)).toBeUndefined();
+      expect((await storage().threadMemories.listPage(clientId, {}, { limit: 10 })).items).toEqual([]);
+      expect(await storage().threadMemories.listForRepository(clientId, 'repo-1')).toEqual([
+        { ...a, forgottenAt: LATER },
+      ]);
+      const decidedAgain = memory(clientId, { intent: 'acceptedByHuman', createdAt: LATER });
+      expect(await storage().threadMemories.upsert(decidedAgain)).toEqual({ ...decidedAgain, id: a.id });
+      expect(await storage().threadMemories.find(clientId, a.id)).toEqual({ ...decidedAgain, id: a.id });
+    });
+
+    it('finds and removes only within the client, by id or by thread key', async () => {
+      const clientId = await withClient();
+      const other = await withClient();
+      const a = memory(clientId);
+      const b = memory(clientId, { threadKey: 'repo-1#7#thread-2', providerThreadId: 'thread-2' });
+      await storage().threadMemories.upsert(a);
+      await storage().threadMemories.upsert(b);
+      expect(await storage().threadMemories.find(other, a.id)).toBeUndefined();
+      expect(await storage().threadMemories.find(clientId, a.id)).toEqual(a);
+      expect(await storage().threadMemories.remove(other, a.id)).toBe(false);
+      expect(await storage().threadMemories.remove(clientId, a.id)).toBe(true);
+      expect(await storage().threadMemories.removeByThreadKey(other, b.threadKey)).toBe(false);
+      expect(await storage().threadMemories.removeByThreadKey(clientId, b.threadKey)).toBe(true);
+      expect(await storage().threadMemories.listForRepository(clientId, 'repo-1')).toEqual([]);
     });
   });
 

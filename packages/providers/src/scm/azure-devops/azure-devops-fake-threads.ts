@@ -55,7 +55,7 @@ export function serveThreads(fake: AzureDevOpsFakeContext): void {
     const comment: AdoComment = {
       id: thread.comments.length + 1,
       parentCommentId: body.parentCommentId ?? 0,
-      author: BOT,
+      author: personOf(req) ?? BOT,
       content: body.content ?? '',
       commentType: body.commentType ?? 'text',
       publishedDate: new Date().toISOString(),
@@ -71,6 +71,16 @@ export function serveThreads(fake: AzureDevOpsFakeContext): void {
     if (body.status) thread.status = body.status;
     return { json: thread };
   });
+}
+
+/**
+ * Tests reply as a person (not the connection's identity) with an `x-fake-author` header naming
+ * them; Azure DevOps itself takes the author from the credentials.
+ */
+function personOf(req: FakeRequest) {
+  const name = req.headers['x-fake-author'];
+  if (typeof name !== 'string' || !name) return undefined;
+  return { id: `person-${name}`, displayName: name, uniqueName: `${name}@acme.example` };
 }
 
 /** Azure DevOps takes a comment on any line; it refuses a malformed position (and the files a test names). */

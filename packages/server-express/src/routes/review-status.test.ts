@@ -105,12 +105,14 @@ describe.each(FAMILIES)('the review status on %s', (family) => {
     const scenario = billingScenario(number);
     answerWithSuggestion();
     const writesBefore = fakes[family].writes.length;
+    const statusesBefore = fakes[family].statuses.length;
 
     const { client, job } = await reviewOf(family, number, `Statuses on ${family}`);
 
     expect(job).toMatchObject({ status: 'completed', error: null });
     const target = WIRE[family].target(scenario.headSha, number);
-    const statuses = fakes[family].statuses.filter((s) => s.commit === target);
+    const statuses = fakes[family].statuses.slice(statusesBefore);
+    expect(statuses.every((s) => s.commit === target)).toBe(true);
     expect(statuses.map((s) => [s.name, s.state])).toEqual([
       [COMMIT_STATUS_NAME, WIRE[family].pending],
       [COMMIT_STATUS_NAME, WIRE[family].success],
@@ -160,6 +162,23 @@ describe.each(FAMILIES)('the review status on %s', (family) => {
     } finally {
       fakes[family].refuseStatuses(false);
     }
+  });
+});
+
+describe('a review that fails', () => {
+  it('ends its status as a failure saying why', async () => {
+    const number = 950;
+    // Prose with no JSON in it, on every call including the repair: no part can be reviewed.
+    model.respondWith(() => ({ content: 'I looked at the change and it seems fine to me overall.' }));
+    const before = fakes.github.statuses.length;
+
+    const { job } = await reviewOf('github', number, 'Failing reviews');
+
+    expect(job.status).toBe('failed');
+    const statuses = fakes.github.statuses.slice(before);
+    expect(statuses.map((s) => s.state)).toEqual(['pending', 'failure']);
+    expect(statuses[1]?.description).toMatch(/^No part of the pull request could be reviewed/);
+    expect(statuses[1]?.description?.length).toBeLessThanOrEqual(140);
   });
 });
 

@@ -231,3 +231,37 @@ describe('MARGIN_PROVIDER_STATUS=false', () => {
     expect(h.fakes.github.statuses).toEqual([]);
   });
 });
+
+describe('on PostgreSQL', () => {
+  let pg: ReviewHarness | undefined;
+  beforeAll(async () => {
+    pg = await startReviewHarness({ dialect: 'postgres', env: { MARGIN_PUBLIC_BASE_URL: PUBLIC_BASE } });
+  });
+  afterAll(async () => {
+    await pg?.close();
+  });
+
+  it('records a refused status as the protocol warning, and the job completes', async () => {
+    if (!pg) throw new Error('no host');
+    const h = pg;
+    const number = 960;
+    await h.fakes.github.loadPullRequest(billingScenario(number));
+    const client = await reviewingClient(h.admin, h.fakes, 'github', h.model, 'Refused on PostgreSQL');
+    h.model.respondWith((request) => (isVerifying(request) ? confirmAll(request) : findingsAnswer()));
+    h.fakes.github.refuseStatuses(true);
+    const submitted = await h.admin.post(
+      `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
+      client.coordinates(number),
+    );
+    const job = await eventually(async () => {
+      const res = await h.admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`);
+      return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
+    }, 20_000);
+
+    expect(job).toMatchObject({ status: 'completed', error: null });
+    const protocol = await h.admin.get(`/jobs/${job.jobId}/protocol?eventCategory=publication`);
+    const names = protocol.body.flatMap((p: { events: Array<{ name: string }> }) => p.events.map((e) => e.name));
+    expect(names.filter((n: string) => n === COMMIT_STATUS_EVENT.refused)).toHaveLength(1);
+    expect(h.fakes.github.statuses).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
+import { knexInFlightSpend } from './in-flight-spend.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
 import { knexMemberships } from './memberships.js';
 import { knexPersonalAccessTokens } from './personal-access-tokens.js';
@@ -61,5 +62,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     auditEntries: knexAuditEntries(db),
     usageEvents: knexUsageEvents(db),
     clientBudgets: knexClientBudgets(db),
+    inFlightSpend: knexInFlightSpend(db),
   };
 }

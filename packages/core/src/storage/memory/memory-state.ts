@@ -25,7 +25,7 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
-import type { ClientBudgetRecord, UsageEventRecord } from '../../spend/index.js';
+import type { ClientBudgetRecord, InFlightSpendRecord, UsageEventRecord } from '../../spend/index.js';
 import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
@@ -75,6 +75,7 @@ export interface MemoryState {
   auditEntries: Map<string, AuditEntryRecord>;
   usageEvents: Map<string, UsageEventRecord>;
   clientBudgets: Map<string, ClientBudgetRecord>;
+  inFlightSpend: Map<string, InFlightSpendRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -118,6 +119,7 @@ export function emptyMemoryState(): MemoryState {
     auditEntries: new Map(),
     usageEvents: new Map(),
     clientBudgets: new Map(),
+    inFlightSpend: new Map(),
   };
 }
 

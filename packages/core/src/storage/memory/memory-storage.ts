@@ -22,7 +22,7 @@ import {
 } from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
-import { memoryClientBudgets, memoryUsageEvents } from './memory-spend.js';
+import { memoryClientBudgets, memoryInFlightSpend, memoryUsageEvents } from './memory-spend.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import {
@@ -63,6 +63,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     auditEntries: memoryAuditEntries(state),
     usageEvents: memoryUsageEvents(state),
     clientBudgets: memoryClientBudgets(state),
+    inFlightSpend: memoryInFlightSpend(state),
   };
 }
 

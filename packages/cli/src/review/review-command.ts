@@ -7,7 +7,7 @@ import {
   type ReviewPullRequestInput,
   reviewPullRequest,
 } from '@margin/core';
-import type { ProviderRegistry, ReviewPublisher, ReviewSource } from '@margin/core/spec';
+import type { CommittableSuggestionSyntax, ProviderRegistry, ReviewPublisher, ReviewSource } from '@margin/core/spec';
 import { oneOf, parseCommandArgs, refuseCredentialFlags, usdFlag } from '../cli-args.js';
 import { loadCliEnvironment } from '../cli-environment.js';
 import type { CliCommand, CliIo } from '../cli-io.js';
@@ -104,12 +104,13 @@ export const reviewCommand: CliCommand = {
     const config = values.config === undefined ? undefined : await readConfig(resolve(io.cwd, values.config));
     const registry = await cliRegistry(io);
     const binding = modelFromOptions(values, io, registry);
-    const { source, publisher, target, hostBaseUrl } = values.pr
+    const { source, publisher, target, hostBaseUrl, suggestionSyntax } = values.pr
       ? await pullRequestSource(values.pr, io, registry)
       : {
           ...(await gitSource(values.repo ?? '.', values.base as string, values.head ?? 'HEAD', io)),
           publisher: undefined,
           hostBaseUrl: undefined,
+          suggestionSyntax: undefined,
         };
 
     const progress = io.stderr.isTTY ? progressLine(io) : undefined;
@@ -120,7 +121,7 @@ export const reviewCommand: CliCommand = {
       settings: { spendCaps },
       signal: io.signal,
       onProgress: progress?.update,
-      publish: values.publish && publisher ? { publisher, hostBaseUrl } : undefined,
+      publish: values.publish && publisher ? { publisher, hostBaseUrl, suggestionSyntax } : undefined,
     }).finally(() => progress?.done());
     if (review.status !== 'reviewed') throw MarginError.conflict(`Nothing was reviewed: ${review.reason}`);
     if (review.allFailed) throw reviewFailure(review.coverage);
@@ -173,13 +174,25 @@ async function pullRequestSource(
   url: string,
   io: CliIo,
   registry: ProviderRegistry,
-): Promise<{ source: ReviewSource; publisher: ReviewPublisher; target: string; hostBaseUrl: string }> {
+): Promise<{
+  source: ReviewSource;
+  publisher: ReviewPublisher;
+  target: string;
+  hostBaseUrl: string;
+  suggestionSyntax: CommittableSuggestionSyntax | undefined;
+}> {
   const env = loadCliEnvironment(io.env);
   if (!env.scmToken) {
     throw MarginError.validation('--pr needs a token for the provider in MARGIN_SCM_TOKEN (never a flag).');
   }
   const opened = await openPullRequestByUrl({ registry, url, token: env.scmToken, signal: io.signal });
-  return { source: opened.bound, publisher: opened.bound, target: url, hostBaseUrl: opened.pullRequest.hostBaseUrl };
+  return {
+    source: opened.bound,
+    publisher: opened.bound,
+    target: url,
+    hostBaseUrl: opened.pullRequest.hostBaseUrl,
+    suggestionSyntax: opened.suggestionSyntax,
+  };
 }
 
 /** One line on a terminal's stderr, rewritten in place as files are done. */

@@ -29,8 +29,11 @@ export const DEFAULT_PROVIDER_STATUS: ProviderStatusSettings = Object.freeze({ e
 export type StatusEnding = Pick<ReviewOutcome, 'status' | 'reason'> & { result?: unknown };
 
 export interface CommitStatusReporter {
-  /** Sets the pending status on the head the job reviews. */
-  started(): Promise<void>;
+  /**
+   * Sets the pending status on the head the job reviews, beside the review rather than before it: a
+   * slow provider never delays the review, and `finished` waits for it.
+   */
+  started(): void;
   /** Sets the final status on the head the pending one went on (or the head the engine reviewed). */
   finished(ending: StatusEnding): Promise<void>;
 }
@@ -47,6 +50,7 @@ export function commitStatusReporter(
   run: { scm(): Promise<ReviewScm>; protocol: ProtocolWriter; signal: AbortSignal },
 ): CommitStatusReporter {
   let revision: Revision | undefined;
+  let pending: Promise<void> | undefined;
   let warned = false;
   const targetUrl = settings.publicBaseUrl ? jobPageUrl(settings.publicBaseUrl, job) : undefined;
 
@@ -96,11 +100,12 @@ export function commitStatusReporter(
   };
 
   return {
-    async started() {
+    started() {
       if (!settings.enabled) return;
-      await set('pending', 'Reviewing the changes', undefined);
+      pending = set('pending', 'Reviewing the changes', undefined);
     },
     async finished(ending) {
+      await pending;
       // Only a run that set a pending status ends one: a status is never left pending by us.
       if (!settings.enabled || !revision) return;
       const { state, description } = finalStatus(ending);

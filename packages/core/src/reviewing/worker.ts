@@ -174,7 +174,7 @@ export async function executeJob(
 
   if (!engine) return fail(NO_ENGINE);
   try {
-    await status.started();
+    status.started();
     let progress: ReviewJobRecord['progress'] | undefined;
     const onProgress = (p: ReviewJobRecord['progress']) => {
       progress = p;

@@ -105,12 +105,14 @@ describe.each(FAMILIES)('the review status on %s', (family) => {
     const scenario = billingScenario(number);
     answerWithSuggestion();
     const writesBefore = fakes[family].writes.length;
+    const statusesBefore = fakes[family].statuses.length;
 
     const { client, job } = await reviewOf(family, number, `Statuses on ${family}`);
 
     expect(job).toMatchObject({ status: 'completed', error: null });
     const target = WIRE[family].target(scenario.headSha, number);
-    const statuses = fakes[family].statuses.filter((s) => s.commit === target);
+    const statuses = fakes[family].statuses.slice(statusesBefore);
+    expect(statuses.every((s) => s.commit === target)).toBe(true);
     expect(statuses.map((s) => [s.name, s.state])).toEqual([
       [COMMIT_STATUS_NAME, WIRE[family].pending],
       [COMMIT_STATUS_NAME, WIRE[family].success],
@@ -163,6 +165,23 @@ describe.each(FAMILIES)('the review status on %s', (family) => {
   });
 });
 
+describe('a review that fails', () => {
+  it('ends its status as a failure saying why', async () => {
+    const number = 950;
+    // Prose with no JSON in it, on every call including the repair: no part can be reviewed.
+    model.respondWith(() => ({ content: 'I looked at the change and it seems fine to me overall.' }));
+    const before = fakes.github.statuses.length;
+
+    const { job } = await reviewOf('github', number, 'Failing reviews');
+
+    expect(job.status).toBe('failed');
+    const statuses = fakes.github.statuses.slice(before);
+    expect(statuses.map((s) => s.state)).toEqual(['pending', 'failure']);
+    expect(statuses[1]?.description).toMatch(/^No part of the pull request could be reviewed/);
+    expect(statuses[1]?.description?.length).toBeLessThanOrEqual(140);
+  });
+});
+
 describe.each(['github', 'gitlab'] as const)(
   'a suggestion on %s that does not replace its anchored lines',
   (family) => {
@@ -209,6 +228,40 @@ describe('MARGIN_PROVIDER_STATUS=false', () => {
     }, 20_000);
 
     expect(job.status).toBe('completed');
+    expect(h.fakes.github.statuses).toEqual([]);
+  });
+});
+
+describe('on PostgreSQL', () => {
+  let pg: ReviewHarness | undefined;
+  beforeAll(async () => {
+    pg = await startReviewHarness({ dialect: 'postgres', env: { MARGIN_PUBLIC_BASE_URL: PUBLIC_BASE } });
+  });
+  afterAll(async () => {
+    await pg?.close();
+  });
+
+  it('records a refused status as the protocol warning, and the job completes', async () => {
+    if (!pg) throw new Error('no host');
+    const h = pg;
+    const number = 960;
+    await h.fakes.github.loadPullRequest(billingScenario(number));
+    const client = await reviewingClient(h.admin, h.fakes, 'github', h.model, 'Refused on PostgreSQL');
+    h.model.respondWith((request) => (isVerifying(request) ? confirmAll(request) : findingsAnswer()));
+    h.fakes.github.refuseStatuses(true);
+    const submitted = await h.admin.post(
+      `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
+      client.coordinates(number),
+    );
+    const job = await eventually(async () => {
+      const res = await h.admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`);
+      return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
+    }, 20_000);
+
+    expect(job).toMatchObject({ status: 'completed', error: null });
+    const protocol = await h.admin.get(`/jobs/${job.jobId}/protocol?eventCategory=publication`);
+    const names = protocol.body.flatMap((p: { events: Array<{ name: string }> }) => p.events.map((e) => e.name));
+    expect(names.filter((n: string) => n === COMMIT_STATUS_EVENT.refused)).toHaveLength(1);
     expect(h.fakes.github.statuses).toEqual([]);
   });
 });

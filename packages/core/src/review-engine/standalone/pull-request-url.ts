@@ -1,6 +1,7 @@
 import { MarginError } from '../../kernel/index.js';
 import type { ProviderRegistry } from '../../provider-registry/index.js';
 import type {
+  CommittableSuggestionSyntax,
   ProviderFamily,
   PullRequestAddress,
   PullRequestRef,
@@ -116,6 +117,8 @@ export interface OpenedPullRequest {
   provider: ScmProviderV1;
   /** The provider's calls bound to the pull request: the review's source and publisher. */
   bound: ReviewSource & ReviewPublisher;
+  /** The family's committable-suggestion syntax, for publishing. */
+  suggestionSyntax?: CommittableSuggestionSyntax | undefined;
 }
 
 /** Connects to the address's provider with a personal access token and finds the pull request. */
@@ -134,5 +137,11 @@ export async function openPullRequestByUrl(input: {
     secret: input.token,
   });
   const ref = await resolvePullRequestRef(provider, pullRequest, { signal: input.signal });
-  return { pullRequest, ref, provider, bound: scmReviewSource(provider, ref) };
+  return {
+    pullRequest,
+    ref,
+    provider,
+    bound: scmReviewSource(provider, ref),
+    suggestionSyntax: family.capabilities.committableSuggestions,
+  };
 }

@@ -267,6 +267,7 @@ export {
   type ThreadClosure,
   type ThreadComment,
   type ThreadStatus,
+  type TreeEntry,
   WEBHOOK_EVENT_KINDS,
   type WebhookEventKind,
   type WebhookHeaders,

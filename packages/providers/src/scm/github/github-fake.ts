@@ -27,6 +27,7 @@ import { serveDiscovery } from './github-fake-discovery.js';
 import { serveGraphql } from './github-fake-graphql.js';
 import { scenarioPullRequest, servePullRequests } from './github-fake-pull-requests.js';
 import { serveThreads } from './github-fake-threads.js';
+import { type FakeRepositoryCommit, serveTrees } from './github-fake-trees.js';
 import type { GqlComment, GqlReviewThread } from './github-wire.js';
 
 export {
@@ -39,6 +40,7 @@ export {
   GH_REPOSITORY_NODE_ID,
   type GitHubFakeOptions,
 } from './github-fake-context.js';
+export { type FakeRepositoryCommit, gitBlobId } from './github-fake-trees.js';
 
 export interface GitHubFake {
   server: FakeHttpServer;
@@ -54,6 +56,10 @@ export interface GitHubFake {
   loadPullRequest(scenario: PullRequestScenario): Promise<void>;
   /** From now on every new review comment anchored in this file is refused with 422. */
   refuseThreadsOn(path: string): void;
+  /** Serves a whole-repository commit (tree, contents) and moves its branch to it, for the code-knowledge indexer. */
+  loadRepositoryCommit(commit: FakeRepositoryCommit): void;
+  /** Recursive tree listings longer than this come back `truncated: true` (`undefined`: never). */
+  truncateTreesOver(entries: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   serveDiscovery(fake);
   serveApp(fake);
   serveGraphql(fake);
+  const trees = serveTrees(fake);
 
   return {
     server,
@@ -93,6 +100,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     refuseThreadsOn(path) {
       fake.refusedPaths.add(path);
     },
+    loadRepositoryCommit: (commit) => trees.loadRepositoryCommit(commit),
+    truncateTreesOver: (entries) => trees.truncateTreesOver(entries),
     close: () => server.close(),
   };
 }

@@ -1,3 +1,19 @@
+export {
+  type BranchEmbeddings,
+  INDEX_STATUSES,
+  type IndexBranchStateRecord,
+  type IndexChunkInput,
+  type IndexChunkRecord,
+  type IndexedFileInput,
+  type IndexJobRecord,
+  type IndexScope,
+  type IndexStatus,
+  type IndexSymbolInput,
+  type IndexSymbolRecord,
+  type KnowledgeIndexJobsRepository,
+  type KnowledgeIndexRepository,
+  type LexicalHit,
+} from './index-records.js';
 export type { KnowledgeDeps, KnowledgeRepositories } from './knowledge-deps.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,

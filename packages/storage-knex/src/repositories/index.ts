@@ -10,6 +10,8 @@ import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
+import { knexKnowledgeIndex } from './knowledge-index.js';
+import { knexKnowledgeIndexJobs } from './knowledge-index-jobs.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
 import { knexMemberships } from './memberships.js';
 import { knexPersonalAccessTokens } from './personal-access-tokens.js';
@@ -55,6 +57,8 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     aiModelCatalog: knexAiModelCatalog(db, dialect),
     tenantAiPolicies: knexTenantAiPolicies(db, dialect),
     knowledgeSources: knexKnowledgeSources(db, dialect),
+    knowledgeIndex: knexKnowledgeIndex(db, dialect),
+    knowledgeIndexJobs: knexKnowledgeIndexJobs(db, dialect),
     webhookConfigurations: knexWebhookConfigurations(db, dialect),
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),

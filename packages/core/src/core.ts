@@ -18,7 +18,13 @@ import {
   type SecretBox,
   systemClock,
 } from './kernel/index.js';
-import { createKnowledgeUseCases, type KnowledgeUseCases } from './knowledge/index.js';
+import {
+  createKnowledgeUseCases,
+  type KnowledgeUseCases,
+  lineSymbolExtractor,
+  type SymbolExtractor,
+  VectorCache,
+} from './knowledge/index.js';
 import { createLicensingUseCases, type LicensingUseCases } from './licensing/index.js';
 import type { ProviderRegistry } from './provider-registry/index.js';
 import type { ReviewEngineV1 } from './review-engine/index.js';
@@ -62,6 +68,8 @@ export interface MarginCoreOptions {
   ai?: { allowPrivateEgress?: boolean | undefined } | undefined;
   /** How long the webhook receiver may serve a configuration from memory. Default 2000; 0 disables. */
   webhookConfigurationCacheMs?: number | undefined;
+  /** Finds definitions for the code-knowledge index (`symbolMode: auto`). Default: the built-in line patterns. */
+  symbolExtractor?: SymbolExtractor | undefined;
 }
 
 /**
@@ -122,6 +130,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     jobStatusCache,
     origins: jobOriginsOf(storage),
   };
+  const ai = createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit });
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
   return {
     events,
@@ -150,8 +159,19 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
       },
     }),
     scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz, audit }),
-    ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
-    knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
+    ai,
+    knowledge: createKnowledgeUseCases({
+      storage,
+      secrets,
+      providers,
+      clock,
+      ids,
+      events,
+      authz,
+      resolvePurpose: ai.resolvePurpose,
+      symbols: options.symbolExtractor ?? lineSymbolExtractor,
+      vectors: new VectorCache(),
+    }),
     spend: createSpendUseCases({ storage, clock, authz, audit }),
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),

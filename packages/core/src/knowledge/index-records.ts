@@ -111,6 +111,8 @@ export interface KnowledgeIndexRepository {
   /** Symbols named exactly `name` (case-insensitive), then those starting with it. */
   findSymbols(scopes: readonly IndexScope[], name: string, limit: number): Promise<IndexSymbolRecord[]>;
   chunksById(ids: readonly number[]): Promise<IndexChunkRecord[]>;
+  /** The first chunk of the file that holds `line`. */
+  chunkAt(scope: IndexScope, path: string, line: number): Promise<IndexChunkRecord | undefined>;
   /** Chunks without a vector yet, oldest first, at most `limit`. */
   chunksWithoutEmbedding(
     scope: IndexScope,

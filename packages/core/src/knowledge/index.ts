@@ -1,3 +1,4 @@
+export type { IndexOutcome } from './index-branch.js';
 export {
   type BranchEmbeddings,
   INDEX_STATUSES,
@@ -14,7 +15,15 @@ export {
   type KnowledgeIndexRepository,
   type LexicalHit,
 } from './index-records.js';
+export type { KnowledgeIndexWorkerUseCases } from './index-worker.js';
 export type { KnowledgeDeps, KnowledgeRepositories } from './knowledge-deps.js';
+export type {
+  KnowledgeCitation,
+  KnowledgeLookupV1,
+  KnowledgeScopeSnapshot,
+  KnowledgeSearchHit,
+  KnowledgeSymbolHit,
+} from './knowledge-lookup.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,
   type KnowledgeSourceKind,
@@ -26,10 +35,25 @@ export {
 } from './knowledge-records.js';
 export {
   CreateKnowledgeSourceInput,
+  KnowledgeIndexView,
+  type KnowledgeIndexViewBody,
+  KnowledgeRefreshAccepted,
+  type KnowledgeRefreshAcceptedBody,
+  KnowledgeSearchInput,
+  KnowledgeSearchResults,
+  type KnowledgeSearchResultsBody,
   KnowledgeSourceList,
   type KnowledgeSourceListBody,
   KnowledgeSourceView,
   type KnowledgeSourceViewBody,
+  KnowledgeSymbolList,
+  type KnowledgeSymbolListBody,
+  KnowledgeSymbolsQuery,
+  PatchKnowledgeSourceInput,
+  RefreshKnowledgeSourceInput,
+  SEARCH_MODES,
 } from './schemas.js';
 export { knowledgeSourceView } from './sources.js';
+export { lineSymbolExtractor, type SymbolExtractor } from './symbol-extractor.js';
 export { createKnowledgeUseCases, type KnowledgeUseCases } from './use-cases.js';
+export { VectorCache } from './vector-cache.js';

@@ -238,6 +238,15 @@ export function knexKnowledgeIndex(db: Db, dialect: Dialect): KnowledgeIndexRepo
         .select('id', 'source_id', 'branch_name', 'path', 'commit_sha', 'start_line', 'end_line', 'content');
       return rows.map(chunkFromRow);
     },
+    async chunkAt(scope, path, line) {
+      const row = await chunks()
+        .where({ ...of(scope), path })
+        .where('start_line', '<=', line)
+        .where('end_line', '>=', line)
+        .orderBy('start_line')
+        .first('id', 'source_id', 'branch_name', 'path', 'commit_sha', 'start_line', 'end_line', 'content');
+      return row ? chunkFromRow(row) : undefined;
+    },
     async chunksWithoutEmbedding(scope, limit) {
       const rows = await chunks()
         .where(of(scope))

@@ -126,6 +126,12 @@ export function memoryKnowledgeIndex(state: () => MemoryState): KnowledgeIndexRe
         return c ? [chunkRecord(c)] : [];
       });
     },
+    async chunkAt(scope, path, line) {
+      const found = [...ix().chunks.values()]
+        .filter((c) => inScope(scope, c) && c.path === path && c.startLine <= line && c.endLine >= line)
+        .sort((a, b) => a.startLine - b.startLine)[0];
+      return found && chunkRecord(found);
+    },
     async chunksWithoutEmbedding(scope, limit) {
       return [...ix().chunks.values()]
         .filter((c) => inScope(scope, c) && c.embedding === null)

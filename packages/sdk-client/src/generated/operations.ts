@@ -142,6 +142,7 @@ export const OPERATION_GROUPS = {
     'listKnowledgeSymbols',
   ],
   spend: [
+    'knowledgeTokenUsage',
     'clientTokenUsage',
     'tenantSpend',
     'getBudget',
@@ -1485,6 +1486,20 @@ export function createOperations(raw: Client<paths>) {
         unwrap(raw.GET('/admin/clients/{clientId}/knowledge/symbols', { params: { path: { clientId }, query }, ...options })),
     },
     spend: {
+      /**
+       * Tokens and estimated cost of indexing and knowledge queries only (ClientUser)
+       * `GET /admin/clients/{clientId}/knowledge/token-usage`
+       * @param query.from First UTC day included. Default: the first day of this month.
+       * @param query.to Last UTC day included. Default: the last day of this month. At most 400 days from `from`.
+       * @param query.groupBy Default day.
+       * @returns The usage report.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      knowledgeTokenUsage: (clientId: string, query: Query<'knowledgeTokenUsage'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/knowledge/token-usage', { params: { path: { clientId }, query }, ...options })),
       /**
        * Tokens and estimated cost of the client’s model calls, per day, model, purpose, source or repository (ClientUser)
        * `GET /admin/clients/{clientId}/token-usage`

@@ -108,6 +108,12 @@ describe('authorization matrix: the code-knowledge index', () => {
       path: () => `${base()}/symbols?name=upload`,
       expected: clientUsers(200),
     },
+    {
+      name: 'read knowledge token usage',
+      method: 'GET',
+      path: () => `${base()}/token-usage?groupBy=model`,
+      expected: clientUsers(200),
+    },
   ];
 
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {

@@ -194,7 +194,15 @@ for (const dialect of testDialects()) {
       expect(res.body.results[0]).toMatchObject({ path: 'src/upload/retry.ts', matchedBy: 'semantic' });
       const usage = await admin.get(`/admin/clients/${clientId}/token-usage?groupBy=source`);
       expect(usage.body.rows).toEqual([expect.objectContaining({ key: 'knowledge', calls: expect.any(Number) })]);
+      // Indexing (one batch) and this query: one ledger event each.
       expect(usage.body.rows[0].calls).toBeGreaterThanOrEqual(2);
+      const knowledgeOnly = await admin.get(`${base()}/token-usage?groupBy=purpose`);
+      expect(knowledgeOnly.status).toBe(200);
+      expect(knowledgeOnly.body).toMatchObject({
+        groupBy: 'purpose',
+        totals: { calls: usage.body.rows[0].calls },
+        rows: [expect.objectContaining({ key: 'embeddingDefault' })],
+      });
     });
 
     it('re-reads only the changed file, and a removed file leaves the index', async () => {

@@ -8,6 +8,8 @@ import {
   KnowledgeSymbolsQuery,
   PatchKnowledgeSourceInput,
   RefreshKnowledgeSourceInput,
+  TokenUsageQuery,
+  UsageReport,
 } from '@margin/core/schemas';
 import { z } from 'zod';
 import { type RouteSpec, route } from '../http/route.js';
@@ -113,6 +115,22 @@ export const knowledgeRoutes: RouteSpec[] = [
     handler: async ({ core, actor, params, query }) => ({
       status: 200,
       body: await core.knowledge.listKnowledgeSymbols(actor, params.clientId, query),
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/admin/clients/{clientId}/knowledge/token-usage',
+    // The usage ledger's report, so spend answers it (and the SDK finds it beside token-usage).
+    group: 'spend',
+    operationId: 'knowledgeTokenUsage',
+    summary: 'Tokens and estimated cost of indexing and knowledge queries only (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    query: TokenUsageQuery,
+    responses: { 200: { description: 'The usage report.', schema: UsageReport }, ...errors(400, 403, 404) },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.spend.knowledgeTokenUsage(actor, params.clientId, query),
     }),
   }),
 ];

@@ -1,3 +1,4 @@
+import { SYSTEM_TENANT_ID } from '@margin/core/spec';
 import { GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { testDialects } from '@margin/storage-knex/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +240,42 @@ for (const dialect of testDialects()) {
       expect((await indexOf()).branches[0]).toMatchObject({ branchName: 'main', status: 'ready' });
       const stillServing = await admin.post(`${base()}/search`, { query: 'sleepFor' });
       expect(stillServing.body.results[0]).toMatchObject({ path: 'src/time.ts' });
+    });
+
+    it('gives reviews lookups only within the job’s snapshotted knowledge scope', async () => {
+      const knowledge = host.core.knowledge;
+      expect(await knowledge.lookupFor({ clientId, mode: 'none', sourceIds: [sourceId] })).toBeUndefined();
+      expect(await knowledge.lookupFor({ clientId, mode: 'selectedSources', sourceIds: ['another'] })).toBeUndefined();
+      // Another client's job never reaches this client's source, even by naming it.
+      const other = await admin.post('/clients', { displayName: `Other ${dialect}`, tenantId: SYSTEM_TENANT_ID });
+      expect(
+        await knowledge.lookupFor({ clientId: other.body.id, mode: 'selectedSources', sourceIds: [sourceId] }),
+      ).toBeUndefined();
+      for (const mode of ['selectedSources', 'allClientSources']) {
+        const lookup = await knowledge.lookupFor({ clientId, mode, sourceIds: [sourceId] });
+        const [hit] = (await lookup?.search('sleepFor', { limit: 3 })) ?? [];
+        expect(hit).toMatchObject({
+          sourceId,
+          path: 'src/time.ts',
+          commit: COMMIT_2,
+          startLine: 1,
+          matchedBy: 'symbol',
+        });
+        const [symbol] = (await lookup?.symbol('InvoiceRenderer')) ?? [];
+        expect(symbol).toEqual({
+          sourceId,
+          path: 'services/billing/invoice.py',
+          startLine: 1,
+          endLine: 3,
+          // Unchanged since the first refresh: cited at the commit it was read at, where it is the same.
+          commit: COMMIT_1,
+          name: 'InvoiceRenderer',
+          kind: 'class',
+          container: undefined,
+          signature: 'class InvoiceRenderer:',
+          snippet: 'class InvoiceRenderer:\n    def render_pdf(self, invoice):\n        return invoice',
+        });
+      }
     });
 
     it('refuses what a client cannot ask for', async () => {

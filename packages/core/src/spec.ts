@@ -149,8 +149,10 @@ export {
   type KnowledgeSourceKind,
   type KnowledgeSourceRecord,
   type KnowledgeSourcesRepository,
+  lineSymbolExtractor,
   REFRESH_TRIGGER_MODES,
   SYMBOL_MODES,
+  type SymbolExtractor,
   type TrackedBranch,
 } from './knowledge/index.js';
 export {

@@ -150,6 +150,7 @@ export {
   type KnowledgeSourceRecord,
   type KnowledgeSourcesRepository,
   lineSymbolExtractor,
+  nearestChunks,
   REFRESH_TRIGGER_MODES,
   SYMBOL_MODES,
   type SymbolExtractor,

@@ -56,4 +56,4 @@ export {
 export { knowledgeSourceView } from './sources.js';
 export { lineSymbolExtractor, type SymbolExtractor } from './symbol-extractor.js';
 export { createKnowledgeUseCases, type KnowledgeUseCases } from './use-cases.js';
-export { VectorCache } from './vector-cache.js';
+export { nearestChunks, VectorCache } from './vector-cache.js';

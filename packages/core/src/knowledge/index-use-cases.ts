@@ -212,3 +212,35 @@ export async function listKnowledgeSymbols(deps: KnowledgeDeps, actor: Actor, cl
     })),
   };
 }
+
+/**
+ * A crawl or a review saw a branch's head (triggers call this): each of the client's sources of that
+ * repository tracking the branch notes the head, so the index reads `stale` once it moved past the
+ * indexed commit, and a branch with `refreshTriggerMode: branchUpdate` queues its own refresh.
+ */
+export async function branchHeadSeen(
+  deps: KnowledgeDeps,
+  seen: { clientId: string; repositoryId: string; branchName: string; headSha: string },
+): Promise<{ queued: string[] }> {
+  const queued: string[] = [];
+  const key = seen.repositoryId.toLowerCase();
+  for (const source of await sourcesOf(deps, seen.clientId, undefined)) {
+    if (source.canonicalSourceRef.value.toLowerCase() !== key) continue;
+    const tracked = source.trackedBranches.find((b) => b.branchName === seen.branchName);
+    if (!tracked) continue;
+    const state = await deps.storage.knowledgeIndex.findBranchState(source.id, seen.branchName);
+    if (state?.indexedCommit === seen.headSha) continue;
+    if (state && state.headCommit !== seen.headSha) {
+      await deps.storage.knowledgeIndex.saveBranchState({
+        ...state,
+        headCommit: seen.headSha,
+        updatedAt: deps.clock.now().toISOString(),
+      });
+    }
+    if (tracked.refreshTriggerMode === 'branchUpdate') {
+      await queueRefresh(deps, source, [seen.branchName]);
+      queued.push(source.id);
+    }
+  }
+  return { queued };
+}

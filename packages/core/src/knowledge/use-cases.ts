@@ -1,5 +1,6 @@
 import type { Actor } from '../kernel/index.js';
 import {
+  branchHeadSeen,
   deleteKnowledgeSource,
   getKnowledgeIndex,
   listKnowledgeSymbols,
@@ -42,6 +43,16 @@ export interface KnowledgeUseCases {
   getKnowledgeIndex(actor: Actor, clientId: string, sourceId: string): Promise<KnowledgeIndexViewBody>;
   searchKnowledge(actor: Actor, clientId: string, input: unknown): Promise<KnowledgeSearchResultsBody>;
   listKnowledgeSymbols(actor: Actor, clientId: string, query: unknown): Promise<KnowledgeSymbolListBody>;
+  /**
+   * For triggers: a crawl or a review saw this head of a repository's branch. Marks tracking sources'
+   * index stale and queues a refresh where the branch is tracked with `branchUpdate`.
+   */
+  branchHeadSeen(seen: {
+    clientId: string;
+    repositoryId: string;
+    branchName: string;
+    headSha: string;
+  }): Promise<{ queued: string[] }>;
   /** For reviews: lookups within a job's snapshotted knowledge scope; `undefined` when nothing serves. */
   lookupFor(snapshot: KnowledgeScopeSnapshot): Promise<KnowledgeLookupV1 | undefined>;
   /** For hosts: the index worker's calls. */
@@ -61,6 +72,7 @@ export function createKnowledgeUseCases(deps: KnowledgeDeps): KnowledgeUseCases 
     getKnowledgeIndex: (actor, clientId, sourceId) => getKnowledgeIndex(deps, actor, clientId, sourceId),
     searchKnowledge: (actor, clientId, input) => searchKnowledge(deps, actor, clientId, input),
     listKnowledgeSymbols: (actor, clientId, query) => listKnowledgeSymbols(deps, actor, clientId, query),
+    branchHeadSeen: (seen) => branchHeadSeen(deps, seen),
     lookupFor: (snapshot) => knowledgeLookupFor(deps, snapshot),
     indexWorker: createKnowledgeIndexWorker(deps),
   };

@@ -278,6 +278,19 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('reads stale when a crawl or review saw the head move, and refreshes itself with branchUpdate', async () => {
+      fakes.github.loadRepositoryCommit({ commitSha: COMMIT_3, branch: 'main', files: REPOSITORY });
+      const seen = { clientId, repositoryId: GH_REPOSITORY_ID, branchName: 'main', headSha: COMMIT_3 };
+      expect(await host.core.knowledge.branchHeadSeen(seen)).toEqual({ queued: [] });
+      expect((await indexOf()).branches[0]).toMatchObject({ status: 'stale', indexedCommit: COMMIT_2 });
+      await admin.patch(`${base()}/sources/${sourceId}`, {
+        trackedBranches: [{ branchName: 'main', refreshTriggerMode: 'branchUpdate' }],
+      });
+      expect(await host.core.knowledge.branchHeadSeen(seen)).toEqual({ queued: [sourceId] });
+      await refreshed(COMMIT_3);
+      expect((await admin.get(`${base()}/symbols?name=wait`)).body.items[0]).toMatchObject({ commit: COMMIT_3 });
+    });
+
     it('refuses what a client cannot ask for', async () => {
       expect((await admin.post(`${base()}/search`, { query: '' })).status).toBe(400);
       expect((await admin.post(`${base()}/search`, { query: 'x', limit: 21 })).status).toBe(400);
@@ -292,7 +305,6 @@ for (const dialect of testDialects()) {
     });
 
     it('deleting the source removes it and its index', async () => {
-      fakes.github.loadRepositoryCommit({ commitSha: COMMIT_3, branch: 'main', files: REPOSITORY });
       expect((await admin.delete(`${base()}/sources/${sourceId}`)).status).toBe(204);
       expect((await admin.get(`${base()}/sources/${sourceId}`)).status).toBe(404);
       expect((await admin.get(`${base()}/sources/${sourceId}/index`)).status).toBe(404);

@@ -41,7 +41,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   identity: ['kernel', 'egress', 'audit', 'licensing', 'tenancy'],
   scm: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
   ai: [...PORTS, 'egress', 'audit', 'licensing', 'tenancy'],
-  knowledge: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm'],
+  // Indexing reuses the engine's skip rules, resolves the embedding model and writes the usage ledger.
+  knowledge: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
   spend: ['kernel', 'audit', 'licensing', 'tenancy'],
   reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
   triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],

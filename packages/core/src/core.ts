@@ -18,7 +18,13 @@ import {
   type SecretBox,
   systemClock,
 } from './kernel/index.js';
-import { createKnowledgeUseCases, type KnowledgeUseCases } from './knowledge/index.js';
+import {
+  createKnowledgeUseCases,
+  type KnowledgeUseCases,
+  lineSymbolExtractor,
+  type SymbolExtractor,
+  VectorCache,
+} from './knowledge/index.js';
 import { createLicensingUseCases, type LicensingUseCases } from './licensing/index.js';
 import type { ProviderRegistry } from './provider-registry/index.js';
 import type { ReviewEngineV1 } from './review-engine/index.js';
@@ -29,6 +35,7 @@ import {
   type ProviderStatusSettings,
   type ReviewingDeps,
   type ReviewingUseCases,
+  type ReviewJobRecord,
   type WorkerUseCases,
 } from './reviewing/index.js';
 import { createScmUseCases, type ScmUseCases } from './scm/index.js';
@@ -74,6 +81,8 @@ export interface MarginCoreOptions {
    * under `MARGIN_PUBLIC_BASE_URL`). Default: on, without a link.
    */
   providerStatus?: ProviderStatusSettings | undefined;
+  /** Finds definitions for the code-knowledge index (`symbolMode: auto`). Default: the built-in line patterns. */
+  symbolExtractor?: SymbolExtractor | undefined;
 }
 
 /**
@@ -123,6 +132,19 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
   // registry's declaration unless the host says otherwise.
   const allowPrivateEgress = options.ai?.allowPrivateEgress ?? options.providers?.allowPrivateEgress ?? false;
 
+  const ai = createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit });
+  const knowledge = createKnowledgeUseCases({
+    storage,
+    secrets,
+    providers,
+    clock,
+    ids,
+    events,
+    authz,
+    resolvePurpose: ai.resolvePurpose,
+    symbols: options.symbolExtractor ?? lineSymbolExtractor,
+    vectors: new VectorCache(),
+  });
   const reviewingDeps = {
     storage,
     secrets,
@@ -134,7 +156,15 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     jobStatusCache,
     origins: jobOriginsOf(storage),
     providerStatus: options.providerStatus,
-    knowledgeForJob: options.knowledgeForJob,
+    // Reviews consult the job's snapshotted knowledge scope unless the host brings its own.
+    knowledgeForJob:
+      options.knowledgeForJob ??
+      ((job: ReviewJobRecord) =>
+        knowledge.lookupFor({
+          clientId: job.clientId,
+          mode: job.options.knowledgeSourceScopeMode,
+          sourceIds: job.options.knowledgeSourceIds,
+        })),
   };
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
   return {
@@ -164,8 +194,8 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
       },
     }),
     scm: createScmUseCases({ storage, secrets, providers, clock, ids, authz, audit }),
-    ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
-    knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
+    ai,
+    knowledge,
     spend: createSpendUseCases({ storage, clock, authz, audit }),
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),

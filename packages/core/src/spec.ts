@@ -134,12 +134,26 @@ export {
   type VerificationStatus,
 } from './kernel/index.js';
 export {
+  type BranchEmbeddings,
+  type IndexBranchStateRecord,
+  type IndexChunkInput,
+  type IndexChunkRecord,
+  type IndexedFileInput,
+  type IndexJobRecord,
+  type IndexScope,
+  type IndexSymbolInput,
+  type IndexSymbolRecord,
   KNOWLEDGE_SOURCE_KINDS,
+  type KnowledgeIndexJobsRepository,
+  type KnowledgeIndexRepository,
   type KnowledgeSourceKind,
   type KnowledgeSourceRecord,
   type KnowledgeSourcesRepository,
+  lineSymbolExtractor,
+  nearestChunks,
   REFRESH_TRIGGER_MODES,
   SYMBOL_MODES,
+  type SymbolExtractor,
   type TrackedBranch,
 } from './knowledge/index.js';
 export {

@@ -228,6 +228,12 @@ export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'trigge
       retentionDays: t.deliveryRetentionDays,
     },
     crawler: { enabled: true, pollIntervalMs: t.crawlPollIntervalMs, leaseMs: t.crawlLeaseMs },
+    // Indexing is worker work: an API-only host (WORKER_ENABLED=false) leaves it to the others.
+    knowledgeIndexer: {
+      ...DEFAULT_BACKGROUND_SETTINGS.knowledgeIndexer,
+      enabled: config.worker.enabled,
+      pollIntervalMs: config.worker.pollIntervalMs,
+    },
   };
 }
 

@@ -25,6 +25,8 @@ export type MarginEvents = {
   'job.stopped': { jobId: string; clientId: string };
   'finding.published': { jobId: string; findingId: string; providerThreadId: string };
   'webhook.delivery': { configurationId: string; deliveryId: string; outcome: string };
+  /** Index jobs were queued for a code-knowledge source's branches. */
+  'knowledge.refreshQueued': { sourceId: string; clientId: string; branches: string[] };
 };
 
 export type MarginEventName = keyof MarginEvents;

@@ -1,4 +1,29 @@
+export type { IndexOutcome } from './index-branch.js';
+export {
+  type BranchEmbeddings,
+  INDEX_STATUSES,
+  type IndexBranchStateRecord,
+  type IndexChunkInput,
+  type IndexChunkRecord,
+  type IndexedFileInput,
+  type IndexJobRecord,
+  type IndexScope,
+  type IndexStatus,
+  type IndexSymbolInput,
+  type IndexSymbolRecord,
+  type KnowledgeIndexJobsRepository,
+  type KnowledgeIndexRepository,
+  type LexicalHit,
+} from './index-records.js';
+export type { KnowledgeIndexWorkerUseCases } from './index-worker.js';
 export type { KnowledgeDeps, KnowledgeRepositories } from './knowledge-deps.js';
+export type {
+  KnowledgeCitation,
+  KnowledgeLookupV1,
+  KnowledgeScopeSnapshot,
+  KnowledgeSearchHit,
+  KnowledgeSymbolHit,
+} from './knowledge-lookup.js';
 export {
   KNOWLEDGE_SOURCE_KINDS,
   type KnowledgeSourceKind,
@@ -10,10 +35,25 @@ export {
 } from './knowledge-records.js';
 export {
   CreateKnowledgeSourceInput,
+  KnowledgeIndexView,
+  type KnowledgeIndexViewBody,
+  KnowledgeRefreshAccepted,
+  type KnowledgeRefreshAcceptedBody,
+  KnowledgeSearchInput,
+  KnowledgeSearchResults,
+  type KnowledgeSearchResultsBody,
   KnowledgeSourceList,
   type KnowledgeSourceListBody,
   KnowledgeSourceView,
   type KnowledgeSourceViewBody,
+  KnowledgeSymbolList,
+  type KnowledgeSymbolListBody,
+  KnowledgeSymbolsQuery,
+  PatchKnowledgeSourceInput,
+  RefreshKnowledgeSourceInput,
+  SEARCH_MODES,
 } from './schemas.js';
 export { knowledgeSourceView } from './sources.js';
+export { lineSymbolExtractor, type SymbolExtractor } from './symbol-extractor.js';
 export { createKnowledgeUseCases, type KnowledgeUseCases } from './use-cases.js';
+export { nearestChunks, VectorCache } from './vector-cache.js';

@@ -38,6 +38,10 @@ export interface KnowledgeSourcesRepository {
   /** Throws `conflict` when the client already has a source of this kind for this repository. */
   insert(source: KnowledgeSourceRecord): Promise<void>;
   findById(id: string): Promise<KnowledgeSourceRecord | undefined>;
+  /** Stores the editable fields (display name, root path, symbol mode, tracked branches) and `updatedAt`. */
+  update(source: KnowledgeSourceRecord): Promise<void>;
+  /** Removes the source; its index goes with it. */
+  delete(id: string): Promise<boolean>;
   /** Oldest first. */
   listForClient(clientId: string, page: PageRequest): Promise<Page<KnowledgeSourceRecord>>;
   /** Which of `ids` are not sources of the client. */

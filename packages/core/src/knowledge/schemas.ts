@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf, required, text, timestamp } from '../kernel/index.js';
 import { providerFamily } from '../scm/index.js';
+import { INDEX_STATUSES } from './index-records.js';
 import { KNOWLEDGE_SOURCE_KINDS, REFRESH_TRIGGER_MODES, SYMBOL_MODES } from './knowledge-records.js';
 
 const branchName = text(300).refine((b) => !b.includes('*'), 'must be a branch name, not a pattern');
@@ -89,3 +90,137 @@ export const KnowledgeSourceList = z
 
 export type KnowledgeSourceViewBody = z.infer<typeof KnowledgeSourceView>;
 export type KnowledgeSourceListBody = z.infer<typeof KnowledgeSourceList>;
+
+export const PatchKnowledgeSourceInput = z
+  .object({
+    displayName: text(200).optional(),
+    rootPath: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(1000, 'must be at most 1000 characters')
+      .optional()
+      .meta({ description: 'Folder the source is read from; `/` or empty: the whole repository.' }),
+    symbolMode: z.enum(SYMBOL_MODES, { error: oneOf(SYMBOL_MODES) }).optional(),
+    trackedBranches: z
+      .array(TrackedBranchInput, { error: 'must be an array' })
+      .min(1, 'must name at least one branch')
+      .max(50, 'must have at most 50 branches')
+      .optional()
+      .meta({ description: 'Replaces the list; a branch left out loses its index.' }),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    (value.trackedBranches ?? []).forEach((b, i) => {
+      if (seen.has(b.branchName)) {
+        ctx.addIssue({ code: 'custom', path: ['trackedBranches', i, 'branchName'], message: 'is listed twice' });
+      }
+      seen.add(b.branchName);
+    });
+  })
+  .meta({ id: 'PatchKnowledgeSourceInput' });
+
+export const RefreshKnowledgeSourceInput = z
+  .object({
+    branchName: branchName.optional().meta({ description: 'One tracked branch; default every tracked branch.' }),
+  })
+  .meta({ id: 'RefreshKnowledgeSourceInput' });
+
+export const KnowledgeRefreshAccepted = z
+  .object({
+    sourceId: z.string(),
+    branches: z.array(z.object({ branchName: z.string(), status: z.literal('queued') })),
+  })
+  .meta({ id: 'KnowledgeRefreshAccepted' });
+
+export const KnowledgeIndexView = z
+  .object({
+    branches: z.array(
+      z.object({
+        branchName: z.string(),
+        status: z.enum(INDEX_STATUSES),
+        indexedCommit: z.string().nullable(),
+        indexedAt: timestamp.nullable(),
+        files: z.number().int(),
+        chunks: z.number().int(),
+        symbols: z.number().int(),
+        skippedFiles: z.number().int(),
+        error: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'KnowledgeIndex' });
+
+export const SEARCH_MODES = ['auto', 'lexical', 'semantic'] as const;
+
+/** `a,b` or repeated `?sourceIds=a&sourceIds=b`. */
+const idList = z
+  .union([z.string(), z.array(z.string())], { error: 'must be a list of ids' })
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.string().max(100)).max(50, 'must name at most 50 sources'));
+
+export const KnowledgeSearchInput = z
+  .object({
+    query: text(1000),
+    sourceIds: z
+      .array(z.string({ error: 'must be a string' }).max(100), { error: 'must be an array' })
+      .max(50, 'must name at most 50 sources')
+      .optional()
+      .meta({ description: 'Default: every source of the client.' }),
+    branchName: branchName.optional().meta({ description: 'Default: each source’s default branch.' }),
+    limit: z.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(20).optional(),
+    mode: z
+      .enum(SEARCH_MODES, { error: oneOf(SEARCH_MODES) })
+      .optional()
+      .meta({ description: 'auto (default): words, meaning and symbol names together.' }),
+  })
+  .meta({ id: 'KnowledgeSearchInput' });
+
+export const KnowledgeSearchResults = z
+  .object({
+    results: z.array(
+      z.object({
+        sourceId: z.string(),
+        branchName: z.string(),
+        commit: z.string(),
+        path: z.string(),
+        startLine: z.number().int(),
+        endLine: z.number().int(),
+        score: z.number(),
+        snippet: z.string(),
+        matchedBy: z.enum(['lexical', 'semantic', 'symbol']),
+      }),
+    ),
+  })
+  .meta({ id: 'KnowledgeSearchResults' });
+
+export const KnowledgeSymbolsQuery = z
+  .object({
+    name: text(300),
+    sourceIds: idList.optional(),
+    limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).optional(),
+  })
+  .meta({ id: 'KnowledgeSymbolsQuery' });
+
+export const KnowledgeSymbolList = z
+  .object({
+    items: z.array(
+      z.object({
+        sourceId: z.string(),
+        branchName: z.string(),
+        commit: z.string(),
+        path: z.string(),
+        line: z.number().int(),
+        endLine: z.number().int(),
+        kind: z.string(),
+        name: z.string(),
+        container: z.string().nullable(),
+        signature: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'KnowledgeSymbolList' });
+
+export type KnowledgeIndexViewBody = z.infer<typeof KnowledgeIndexView>;
+export type KnowledgeRefreshAcceptedBody = z.infer<typeof KnowledgeRefreshAccepted>;
+export type KnowledgeSearchResultsBody = z.infer<typeof KnowledgeSearchResults>;
+export type KnowledgeSymbolListBody = z.infer<typeof KnowledgeSymbolList>;

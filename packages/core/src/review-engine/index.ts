@@ -1,4 +1,5 @@
 export type { Anchor, AnchorMethod, AnchorScope } from './anchor/anchor.js';
+export { isPriced } from './budget/spend-caps.js';
 export { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from './config/repo-config.js';
 export type { CoverageFile, CoverageManifest, CoverageState } from './coverage.js';
 export { createReviewEngine, type ReviewEngineOptions } from './engine.js';
@@ -41,6 +42,7 @@ export {
 export { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './pipeline/review-settings.js';
 export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
 export { runReview } from './pipeline/run-review.js';
+export { classifyByPath, type SkipReason } from './plan/classify-file.js';
 export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
 export { type JobUsage, jobUsageOf, type ModelCallUsage } from './protocol/job-usage.js';
 export type { PassTokens, ProtocolEventInput, ProtocolPass, ProtocolWriter } from './protocol/protocol-writer.js';

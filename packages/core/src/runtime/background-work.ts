@@ -1,5 +1,6 @@
 import type { MarginCore } from '../core.js';
 import type { HealthContributor } from './health.js';
+import { KnowledgeIndexWorker } from './knowledge-index-worker.js';
 import type { MarginLogger } from './logger.js';
 import { ReviewWorker } from './review-worker.js';
 import type { BackgroundSettings } from './settings.js';
@@ -10,6 +11,7 @@ export interface BackgroundWork {
   worker: ReviewWorker;
   deliveryProcessor: WebhookDeliveryProcessor;
   crawler: CrawlScheduler;
+  knowledgeIndexer: KnowledgeIndexWorker;
   /** For `createHealth`, so `/healthz` reports each of them. */
   contributors: HealthContributor[];
   /** Starts the enabled parts; once. */
@@ -33,7 +35,9 @@ export function createBackgroundWork(
   const worker = new ReviewWorker({ core, logger, ...settings.worker });
   const deliveryProcessor = new WebhookDeliveryProcessor({ core, logger, ...settings.deliveries });
   const crawler = new CrawlScheduler({ core, logger, ...settings.crawler });
+  const knowledgeIndexer = new KnowledgeIndexWorker({ core, logger, ...settings.knowledgeIndexer });
   const wakeWorker = () => worker.wake();
+  const wakeIndexer = () => knowledgeIndexer.wake();
   const wakeProcessor = ({ outcome }: { outcome: string }) => {
     if (outcome === 'accepted') deliveryProcessor.wake();
   };
@@ -43,6 +47,7 @@ export function createBackgroundWork(
     ending ??= (async () => {
       core.events.off('job.queued', wakeWorker);
       core.events.off('webhook.delivery', wakeProcessor);
+      core.events.off('knowledge.refreshQueued', wakeIndexer);
       await how();
     })();
     return ending;
@@ -51,17 +56,22 @@ export function createBackgroundWork(
     worker,
     deliveryProcessor,
     crawler,
-    contributors: [worker, deliveryProcessor, crawler],
+    knowledgeIndexer,
+    contributors: [worker, deliveryProcessor, crawler, knowledgeIndexer],
     start() {
       if (started || ending) return;
       started = true;
       worker.start();
       deliveryProcessor.start();
       crawler.start();
+      knowledgeIndexer.start();
       core.events.on('job.queued', wakeWorker);
+      core.events.on('knowledge.refreshQueued', wakeIndexer);
       core.events.on('webhook.delivery', wakeProcessor);
     },
-    stop: () => end(() => Promise.all([worker.stop(), deliveryProcessor.stop(), crawler.stop()])),
-    halt: () => end(() => Promise.all([worker.halt(), deliveryProcessor.stop(), crawler.stop()])),
+    stop: () =>
+      end(() => Promise.all([worker.stop(), deliveryProcessor.stop(), crawler.stop(), knowledgeIndexer.stop()])),
+    halt: () =>
+      end(() => Promise.all([worker.halt(), deliveryProcessor.stop(), crawler.stop(), knowledgeIndexer.halt()])),
   };
 }

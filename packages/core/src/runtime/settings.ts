@@ -32,11 +32,23 @@ export interface CrawlerSettings {
   leaseMs: number;
 }
 
+/** The code-knowledge index worker's settings (`KNOWLEDGE_INDEX_*` in the reference host). */
+export interface KnowledgeIndexerSettings {
+  /** False: this process never indexes (others sharing the database may). */
+  enabled: boolean;
+  /** Index jobs at once on this process, apart from the review worker's slots. */
+  maxConcurrentJobs: number;
+  pollIntervalMs: number;
+  /** How long a claimed index job holds without a heartbeat. */
+  leaseMs: number;
+}
+
 /** What runs besides answering requests. Several processes on one database share the work by leases. */
 export interface BackgroundSettings {
   worker: WorkerSettings;
   deliveries: DeliverySettings;
   crawler: CrawlerSettings;
+  knowledgeIndexer: KnowledgeIndexerSettings;
 }
 
 /** The defaults, the reference host's too (docs/operations.md): every part runs. */
@@ -50,6 +62,7 @@ export const DEFAULT_BACKGROUND_SETTINGS: BackgroundSettings = Object.freeze({
   }),
   deliveries: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000, retentionDays: 30 }),
   crawler: Object.freeze({ enabled: true, pollIntervalMs: 5000, leaseMs: 300_000 }),
+  knowledgeIndexer: Object.freeze({ enabled: true, maxConcurrentJobs: 2, pollIntervalMs: 2000, leaseMs: 120_000 }),
 });
 
 /** Each part's settings, overridden one field at a time; `false` disables every part (an API-only process). */
@@ -59,6 +72,7 @@ export type BackgroundSettingsInput =
       worker?: Partial<WorkerSettings> | undefined;
       deliveries?: Partial<DeliverySettings> | undefined;
       crawler?: Partial<CrawlerSettings> | undefined;
+      knowledgeIndexer?: Partial<KnowledgeIndexerSettings> | undefined;
     };
 
 export function resolveBackgroundSettings(input: BackgroundSettingsInput | undefined): BackgroundSettings {
@@ -68,12 +82,14 @@ export function resolveBackgroundSettings(input: BackgroundSettingsInput | undef
       worker: { ...d.worker, enabled: false },
       deliveries: { ...d.deliveries, enabled: false },
       crawler: { ...d.crawler, enabled: false },
+      knowledgeIndexer: { ...d.knowledgeIndexer, enabled: false },
     };
   }
   return {
     worker: { ...d.worker, ...defined(input?.worker) },
     deliveries: { ...d.deliveries, ...defined(input?.deliveries) },
     crawler: { ...d.crawler, ...defined(input?.crawler) },
+    knowledgeIndexer: { ...d.knowledgeIndexer, ...defined(input?.knowledgeIndexer) },
   };
 }
 

@@ -3,7 +3,14 @@ import { MarginError } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { SpendQuery, TokenUsageQuery, type UsageReportBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
-import { addUsage, MICROS_PER_USD, noUsage, type UsageGrouping, type UsageSums } from './spend-records.js';
+import {
+  addUsage,
+  MICROS_PER_USD,
+  noUsage,
+  type UsageGrouping,
+  type UsageSource,
+  type UsageSums,
+} from './spend-records.js';
 
 /** The longest window a report covers (decisions.md). */
 export const MAX_REPORT_DAYS = 400;
@@ -24,6 +31,19 @@ export async function clientTokenUsage(
   return report(deps, { clientId, fromDay, toDay, groupBy });
 }
 
+/** A client's usage for code knowledge only: indexing and knowledge queries (ClientUser). */
+export async function knowledgeTokenUsage(
+  deps: SpendDeps,
+  actor: Actor,
+  clientId: string,
+  query: unknown,
+): Promise<UsageReportBody> {
+  const req = TokenUsageQuery.parse(query);
+  await deps.authz.requireClient(actor, 'spend.usage.read', clientId);
+  const { fromDay, toDay } = reportWindow(deps, req);
+  return report(deps, { clientId, fromDay, toDay, groupBy: req.groupBy ?? 'day', source: 'knowledge' });
+}
+
 /** A tenant's spend (TenantAdministrator; needs `budgeting`). */
 export async function tenantSpend(
   deps: SpendDeps,
@@ -41,7 +61,14 @@ export async function tenantSpend(
 
 async function report(
   deps: SpendDeps,
-  query: { clientId?: string; tenantId?: string; fromDay: string; toDay: string; groupBy: UsageGrouping },
+  query: {
+    clientId?: string;
+    tenantId?: string;
+    fromDay: string;
+    toDay: string;
+    groupBy: UsageGrouping;
+    source?: UsageSource;
+  },
 ): Promise<UsageReportBody> {
   const rows = await deps.storage.usageEvents.summarize(query);
   const sum = rows.reduce(addUsage, noUsage());

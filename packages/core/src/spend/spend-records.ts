@@ -92,6 +92,8 @@ export interface UsageSummaryQuery {
   fromDay: string;
   toDay: string;
   groupBy: UsageGrouping;
+  /** Only calls of this kind (e.g. `knowledge`: indexing and knowledge queries). */
+  source?: UsageSource | undefined;
 }
 
 export interface UsageEventsRepository {

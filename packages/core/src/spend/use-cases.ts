@@ -1,12 +1,14 @@
 import type { Actor } from '../kernel/index.js';
 import { getBudget, putBudget, resetBudget } from './budgets.js';
-import { clientTokenUsage, pruneUsage, tenantSpend } from './reports.js';
+import { clientTokenUsage, knowledgeTokenUsage, pruneUsage, tenantSpend } from './reports.js';
 import type { BudgetViewBody, UsageReportBody } from './schemas.js';
 import type { SpendDeps } from './spend-deps.js';
 
 /** What model calls used and cost: a client's token usage, a tenant's spend. */
 export interface SpendUseCases {
   clientTokenUsage(actor: Actor, clientId: string, query: unknown): Promise<UsageReportBody>;
+  /** The client's usage for code knowledge (indexing and knowledge queries) only. */
+  knowledgeTokenUsage(actor: Actor, clientId: string, query: unknown): Promise<UsageReportBody>;
   tenantSpend(actor: Actor, tenantId: string, query: unknown): Promise<UsageReportBody>;
   getBudget(actor: Actor, clientId: string): Promise<BudgetViewBody>;
   putBudget(actor: Actor, clientId: string, input: unknown): Promise<BudgetViewBody>;
@@ -18,6 +20,7 @@ export interface SpendUseCases {
 export function createSpendUseCases(deps: SpendDeps): SpendUseCases {
   return {
     clientTokenUsage: (actor, clientId, query) => clientTokenUsage(deps, actor, clientId, query),
+    knowledgeTokenUsage: (actor, clientId, query) => knowledgeTokenUsage(deps, actor, clientId, query),
     tenantSpend: (actor, tenantId, query) => tenantSpend(deps, actor, tenantId, query),
     getBudget: (actor, clientId) => getBudget(deps, actor, clientId),
     putBudget: (actor, clientId, input) => putBudget(deps, actor, clientId, input),

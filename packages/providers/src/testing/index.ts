@@ -36,12 +36,14 @@ export {
   startBitbucketFake,
 } from '../scm/bitbucket/bitbucket-fake.js';
 export {
+  type FakeRepositoryCommit,
   GH_MERGE_BASE,
   GH_OWNER,
   GH_REPOSITORY_ID,
   GH_REPOSITORY_NODE_ID,
   type GitHubFake,
   type GitHubFakeOptions,
+  gitBlobId,
   startGitHubFake,
 } from '../scm/github/github-fake.js';
 export {

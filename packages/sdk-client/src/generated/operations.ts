@@ -136,8 +136,15 @@ export const OPERATION_GROUPS = {
     'listKnowledgeSources',
     'createKnowledgeSource',
     'getKnowledgeSource',
+    'patchKnowledgeSource',
+    'deleteKnowledgeSource',
+    'refreshKnowledgeSource',
+    'getKnowledgeIndex',
+    'searchKnowledge',
+    'listKnowledgeSymbols',
   ],
   spend: [
+    'knowledgeTokenUsage',
     'clientTokenUsage',
     'tenantSpend',
     'getBudget',
@@ -1435,8 +1442,89 @@ export function createOperations(raw: Client<paths>) {
        */
       getKnowledgeSource: (clientId: string, sourceId: string, options?: CallOptions) =>
         unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}', { params: { path: { clientId, sourceId } }, ...options })),
+      /**
+       * Change a code-knowledge source’s name, root path, symbol mode or tracked branches (ClientAdministrator)
+       * `PATCH /admin/clients/{clientId}/knowledge/sources/{sourceId}`
+       * @returns The source.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      patchKnowledgeSource: (clientId: string, sourceId: string, body: Body<'patchKnowledgeSource'>, options?: CallOptions) =>
+        unwrap(raw.PATCH('/admin/clients/{clientId}/knowledge/sources/{sourceId}', { params: { path: { clientId, sourceId } }, body, ...options })),
+      /**
+       * Remove a code-knowledge source and its index (ClientAdministrator)
+       * `DELETE /admin/clients/{clientId}/knowledge/sources/{sourceId}`
+       * @returns Deleted, index and all.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      deleteKnowledgeSource: (clientId: string, sourceId: string, options?: CallOptions) =>
+        unwrap(raw.DELETE('/admin/clients/{clientId}/knowledge/sources/{sourceId}', { params: { path: { clientId, sourceId } }, ...options })),
+      /**
+       * Queue a refresh of one tracked branch, or of every one (ClientAdministrator)
+       * `POST /admin/clients/{clientId}/knowledge/sources/{sourceId}/refresh`
+       * @returns Queued; the worker indexes.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      refreshKnowledgeSource: (clientId: string, sourceId: string, body: Body<'refreshKnowledgeSource'>, options?: CallOptions) =>
+        unwrap(raw.POST('/admin/clients/{clientId}/knowledge/sources/{sourceId}/refresh', { params: { path: { clientId, sourceId } }, body, ...options })),
+      /**
+       * Each tracked branch’s index: status, indexed commit and counts (ClientUser)
+       * `GET /admin/clients/{clientId}/knowledge/sources/{sourceId}/index`
+       * @returns The index state.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      getKnowledgeIndex: (clientId: string, sourceId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/knowledge/sources/{sourceId}/index', { params: { path: { clientId, sourceId } }, ...options })),
+      /**
+       * Search the client’s indexed code by words, meaning and symbol names (ClientUser)
+       * `POST /admin/clients/{clientId}/knowledge/search`
+       * @returns Best first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      searchKnowledge: (clientId: string, body: Body<'searchKnowledge'>, options?: CallOptions) =>
+        unwrap(raw.POST('/admin/clients/{clientId}/knowledge/search', { params: { path: { clientId } }, body, ...options })),
+      /**
+       * Definitions by name: exact first, then by prefix (ClientUser)
+       * `GET /admin/clients/{clientId}/knowledge/symbols`
+       * @returns The definitions.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listKnowledgeSymbols: (clientId: string, query: Query<'listKnowledgeSymbols'>, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/knowledge/symbols', { params: { path: { clientId }, query }, ...options })),
     },
     spend: {
+      /**
+       * Tokens and estimated cost of indexing and knowledge queries only (ClientUser)
+       * `GET /admin/clients/{clientId}/knowledge/token-usage`
+       * @param query.from First UTC day included. Default: the first day of this month.
+       * @param query.to Last UTC day included. Default: the last day of this month. At most 400 days from `from`.
+       * @param query.groupBy Default day.
+       * @returns The usage report.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      knowledgeTokenUsage: (clientId: string, query: Query<'knowledgeTokenUsage'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/clients/{clientId}/knowledge/token-usage', { params: { path: { clientId }, query }, ...options })),
       /**
        * Tokens and estimated cost of the client’s model calls, per day, model, purpose, source or repository (ClientUser)
        * `GET /admin/clients/{clientId}/token-usage`

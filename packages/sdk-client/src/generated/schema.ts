@@ -1307,10 +1307,12 @@ export interface paths {
         get: operations["getKnowledgeSource"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Remove a code-knowledge source and its index (ClientAdministrator) */
+        delete: operations["deleteKnowledgeSource"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a code-knowledge source’s name, root path, symbol mode or tracked branches (ClientAdministrator) */
+        patch: operations["patchKnowledgeSource"];
         trace?: never;
     };
     "/webhooks/v1/providers/{provider}/{pathKey}": {
@@ -1324,6 +1326,91 @@ export interface paths {
         put?: never;
         /** The public webhook receiver: authenticated by the configuration’s generated secret */
         post: operations["receiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/sources/{sourceId}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a refresh of one tracked branch, or of every one (ClientAdministrator) */
+        post: operations["refreshKnowledgeSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/sources/{sourceId}/index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each tracked branch’s index: status, indexed commit and counts (ClientUser) */
+        get: operations["getKnowledgeIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search the client’s indexed code by words, meaning and symbol names (ClientUser) */
+        post: operations["searchKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Definitions by name: exact first, then by prefix (ClientUser) */
+        get: operations["listKnowledgeSymbols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/clients/{clientId}/knowledge/token-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and estimated cost of indexing and knowledge queries only (ClientUser) */
+        get: operations["knowledgeTokenUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3162,6 +3249,95 @@ export interface components {
         };
         /** @description The provider’s own payload, as sent. */
         ProviderWebhookPayload: unknown;
+        PatchKnowledgeSourceInput: {
+            displayName?: string;
+            /** @description Folder the source is read from; `/` or empty: the whole repository. */
+            rootPath?: string;
+            /** @enum {string} */
+            symbolMode?: "auto" | "textOnly";
+            /** @description Replaces the list; a branch left out loses its index. */
+            trackedBranches?: {
+                branchName: string;
+                /**
+                 * @description manual (default) or branchUpdate.
+                 * @enum {string}
+                 */
+                refreshTriggerMode?: "manual" | "branchUpdate";
+                /** @description Default false. */
+                miniIndexEnabled?: boolean;
+            }[];
+        };
+        KnowledgeRefreshAccepted: {
+            sourceId: string;
+            branches: {
+                branchName: string;
+                /** @enum {string} */
+                status: "queued";
+            }[];
+        };
+        RefreshKnowledgeSourceInput: {
+            /** @description One tracked branch; default every tracked branch. */
+            branchName?: string;
+        };
+        KnowledgeIndex: {
+            branches: {
+                branchName: string;
+                /** @enum {string} */
+                status: "neverIndexed" | "queued" | "indexing" | "ready" | "stale" | "failed";
+                indexedCommit: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO-8601 UTC timestamp.
+                 */
+                indexedAt: string | null;
+                files: number;
+                chunks: number;
+                symbols: number;
+                skippedFiles: number;
+                error: string | null;
+            }[];
+        };
+        KnowledgeSearchResults: {
+            results: {
+                sourceId: string;
+                branchName: string;
+                commit: string;
+                path: string;
+                startLine: number;
+                endLine: number;
+                score: number;
+                snippet: string;
+                /** @enum {string} */
+                matchedBy: "lexical" | "semantic" | "symbol";
+            }[];
+        };
+        KnowledgeSearchInput: {
+            query: string;
+            /** @description Default: every source of the client. */
+            sourceIds?: string[];
+            /** @description Default: each source’s default branch. */
+            branchName?: string;
+            limit?: number;
+            /**
+             * @description auto (default): words, meaning and symbol names together.
+             * @enum {string}
+             */
+            mode?: "auto" | "lexical" | "semantic";
+        };
+        KnowledgeSymbolList: {
+            items: {
+                sourceId: string;
+                branchName: string;
+                commit: string;
+                path: string;
+                line: number;
+                endLine: number;
+                kind: string;
+                name: string;
+                container: string | null;
+                signature: string | null;
+            }[];
+        };
         UsageReport: {
             /** @description First UTC day included. */
             from: string;
@@ -9931,6 +10107,126 @@ export interface operations {
             };
         };
     };
+    deleteKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, index and all. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchKnowledgeSourceInput"];
+            };
+        };
+        responses: {
+            /** @description The source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSource"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     receiveWebhook: {
         parameters: {
             query?: never;
@@ -9987,6 +10283,326 @@ export interface operations {
             };
             /** @description The body is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refreshKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshKnowledgeSourceInput"];
+            };
+        };
+        responses: {
+            /** @description Queued; the worker indexes. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeRefreshAccepted"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKnowledgeIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeIndex"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    searchKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeSearchInput"];
+            };
+        };
+        responses: {
+            /** @description Best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSearchResults"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listKnowledgeSymbols: {
+        parameters: {
+            query: {
+                name: string;
+                sourceIds?: string | string[];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSymbolList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    knowledgeTokenUsage: {
+        parameters: {
+            query?: {
+                /** @description First UTC day included. Default: the first day of this month. */
+                from?: string;
+                /** @description Last UTC day included. Default: the last day of this month. At most 400 days from `from`. */
+                to?: string;
+                /** @description Default day. */
+                groupBy?: "day" | "model" | "purpose" | "source" | "repository";
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,7 @@ describe('the gateway', () => {
         worker: { status: 'ok' },
         webhookDeliveries: { status: 'ok' },
         crawler: { status: 'ok' },
+        knowledgeIndexer: { status: 'ok' },
       },
     });
   });

@@ -14,12 +14,20 @@ import {
   type ReviewWorker,
   type WebhookDeliveryProcessor,
 } from '@margin/core';
-import type { Clock, Ids, ProviderRegistry, ReviewEngineV1 } from '@margin/core/spec';
+import {
+  type Clock,
+  type Ids,
+  lineSymbolExtractor,
+  type ProviderRegistry,
+  type ReviewEngineV1,
+  type SymbolExtractor,
+} from '@margin/core/spec';
 import { type KnexStorage, openKnexStorage, parseDatabaseUrl } from '@margin/storage-knex';
 import type { DestinationStream } from 'pino';
 import { backgroundSettingsOf, type HostConfig } from '../config.js';
 import { createApiRouter } from '../http/api-app.js';
 import { createGateway } from '../http/gateway.js';
+import { treeSitterSymbolExtractor } from '../knowledge/tree-sitter-symbols.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
 import { loadHostSecrets } from './host-secrets.js';
@@ -38,6 +46,8 @@ export interface MarginHostOptions {
   registryBase?: RegistryBase | undefined;
   /** The review pipeline; Margin's own engine unless another is given. */
   reviewEngine?: ReviewEngineV1 | undefined;
+  /** Definitions for the code-knowledge index; tree-sitter grammars (line patterns as fallback) unless given. */
+  symbolExtractor?: SymbolExtractor | undefined;
   clock?: Clock | undefined;
   ids?: Ids | undefined;
 }
@@ -92,6 +102,8 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
     providers,
     // The environment decides, whichever registry was given.
     ai: { allowPrivateEgress: config.allowPrivateEgress },
+    // Parsed definitions for the code-knowledge index; line patterns where no grammar loads.
+    symbolExtractor: options.symbolExtractor ?? treeSitterSymbolExtractor(lineSymbolExtractor),
     reviewEngine:
       options.reviewEngine ??
       createReviewEngine({

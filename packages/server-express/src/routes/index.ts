@@ -3,6 +3,7 @@ import { aiConnectionsRoutes } from './ai-connections-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
+import { knowledgeRoutes } from './knowledge-routes.js';
 import { licensingRoutes } from './licensing-routes.js';
 import { logicalModelsRoutes } from './logical-models-routes.js';
 import { providerConnectionsRoutes } from './provider-connections-routes.js';
@@ -27,5 +28,6 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...aiConnectionsRoutes,
   ...logicalModelsRoutes,
   ...triggersRoutes,
+  ...knowledgeRoutes,
   ...spendRoutes,
 ];

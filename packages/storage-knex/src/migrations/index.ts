@@ -18,6 +18,7 @@ import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
 import { threadMemories } from './0070_thread_memories.js';
+import { knowledgeIndex } from './0080_knowledge_index.js';
 import { inFlightSpend } from './0090_in_flight_spend.js';
 import type { Migration, MigrationContext } from './migration.js';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   tenantAiPolicy,
   inFlightSpend,
   threadMemories,
+  knowledgeIndex,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

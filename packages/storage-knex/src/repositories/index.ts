@@ -11,6 +11,8 @@ import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
 import { knexInFlightSpend } from './in-flight-spend.js';
+import { knexKnowledgeIndex } from './knowledge-index.js';
+import { knexKnowledgeIndexJobs } from './knowledge-index-jobs.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
 import { knexMemberships } from './memberships.js';
 import { knexPersonalAccessTokens } from './personal-access-tokens.js';
@@ -58,6 +60,8 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     aiModelCatalog: knexAiModelCatalog(db, dialect),
     tenantAiPolicies: knexTenantAiPolicies(db, dialect),
     knowledgeSources: knexKnowledgeSources(db, dialect),
+    knowledgeIndex: knexKnowledgeIndex(db, dialect),
+    knowledgeIndexJobs: knexKnowledgeIndexJobs(db, dialect),
     webhookConfigurations: knexWebhookConfigurations(db, dialect),
     webhookDeliveries: knexWebhookDeliveries(db, dialect),
     crawlConfigurations: knexCrawlConfigurations(db, dialect),

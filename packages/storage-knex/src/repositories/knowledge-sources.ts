@@ -55,6 +55,23 @@ export function knexKnowledgeSources(db: Db, dialect: Dialect): KnowledgeSources
       const row = await table().where({ id }).first();
       return row ? sourceFromRow(row, dialect) : undefined;
     },
+    async update(s) {
+      await table()
+        .where({ id: s.id })
+        .update({
+          display_name: s.displayName,
+          root_path: s.rootPath,
+          symbol_mode: s.symbolMode,
+          tracked_branches: writeJson(s.trackedBranches),
+          updated_at: s.updatedAt,
+        });
+    },
+    async delete(id) {
+      // Chunks first: on SQLite each deleted chunk also leaves the full-text index (trigger), which a
+      // cascade would do one row at a time all the same; explicit is easier to read.
+      await db('knowledge_index_chunks').where({ source_id: id }).delete();
+      return (await table().where({ id }).delete()) > 0;
+    },
     async listForClient(clientId, page) {
       return keysetPage(table().where({ client_id: clientId }), byCreatedAt(), page, (row) =>
         sourceFromRow(row, dialect),

@@ -128,6 +128,7 @@ export function knexUsageEvents(db: Db): UsageEventsRepository {
       for (const c of COUNTERS) q.sum({ [c]: c });
       if (query.clientId !== undefined) q.andWhere('client_id', query.clientId);
       if (query.tenantId !== undefined) q.andWhere('tenant_id', query.tenantId);
+      if (query.source !== undefined) q.andWhere('source', query.source);
       const rows: Row[] = await q;
       return rows.map((r): { key: string } & UsageSums => ({
         key: String(r.key),

@@ -42,6 +42,7 @@ export function memoryUsageEvents(state: () => MemoryState): UsageEventsReposito
       for (const e of rows().values()) {
         if (query.clientId !== undefined && e.clientId !== query.clientId) continue;
         if (query.tenantId !== undefined && e.tenantId !== query.tenantId) continue;
+        if (query.source !== undefined && e.source !== query.source) continue;
         const day = e.at.slice(0, 10);
         if (day < query.fromDay || day > query.toDay) continue;
         const key = usageKeyOf(e, query.groupBy);

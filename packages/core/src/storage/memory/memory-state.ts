@@ -33,6 +33,7 @@ import type {
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
+import { emptyMemoryKnowledgeIndex, type MemoryKnowledgeIndex } from './memory-knowledge.js';
 
 /** All rows of the memory storage. Plain Maps, so a transaction can work on a structured clone. */
 export interface MemoryState {
@@ -71,6 +72,7 @@ export interface MemoryState {
   /** Keyed by tenant id. */
   tenantAiPolicies: Map<string, TenantAiPolicyRecord>;
   knowledgeSources: Map<string, KnowledgeSourceRecord>;
+  knowledgeIndex: MemoryKnowledgeIndex;
   webhookConfigurations: Map<string, WebhookConfigurationRecord>;
   webhookDeliveries: Map<string, WebhookDeliveryRecord>;
   crawlConfigurations: Map<string, CrawlConfigurationRecord>;
@@ -116,6 +118,7 @@ export function emptyMemoryState(): MemoryState {
     aiPriceOverrides: new Map(),
     tenantAiPolicies: new Map(),
     knowledgeSources: new Map(),
+    knowledgeIndex: emptyMemoryKnowledgeIndex(),
     webhookConfigurations: new Map(),
     webhookDeliveries: new Map(),
     crawlConfigurations: new Map(),

@@ -12,6 +12,7 @@ import {
   memoryRefreshTokens,
   memorySignInFailures,
 } from './memory-identity.js';
+import { memoryKnowledgeIndex, memoryKnowledgeIndexJobs } from './memory-knowledge.js';
 import {
   memoryBlockedPullRequests,
   memoryDismissals,
@@ -59,6 +60,8 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     aiModelCatalog: memoryAiModelCatalog(state),
     tenantAiPolicies: memoryTenantAiPolicies(state),
     knowledgeSources: memoryKnowledgeSources(state),
+    knowledgeIndex: memoryKnowledgeIndex(state),
+    knowledgeIndexJobs: memoryKnowledgeIndexJobs(state),
     webhookConfigurations: memoryWebhookConfigurations(state),
     webhookDeliveries: memoryWebhookDeliveries(state),
     crawlConfigurations: memoryCrawlConfigurations(state),

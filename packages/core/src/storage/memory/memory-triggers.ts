@@ -10,6 +10,7 @@ import type {
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
 import { duplicateOf } from '../../triggers/index.js';
+import { deleteIndexOf } from './memory-knowledge.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 function visible(state: MemoryState, filter: TriggerListFilter) {
@@ -249,6 +250,13 @@ export function memoryKnowledgeSources(state: () => MemoryState): KnowledgeSourc
     async findById(id) {
       const s = rows().get(id);
       return s && copy(s);
+    },
+    async update(source) {
+      if (rows().has(source.id)) rows().set(source.id, copy(source));
+    },
+    async delete(id) {
+      deleteIndexOf(state(), id);
+      return rows().delete(id);
     },
     async listForClient(clientId, page) {
       const mine = [...rows().values()].filter((s) => s.clientId === clientId);

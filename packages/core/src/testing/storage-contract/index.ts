@@ -3,6 +3,7 @@ import type { StorageV1 } from '../../storage/index.js';
 import { aiStorageContract } from './ai-storage-contract.js';
 import { auditStorageContract } from './audit-storage-contract.js';
 import { identityAndTenancyContract } from './identity-contract.js';
+import { knowledgeIndexStorageContract } from './knowledge-index-storage-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';
 import { scmStorageContract } from './scm-storage-contract.js';
 import { settingsAndTransactionsContract } from './settings-and-transactions-contract.js';
@@ -43,5 +44,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     triggersStorageContract(storage);
     auditStorageContract(storage);
     spendStorageContract(storage);
+    knowledgeIndexStorageContract(storage);
   });
 }

@@ -29,6 +29,7 @@ import { serveGraphql } from './github-fake-graphql.js';
 import { scenarioPullRequest, servePullRequests } from './github-fake-pull-requests.js';
 import { serveStatuses } from './github-fake-statuses.js';
 import { serveThreads } from './github-fake-threads.js';
+import { type FakeRepositoryCommit, serveTrees } from './github-fake-trees.js';
 import type { GqlComment, GqlReviewThread } from './github-wire.js';
 
 export {
@@ -41,6 +42,7 @@ export {
   GH_REPOSITORY_NODE_ID,
   type GitHubFakeOptions,
 } from './github-fake-context.js';
+export { type FakeRepositoryCommit, gitBlobId } from './github-fake-trees.js';
 
 export interface GitHubFake extends CommitStatusBoard {
   server: FakeHttpServer;
@@ -56,6 +58,10 @@ export interface GitHubFake extends CommitStatusBoard {
   loadPullRequest(scenario: PullRequestScenario): Promise<void>;
   /** From now on every new review comment anchored in this file is refused with 422. */
   refuseThreadsOn(path: string): void;
+  /** Serves a whole-repository commit (tree, contents) and moves its branch to it, for the code-knowledge indexer. */
+  loadRepositoryCommit(commit: FakeRepositoryCommit): void;
+  /** Recursive tree listings longer than this come back `truncated: true` (`undefined`: never). */
+  truncateTreesOver(entries: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
   serveApp(fake);
   serveGraphql(fake);
   const statuses = serveStatuses(fake);
+  const trees = serveTrees(fake);
 
   return {
     server,
@@ -99,6 +106,8 @@ export async function startGitHubFake(options: GitHubFakeOptions): Promise<GitHu
     refuseThreadsOn(path) {
       fake.refusedPaths.add(path);
     },
+    loadRepositoryCommit: (commit) => trees.loadRepositoryCommit(commit),
+    truncateTreesOver: (entries) => trees.truncateTreesOver(entries),
     close: () => server.close(),
   };
 }

@@ -6,6 +6,7 @@ import { gitHubDiscovery } from './github-discovery.js';
 import type { GitHubOptions } from './github-options.js';
 import { gitHubPullRequests } from './github-pull-requests.js';
 import { gitHubThreads } from './github-threads.js';
+import { gitHubTrees } from './github-trees.js';
 
 /**
  * `ScmProviderV1` for GitHub and GitHub Enterprise Server, assembled from one part per concern over
@@ -24,5 +25,6 @@ export function createGitHubProvider(connection: ScmConnectionConfig, options: G
     ...gitHubThreads(github),
     ...gitHubDiscovery(github),
     ...gitHubCommitStatus(github),
+    ...gitHubTrees(github),
   };
 }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { chunkFile, MAX_CHUNK_LINES } from './chunk-file.js';
+import { compoundTerms, identifierParts, queryTerms } from './identifier-terms.js';
+import { lineSymbolExtractor } from './symbol-extractor.js';
+
+const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n');
+
+describe('identifier terms', () => {
+  it('splits camelCase, PascalCase, snake_case, SCREAMING_CASE and kebab-case into words', () => {
+    expect(identifierParts('parseConfigFile')).toEqual(['parse', 'config', 'file']);
+    expect(identifierParts('HTTPServerError')).toEqual(['http', 'server', 'error']);
+    expect(identifierParts('MAX_RETRY_COUNT')).toEqual(['max', 'retry', 'count']);
+    expect(identifierParts('user-id')).toEqual(['user', 'id']);
+    expect(compoundTerms('const x = retryWithBackoff(max_attempts); plain')).toBe('retry with backoff max attempts');
+    expect(queryTerms('retryWithBackoff config')).toEqual(['retrywithbackoff', 'retry', 'with', 'backoff', 'config']);
+  });
+});
+
+describe('chunks', () => {
+  it('keeps small files whole and cuts long ones into overlapping windows of at most 120 lines', () => {
+    expect(chunkFile(lines(10), [])).toEqual([
+      expect.objectContaining({ startLine: 1, endLine: 10, content: lines(10) }),
+    ]);
+    const long = chunkFile(lines(250), []);
+    expect(long.map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 100],
+      [91, 190],
+      [181, 250],
+    ]);
+    expect(long.every((c) => c.endLine - c.startLine + 1 <= MAX_CHUNK_LINES)).toBe(true);
+    expect(chunkFile('\n\n', [])).toEqual([]);
+  });
+
+  it('cuts at top-level definitions, keeping whole definitions together', async () => {
+    const text = [
+      lines(5, '// header'),
+      'export function a() {',
+      lines(70, '  a'),
+      '}',
+      'export function b() {',
+      lines(70, '  b'),
+      '}',
+    ].join('\n');
+    const symbols = (await lineSymbolExtractor.extract('x.ts', text)) ?? [];
+    expect(symbols.map((s) => [s.name, s.line, s.endLine])).toEqual([
+      ['a', 6, 77],
+      ['b', 78, 149],
+    ]);
+    expect(chunkFile(text, symbols).map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 77],
+      [78, 149],
+    ]);
+  });
+});

@@ -17,6 +17,7 @@ const CAPABILITIES = [
   'knowledge',
   'spend',
   'reviewing',
+  'conversations',
   'triggers',
 ];
 
@@ -44,7 +45,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   knowledge: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm'],
   spend: ['kernel', 'audit', 'licensing', 'tenancy'],
   reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
-  triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
+  // Answers mentions: queues reviews and blocks through reviewing, asks a model, fences with the engine's helpers.
+  conversations: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend', 'reviewing'],
+  triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing', 'conversations'],
   system: ['kernel'],
   storage: [...PORTS, ...CAPABILITIES],
   'core.ts': [...PORTS, 'review-engine', 'system', 'storage', ...CAPABILITIES],

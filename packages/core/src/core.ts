@@ -1,5 +1,6 @@
 import { type AiUseCases, createAiUseCases } from './ai/index.js';
 import { type AuditUseCases, createAuditTrail, createAuditUseCases } from './audit/index.js';
+import { type ConversationUseCases, createConversationUseCases } from './conversations/index.js';
 import {
   type AuthSettings,
   createAccessTokens,
@@ -36,6 +37,7 @@ import { createSystemUseCases, type SystemUseCases } from './system/index.js';
 import { ClientAccessCache, createAuthorizer, createTenancyUseCases, type TenancyUseCases } from './tenancy/index.js';
 import {
   type ByCoordinatesUseCase,
+  conversationOriginsOf,
   createByCoordinatesUseCase,
   createTriggerUseCases,
   jobOriginsOf,
@@ -86,6 +88,8 @@ export interface MarginCore {
   /** By-coordinates submissions are triggers' (the configuration decides) but served here, as in the API. */
   readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase;
   readonly triggers: TriggerUseCases;
+  /** Mentions of Margin in pull request comments: the list, and what a host's conversation worker calls. */
+  readonly conversations: ConversationUseCases;
   /** What a host's review worker calls: claim with a lease, run, heartbeat, reclaim. */
   readonly worker: WorkerUseCases;
 }
@@ -156,5 +160,6 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),
     worker: createWorkerUseCases(reviewingDeps, options.reviewEngine),
+    conversations: createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) }),
   };
 }

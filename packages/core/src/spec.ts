@@ -86,6 +86,19 @@ export {
   type AuditResourceType,
 } from './audit/index.js';
 export {
+  CONVERSATION_OUTCOMES,
+  type ConversationFilter,
+  type ConversationFinish,
+  type ConversationOriginKind,
+  type ConversationOutcome,
+  type ConversationRecord,
+  type ConversationStatus,
+  type ConversationsRepository,
+  type ConversationUsage,
+  MENTION_COMMANDS,
+  type MentionCommand,
+} from './conversations/index.js';
+export {
   type AddressClass,
   classifyAddress,
   type EgressRefusal,
@@ -268,6 +281,7 @@ export {
   type ThreadComment,
   type ThreadStatus,
   WEBHOOK_EVENT_KINDS,
+  type WebhookComment,
   type WebhookEventKind,
   type WebhookHeaders,
 } from './scm-provider/index.js';

@@ -25,6 +25,8 @@ export type MarginEvents = {
   'job.stopped': { jobId: string; clientId: string };
   'finding.published': { jobId: string; findingId: string; providerThreadId: string };
   'webhook.delivery': { configurationId: string; deliveryId: string; outcome: string };
+  /** A comment mentioned Margin: the conversation waits for the worker. */
+  'conversation.queued': { conversationId: string; clientId: string };
 };
 
 export type MarginEventName = keyof MarginEvents;

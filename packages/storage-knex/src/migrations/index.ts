@@ -17,6 +17,7 @@ import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
+import { conversations } from './0060_conversations.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   clientBudgets,
   auditTrail,
   tenantAiPolicy,
+  conversations,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -8,6 +8,7 @@ import { knexAuditEntries } from './audit-entries.js';
 import { knexBlockedPullRequests } from './blocked-pull-requests.js';
 import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
+import { knexConversations } from './conversations.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
@@ -61,5 +62,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     auditEntries: knexAuditEntries(db),
     usageEvents: knexUsageEvents(db),
     clientBudgets: knexClientBudgets(db),
+    conversations: knexConversations(db, dialect),
   };
 }

@@ -7,6 +7,7 @@ import type {
   TenantAiPolicyRecord,
 } from '../../ai/index.js';
 import type { AuditEntryRecord } from '../../audit/index.js';
+import type { ConversationRecord } from '../../conversations/index.js';
 import type {
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
@@ -75,6 +76,7 @@ export interface MemoryState {
   auditEntries: Map<string, AuditEntryRecord>;
   usageEvents: Map<string, UsageEventRecord>;
   clientBudgets: Map<string, ClientBudgetRecord>;
+  conversations: Map<string, ConversationRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -118,6 +120,7 @@ export function emptyMemoryState(): MemoryState {
     auditEntries: new Map(),
     usageEvents: new Map(),
     clientBudgets: new Map(),
+    conversations: new Map(),
   };
 }
 

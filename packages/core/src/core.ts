@@ -85,8 +85,8 @@ export interface MarginCore {
   readonly knowledge: KnowledgeUseCases;
   /** Token usage and spend reports. */
   readonly spend: SpendUseCases;
-  /** By-coordinates submissions are triggers' (the configuration decides) but served here, as in the API. */
-  readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase;
+  /** By-coordinates submissions are triggers' and the conversation list is conversations', but both are served here, as in the API. */
+  readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase & Pick<ConversationUseCases, 'listConversations'>;
   readonly triggers: TriggerUseCases;
   /** Mentions of Margin in pull request comments: the list, and what a host's conversation worker calls. */
   readonly conversations: ConversationUseCases;
@@ -127,6 +127,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     origins: jobOriginsOf(storage),
   };
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
+  const conversations = createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) });
   return {
     events,
     system: createSystemUseCases({ storage, secrets, clock }),
@@ -157,9 +158,13 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     ai: createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit }),
     knowledge: createKnowledgeUseCases({ storage, providers, clock, ids, authz }),
     spend: createSpendUseCases({ storage, clock, authz, audit }),
-    reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
+    reviewing: {
+      ...createReviewingUseCases(reviewingDeps),
+      ...createByCoordinatesUseCase(triggersDeps),
+      listConversations: conversations.listConversations,
+    },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),
     worker: createWorkerUseCases(reviewingDeps, options.reviewEngine),
-    conversations: createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) }),
+    conversations,
   };
 }

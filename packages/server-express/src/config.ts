@@ -224,6 +224,12 @@ export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'trigge
       retentionDays: t.deliveryRetentionDays,
     },
     crawler: { enabled: true, pollIntervalMs: t.crawlPollIntervalMs, leaseMs: t.crawlLeaseMs },
+    // Mentions are answered where deliveries are processed: an intake-only process answers none.
+    conversations: {
+      enabled: t.processDeliveries,
+      pollIntervalMs: t.deliveryPollIntervalMs,
+      leaseMs: t.deliveryLeaseMs,
+    },
   };
 }
 

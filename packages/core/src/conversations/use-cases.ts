@@ -5,14 +5,14 @@ import { listConversations } from './list-conversations.js';
 import type { ConversationListBody } from './schemas.js';
 
 export interface ConversationUseCases {
-  list(actor: Actor, clientId: string, query: unknown): Promise<ConversationListBody>;
+  listConversations(actor: Actor, clientId: string, query: unknown): Promise<ConversationListBody>;
   /** For a host's conversation worker: handles leased queued conversations; returns how many. */
   processQueued(request: { owner: string; leaseMs: number; limit: number }): Promise<number>;
 }
 
 export function createConversationUseCases(deps: ConversationsDeps): ConversationUseCases {
   return {
-    list: (actor, clientId, query) => listConversations(deps, actor, clientId, query),
+    listConversations: (actor, clientId, query) => listConversations(deps, actor, clientId, query),
     processQueued: (request) => processQueuedConversations(deps, request),
   };
 }

@@ -1,4 +1,5 @@
 import type { MarginCore } from '../core.js';
+import { ConversationWorker } from './conversation-worker.js';
 import type { HealthContributor } from './health.js';
 import type { MarginLogger } from './logger.js';
 import { ReviewWorker } from './review-worker.js';
@@ -10,6 +11,7 @@ export interface BackgroundWork {
   worker: ReviewWorker;
   deliveryProcessor: WebhookDeliveryProcessor;
   crawler: CrawlScheduler;
+  conversations: ConversationWorker;
   /** For `createHealth`, so `/healthz` reports each of them. */
   contributors: HealthContributor[];
   /** Starts the enabled parts; once. */
@@ -33,6 +35,8 @@ export function createBackgroundWork(
   const worker = new ReviewWorker({ core, logger, ...settings.worker });
   const deliveryProcessor = new WebhookDeliveryProcessor({ core, logger, ...settings.deliveries });
   const crawler = new CrawlScheduler({ core, logger, ...settings.crawler });
+  const conversations = new ConversationWorker({ core, logger, ...settings.conversations });
+  const wakeConversations = () => conversations.wake();
   const wakeWorker = () => worker.wake();
   const wakeProcessor = ({ outcome }: { outcome: string }) => {
     if (outcome === 'accepted') deliveryProcessor.wake();
@@ -43,6 +47,7 @@ export function createBackgroundWork(
     ending ??= (async () => {
       core.events.off('job.queued', wakeWorker);
       core.events.off('webhook.delivery', wakeProcessor);
+      core.events.off('conversation.queued', wakeConversations);
       await how();
     })();
     return ending;
@@ -51,17 +56,20 @@ export function createBackgroundWork(
     worker,
     deliveryProcessor,
     crawler,
-    contributors: [worker, deliveryProcessor, crawler],
+    conversations,
+    contributors: [worker, deliveryProcessor, crawler, conversations],
     start() {
       if (started || ending) return;
       started = true;
       worker.start();
       deliveryProcessor.start();
       crawler.start();
+      conversations.start();
       core.events.on('job.queued', wakeWorker);
       core.events.on('webhook.delivery', wakeProcessor);
+      core.events.on('conversation.queued', wakeConversations);
     },
-    stop: () => end(() => Promise.all([worker.stop(), deliveryProcessor.stop(), crawler.stop()])),
-    halt: () => end(() => Promise.all([worker.halt(), deliveryProcessor.stop(), crawler.stop()])),
+    stop: () => end(() => Promise.all([worker.stop(), deliveryProcessor.stop(), crawler.stop(), conversations.stop()])),
+    halt: () => end(() => Promise.all([worker.halt(), deliveryProcessor.stop(), crawler.stop(), conversations.stop()])),
   };
 }

@@ -32,11 +32,21 @@ export interface CrawlerSettings {
   leaseMs: number;
 }
 
+/** The conversation worker's settings: it answers mentions of Margin in pull request comments. */
+export interface ConversationSettings {
+  /** False: this process answers no mentions (others sharing the database may). */
+  enabled: boolean;
+  pollIntervalMs: number;
+  /** How long a conversation is this process's; a crashed process's go to another after it. */
+  leaseMs: number;
+}
+
 /** What runs besides answering requests. Several processes on one database share the work by leases. */
 export interface BackgroundSettings {
   worker: WorkerSettings;
   deliveries: DeliverySettings;
   crawler: CrawlerSettings;
+  conversations: ConversationSettings;
 }
 
 /** The defaults, the reference host's too (docs/operations.md): every part runs. */
@@ -50,6 +60,7 @@ export const DEFAULT_BACKGROUND_SETTINGS: BackgroundSettings = Object.freeze({
   }),
   deliveries: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000, retentionDays: 30 }),
   crawler: Object.freeze({ enabled: true, pollIntervalMs: 5000, leaseMs: 300_000 }),
+  conversations: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000 }),
 });
 
 /** Each part's settings, overridden one field at a time; `false` disables every part (an API-only process). */
@@ -59,6 +70,7 @@ export type BackgroundSettingsInput =
       worker?: Partial<WorkerSettings> | undefined;
       deliveries?: Partial<DeliverySettings> | undefined;
       crawler?: Partial<CrawlerSettings> | undefined;
+      conversations?: Partial<ConversationSettings> | undefined;
     };
 
 export function resolveBackgroundSettings(input: BackgroundSettingsInput | undefined): BackgroundSettings {
@@ -68,12 +80,14 @@ export function resolveBackgroundSettings(input: BackgroundSettingsInput | undef
       worker: { ...d.worker, enabled: false },
       deliveries: { ...d.deliveries, enabled: false },
       crawler: { ...d.crawler, enabled: false },
+      conversations: { ...d.conversations, enabled: false },
     };
   }
   return {
     worker: { ...d.worker, ...defined(input?.worker) },
     deliveries: { ...d.deliveries, ...defined(input?.deliveries) },
     crawler: { ...d.crawler, ...defined(input?.crawler) },
+    conversations: { ...d.conversations, ...defined(input?.conversations) },
   };
 }
 

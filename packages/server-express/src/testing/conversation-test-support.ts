@@ -52,7 +52,7 @@ export interface CommentEdit {
   body: string;
   pullRequestId: number;
   commentId: number;
-  /** Default: now, so the comment is newer than the configuration. */
+  /** Default: a second from now, so the comment is newer than the configuration even in whole seconds (GitLab). */
   createdAt?: string;
   deliveryId?: string;
 }
@@ -69,7 +69,7 @@ type Payload = Record<string, any>;
 
 /** A comment delivery of the family's recorded payload, edited to say what the test needs. */
 export function commentDelivery(family: FamilyName, secret: string, edit: CommentEdit): Delivery {
-  const at = edit.createdAt ?? new Date().toISOString();
+  const at = edit.createdAt ?? new Date(Date.now() + 1000).toISOString();
   return delivery(family, COMMENT_FIXTURES[family], secret, {
     deliveryId: edit.deliveryId,
     edit: (p: Payload) => {

@@ -134,6 +134,7 @@ describe('createMarginService', () => {
         worker: { status: 'ok', detail: 'disabled on this host' },
         webhookDeliveries: { status: 'ok', detail: 'disabled on this host' },
         crawler: { status: 'ok', detail: 'disabled on this host' },
+        conversations: { status: 'ok', detail: 'disabled on this host' },
       },
     });
     await service.close();

@@ -38,6 +38,7 @@ export const queryKeys = {
   jobProtocol: (clientId: string, jobId: string) => [...job(clientId, jobId), 'protocol'] as const,
   dismissals: (clientId: string) => [...client(clientId), 'dismissals'] as const,
   blocks: (clientId: string) => [...client(clientId), 'blocks'] as const,
+  conversations: (clientId: string) => [...client(clientId), 'conversations'] as const,
   /** Source-control connections, their scopes and reviewer identities. */
   scm,
   scmConnection: (clientId: string, connectionId: string) => [...scm(clientId), connectionId] as const,

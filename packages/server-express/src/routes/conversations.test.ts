@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentDelivery, MARGIN_IDENTITY, mentionedClient } from '../testing/conversation-test-support.js';
 import { eventually, type TestApi } from '../testing/index.js';
 import { type ReviewHarness, startReviewHarness } from '../testing/review-test-support.js';
+import { SECRETS } from '../testing/scm-test-support.js';
 import { delivery, FACTS, post } from '../testing/triggers-test-support.js';
 
 // Payloads are free-form JSON; the writes recorded by the fakes too.
@@ -18,7 +19,7 @@ describe('mentions of Margin through the stock host (GitHub)', () => {
 
   beforeAll(async () => {
     // Jobs stay queued: the tests look at what was queued, not at reviews.
-    h = await startReviewHarness({ env: { WORKER_ENABLED: 'false' } });
+    h = await startReviewHarness({ env: { WORKER_ENABLED: 'false', CRAWL_SCHEDULER_INTERVAL_MILLISECONDS: '50' } });
     admin = h.admin;
     expect((await admin.patch('/admin/licensing', { edition: 'Commercial' })).status).toBe(200);
     client = await mentionedClient(admin, h.fakes, 'github', h.model);
@@ -203,6 +204,54 @@ describe('mentions of Margin through the stock host (GitHub)', () => {
       return found.length === 1 && found;
     }, 20_000);
     expect(jobs[0]).toMatchObject({ trigger: 'webhook', status: 'queued' });
+  });
+
+  // Last: the crawl configuration crawls every open pull request of the fake.
+  it('the crawler finds mentions in open pull requests’ threads, once with the webhook’s', async () => {
+    const pr = await pullRequest(806);
+    const crawl = await admin.post('/admin/crawl-configurations', {
+      clientId: client.clientId,
+      organizationScopeId: client.scopeId,
+      providerProjectKey: 'acme',
+      crawlIntervalSeconds: 3600,
+      isActive: false,
+    });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(201);
+    // Two people's comments on the provider, after the configuration: one also delivered by the webhook.
+    const comment = async (body: string) => {
+      const res = await fetch(
+        `${h.fakes.github.hostUrl}/api/v3/repositories/${FACTS.github.repositoryId}/issues/${pr}/comments`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${SECRETS.github}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ body }),
+        },
+      );
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: number }).id;
+    };
+    const delivered = await comment('@margin-review help');
+    await comment('@margin-review what does this change do?');
+    expect(
+      (
+        await post(
+          url,
+          commentDelivery('github', secret, { pullRequestId: pr, commentId: delivered, body: '@margin-review help' }),
+        )
+      ).status,
+    ).toBe(200);
+    await settled(pr);
+    h.model.respondWith({ content: 'It adds retries to the uploader.' });
+
+    expect((await admin.patch(`/admin/crawl-configurations/${crawl.body.id}`, { isActive: true })).status).toBe(200);
+    const items = await settled(pr, 2);
+    expect(items.map((c) => `${c.command ?? 'question'}: ${c.outcome}`).sort()).toEqual([
+      'help: answered',
+      'question: answered',
+    ]);
+    expect(items.find((c) => c.command === null)?.answer).toBe('It adds retries to the uploader.');
+    const answers = commentsPosted(pr).filter((w) => String(w.body.body).startsWith('> '));
+    expect(answers).toHaveLength(2);
   });
 
   it('lists conversations to client users only, and refuses a bad query', async () => {

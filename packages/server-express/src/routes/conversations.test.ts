@@ -149,6 +149,29 @@ describe('mentions of Margin through the stock host (GitHub)', () => {
     expect(commentsPosted(pr)).toHaveLength(1);
   });
 
+  it('over a hard spend cap, says the budget is used up and calls no model', async () => {
+    const capped = await mentionedClient(admin, h.fakes, 'github', h.model);
+    const cappedUrl = `${h.host.url}${new URL(capped.webhook.listenerUrl).pathname}`;
+    expect((await admin.put(`/admin/clients/${capped.clientId}/budget`, { monthlyHardCapUsd: 0 })).status).toBe(200);
+    const pr = await pullRequest(807);
+    const chatsBefore = h.model.chats.length;
+    const sent = commentDelivery('github', capped.webhook.generatedSecret, {
+      pullRequestId: pr,
+      commentId: nextComment++,
+      body: '@margin-review is this thread-safe?',
+    });
+    expect((await post(cappedUrl, sent)).status).toBe(200);
+    const [refused] = await eventually(async () => {
+      const res = await admin.get(`/clients/${capped.clientId}/reviewing/conversations?pullRequestId=${pr}`);
+      const items = res.body.items as Json[];
+      return items.length === 1 && items[0]?.outcome !== null && items;
+    }, 20_000);
+    expect(refused).toMatchObject({ outcome: 'refused', usage: null });
+    expect(refused?.answer).toContain('budget');
+    expect(h.model.chats.length).toBe(chatsBefore);
+    expect(String(commentsPosted(pr)[0]?.body.body)).toContain('budget for this period is used up');
+  });
+
   it('queues a review with `review`, and refuses it while the pull request is blocked', async () => {
     const pr = await pullRequest(803);
     expect((await post(url, mention(pr, '@margin-review review').delivery)).status).toBe(200);

@@ -35,7 +35,8 @@ export async function answerQuestion(
   conversation: ConversationRecord,
   pr: PullRequestSnapshot,
   thread: ReviewThread | undefined,
-  ledger: { tenantId: string; pullRequestKey: string | null },
+  /** Where the call is booked: as a review of the same pull request would book it. */
+  ledger: { tenantId: string; pullRequestKey: string | null; repository: string | null },
 ): Promise<AnsweredQuestion> {
   const resolved = await resolvePurpose(deps, conversation.clientId, 'reviewDefault');
   const nonce = nonceFrom(deps.ids.uuid().replaceAll('-', ''));
@@ -88,7 +89,7 @@ export async function answerQuestion(
     logicalModel: resolved.logicalModelName,
     connectionId: resolved.connectionId,
     model: resolved.model.remoteModelId,
-    repository: pr.repositoryName || null,
+    repository: ledger.repository,
     pullRequestKey: ledger.pullRequestKey,
     inputTokens: usage.inputTokens,
     cachedInputTokens: usage.cachedInputTokens,

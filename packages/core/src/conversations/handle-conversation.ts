@@ -231,7 +231,11 @@ async function question(
     }
   }
   const thread = c.providerThreadId ? await findThread(opened, ref, c.providerThreadId) : undefined;
-  const answered = await answerQuestion(deps, c, pr, thread, { tenantId: client.tenantId, pullRequestKey: prKey });
+  const answered = await answerQuestion(deps, c, pr, thread, {
+    tenantId: client.tenantId,
+    pullRequestKey: prKey,
+    repository: request?.repository.projectPath ?? (pr.repositoryName || null),
+  });
   return { answer: answered.answer, outcome: 'answered', usage: answered.usage, usageEvent: answered.event };
 }
 

@@ -192,6 +192,15 @@ describe('mentions of Margin through the stock host (GitHub)', () => {
     expect(refused).toMatchObject({ command: 'review', outcome: 'refused', jobId: null });
     expect(refused?.answer).toContain('release freeze');
     expect(await jobsOf(blocked)).toEqual([]);
+
+    // An administrator's block is not lifted from a comment.
+    expect((await post(url, mention(blocked, '@margin-review resume').delivery)).status).toBe(200);
+    const [resume] = await settled(blocked, 2);
+    expect(resume).toMatchObject({ command: 'resume', outcome: 'refused' });
+    const blocks = await admin.get(`/clients/${client.clientId}/reviewing/blocked-prs`);
+    expect(blocks.body.items).toContainEqual(
+      expect.objectContaining({ pullRequestId: blocked, reason: 'release freeze' }),
+    );
   });
 
   it('`pause` stops the next automatic review and `resume` restores it', async () => {

@@ -49,7 +49,7 @@ export async function processQueuedConversations(
 async function handleConversation(deps: ConversationsDeps, c: ConversationRecord, owner: string): Promise<void> {
   const finish = async (settled: Settled) => {
     const record: ConversationFinish = {
-      answer: settled.answer,
+      answer: settled.answer || null,
       outcome: settled.outcome,
       jobId: settled.jobId ?? null,
       usage: settled.usage ?? null,
@@ -95,10 +95,9 @@ async function handleConversation(deps: ConversationsDeps, c: ConversationRecord
   try {
     await post(opened, ref, pr, c, settled.answer);
   } catch (error) {
+    // Nothing done that cannot be done again (no job queued, no model paid for): try again later.
+    // Otherwise the conversation keeps what happened; only the reply is lost.
     if (c.attempts < MAX_CONVERSATION_ATTEMPTS && !isPermanent(error) && !settled.usageEvent && !settled.jobId) return;
-    // The work is done (a job queued, a model paid for): settle it even though the reply is lost.
-    if (settled.outcome !== 'failed' && !settled.usageEvent && !settled.jobId)
-      settled = { ...settled, outcome: 'failed' };
   }
   await finish(settled);
 }

@@ -611,6 +611,35 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await checkPage(page, '13c-spend');
   });
 
+  it('shows another month’s usage, and restarts a review the monthly hard cap held once the cap is raised', async () => {
+    await page.getByLabel('Month', { exact: true }).fill('2020-01');
+    await page.getByRole('region', { name: 'Usage by day' }).getByText('No model calls this month.').waitFor();
+    await env.github.loadPullRequest(billingScenario(47, 'c'));
+    const admin = await env.host.admin();
+    const budgetPath = `/admin/clients/${clientId()}/budget`;
+    expect((await admin.put(budgetPath, { monthlyHardCapUsd: 0 })).status).toBe(200);
+    const submitted = await admin.post(`/clients/${clientId()}/reviewing/jobs/by-coordinates`, {
+      providerScopePath: `${env.github.hostUrl}/acme`,
+      providerProjectKey: 'acme',
+      repositoryId: env.githubRepositoryId,
+      pullRequestId: 47,
+    });
+    expect(submitted.body).toMatchObject({ outcome: 'submitted' });
+    const held = page.getByRole('region', { name: 'Held or stopped by the budget' });
+    const row = held.getByRole('row', { name: /#47/ });
+    // The list is read when the page opens: reload until the worker has held the job.
+    for (let tries = 0; tries < 40 && (await row.count()) === 0; tries++) {
+      await page.reload();
+      await heading('Spend').waitFor();
+      await page.waitForTimeout(250);
+    }
+    expect(await row.textContent()).toMatch(/budget ?held/i);
+    expect((await admin.put(budgetPath, { monthlySoftCapUsd: 40, monthlyHardCapUsd: 50 })).status).toBe(200);
+    await row.getByRole('button', { name: 'Restart' }).click();
+    await held.getByText('No review is held or stopped by a spend cap.').waitFor();
+    expect((await admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`)).body.attempt).toBe(2);
+  });
+
   it('submits a review by coordinates and follows it to its result', async () => {
     await page.goto(`${clientPath}/reviews/submit`);
     await page.getByLabel('Scope URL', { exact: true }).fill(`${env.github.hostUrl}/acme`);
@@ -687,7 +716,8 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
 
   it('filters the job list by status, repository and pull request, the filters in the URL', async () => {
     await page.goto(`${clientPath}/reviews`);
-    await expect.poll(async () => (await jobRows()).length).toBe(4);
+    // #42 twice, #43 twice (one stopped, one failed and restarted), #47 (held by the budget, restarted).
+    await expect.poll(async () => (await jobRows()).length).toBe(5);
 
     await page.getByLabel('Status', { exact: true }).selectOption('stopped');
     await page.getByRole('button', { name: 'Filter', exact: true }).click();

@@ -289,6 +289,8 @@ export {
   BUDGET_CAPS,
   type ClientBudgetRecord,
   type ClientBudgetsRepository,
+  type InFlightSpendRecord,
+  type InFlightSpendRepository,
   MICROS_PER_USD,
   toMicroUsd,
   USAGE_GROUPINGS,

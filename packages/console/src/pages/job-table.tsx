@@ -1,10 +1,20 @@
 import type { Schemas } from '@margin/sdk-client';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge, Time } from '../ui/display.js';
 import { familyName } from '../words.js';
 
-/** Jobs as rows: one table for the overview and the client's review list. */
-export function JobTable({ jobs, clients }: { jobs: Schemas['JobSummary'][]; clients?: Schemas['Client'][] }) {
+/** Jobs as rows: one table for the overview, the client's review list and the jobs a budget stopped. */
+export function JobTable({
+  jobs,
+  clients,
+  action,
+}: {
+  jobs: Schemas['JobSummary'][];
+  clients?: Schemas['Client'][];
+  /** A last column with what can be done to each job. */
+  action?: (job: Schemas['JobSummary']) => ReactNode;
+}) {
   return (
     <table>
       <caption className="sr-only">Review jobs</caption>
@@ -17,6 +27,11 @@ export function JobTable({ jobs, clients }: { jobs: Schemas['JobSummary'][]; cli
           <th scope="col">Findings</th>
           <th scope="col">Trigger</th>
           <th scope="col">Submitted</th>
+          {action && (
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -38,6 +53,7 @@ export function JobTable({ jobs, clients }: { jobs: Schemas['JobSummary'][]; cli
             <td>
               <Time at={j.submittedAt} />
             </td>
+            {action && <td>{action(j)}</td>}
           </tr>
         ))}
       </tbody>

@@ -10,17 +10,20 @@ import { Badge, ConfirmButton, Empty, formatCount, formatUsd, Loaded, Time } fro
 import { Form, ProblemSummary, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { BUDGET_CAPS, BUDGET_STATES, type BudgetCap, label } from '../words.js';
-import { DailyUsageChart } from './usage-chart.js';
+import { JobTable } from './job-table.js';
+import { DailyUsageChart, monthWindow } from './usage-chart.js';
 
 type UsageReport = Schemas['UsageReport'];
 type Budget = Schemas['Budget'];
 type ClientGrouping = 'day' | 'model' | 'purpose' | 'repository';
 
-/** One token-usage report of the client for the current calendar month (the API's default window). */
-function useClientUsage(clientId: string, groupBy: ClientGrouping) {
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+
+/** One token-usage report of the client for one calendar month. */
+function useClientUsage(clientId: string, groupBy: ClientGrouping, month: string) {
   return useQuery({
-    queryKey: [...queryKeys.usage(clientId), groupBy],
-    queryFn: () => api.spend.clientTokenUsage(clientId, { groupBy }),
+    queryKey: [...queryKeys.usage(clientId), groupBy, month],
+    queryFn: () => api.spend.clientTokenUsage(clientId, { groupBy, ...monthWindow(month) }),
   });
 }
 
@@ -31,18 +34,29 @@ function useClientUsage(clientId: string, groupBy: ClientGrouping) {
 export function SpendPage() {
   const { client } = useClient();
   const { me } = useMe();
-  const byDay = useClientUsage(client.id, 'day');
-  const byModel = useClientUsage(client.id, 'model');
-  const byPurpose = useClientUsage(client.id, 'purpose');
-  const byRepository = useClientUsage(client.id, 'repository');
+  const [month, setMonth] = useState(thisMonth);
+  const byDay = useClientUsage(client.id, 'day', month);
+  const byModel = useClientUsage(client.id, 'model', month);
+  const byPurpose = useClientUsage(client.id, 'purpose', month);
+  const byRepository = useClientUsage(client.id, 'repository', month);
   const tenantRoles = me.tenantRoles as Record<string, string>;
   const seesTenant = me.globalRole === 'platformAdmin' || tenantRoles[client.tenantId] === 'TenantAdministrator';
   return (
     <Page title="Spend">
       <p>
-        What this client’s model calls used this calendar month (UTC) and what they are estimated to have cost. A cost
+        What this client’s model calls used in a calendar month (UTC) and what they are estimated to have cost. A cost
         marked ≈ includes calls to a model without a price, counted as US$0.
       </p>
+      <div className="row">
+        <TextField
+          label="Month"
+          name="month"
+          type="month"
+          max={thisMonth()}
+          value={month}
+          onChange={(value) => setMonth(/^\d{4}-\d{2}$/.test(value) ? value : thisMonth())}
+        />
+      </div>
       <Section title="Usage by day">
         <Loaded query={byDay}>
           {(report) =>
@@ -60,7 +74,8 @@ export function SpendPage() {
         <Loaded query={byRepository}>{(report) => <UsageTable report={report} keyHeader="Repository" />}</Loaded>
       </Section>
       <BudgetSection />
-      {seesTenant && <TenantSpendSection tenantId={client.tenantId} />}
+      <BudgetStoppedJobs />
+      {seesTenant && <TenantSpendSection tenantId={client.tenantId} month={month} />}
     </Page>
   );
 }
@@ -228,11 +243,54 @@ function BudgetForm({ clientId, budget }: { clientId: string; budget: Budget }) 
   );
 }
 
-/** The tenant's spend this month per client (needs budgeting; tenant administrators only). */
-function TenantSpendSection({ tenantId }: { tenantId: string }) {
+/**
+ * Reviews a budget held before any model call or stopped at a hard cap: restartable once the cap is
+ * raised or the period reset (a restart is admitted against the budget again).
+ */
+function BudgetStoppedJobs() {
+  const { client } = useClient();
+  const list = (status: 'budgetHeld' | 'budgetExceeded') =>
+    api.reviewing.listReviewJobs(client.id, { status, limit: 50 });
+  const jobs = useQuery({
+    queryKey: [...queryKeys.jobs(client.id), 'budget'],
+    queryFn: async () => {
+      const [held, exceeded] = await Promise.all([list('budgetHeld'), list('budgetExceeded')]);
+      return [...held.items, ...exceeded.items].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
+    },
+  });
+  return (
+    <Section title="Held or stopped by the budget">
+      <Loaded query={jobs}>
+        {(items) =>
+          items.length === 0 ? (
+            <Empty>No review is held or stopped by a spend cap.</Empty>
+          ) : (
+            <JobTable jobs={items} action={(job) => <RestartButton jobId={job.jobId} />} />
+          )
+        }
+      </Loaded>
+    </Section>
+  );
+}
+
+function RestartButton({ jobId }: { jobId: string }) {
+  const { client } = useClient();
+  const restart = useAction(() => api.reviewing.restartReviewJob(jobId), [queryKeys.jobs(client.id)]);
+  return (
+    <>
+      <button type="button" onClick={() => void restart.run()} disabled={restart.pending}>
+        Restart
+      </button>
+      <ProblemSummary problem={restart.problem} />
+    </>
+  );
+}
+
+/** The tenant's spend in the month per client (needs budgeting; tenant administrators only). */
+function TenantSpendSection({ tenantId, month }: { tenantId: string; month: string }) {
   const spend = useQuery({
-    queryKey: [...queryKeys.tenantSpend(tenantId), 'client'],
-    queryFn: () => api.spend.tenantSpend(tenantId, { groupBy: 'client' }),
+    queryKey: [...queryKeys.tenantSpend(tenantId), 'client', month],
+    queryFn: () => api.spend.tenantSpend(tenantId, { groupBy: 'client', ...monthWindow(month) }),
   });
   // The same list the client switcher reads, so it is usually cached already.
   const clients = useQuery({

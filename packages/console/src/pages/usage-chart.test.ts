@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysBetween } from './usage-chart.js';
+import { daysBetween, monthWindow } from './usage-chart.js';
 
 describe('daysBetween', () => {
   it('lists every UTC day of the window, both ends included', () => {
@@ -13,5 +13,14 @@ describe('daysBetween', () => {
 
   it('counts a whole month, whatever the local time zone', () => {
     expect(daysBetween('2026-10-01', '2026-10-31')).toHaveLength(31);
+  });
+});
+
+describe('monthWindow', () => {
+  it('spans the calendar month from its first to its last day, leap years included', () => {
+    expect(monthWindow('2026-11')).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    expect(monthWindow('2026-12')).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(monthWindow('2028-02')).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(monthWindow('2027-02')).toEqual({ from: '2027-02-01', to: '2027-02-28' });
   });
 });

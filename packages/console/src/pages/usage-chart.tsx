@@ -72,3 +72,10 @@ export function DailyUsageChart({ report }: { report: UsageReport }) {
     </figure>
   );
 }
+
+/** A calendar month (UTC) as the reports' window: its first and last day. */
+export function monthWindow(month: string): { from: string; to: string } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, m, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+}

@@ -45,6 +45,8 @@ export function createReviewEngine(options: ReviewEngineOptions = {}): ReviewEng
         temperature: job.options.reviewTemperature,
         blockedReason: ctx.blockedReason,
         settings: { ...options.settings, spendCaps: ctx.spendCapsApply ? tighter(spendCaps, ctx.budgetCaps) : {} },
+        sharedSpend: ctx.spendCapsApply ? ctx.sharedSpend : undefined,
+        onModelCall: ctx.onModelCall,
       });
       if (run.status !== 'reviewed') {
         return {

@@ -37,7 +37,7 @@ export { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from './pipeline/review-
 export { type ReviewPublisher, type ReviewSource, scmReviewSource } from './pipeline/review-source.js';
 export { runReview } from './pipeline/run-review.js';
 export { VERIFY_SYSTEM_PROMPT } from './prompt/review-prompt.js';
-export type { JobUsage, ModelCallUsage } from './protocol/job-usage.js';
+export { type JobUsage, jobUsageOf, type ModelCallUsage } from './protocol/job-usage.js';
 export type { PassTokens, ProtocolEventInput, ProtocolPass, ProtocolWriter } from './protocol/protocol-writer.js';
 export type { RecordedEvent, RecordedPass } from './protocol/recorded-protocol.js';
 export { EVENT_CATEGORIES, type EventCategory, type PassOutcome, RESOLVED_HEAD_EVENT } from './protocol/vocabulary.js';
@@ -50,6 +50,7 @@ export type {
   ReviewModels,
   ReviewOutcome,
   ReviewScm,
+  SharedSpendV1,
 } from './review-engine-v1.js';
 export { everyChunkFailed } from './review-failure.js';
 export * from './standalone/index.js';

@@ -2,7 +2,7 @@ import type { AiModelV1, AiPurpose, ModelPrices, ReasoningEffort } from '../ai-m
 import type { Clock, EventBus, Ids } from '../kernel/index.js';
 import type { PullRequestRef, ScmProviderV1, ScmUser } from '../scm-provider/index.js';
 import type { ReviewMemory } from './memory/review-memory.js';
-import type { JobUsage } from './protocol/job-usage.js';
+import type { JobUsage, ModelCallUsage } from './protocol/job-usage.js';
 import type { ProtocolWriter } from './protocol/protocol-writer.js';
 
 /** The model serving one purpose for a job, with what the engine needs to budget and price it. */
@@ -73,6 +73,29 @@ export interface ReviewContext {
    * the tighter of it and the installation's caps.
    */
   budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+  /** The client's budget as several hosts share it, when one of its hard caps is shared by other reviews. */
+  sharedSpend?: SharedSpendV1 | undefined;
+  /**
+   * Hears each model call as it returns (the calls `ReviewOutcome.usage` lists at the end), so a
+   * review that throws is still accounted for what it spent.
+   */
+  onModelCall?: ((call: ModelCallUsage) => void) | undefined;
+}
+
+/**
+ * A hard cap several reviews draw on at once (a client's monthly or pull-request cap, with reviews
+ * running on several hosts). Before a chunk's calls the engine claims their estimated cost; a refused
+ * claim keeps the chunk from starting, as the run's own hard cap does. Each finished call's real cost
+ * is reported as it comes back, and the claim is released when the chunk ends. So the cap is passed
+ * by at most what the chunks in flight spend beyond their estimates.
+ */
+export interface SharedSpendV1 {
+  /** Whether `usd` more fits under the shared caps, claimed if so. */
+  claim(usd: number): Promise<boolean>;
+  /** Gives a claim back once its calls have ended (their cost came in through `spent`). */
+  release(usd: number): Promise<void>;
+  /** One finished call's cost; shared with the next claim or release. */
+  spent(usd: number): void;
 }
 
 export interface ReviewOutcome {

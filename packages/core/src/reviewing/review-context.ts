@@ -12,6 +12,7 @@ import type {
   ReviewMemory,
   ReviewModel,
   ReviewScm,
+  SharedSpendV1,
 } from '../review-engine/index.js';
 import type { ProviderConnectionRecord } from '../scm/index.js';
 import { connectScmProvider, scopeWithConnection } from '../scm/index.js';
@@ -36,6 +37,10 @@ export function createReviewContext(
     spendCapsApply: boolean;
     /** The client budget's headroom, when spend caps apply. */
     budgetCaps?: { softUsd?: number | undefined; hardUsd?: number | undefined } | undefined;
+    /** The client budget's hard caps shared with the reviews running at once, when one binds. */
+    sharedSpend?: SharedSpendV1 | undefined;
+    /** Hears each model call as it returns. */
+    onModelCall?: ReviewContext['onModelCall'];
   },
 ): ReviewContext {
   const models = new Map<AiPurpose, Promise<ReviewModel>>();
@@ -68,6 +73,8 @@ export function createReviewContext(
     memory: reviewMemory(deps, job),
     spendCapsApply: run.spendCapsApply,
     budgetCaps: run.budgetCaps,
+    sharedSpend: run.sharedSpend,
+    onModelCall: run.onModelCall,
     clock: deps.clock,
     ids: deps.ids,
     events: deps.events,

@@ -133,6 +133,44 @@ describe('running a claimed job', () => {
     expect(failed).toEqual([{ jobId, clientId, reason: 'Every chunk failed.' }]);
   });
 
+  it('keeps what a review that threw had spent: on the job and in the ledger, call for call', async () => {
+    const jobId = await submit(1);
+    const call = (purpose: string, estimatedCostUsd: number) => ({
+      at: h.clock.now().toISOString(),
+      purpose,
+      logicalModel: null,
+      connectionId: 'conn-1',
+      remoteModelId: 'model-a',
+      inputTokens: 1000,
+      cachedInputTokens: 100,
+      outputTokens: 50,
+      reasoningTokens: 0,
+      estimatedCostUsd,
+      costIsApproximate: false,
+    });
+    h.engine.script = async (_job, ctx) => {
+      ctx.onModelCall?.(call('reviewDefault', 0.001234));
+      ctx.onModelCall?.(call('reviewVerification', 0.000101));
+      throw MarginError.provider('unavailable', 'The provider stopped answering.');
+    };
+    expect((await execute(await claimOne())).status).toBe('failed');
+    expect((await status(jobId)).usage).toMatchObject({
+      inputTokens: 2000,
+      cachedInputTokens: 200,
+      outputTokens: 100,
+      estimatedCostUsd: 0.001335,
+      byModel: [
+        expect.objectContaining({ purpose: 'reviewDefault', estimatedCostUsd: 0.001234 }),
+        expect.objectContaining({ purpose: 'reviewVerification', estimatedCostUsd: 0.000101 }),
+      ],
+    });
+    const events = await h.storage.usageEvents.listForJob(jobId);
+    expect(events.map((e) => [e.purpose, e.estimatedCostUsd])).toEqual([
+      ['reviewDefault', 0.001234],
+      ['reviewVerification', 0.000101],
+    ]);
+  });
+
   it('fails a job whose engine throws: with the error’s message, or a generic one for an unexpected error', async () => {
     const explained = await submit(1);
     h.engine.script = async () => {

@@ -1,8 +1,8 @@
 import { MarginError, SYSTEM_TENANT_ID } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
-import type { ReviewEngineV1 } from '../review-engine/index.js';
+import { type JobUsage, jobUsageOf, type ModelCallUsage, type ReviewEngineV1 } from '../review-engine/index.js';
 import { budgetAdmission } from '../spend/index.js';
-import type { LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
+import type { FinishRequest, LostLease, ReclaimOutcome, ReviewJobRecord } from './job-record.js';
 import { createProtocolWriter } from './protocol-writer.js';
 import { createReviewContext } from './review-context.js';
 import type { ReviewingDeps } from './reviewing-deps.js';
@@ -114,30 +114,39 @@ export async function executeJob(
 ): Promise<ExecutionOutcome> {
   const protocol = createProtocolWriter(deps, job.id, job.attempt);
   const now = () => deps.clock.now().toISOString();
+  /** Every model call of this attempt as it returned: a review that throws still spent them. */
+  const calls: ModelCallUsage[] = [];
+
+  /**
+   * Ends the job with its usage. The usage and its ledger events land together or not at all, so
+   * reports never disagree with jobs; the job's in-flight claims go with them (the ledger counts
+   * its calls now). False when the job was no longer this run's to end.
+   */
+  const finish = async (end: Omit<FinishRequest, 'at' | 'usage'>, usage: JobUsage | null): Promise<boolean> => {
+    const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;
+    const split = splitJobUsage(deps.ids, job, tenantId, usage);
+    const recorded = await deps.storage.transaction(async (tx) => {
+      const finished = await tx.reviewJobs.finish(job.id, run.owner, { ...end, at: now(), usage: split.usage });
+      if (finished && split.events.length > 0) await tx.usageEvents.record(split.events);
+      if (finished) await tx.inFlightSpend.remove(job.id);
+      return finished;
+    });
+    deps.jobStatusCache.forget(job.id);
+    return recorded;
+  };
+
   const fail = async (message: string, error?: unknown): Promise<ExecutionOutcome> => {
     const pass = await protocol.pass('operational', 'Review failed');
     pass.event({ kind: 'failure', name: 'job.failed', eventCategory: 'operational', body: { message } });
     await pass.complete('failed');
-    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
-      status: 'failed',
-      at: now(),
-      error: message,
-    });
-    deps.jobStatusCache.forget(job.id);
-    if (recorded) {
-      deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: message });
-    }
+    const recorded = await finish({ status: 'failed', error: message }, calls.length ? jobUsageOf(calls) : null);
+    if (recorded) deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: message });
     return { status: 'failed', error };
   };
 
   /** Ends the job `budgetHeld` before any model call; a restart re-admits it. */
   const hold = async (reason: string): Promise<ExecutionOutcome> => {
-    const recorded = await deps.storage.reviewJobs.finish(job.id, run.owner, {
-      status: 'budgetHeld',
-      at: now(),
-      error: reason,
-    });
-    deps.jobStatusCache.forget(job.id);
+    const recorded = await finish({ status: 'budgetHeld', error: reason }, null);
     if (recorded) deps.events.emit('job.completed', { jobId: job.id, clientId: job.clientId, status: 'budgetHeld' });
     return { status: recorded ? 'budgetHeld' : 'abandoned' };
   };
@@ -152,7 +161,7 @@ export async function executeJob(
     // Decided once per job: a license change while it runs applies from the next job on.
     const spendCapsApply = await isCapabilityAvailable(deps, 'budgeting');
     // Without budgeting the client's caps stay stored and bind nothing.
-    const admission = spendCapsApply ? await budgetAdmission(deps, job.clientId, job.pullRequestKey) : {};
+    const admission = spendCapsApply ? await budgetAdmission(deps, job) : {};
     if (admission.heldReason) return hold(admission.heldReason);
     const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
     const context = createReviewContext(deps, job, {
@@ -161,25 +170,15 @@ export async function executeJob(
       onProgress,
       spendCapsApply,
       budgetCaps,
+      sharedSpend: admission.shared,
+      onModelCall: (call) => calls.push(call),
     });
     const outcome = await engine.review(job, context);
     if (run.signal.aborted) return { status: 'abandoned' };
-    const tenantId = (await deps.storage.clients.findById(job.clientId))?.tenantId ?? SYSTEM_TENANT_ID;
-    const { usage, events } = splitJobUsage(deps.ids, job, tenantId, outcome.usage);
-    // The job's usage and its ledger events land together or not at all, so reports never disagree with jobs.
-    const recorded = await deps.storage.transaction(async (tx) => {
-      const finished = await tx.reviewJobs.finish(job.id, run.owner, {
-        status: outcome.status,
-        at: now(),
-        result: outcome.result,
-        usage,
-        error: outcome.reason ?? null,
-        progress,
-      });
-      if (finished && events.length > 0) await tx.usageEvents.record(events);
-      return finished;
-    });
-    deps.jobStatusCache.forget(job.id);
+    const recorded = await finish(
+      { status: outcome.status, result: outcome.result, error: outcome.reason ?? null, progress },
+      outcome.usage,
+    );
     if (!recorded) return { status: 'abandoned' };
     if (outcome.status === 'failed') {
       deps.events.emit('job.failed', { jobId: job.id, clientId: job.clientId, reason: outcome.reason ?? '' });

@@ -2,11 +2,14 @@ import type { Actor } from '../kernel/index.js';
 import { requireCapability } from '../licensing/index.js';
 import { BUDGET_CAPS, type ClientBudgetRecord } from './budget-record.js';
 import { BudgetInput, type BudgetViewBody } from './schemas.js';
+import { type SharedSpend, type SharedSpendDeps, sharedSpend } from './shared-spend.js';
 import type { SpendDeps } from './spend-deps.js';
 import { MICROS_PER_USD } from './spend-records.js';
 
-/** What reading a client's standing needs: the worker admits jobs with it, outside the use cases. */
+/** What reading a client's standing needs. */
 type LedgerReader = { storage: Pick<SpendDeps['storage'], 'clientBudgets' | 'usageEvents'>; clock: SpendDeps['clock'] };
+/** What admitting a job needs: the worker does it, outside the use cases. */
+type AdmissionDeps = SharedSpendDeps & { storage: Pick<SpendDeps['storage'], 'clientBudgets'> };
 
 const noCaps = (clientId: string, at: string): ClientBudgetRecord => ({
   clientId,
@@ -110,6 +113,8 @@ export interface BudgetAdmission {
   /** The tightest headroom of the monthly, pull-request and increment caps, for the engine (absent: no cap). */
   softUsd?: number | undefined;
   hardUsd?: number | undefined;
+  /** Set when a monthly or pull-request hard cap binds: reviews running at once share what is left of it. */
+  shared?: SharedSpend | undefined;
 }
 
 const usd = (n: number) => `US$${Math.round(n * MICROS_PER_USD) / MICROS_PER_USD}`;
@@ -120,11 +125,11 @@ const usd = (n: number) => `US$${Math.round(n * MICROS_PER_USD) / MICROS_PER_USD
  * cap, or the increment hard cap is 0; else the tightest headroom.
  */
 export async function budgetAdmission(
-  deps: LedgerReader,
-  clientId: string,
-  pullRequestKey: string,
+  deps: AdmissionDeps,
+  job: { id: string; clientId: string; pullRequestKey: string },
 ): Promise<BudgetAdmission> {
-  const { budget: b, spentUsd } = await standingOf(deps, clientId);
+  const { clientId, pullRequestKey } = job;
+  const { budget: b, startedAt, spentUsd } = await standingOf(deps, clientId);
   const prCapped = b.pullRequestHardCapUsd !== null || b.pullRequestSoftCapUsd !== null;
   const prSpentUsd = prCapped
     ? (await deps.storage.usageEvents.costOfPullRequest(clientId, pullRequestKey)) / MICROS_PER_USD
@@ -159,5 +164,6 @@ export async function budgetAdmission(
   // The engine takes positive caps with soft ≤ hard: a soft cap already passed degrades as far as it can.
   const softUsd =
     softLeft === undefined ? undefined : Math.min(Math.max(softLeft, 1 / MICROS_PER_USD), hardUsd ?? Infinity);
-  return { softUsd, hardUsd };
+  const sharesCap = b.monthlyHardCapUsd !== null || b.pullRequestHardCapUsd !== null;
+  return { softUsd, hardUsd, shared: sharesCap ? sharedSpend(deps, job, b, startedAt) : undefined };
 }

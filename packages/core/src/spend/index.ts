@@ -1,5 +1,6 @@
 export { BUDGET_CAPS, type BudgetCap, type ClientBudgetRecord, type ClientBudgetsRepository } from './budget-record.js';
 export { type BudgetAdmission, budgetAdmission } from './budgets.js';
+export type { InFlightSpendRecord, InFlightSpendRepository } from './in-flight-spend.js';
 export { MAX_REPORT_DAYS } from './reports.js';
 export {
   BUDGET_STATES,

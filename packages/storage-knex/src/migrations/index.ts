@@ -18,6 +18,7 @@ import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
 import { conversations } from './0060_conversations.js';
+import { inFlightSpend } from './0090_in_flight_spend.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   auditTrail,
   tenantAiPolicy,
   conversations,
+  inFlightSpend,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

@@ -11,6 +11,7 @@ import { knexClients } from './clients.js';
 import { knexConversations } from './conversations.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
+import { knexInFlightSpend } from './in-flight-spend.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
 import { knexMemberships } from './memberships.js';
 import { knexPersonalAccessTokens } from './personal-access-tokens.js';
@@ -63,5 +64,6 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     usageEvents: knexUsageEvents(db),
     clientBudgets: knexClientBudgets(db),
     conversations: knexConversations(db, dialect),
+    inFlightSpend: knexInFlightSpend(db),
   };
 }

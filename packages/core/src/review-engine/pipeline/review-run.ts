@@ -4,9 +4,9 @@ import type { CoverageManifest } from '../coverage.js';
 import type { KnownMatch } from '../dedupe/dedupe.js';
 import type { EngineFinding } from '../engine-finding.js';
 import type { KnownFinding, PublicationEntry, ReviewMemory } from '../memory/review-memory.js';
-import type { JobUsage } from '../protocol/job-usage.js';
+import type { JobUsage, ModelCallUsage } from '../protocol/job-usage.js';
 import type { ProtocolWriter } from '../protocol/protocol-writer.js';
-import type { ReviewModels } from '../review-engine-v1.js';
+import type { ReviewModels, SharedSpendV1 } from '../review-engine-v1.js';
 import type { Settled } from './finding-lifecycle.js';
 import type { ReviewSettings } from './review-settings.js';
 import type { ReviewSource } from './review-source.js';
@@ -26,6 +26,10 @@ export interface RunReviewInput {
   temperature?: number | undefined;
   blockedReason?: (() => Promise<string | undefined>) | undefined;
   settings?: Partial<ReviewSettings> | undefined;
+  /** A hard cap other reviews draw on too; claimed before each chunk. */
+  sharedSpend?: SharedSpendV1 | undefined;
+  /** Hears each model call as it returns. */
+  onModelCall?: ((call: ModelCallUsage) => void) | undefined;
 }
 
 export interface ReviewRun {

@@ -1,41 +1,25 @@
 import type { AiChatRequest, AiChatResult, AiPurpose, AiUsage } from '../../ai-model/index.js';
-import { addUsage, emptyUsage, estimateCostUsd } from '../../ai-model/index.js';
+import { estimateCostUsd } from '../../ai-model/index.js';
 import type { Clock } from '../../kernel/index.js';
 import { MarginError } from '../../kernel/index.js';
 import { isPriced } from '../budget/spend-caps.js';
-import type { JobUsage, ModelCallUsage } from '../protocol/job-usage.js';
+import { type JobUsage, jobUsageOf, type ModelCallUsage } from '../protocol/job-usage.js';
 import type { ProtocolPass } from '../protocol/protocol-writer.js';
 import type { ReviewModel } from '../review-engine-v1.js';
 
-interface Entry {
-  connectionId: string;
-  remoteModelId: string;
-  purpose: AiPurpose;
-  usage: AiUsage;
-  /** Whole millionths of a US dollar, so the job's totals and the ledger's sums agree exactly. */
-  costMicroUsd: number;
-}
-
-/** Tokens and estimated cost of every model call of a job, by model and purpose, and one by one. */
+/** Tokens and estimated cost of every model call of a job, one by one as they return. */
 export class UsageLedger {
-  private readonly entries = new Map<string, Entry>();
   private readonly calls: ModelCallUsage[] = [];
+  private costMicroUsd = 0;
+
+  /** `onCall` hears each call as it is counted (a failed review still accounts for it; a shared budget learns it). */
+  constructor(private readonly onCall?: (call: ModelCallUsage) => void) {}
 
   add(model: ReviewModel, purpose: AiPurpose, usage: AiUsage, at: string): void {
-    const key = `${model.connectionId}\u0000${model.model.remoteModelId}\u0000${purpose}`;
-    const entry = this.entries.get(key) ?? {
-      connectionId: model.connectionId,
-      remoteModelId: model.model.remoteModelId,
-      purpose,
-      usage: emptyUsage(),
-      costMicroUsd: 0,
-    };
     // Each call is rounded to a millionth of a dollar once; every sum after that is exact.
     const costMicroUsd = Math.round(estimateCostUsd(usage, model.prices) * MICROS);
-    entry.usage = addUsage(entry.usage, usage);
-    entry.costMicroUsd += costMicroUsd;
-    this.entries.set(key, entry);
-    this.calls.push({
+    this.costMicroUsd += costMicroUsd;
+    const call: ModelCallUsage = {
       at,
       purpose,
       logicalModel: model.logicalModel ?? null,
@@ -47,42 +31,19 @@ export class UsageLedger {
       reasoningTokens: usage.reasoningTokens,
       estimatedCostUsd: costMicroUsd / MICROS,
       costIsApproximate: !isPriced(model.prices),
-    });
+    };
+    this.calls.push(call);
+    this.onCall?.(call);
   }
 
   /** US$ spent so far at the models' prices: what the hard spend cap is checked against. */
   costUsd(): number {
-    let sum = 0;
-    for (const e of this.entries.values()) sum += e.costMicroUsd;
-    return sum / MICROS;
-  }
-
-  total(): AiUsage {
-    let sum = emptyUsage();
-    for (const e of this.entries.values()) sum = addUsage(sum, e.usage);
-    return sum;
+    return this.costMicroUsd / MICROS;
   }
 
   /** The job status's `usage` (decisions.md): totals and one entry per model and purpose, and the calls. */
   toJobUsage(): JobUsage {
-    const entries = [...this.entries.values()];
-    const byModel = entries.map((e) => ({
-      connectionId: e.connectionId,
-      remoteModelId: e.remoteModelId,
-      purpose: e.purpose,
-      inputTokens: e.usage.inputTokens + e.usage.cacheWriteTokens,
-      cachedInputTokens: e.usage.cachedInputTokens,
-      outputTokens: e.usage.outputTokens,
-      estimatedCostUsd: e.costMicroUsd / MICROS,
-    }));
-    return {
-      inputTokens: byModel.reduce((n, m) => n + m.inputTokens, 0),
-      cachedInputTokens: byModel.reduce((n, m) => n + m.cachedInputTokens, 0),
-      outputTokens: byModel.reduce((n, m) => n + m.outputTokens, 0),
-      estimatedCostUsd: entries.reduce((n, e) => n + e.costMicroUsd, 0) / MICROS,
-      byModel,
-      calls: this.calls.map((c) => ({ ...c })),
-    };
+    return jobUsageOf(this.calls);
   }
 }
 

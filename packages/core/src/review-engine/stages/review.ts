@@ -46,6 +46,8 @@ interface Tally {
  * flight finish, the rest are recorded as kept back.
  */
 export async function review(ctx: RunContext, run: Planned): Promise<Reviewed> {
+  const shared = ctx.input.sharedSpend;
+  const claimOf = chunkClaims(run);
   const openKnown = openKnownByPath(run.known);
   const env = chunkEnv(ctx, run, openKnown);
   const knownOf = (file: PlannedFile) => [
@@ -71,12 +73,16 @@ export async function review(ctx: RunContext, run: Planned): Promise<Reviewed> {
     }
   });
   async function reviewOne(chunk: PackedChunk, index: number): Promise<void> {
-    if (env.hardUsd !== undefined && ctx.ledger.costUsd() >= env.hardUsd) {
+    const claim = claimOf(chunk);
+    const overOwnCap = env.hardUsd !== undefined && ctx.ledger.costUsd() >= env.hardUsd;
+    if (overOwnCap || (shared && !(await shared.claim(claim)))) {
       tally.notStarted.push(chunk);
       return;
     }
     for (const part of chunk.parts) tally.started.add(part.fileId);
-    const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${run.chunks.length}`, env);
+    const result = await reviewChunk(chunk, `Review chunk ${index + 1} of ${run.chunks.length}`, env).finally(() =>
+      shared?.release(claim),
+    );
     for (const f of result.findings) f.chunk = index;
     tally.findings.push(...result.findings);
     tally.failedChunks.push(...result.failures);
@@ -206,4 +212,14 @@ async function stopAtHardCap(
   });
   await pass.complete('skipped');
   return stop;
+}
+
+/**
+ * What a chunk claims of a shared budget before its calls: its share of the plan's estimate, by the
+ * tokens it sends (the estimate is linear in the chunks, so the shares add up to it).
+ */
+function chunkClaims(run: Planned): (chunk: PackedChunk) => number {
+  const total = run.capPlan.estimate.costUsd;
+  const tokens = run.chunks.reduce((n, c) => n + c.tokens, 0);
+  return (chunk) => (tokens > 0 ? (total * chunk.tokens) / tokens : 0);
 }

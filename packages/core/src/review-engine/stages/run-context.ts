@@ -26,12 +26,16 @@ export interface RunContext {
 
 export function createRunContext(input: RunReviewInput): RunContext {
   const settings: ReviewSettings = { ...DEFAULT_REVIEW_SETTINGS, ...input.settings };
+  const { sharedSpend, onModelCall } = input;
   return {
     input,
     settings,
     caps: checkSpendCaps(settings.spendCaps),
     thorough: checkThoroughSettings(settings.thorough),
-    ledger: new UsageLedger(),
+    ledger: new UsageLedger((call) => {
+      onModelCall?.(call);
+      sharedSpend?.spent(call.estimatedCostUsd);
+    }),
     protocol: input.protocol,
     signal: input.signal,
     source: input.source,

@@ -1,6 +1,7 @@
 import {
   addUsage,
   type ClientBudgetsRepository,
+  type InFlightSpendRepository,
   noUsage,
   toMicroUsd,
   type UsageEventRecord,
@@ -89,6 +90,34 @@ export function memoryClientBudgets(state: () => MemoryState): ClientBudgetsRepo
     },
     async save(budget) {
       state().clientBudgets.set(budget.clientId, copy(budget));
+    },
+  };
+}
+
+export function memoryInFlightSpend(state: () => MemoryState): InFlightSpendRepository {
+  const rows = () => state().inFlightSpend;
+  return {
+    async adjust(key, delta, at) {
+      const row = rows().get(key.jobId) ?? { ...key, reservedMicroUsd: 0, spentMicroUsd: 0, updatedAt: at };
+      rows().set(key.jobId, {
+        ...row,
+        reservedMicroUsd: row.reservedMicroUsd + delta.reservedMicroUsd,
+        spentMicroUsd: row.spentMicroUsd + delta.spentMicroUsd,
+        updatedAt: at,
+      });
+    },
+    async totals(clientId, pullRequestKey) {
+      let clientMicroUsd = 0;
+      let pullRequestMicroUsd = 0;
+      for (const r of rows().values()) {
+        if (r.clientId !== clientId) continue;
+        clientMicroUsd += r.reservedMicroUsd + r.spentMicroUsd;
+        if (r.pullRequestKey === pullRequestKey) pullRequestMicroUsd += r.reservedMicroUsd + r.spentMicroUsd;
+      }
+      return { clientMicroUsd, pullRequestMicroUsd };
+    },
+    async remove(jobId) {
+      rows().delete(jobId);
     },
   };
 }

@@ -26,7 +26,7 @@ import type {
   StoredFindingRecord,
 } from '../../reviewing/index.js';
 import type { ProviderConnectionRecord, ProviderScopeRecord, ReviewerIdentityRecord } from '../../scm/index.js';
-import type { ClientBudgetRecord, UsageEventRecord } from '../../spend/index.js';
+import type { ClientBudgetRecord, InFlightSpendRecord, UsageEventRecord } from '../../spend/index.js';
 import type { ClientMemberRecord, ClientRecord, TenantMemberRecord, TenantRecord } from '../../tenancy/index.js';
 import type {
   CrawlConfigurationRecord,
@@ -77,6 +77,7 @@ export interface MemoryState {
   usageEvents: Map<string, UsageEventRecord>;
   clientBudgets: Map<string, ClientBudgetRecord>;
   conversations: Map<string, ConversationRecord>;
+  inFlightSpend: Map<string, InFlightSpendRecord>;
 }
 
 export const SYSTEM_TENANT_SEED: TenantRecord = {
@@ -121,6 +122,7 @@ export function emptyMemoryState(): MemoryState {
     usageEvents: new Map(),
     clientBudgets: new Map(),
     conversations: new Map(),
+    inFlightSpend: new Map(),
   };
 }
 

@@ -23,7 +23,7 @@ import {
 } from './memory-reviewing.js';
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
-import { memoryClientBudgets, memoryUsageEvents } from './memory-spend.js';
+import { memoryClientBudgets, memoryInFlightSpend, memoryUsageEvents } from './memory-spend.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import {
@@ -65,6 +65,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     usageEvents: memoryUsageEvents(state),
     clientBudgets: memoryClientBudgets(state),
     conversations: memoryConversations(state),
+    inFlightSpend: memoryInFlightSpend(state),
   };
 }
 

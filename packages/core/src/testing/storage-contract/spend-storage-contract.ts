@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import type { UsageEventRecord } from '../../spend/index.js';
-import { client, type StorageGetter, uuid } from './fixtures.js';
+import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
 
 function event(clientId: string, overrides: Partial<UsageEventRecord> = {}): UsageEventRecord {
   return {
@@ -159,6 +159,39 @@ export function spendStorageContract(storage: StorageGetter): void {
       const reset = { ...budget, monthlyHardCapUsd: null, periodStartedAt: '2026-03-02T10:00:00.000Z' };
       await storage().clientBudgets.save(reset);
       expect(await storage().clientBudgets.find(c.id)).toEqual(reset);
+    });
+  });
+
+  describe('in-flight spend', () => {
+    it('adds claims and spend per running job and sums them per client and per pull request', async () => {
+      const c = client();
+      const other = client();
+      await storage().clients.insert(c);
+      await storage().clients.insert(other);
+      const a = reviewJobRecord(c.id);
+      const b = reviewJobRecord(c.id, { pullRequestKey: 'gitHostA|https://github.com|42|8' });
+      const elsewhere = reviewJobRecord(other.id);
+      for (const j of [a, b, elsewhere]) await storage().reviewJobs.insert(j);
+      const key = (j: typeof a) => ({ jobId: j.id, clientId: j.clientId, pullRequestKey: j.pullRequestKey });
+      expect(await storage().inFlightSpend.totals(c.id, a.pullRequestKey)).toEqual({
+        clientMicroUsd: 0,
+        pullRequestMicroUsd: 0,
+      });
+      await storage().inFlightSpend.adjust(key(a), { reservedMicroUsd: 500_000, spentMicroUsd: 0 }, NOW);
+      // A claim released as its calls' real cost comes in: reserved goes down, spent up.
+      await storage().inFlightSpend.adjust(key(a), { reservedMicroUsd: -500_000, spentMicroUsd: 420_001 }, LATER);
+      await storage().inFlightSpend.adjust(key(b), { reservedMicroUsd: 250_000, spentMicroUsd: 10 }, NOW);
+      await storage().inFlightSpend.adjust(key(elsewhere), { reservedMicroUsd: 9_000_000, spentMicroUsd: 0 }, NOW);
+      expect(await storage().inFlightSpend.totals(c.id, a.pullRequestKey)).toEqual({
+        clientMicroUsd: 670_011,
+        pullRequestMicroUsd: 420_001,
+      });
+      await storage().inFlightSpend.remove(a.id);
+      await storage().inFlightSpend.remove(a.id);
+      expect(await storage().inFlightSpend.totals(c.id, a.pullRequestKey)).toEqual({
+        clientMicroUsd: 250_010,
+        pullRequestMicroUsd: 0,
+      });
     });
   });
 }

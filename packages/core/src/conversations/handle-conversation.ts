@@ -221,7 +221,8 @@ async function question(
   const request = await deps.origins.reviewRequestFor(c, opened, pr);
   const prKey = request ? keyOf(request) : null;
   if (await isCapabilityAvailable(deps, 'budgeting')) {
-    const admission = await budgetAdmission(deps, c.clientId, prKey ?? '');
+    // Only the hold is read: an answer is one short call, not a review sharing the caps.
+    const admission = await budgetAdmission(deps, { id: c.id, clientId: c.clientId, pullRequestKey: prKey ?? '' });
     if (admission.heldReason) {
       return {
         answer: 'The review budget for this period is used up, so this question was not sent to a model.',

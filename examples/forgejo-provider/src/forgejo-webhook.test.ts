@@ -116,6 +116,13 @@ describe('Forgejo webhook parsing', () => {
       targetBranch: '',
       status: 'open',
       idempotencyKey: 'c0ffee00-1234-4abc-8def-0123456789ab',
+      comment: {
+        commentId: '9002',
+        body: '@margin-bot please take another look.',
+        author: { externalUserId: '9', login: 'grace', displayName: 'Grace Hopper', isBot: false },
+        createdAt: '2026-05-05T12:31:00Z',
+        isReviewComment: false,
+      },
     });
     const payload = JSON.parse(raw('webhook-issue-comment.json').toString('utf8'));
     expect(forgejoWebhook.parse(headers('issue_comment'), { ...payload, is_pull: false }).kind).toBe('unclassified');

@@ -3,6 +3,7 @@ import {
   type NormalizedWebhookEvent,
   type PullRequestStatus,
   type ScmWebhookV1,
+  type WebhookComment,
   type WebhookEventKind,
   type WebhookHeaders,
 } from '@margin/core/spec';
@@ -52,12 +53,12 @@ export const forgejoWebhook: ScmWebhookV1 = {
     }
     // A review comment arrives as `pull_request_comment` with the pull request in the payload.
     if (event === 'pull_request_comment') {
-      return fromPullRequest('pullRequestCommented', eventType, idempotencyKey, payload);
+      return withComment(fromPullRequest('pullRequestCommented', eventType, idempotencyKey, payload), payload, true);
     }
     if (event === 'issue_comment') {
       // Comments on plain issues come on the same hook; `is_pull` tells them apart.
       if (payload.is_pull !== true || action !== 'created') return unclassified;
-      return fromIssueComment(eventType, idempotencyKey, payload);
+      return withComment(fromIssueComment(eventType, idempotencyKey, payload), payload, false);
     }
     return unclassified;
   },
@@ -148,6 +149,35 @@ function fromIssueComment(eventType: string, idempotencyKey: string, payload: Js
     status: statusOf(state, readBoolean(meta, 'merged') === true || Boolean(text(meta, 'merged_at'))),
     idempotencyKey,
   };
+}
+
+/**
+ * The comment a delivery announces. It names no thread: answers to Forgejo comments are new
+ * comments that quote the question.
+ */
+function withComment(
+  event: NormalizedWebhookEvent,
+  payload: JsonObject,
+  isReviewComment: boolean,
+): NormalizedWebhookEvent {
+  const comment = readObject(payload, 'comment');
+  const id = readNumber(comment, 'id');
+  if (event.kind === 'unclassified' || id === undefined) return event;
+  const login = text(comment, 'user', 'login') ?? 'unknown';
+  const userId = readNumber(comment, 'user', 'id');
+  const found: WebhookComment = {
+    commentId: String(id),
+    body: readString(comment, 'body') ?? '',
+    author: {
+      externalUserId: userId === undefined ? '' : String(userId),
+      login,
+      displayName: text(comment, 'user', 'full_name') ?? login,
+      isBot: false,
+    },
+    createdAt: text(comment, 'created_at') ?? '',
+    isReviewComment,
+  };
+  return { ...event, comment: found };
 }
 
 function statusOf(state: string, merged: boolean): PullRequestStatus {

@@ -14,9 +14,10 @@ const CAPABILITIES = [
   'egress',
   'scm',
   'ai',
-  'knowledge',
   'spend',
+  'knowledge',
   'reviewing',
+  'conversations',
   'triggers',
 ];
 
@@ -45,7 +46,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   knowledge: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
   spend: ['kernel', 'audit', 'licensing', 'tenancy'],
   reviewing: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend'],
-  triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing'],
+  // Answers mentions: queues reviews and blocks through reviewing, asks a model, fences with the engine's helpers.
+  conversations: [...PORTS, 'review-engine', 'audit', 'licensing', 'tenancy', 'scm', 'ai', 'spend', 'reviewing'],
+  triggers: [...PORTS, 'audit', 'licensing', 'tenancy', 'scm', 'knowledge', 'reviewing', 'conversations'],
   system: ['kernel'],
   storage: [...PORTS, ...CAPABILITIES],
   'core.ts': [...PORTS, 'review-engine', 'system', 'storage', ...CAPABILITIES],

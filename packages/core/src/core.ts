@@ -1,5 +1,6 @@
 import { type AiUseCases, createAiUseCases } from './ai/index.js';
 import { type AuditUseCases, createAuditTrail, createAuditUseCases } from './audit/index.js';
+import { type ConversationUseCases, createConversationUseCases } from './conversations/index.js';
 import {
   type AuthSettings,
   createAccessTokens,
@@ -45,6 +46,7 @@ import { createSystemUseCases, type SystemUseCases } from './system/index.js';
 import { ClientAccessCache, createAuthorizer, createTenancyUseCases, type TenancyUseCases } from './tenancy/index.js';
 import {
   type ByCoordinatesUseCase,
+  conversationOriginsOf,
   createByCoordinatesUseCase,
   createTriggerUseCases,
   jobOriginsOf,
@@ -104,9 +106,11 @@ export interface MarginCore {
   readonly knowledge: KnowledgeUseCases;
   /** Token usage and spend reports. */
   readonly spend: SpendUseCases;
-  /** By-coordinates submissions are triggers' (the configuration decides) but served here, as in the API. */
-  readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase;
+  /** By-coordinates submissions are triggers' and the conversation list is conversations', but both are served here, as in the API. */
+  readonly reviewing: ReviewingUseCases & ByCoordinatesUseCase & Pick<ConversationUseCases, 'listConversations'>;
   readonly triggers: TriggerUseCases;
+  /** Mentions of Margin in pull request comments: the list, and what a host's conversation worker calls. */
+  readonly conversations: ConversationUseCases;
   /** What a host's review worker calls: claim with a lease, run, heartbeat, reclaim. */
   readonly worker: WorkerUseCases;
 }
@@ -167,6 +171,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
         })),
   };
   const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
+  const conversations = createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) });
   return {
     events,
     system: createSystemUseCases({ storage, secrets, clock }),
@@ -197,8 +202,13 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     ai,
     knowledge,
     spend: createSpendUseCases({ storage, clock, authz, audit }),
-    reviewing: { ...createReviewingUseCases(reviewingDeps), ...createByCoordinatesUseCase(triggersDeps) },
+    reviewing: {
+      ...createReviewingUseCases(reviewingDeps),
+      ...createByCoordinatesUseCase(triggersDeps),
+      listConversations: conversations.listConversations,
+    },
     triggers: createTriggerUseCases(triggersDeps, { configurationCacheMs: options.webhookConfigurationCacheMs }),
     worker: createWorkerUseCases(reviewingDeps, options.reviewEngine),
+    conversations,
   };
 }

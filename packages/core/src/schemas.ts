@@ -5,6 +5,7 @@
  */
 export * from './ai/schemas.js';
 export * from './audit/schemas.js';
+export * from './conversations/schemas.js';
 export * from './identity/schemas.js';
 export * from './kernel/index.js';
 export * from './knowledge/schemas.js';

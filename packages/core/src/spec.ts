@@ -86,6 +86,19 @@ export {
   type AuditResourceType,
 } from './audit/index.js';
 export {
+  CONVERSATION_OUTCOMES,
+  type ConversationFilter,
+  type ConversationFinish,
+  type ConversationOriginKind,
+  type ConversationOutcome,
+  type ConversationRecord,
+  type ConversationStatus,
+  type ConversationsRepository,
+  type ConversationUsage,
+  MENTION_COMMANDS,
+  type MentionCommand,
+} from './conversations/index.js';
+export {
   type AddressClass,
   classifyAddress,
   type EgressRefusal,
@@ -300,6 +313,7 @@ export {
   type ThreadStatus,
   type TreeEntry,
   WEBHOOK_EVENT_KINDS,
+  type WebhookComment,
   type WebhookEventKind,
   type WebhookHeaders,
 } from './scm-provider/index.js';

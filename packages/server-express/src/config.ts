@@ -234,6 +234,12 @@ export function backgroundSettingsOf(config: Pick<HostConfig, 'worker' | 'trigge
       enabled: config.worker.enabled,
       pollIntervalMs: config.worker.pollIntervalMs,
     },
+    // Mentions are answered where deliveries are processed: an intake-only process answers none.
+    conversations: {
+      enabled: t.processDeliveries,
+      pollIntervalMs: t.deliveryPollIntervalMs,
+      leaseMs: t.deliveryLeaseMs,
+    },
   };
 }
 

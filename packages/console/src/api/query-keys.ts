@@ -39,6 +39,7 @@ export const queryKeys = {
   dismissals: (clientId: string) => [...client(clientId), 'dismissals'] as const,
   memory: (clientId: string) => [...client(clientId), 'memory'] as const,
   blocks: (clientId: string) => [...client(clientId), 'blocks'] as const,
+  conversations: (clientId: string) => [...client(clientId), 'conversations'] as const,
   /** Source-control connections, their scopes and reviewer identities. */
   scm,
   scmConnection: (clientId: string, connectionId: string) => [...scm(clientId), connectionId] as const,

@@ -11,6 +11,7 @@ import { Page, Section } from '../ui/page.js';
 import { PAGE_SIZE, useCursorList } from '../ui/paging.js';
 import { UntrustedMarkdown } from '../ui/untrusted-markdown.js';
 import { EVENT_CATEGORIES, familyName } from '../words.js';
+import { ConversationsSection } from './conversations-section.js';
 import { Coverage } from './job-coverage.js';
 import { Findings } from './job-findings.js';
 import { Protocol } from './job-protocol.js';
@@ -51,6 +52,11 @@ export function JobPage() {
           )}
           {j.usage && <Usage usage={j.usage} />}
           <ProtocolSection job={j} />
+          <ConversationsSection
+            clientId={client.id}
+            repositoryId={j.repository.externalRepositoryId}
+            pullRequestId={j.codeReview.number}
+          />
         </Page>
       )}
     </Loaded>

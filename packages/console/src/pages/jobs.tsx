@@ -8,6 +8,7 @@ import { Form, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
 import { JOB_STATUSES } from '../words.js';
+import { ConversationsSection } from './conversations-section.js';
 import { JobTable } from './job-table.js';
 
 type Status = (typeof JOB_STATUSES)[number];
@@ -63,6 +64,13 @@ export function JobsPage() {
           }
         </Loaded>
       </Section>
+      {pullRequestId && (
+        <ConversationsSection
+          clientId={client.id}
+          repositoryId={repositoryId || undefined}
+          pullRequestId={Number(pullRequestId)}
+        />
+      )}
     </Page>
   );
 }

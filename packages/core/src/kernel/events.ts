@@ -27,6 +27,8 @@ export type MarginEvents = {
   'webhook.delivery': { configurationId: string; deliveryId: string; outcome: string };
   /** Index jobs were queued for a code-knowledge source's branches. */
   'knowledge.refreshQueued': { sourceId: string; clientId: string; branches: string[] };
+  /** A comment mentioned Margin: the conversation waits for the worker. */
+  'conversation.queued': { conversationId: string; clientId: string };
 };
 
 export type MarginEventName = keyof MarginEvents;

@@ -4,6 +4,10 @@ export { parseRepoConfig, REPO_CONFIG_PATH, type RepoConfig } from './config/rep
 export type { CoverageFile, CoverageManifest, CoverageState } from './coverage.js';
 export { createReviewEngine, type ReviewEngineOptions } from './engine.js';
 export type { EngineFinding, Publication } from './engine-finding.js';
+// Hostile-input helpers other capabilities reuse when they put provider text before a model.
+export { fence, nonceFrom } from './hostile/fence.js';
+export { sanitizeOutbound } from './hostile/outbound.js';
+export { SecretRedactor } from './hostile/redact-secrets.js';
 export {
   createMemoryFindingStore,
   createMemoryLedger,

@@ -1,4 +1,5 @@
 import type { MarginCore } from '../core.js';
+import { ConversationWorker } from './conversation-worker.js';
 import type { HealthContributor } from './health.js';
 import { KnowledgeIndexWorker } from './knowledge-index-worker.js';
 import type { MarginLogger } from './logger.js';
@@ -12,6 +13,7 @@ export interface BackgroundWork {
   deliveryProcessor: WebhookDeliveryProcessor;
   crawler: CrawlScheduler;
   knowledgeIndexer: KnowledgeIndexWorker;
+  conversations: ConversationWorker;
   /** For `createHealth`, so `/healthz` reports each of them. */
   contributors: HealthContributor[];
   /** Starts the enabled parts; once. */
@@ -36,6 +38,8 @@ export function createBackgroundWork(
   const deliveryProcessor = new WebhookDeliveryProcessor({ core, logger, ...settings.deliveries });
   const crawler = new CrawlScheduler({ core, logger, ...settings.crawler });
   const knowledgeIndexer = new KnowledgeIndexWorker({ core, logger, ...settings.knowledgeIndexer });
+  const conversations = new ConversationWorker({ core, logger, ...settings.conversations });
+  const wakeConversations = () => conversations.wake();
   const wakeWorker = () => worker.wake();
   const wakeIndexer = () => knowledgeIndexer.wake();
   const wakeProcessor = ({ outcome }: { outcome: string }) => {
@@ -48,6 +52,7 @@ export function createBackgroundWork(
       core.events.off('job.queued', wakeWorker);
       core.events.off('webhook.delivery', wakeProcessor);
       core.events.off('knowledge.refreshQueued', wakeIndexer);
+      core.events.off('conversation.queued', wakeConversations);
       await how();
     })();
     return ending;
@@ -57,7 +62,8 @@ export function createBackgroundWork(
     deliveryProcessor,
     crawler,
     knowledgeIndexer,
-    contributors: [worker, deliveryProcessor, crawler, knowledgeIndexer],
+    conversations,
+    contributors: [worker, deliveryProcessor, crawler, knowledgeIndexer, conversations],
     start() {
       if (started || ending) return;
       started = true;
@@ -65,13 +71,31 @@ export function createBackgroundWork(
       deliveryProcessor.start();
       crawler.start();
       knowledgeIndexer.start();
+      conversations.start();
       core.events.on('job.queued', wakeWorker);
       core.events.on('knowledge.refreshQueued', wakeIndexer);
       core.events.on('webhook.delivery', wakeProcessor);
+      core.events.on('conversation.queued', wakeConversations);
     },
     stop: () =>
-      end(() => Promise.all([worker.stop(), deliveryProcessor.stop(), crawler.stop(), knowledgeIndexer.stop()])),
+      end(() =>
+        Promise.all([
+          worker.stop(),
+          deliveryProcessor.stop(),
+          crawler.stop(),
+          knowledgeIndexer.stop(),
+          conversations.stop(),
+        ]),
+      ),
     halt: () =>
-      end(() => Promise.all([worker.halt(), deliveryProcessor.stop(), crawler.stop(), knowledgeIndexer.halt()])),
+      end(() =>
+        Promise.all([
+          worker.halt(),
+          deliveryProcessor.stop(),
+          crawler.stop(),
+          knowledgeIndexer.halt(),
+          conversations.stop(),
+        ]),
+      ),
   };
 }

@@ -1,4 +1,5 @@
 export { type BackgroundWork, createBackgroundWork } from './background-work.js';
+export { ConversationWorker, type ConversationWorkerOptions } from './conversation-worker.js';
 export { createHealth, type HealthContributor, type HealthReport } from './health.js';
 export { consoleLogger, type MarginLogger, silentLogger } from './logger.js';
 export { Poller, type PollerOptions } from './poller.js';
@@ -7,6 +8,7 @@ export { createMarginService, type MarginService, type MarginServiceOptions } fr
 export {
   type BackgroundSettings,
   type BackgroundSettingsInput,
+  type ConversationSettings,
   type CrawlerSettings,
   DEFAULT_BACKGROUND_SETTINGS,
   type DeliverySettings,

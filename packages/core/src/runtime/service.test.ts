@@ -135,6 +135,7 @@ describe('createMarginService', () => {
         webhookDeliveries: { status: 'ok', detail: 'disabled on this host' },
         crawler: { status: 'ok', detail: 'disabled on this host' },
         knowledgeIndexer: { status: 'ok', detail: 'disabled on this host' },
+        conversations: { status: 'ok', detail: 'disabled on this host' },
       },
     });
     await service.close();

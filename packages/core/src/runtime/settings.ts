@@ -43,12 +43,22 @@ export interface KnowledgeIndexerSettings {
   leaseMs: number;
 }
 
+/** The conversation worker's settings: it answers mentions of Margin in pull request comments. */
+export interface ConversationSettings {
+  /** False: this process answers no mentions (others sharing the database may). */
+  enabled: boolean;
+  pollIntervalMs: number;
+  /** How long a conversation is this process's; a crashed process's go to another after it. */
+  leaseMs: number;
+}
+
 /** What runs besides answering requests. Several processes on one database share the work by leases. */
 export interface BackgroundSettings {
   worker: WorkerSettings;
   deliveries: DeliverySettings;
   crawler: CrawlerSettings;
   knowledgeIndexer: KnowledgeIndexerSettings;
+  conversations: ConversationSettings;
 }
 
 /** The defaults, the reference host's too (docs/operations.md): every part runs. */
@@ -63,6 +73,7 @@ export const DEFAULT_BACKGROUND_SETTINGS: BackgroundSettings = Object.freeze({
   deliveries: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000, retentionDays: 30 }),
   crawler: Object.freeze({ enabled: true, pollIntervalMs: 5000, leaseMs: 300_000 }),
   knowledgeIndexer: Object.freeze({ enabled: true, maxConcurrentJobs: 2, pollIntervalMs: 2000, leaseMs: 120_000 }),
+  conversations: Object.freeze({ enabled: true, pollIntervalMs: 2000, leaseMs: 120_000 }),
 });
 
 /** Each part's settings, overridden one field at a time; `false` disables every part (an API-only process). */
@@ -73,6 +84,7 @@ export type BackgroundSettingsInput =
       deliveries?: Partial<DeliverySettings> | undefined;
       crawler?: Partial<CrawlerSettings> | undefined;
       knowledgeIndexer?: Partial<KnowledgeIndexerSettings> | undefined;
+      conversations?: Partial<ConversationSettings> | undefined;
     };
 
 export function resolveBackgroundSettings(input: BackgroundSettingsInput | undefined): BackgroundSettings {
@@ -83,6 +95,7 @@ export function resolveBackgroundSettings(input: BackgroundSettingsInput | undef
       deliveries: { ...d.deliveries, enabled: false },
       crawler: { ...d.crawler, enabled: false },
       knowledgeIndexer: { ...d.knowledgeIndexer, enabled: false },
+      conversations: { ...d.conversations, enabled: false },
     };
   }
   return {
@@ -90,6 +103,7 @@ export function resolveBackgroundSettings(input: BackgroundSettingsInput | undef
     deliveries: { ...d.deliveries, ...defined(input?.deliveries) },
     crawler: { ...d.crawler, ...defined(input?.crawler) },
     knowledgeIndexer: { ...d.knowledgeIndexer, ...defined(input?.knowledgeIndexer) },
+    conversations: { ...d.conversations, ...defined(input?.conversations) },
   };
 }
 

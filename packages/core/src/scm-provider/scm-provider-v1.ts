@@ -431,8 +431,27 @@ export type NormalizedWebhookEvent =
       headSha?: string | undefined;
       /** Stable per delivery, so retries and duplicates collapse onto one job. */
       idempotencyKey: string;
+      /** For `pullRequestCommented`: the new comment, as the payload carries it (mentions are read from it). */
+      comment?: WebhookComment | undefined;
     }
   | { kind: 'unclassified'; eventType: string; idempotencyKey: string };
+
+/**
+ * A comment a `pullRequestCommented` delivery announces. Ids are those the adapter's `listThreads`
+ * and `reply` use, so a comment seen in a delivery and in a listing is the same comment.
+ */
+export interface WebhookComment {
+  /** The provider's comment id (Azure DevOps: the id within its thread). */
+  commentId: string;
+  /** The thread to answer in; absent where the comment opens no thread (GitHub and Forgejo conversation comments). */
+  threadId?: string | undefined;
+  /** As written, Markdown; bodies carrying a hidden marker are Margin's own. */
+  body: string;
+  author: ScmUser;
+  createdAt: string;
+  /** Written on the code (an inline or diff comment), not on the pull request as a whole. */
+  isReviewComment?: boolean | undefined;
+}
 
 export interface ScmWebhookV1 {
   /** Constant-time check of the delivery against the configuration's generated secret. */
@@ -528,6 +547,11 @@ export interface ScmProviderFamilyV1 {
      * family has none, and a replacement is shown as a plain "Suggested change" block.
      */
     readonly committableSuggestions?: CommittableSuggestionSyntax | undefined;
+    /**
+     * Comment ids are numbered per thread (Azure DevOps), so only thread and comment id together name
+     * a comment. Optional within v1; absent means ids are unique within a pull request.
+     */
+    readonly commentIdsPerThread?: boolean | undefined;
   };
   connect(connection: ScmConnectionConfig): ScmProviderV1;
   readonly webhook: ScmWebhookV1;

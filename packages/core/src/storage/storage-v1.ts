@@ -1,5 +1,6 @@
 import type { AiRepositories } from '../ai/index.js';
 import type { AuditRepositories } from '../audit/index.js';
+import type { ConversationsRepositories } from '../conversations/index.js';
 import type { IdentityRepositories } from '../identity/index.js';
 import type { TransactionOptions } from '../kernel/index.js';
 import type { KnowledgeRepositories } from '../knowledge/index.js';
@@ -24,6 +25,7 @@ export interface Repositories
     KnowledgeRepositories,
     SpendRepositories,
     ReviewingRepositories,
+    ConversationsRepositories,
     TriggersRepositories {}
 
 /**

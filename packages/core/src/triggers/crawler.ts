@@ -1,9 +1,10 @@
 import { MarginError } from '../kernel/index.js';
 import { isCapabilityAvailable } from '../licensing/index.js';
 import { announceQueued, requestReview } from '../reviewing/index.js';
-import { scopeWithConnection } from '../scm/index.js';
-import type { PullRequestSummary, ScmProviderFamilyV1 } from '../scm-provider/index.js';
+import { type OpenedScmScope, scopeWithConnection } from '../scm/index.js';
+import type { PullRequestRef, PullRequestSummary, ScmProviderFamilyV1 } from '../scm-provider/index.js';
 import { addSeconds } from './crawl-configurations.js';
+import { scanForMentions } from './mention-scan.js';
 import { matchRepoFilters, outsideConfiguredOwner, repositoriesToList } from './repo-filters.js';
 import { reviewRequestFor } from './trigger-config.js';
 import type { CrawlConfigurationRecord, CrawlCounts, CrawlFinish } from './trigger-records.js';
@@ -50,6 +51,8 @@ async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): P
   const counts: CrawlCounts = { pullRequestsSeen: 0, inScope: 0, queued: 0, skipped: 0 };
   try {
     const opened = await scopeWithConnection(deps, config.clientId, config.organizationScopeId);
+    // Mentions are scanned only for a connection people can mention (one with a reviewer identity).
+    const mentionable = (await deps.storage.reviewerIdentities.findByConnection(opened.connection.id)) !== undefined;
     const repositories = repositoriesToList(config.repoFilters) ?? [undefined];
     for (const repositoryId of repositories) {
       const listing = opened.provider.listOpenPullRequests({
@@ -69,12 +72,34 @@ async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): P
           counts.queued++;
           announceQueued(deps, result.queued);
         }
+        if (mentionable) await scanQuietly(deps, config, opened, pr.ref);
       }
     }
     return finish('succeeded', null, counts);
   } catch (error) {
     const message = MarginError.isInstance(error) ? error.message : 'An internal error occurred.';
     return finish('failed', message.slice(0, 1000), counts);
+  }
+}
+
+/**
+ * One pull request's threads that cannot be read (a provider hiccup, a permission the token lacks)
+ * leave its mentions for the next crawl; the crawl itself goes on.
+ */
+async function scanQuietly(
+  deps: TriggersDeps,
+  config: CrawlConfigurationRecord,
+  opened: OpenedScmScope,
+  ref: PullRequestRef,
+): Promise<void> {
+  try {
+    await scanForMentions(deps, config, opened, {
+      ...ref,
+      scopePath: opened.scope.scopePath,
+      projectKey: config.providerProjectKey,
+    });
+  } catch (error) {
+    if (!MarginError.isInstance(error)) throw error;
   }
 }
 

@@ -7,6 +7,7 @@ export * from './trigger-records.js';
 export type { TriggersDeps, TriggersRepositories } from './triggers-deps.js';
 export {
   type ByCoordinatesUseCase,
+  conversationOriginsOf,
   createByCoordinatesUseCase,
   createTriggerUseCases,
   jobOriginsOf,

@@ -1,3 +1,4 @@
+import type { ConversationRecord } from '../conversations/index.js';
 import type { Page, PageRequest } from '../kernel/index.js';
 import type { ProviderFamily, WebhookEventKind } from '../scm-provider/index.js';
 import type { ClientListFilter } from '../tenancy/index.js';
@@ -130,6 +131,11 @@ export interface WebhookDeliveryRecord {
   processAfter: string | null;
   leaseOwner: string | null;
   attempts: number;
+  /**
+   * The conversation a comment mentioning Margin opened: written with the delivery, in its
+   * transaction, unless the client already has that comment (then nothing). Never read back.
+   */
+  conversation?: ConversationRecord | undefined;
 }
 
 export interface DeliveryClaimRequest {

@@ -1,4 +1,5 @@
 import type { AuditRepositories, AuditTrail } from '../audit/index.js';
+import type { ConversationsRepositories } from '../conversations/index.js';
 import type { Clock, EventBus, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
@@ -23,6 +24,7 @@ export interface TriggersRepositories {
 export interface TriggersDeps {
   storage: StorageSlice<
     TriggersRepositories &
+      ConversationsRepositories &
       ReviewingRepositories &
       ScmRepositories &
       KnowledgeRepositories &

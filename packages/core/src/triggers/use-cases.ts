@@ -1,3 +1,4 @@
+import type { ConversationOrigins } from '../conversations/index.js';
 import type { Actor } from '../kernel/index.js';
 import type { JobOrigins } from '../reviewing/index.js';
 import { type ByCoordinatesAnswer, submitByCoordinates } from './by-coordinates.js';
@@ -14,6 +15,7 @@ import type {
   WebhookConfigurationViewBody,
   WebhookDeliveryListBody,
 } from './schemas.js';
+import { reviewRequestFor } from './trigger-config.js';
 import type { TriggersDeps, TriggersRepositories } from './triggers-deps.js';
 import type { ListenerBase } from './webhook-configurations.js';
 import * as webhooks from './webhook-configurations.js';
@@ -104,6 +106,25 @@ export function createByCoordinatesUseCase(deps: TriggersDeps): ByCoordinatesUse
 }
 
 /** The configurations that queue jobs, as reviewing reads them: where a triggered job's pull request lives. */
+/**
+ * The review a mention's `review` command queues: an explicit one under the configuration that found
+ * the comment, as a by-coordinates request would be (explicit requests may review a revision again).
+ */
+export function conversationOriginsOf(
+  storage: Pick<TriggersRepositories, 'webhookConfigurations' | 'crawlConfigurations'>,
+): ConversationOrigins {
+  return {
+    async reviewRequestFor(conversation, opened, pr) {
+      const config =
+        conversation.originKind === 'webhook'
+          ? await storage.webhookConfigurations.findById(conversation.configurationId)
+          : await storage.crawlConfigurations.findById(conversation.configurationId);
+      if (!config || config.clientId !== conversation.clientId) return undefined;
+      return reviewRequestFor(config, opened, pr, 'byCoordinates', null);
+    },
+  };
+}
+
 export function jobOriginsOf(
   storage: Pick<TriggersRepositories, 'webhookConfigurations' | 'crawlConfigurations'>,
 ): JobOrigins {

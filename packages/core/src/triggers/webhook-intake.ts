@@ -1,10 +1,16 @@
+import { conversationForComment } from '../conversations/index.js';
 import { MarginError } from '../kernel/index.js';
 import { familyOfSegment } from '../provider-registry/index.js';
 import type { NormalizedWebhookEvent, WebhookHeaders } from '../scm-provider/index.js';
 import type { DeliveryBatcher } from './delivery-batcher.js';
 import { type RejectionBudget, unrecordedAction } from './rejection-budget.js';
 import { matchRepoFilters, withinProject } from './repo-filters.js';
-import type { DeliveryOutcome, WebhookConfigurationRecord, WebhookDeliveryRecord } from './trigger-records.js';
+import type {
+  CrawlConfigurationRecord,
+  DeliveryOutcome,
+  WebhookConfigurationRecord,
+  WebhookDeliveryRecord,
+} from './trigger-records.js';
 import type { TriggersDeps } from './triggers-deps.js';
 import type { WebhookConfigurationCache } from './webhook-configurations.js';
 
@@ -113,15 +119,49 @@ export async function receiveWebhook(
   if (!scope.inScope) return ignore(described, scope.reason);
   if (event.status !== 'open') return ignore(described, `The pull request is ${event.status}.`);
 
-  const accepted: WebhookDeliveryRecord = {
+  let accepted: WebhookDeliveryRecord = {
     ...described,
     outcome: 'accepted',
     actions: [],
     processingState: 'pending',
     processAfter: now,
   };
+  if (event.kind === 'pullRequestCommented' && event.comment) {
+    const found = await conversationForComment(
+      deps,
+      { ...originOf(config), kind: 'webhook' },
+      family,
+      { repositoryId: event.repositoryId, pullRequestId: event.pullRequestId },
+      event.comment,
+    );
+    // A mention is the conversation worker's: the delivery queues no automatic review besides.
+    if ('record' in found) {
+      accepted = {
+        ...accepted,
+        actions: [`conversationQueued ${found.record.id}`],
+        processingState: 'done',
+        processAfter: null,
+        conversation: found.record,
+      };
+    }
+  }
   if ((await record(accepted)) === 'duplicate') return { acknowledged: 'ignored' };
+  if (accepted.conversation) {
+    deps.events.emit('conversation.queued', { conversationId: accepted.conversation.id, clientId: config.clientId });
+  }
   return { acknowledged: 'accepted' };
+}
+
+/** Where a configuration's comments come from, for the conversations they open. */
+export function originOf(config: WebhookConfigurationRecord | CrawlConfigurationRecord) {
+  return {
+    clientId: config.clientId,
+    configurationId: config.id,
+    organizationScopeId: config.organizationScopeId,
+    providerScopePath: config.providerScopePath,
+    providerProjectKey: config.providerProjectKey,
+    configuredAt: config.createdAt,
+  };
 }
 
 function baseRecord(deps: TriggersDeps, config: WebhookConfigurationRecord, now: string): WebhookDeliveryRecord {

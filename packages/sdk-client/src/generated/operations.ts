@@ -54,6 +54,7 @@ export const OPERATION_GROUPS = {
     'restartReviewJob',
     'stopReviewJob',
     'getReviewJobProtocol',
+    'listConversations',
     'listBlockedPullRequests',
     'blockPullRequest',
     'unblockPullRequest',
@@ -565,6 +566,17 @@ export function createOperations(raw: Client<paths>) {
        */
       getReviewJobProtocol: (jobId: string, query: Query<'getReviewJobProtocol'> = {}, options?: CallOptions) =>
         unwrap(raw.GET('/jobs/{jobId}/protocol', { params: { path: { jobId }, query }, ...options })),
+      /**
+       * Mentions of Margin in pull request comments and what it answered (ClientUser)
+       * `GET /clients/{clientId}/reviewing/conversations`
+       * @returns A page of conversations, newest first.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listConversations: (clientId: string, query: Query<'listConversations'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/clients/{clientId}/reviewing/conversations', { params: { path: { clientId }, query }, ...options })),
       /**
        * Pull requests blocked from review (ClientUser)
        * `GET /clients/{clientId}/reviewing/blocked-prs`

@@ -472,6 +472,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{clientId}/reviewing/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mentions of Margin in pull request comments and what it answered (ClientUser) */
+        get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{clientId}/reviewing/blocked-prs": {
         parameters: {
             query?: never;
@@ -2152,6 +2169,51 @@ export interface components {
                 body?: unknown;
             }[];
         };
+        ConversationList: {
+            items: components["schemas"]["Conversation"][];
+            nextCursor: string | null;
+        };
+        Conversation: {
+            id: string;
+            repositoryId: string;
+            pullRequestId: number;
+            /** @description Null where the comment opened no thread. */
+            providerThreadId: string | null;
+            commentId: string;
+            author: components["schemas"]["ScmUser"];
+            /**
+             * @description Null for a question.
+             * @enum {string|null}
+             */
+            command: "review" | "pause" | "resume" | "help" | null;
+            question: string | null;
+            /** @description What Margin replied; null until handled. */
+            answer: string | null;
+            /**
+             * @description Null while the conversation waits for the worker.
+             * @enum {string|null}
+             */
+            outcome: "answered" | "queuedReview" | "paused" | "resumed" | "refused" | "failed" | null;
+            /** @description The review a `review` command queued. */
+            jobId: string | null;
+            usage: components["schemas"]["ConversationUsage"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ScmUser: {
+            /** @description The provider’s user id; store it as the reviewer identity. */
+            externalUserId: string;
+            login: string;
+            displayName: string;
+            isBot: boolean;
+        };
+        ConversationUsage: {
+            inputTokens: number;
+            cachedInputTokens: number;
+            outputTokens: number;
+            reasoningTokens: number;
+            estimatedCostUsd: number;
+        } | null;
         BlockedPullRequestList: {
             items: components["schemas"]["BlockedPullRequest"][];
             nextCursor: string | null;
@@ -2383,13 +2445,6 @@ export interface components {
         /** @description Provider users matching the search. */
         ReviewerIdentityCandidates: {
             items: components["schemas"]["ScmUser"][];
-        };
-        ScmUser: {
-            /** @description The provider’s user id; store it as the reviewer identity. */
-            externalUserId: string;
-            login: string;
-            displayName: string;
-            isBot: boolean;
         };
         /** @description The provider account Margin’s review comments appear under. */
         ReviewerIdentity: {
@@ -5445,6 +5500,69 @@ export interface operations {
             };
             /** @description No valid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                repositoryId?: string;
+                pullRequestId?: number;
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

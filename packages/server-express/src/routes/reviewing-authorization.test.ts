@@ -95,6 +95,12 @@ describe('authorization matrix: reviewing', () => {
       expected: clientAdmins(200),
     },
     {
+      name: 'list conversations',
+      method: 'GET',
+      path: () => `/clients/${clientA}/reviewing/conversations`,
+      expected: clientUsers(200),
+    },
+    {
       name: 'list blocked pull requests',
       method: 'GET',
       path: () => `/clients/${clientA}/reviewing/blocked-prs`,

@@ -2,6 +2,8 @@ import {
   BlockInput,
   BlockList,
   BlockView,
+  ConversationList,
+  ConversationListQuery,
   DismissalList,
   DismissalView,
   DismissInput,
@@ -162,6 +164,24 @@ export const reviewingRoutes: RouteSpec[] = [
       const headers: Record<string, string> = page.nextCursor ? { 'X-Next-Cursor': page.nextCursor } : {};
       return { status: 200, body: page.items, headers };
     },
+  }),
+  route({
+    method: 'get',
+    path: '/clients/{clientId}/reviewing/conversations',
+    group: 'reviewing',
+    operationId: 'listConversations',
+    summary: 'Mentions of Margin in pull request comments and what it answered (ClientUser)',
+    tag: TAG,
+    params: ClientParams,
+    query: ConversationListQuery,
+    responses: {
+      200: { description: 'A page of conversations, newest first.', schema: ConversationList },
+      ...errors(400, 403, 404),
+    },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.reviewing.listConversations(actor, params.clientId, query),
+    }),
   }),
   route({
     method: 'get',

@@ -17,6 +17,7 @@ import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
+import { conversations } from './0060_conversations.js';
 import { threadMemories } from './0070_thread_memories.js';
 import { knowledgeIndex } from './0080_knowledge_index.js';
 import { inFlightSpend } from './0090_in_flight_spend.js';
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   clientBudgets,
   auditTrail,
   tenantAiPolicy,
+  conversations,
   inFlightSpend,
   threadMemories,
   knowledgeIndex,

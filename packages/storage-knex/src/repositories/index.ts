@@ -8,6 +8,7 @@ import { knexAuditEntries } from './audit-entries.js';
 import { knexBlockedPullRequests } from './blocked-pull-requests.js';
 import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
+import { knexConversations } from './conversations.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
 import { knexInFlightSpend } from './in-flight-spend.js';
@@ -68,6 +69,7 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     auditEntries: knexAuditEntries(db),
     usageEvents: knexUsageEvents(db),
     clientBudgets: knexClientBudgets(db),
+    conversations: knexConversations(db, dialect),
     inFlightSpend: knexInFlightSpend(db),
   };
 }

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { claimRows, type Dialect, readJson, readTime, readTimeOrNull, rowsOf, writeJson } from '../dialect.js';
 import { inOrder } from '../paging.js';
 import { atomically, type Db, numberOrNull, type Row, textOrNull } from '../rows.js';
+import { insertConversation } from './conversations.js';
 
 const deliveryFromRow = (row: Row, dialect: Dialect): WebhookDeliveryRecord => ({
   id: String(row.id),
@@ -99,13 +100,15 @@ export function knexWebhookDeliveries(db: Db, dialect: Dialect): WebhookDeliveri
     return rowsOf(result, dialect).length === 1;
   };
   const recordOn = async (on: Db, delivery: WebhookDeliveryRecord): Promise<'recorded' | 'duplicate'> => {
+    // The conversation a mention opened lands with its delivery; a comment already known adds nothing.
+    if (delivery.conversation) await insertConversation(on, dialect, delivery.conversation);
     if (await insert(on, delivery)) return 'recorded';
     await insert(on, duplicateOf(delivery));
     return 'duplicate';
   };
   return {
     async record(delivery) {
-      return recordOn(db, delivery);
+      return delivery.conversation ? atomically(db, (on) => recordOn(on, delivery)) : recordOn(db, delivery);
     },
     async recordMany(deliveries) {
       // Inside a transaction already, its commit covers these rows; otherwise one of their own.

@@ -7,6 +7,7 @@ import type {
   TenantAiPolicyRecord,
 } from '../../ai/index.js';
 import type { AuditEntryRecord } from '../../audit/index.js';
+import type { ConversationRecord } from '../../conversations/index.js';
 import type {
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
@@ -79,6 +80,7 @@ export interface MemoryState {
   auditEntries: Map<string, AuditEntryRecord>;
   usageEvents: Map<string, UsageEventRecord>;
   clientBudgets: Map<string, ClientBudgetRecord>;
+  conversations: Map<string, ConversationRecord>;
   inFlightSpend: Map<string, InFlightSpendRecord>;
 }
 
@@ -125,6 +127,7 @@ export function emptyMemoryState(): MemoryState {
     auditEntries: new Map(),
     usageEvents: new Map(),
     clientBudgets: new Map(),
+    conversations: new Map(),
     inFlightSpend: new Map(),
   };
 }

@@ -6,6 +6,7 @@ import {
   memoryTenantAiPolicies,
 } from './memory-ai.js';
 import { memoryAuditEntries } from './memory-audit.js';
+import { memoryConversations } from './memory-conversations.js';
 import {
   memoryMemberships,
   memoryPersonalAccessTokens,
@@ -68,6 +69,7 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     auditEntries: memoryAuditEntries(state),
     usageEvents: memoryUsageEvents(state),
     clientBudgets: memoryClientBudgets(state),
+    conversations: memoryConversations(state),
     inFlightSpend: memoryInFlightSpend(state),
   };
 }

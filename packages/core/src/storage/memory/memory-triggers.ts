@@ -10,6 +10,7 @@ import type {
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
 import { duplicateOf } from '../../triggers/index.js';
+import { memoryConversations } from './memory-conversations.js';
 import { deleteIndexOf } from './memory-knowledge.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
@@ -88,11 +89,14 @@ const newestFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
 
 export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDeliveriesRepository {
   const rows = () => state().webhookDeliveries;
-  const recordOne = (delivery: WebhookDeliveryRecord): 'recorded' | 'duplicate' => {
+  const conversations = memoryConversations(state);
+  const recordOne = ({ conversation, ...delivery }: WebhookDeliveryRecord): 'recorded' | 'duplicate' => {
     if (rows().has(delivery.id)) throw MarginError.conflict('This delivery is already recorded.');
     if (!state().webhookConfigurations.has(delivery.configurationId)) {
       throw MarginError.notFound('Webhook configuration not found.');
     }
+    // Same write as the delivery; a comment the client already has adds nothing (its unique key).
+    if (conversation) void conversations.insertIfAbsent(conversation);
     const accepted = delivery.outcome === 'accepted' && delivery.idempotencyKey !== null;
     const taken =
       accepted &&

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StorageV1 } from '../../storage/index.js';
 import { aiStorageContract } from './ai-storage-contract.js';
 import { auditStorageContract } from './audit-storage-contract.js';
+import { conversationsStorageContract } from './conversations-storage-contract.js';
 import { identityAndTenancyContract } from './identity-contract.js';
 import { knowledgeIndexStorageContract } from './knowledge-index-storage-contract.js';
 import { reviewingStorageContract } from './reviewing-storage-contract.js';
@@ -45,5 +46,6 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
     auditStorageContract(storage);
     spendStorageContract(storage);
     knowledgeIndexStorageContract(storage);
+    conversationsStorageContract(storage);
   });
 }

@@ -17,7 +17,7 @@ export function azureDevOpsFamily(options: AzureDevOpsOptions = {}): ScmProvider
     receiverSegment: 'devopsA',
     codeReviewPlatform: 'pullRequest',
     // Every path names the organization and project, which bound what a token reaches.
-    capabilities: { repositoriesById: false, wikiSources: true },
+    capabilities: { repositoriesById: false, wikiSources: true, commentIdsPerThread: true },
     connect: (connection) => createAzureDevOpsProvider(connection, options),
     webhook: azureDevOpsWebhook,
     pullRequestUrls: azureDevOpsPullRequestUrls,

@@ -82,6 +82,19 @@ describe('Azure DevOps webhook events', () => {
       targetBranch: 'main',
       status: 'open',
       idempotencyKey: 'af07be1b-f3ad-44c8-a7f1-c4835f2dc0de',
+      // The thread is named only in the comment's own address.
+      comment: {
+        commentId: '1',
+        threadId: '103',
+        body: '@Margin please take another look',
+        author: {
+          externalUserId: '0f9e8d7c-6b5a-4c3d-2e1f-0a9b8c7d6e5f',
+          login: 'grace',
+          displayName: 'Grace Hopper',
+          isBot: false,
+        },
+        createdAt: '2026-05-05T15:00:00.000Z',
+      },
     };
     expect(webhook.parse({}, comment)).toMatchObject(expected);
     expect(webhook.parse({}, { ...comment, eventType: 'git.pullrequest.commented' })).toMatchObject({

@@ -3,12 +3,13 @@ import {
   MarginError,
   type NormalizedWebhookEvent,
   type ScmWebhookV1,
+  type WebhookComment,
   type WebhookEventKind,
   type WebhookHeaders,
 } from '@margin/core/spec';
 import { constantTimeEqual, isObject, type JsonObject, readNumber, readObject, readString } from '../../utils/index.js';
 import { branchName } from '../shared/index.js';
-import { pullRequestStatus } from './azure-devops-wire.js';
+import { pullRequestStatus, toUser } from './azure-devops-wire.js';
 
 const KINDS: Readonly<Record<string, WebhookEventKind>> = {
   'git.pullrequest.created': 'pullRequestCreated',
@@ -68,9 +69,33 @@ export const azureDevOpsWebhook: ScmWebhookV1 = {
       status: pullRequestStatus(status),
       headSha: readString(pr, 'lastMergeSourceCommit', 'commitId'),
       idempotencyKey,
+      comment: kind === 'pullRequestCommented' ? commentOf(readObject(body, 'resource', 'comment')) : undefined,
     };
   },
 };
+
+/**
+ * The comment of a comment event. Its thread is named only in its own address
+ * (`…/pullRequests/42/threads/103/comments/1`); comment ids count from 1 in every thread.
+ */
+function commentOf(comment: JsonObject | undefined): WebhookComment | undefined {
+  const id = readNumber(comment, 'id');
+  if (!comment || id === undefined) return undefined;
+  const threadId = /\/threads\/(\d+)\/comments\/\d+$/.exec(readString(comment, '_links', 'self', 'href') ?? '')?.[1];
+  const author = readObject(comment, 'author');
+  return {
+    commentId: String(id),
+    threadId,
+    body: readString(comment, 'content') ?? '',
+    author: toUser({
+      id: readString(author, 'id') ?? '',
+      displayName: readString(author, 'displayName'),
+      uniqueName: readString(author, 'uniqueName'),
+      descriptor: readString(author, 'descriptor'),
+    }),
+    createdAt: readString(comment, 'publishedDate') ?? '',
+  };
+}
 
 /**
  * Retries of one notification keep the event `id` (a GUID); old payloads without it have

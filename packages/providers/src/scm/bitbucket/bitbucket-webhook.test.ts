@@ -85,7 +85,6 @@ describe('Bitbucket webhook parsing', () => {
     ['hook-pullrequest-fulfilled', 'pullrequest:fulfilled', 'pullRequestUpdated', 'merged'],
     ['hook-pullrequest-rejected', 'pullrequest:rejected', 'pullRequestUpdated', 'closed'],
     ['hook-pullrequest-updated', 'pullrequest:approved', 'pullRequestUpdated', 'open'],
-    ['hook-pullrequest-comment-created', 'pullrequest:comment_created', 'pullRequestCommented', 'open'],
   ] as const)('turns %s sent as %s into %s (%s)', (name, eventKey, kind, status) => {
     const { headers, json } = delivery(name, eventKey);
     expect(webhook.parse(headers, json)).toEqual({
@@ -95,6 +94,37 @@ describe('Bitbucket webhook parsing', () => {
       eventType: eventKey,
       idempotencyKey: `${eventKey}:8f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0`,
     });
+  });
+
+  it('turns a new comment into pullRequestCommented carrying the comment', () => {
+    const { headers, json } = delivery('hook-pullrequest-comment-created', 'pullrequest:comment_created');
+    expect(webhook.parse(headers, json)).toEqual({
+      ...base,
+      kind: 'pullRequestCommented',
+      status: 'open',
+      eventType: 'pullrequest:comment_created',
+      idempotencyKey: 'pullrequest:comment_created:8f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0',
+      comment: {
+        commentId: '504',
+        threadId: '504',
+        body: 'Why 250?',
+        author: {
+          externalUserId: '{9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a}',
+          login: 'grace',
+          displayName: 'Grace Hopper',
+          isBot: false,
+        },
+        createdAt: '2026-10-02T17:00:00.000000+00:00',
+        isReviewComment: true,
+      },
+    });
+    const reply = json as { comment: Record<string, unknown> };
+    expect(
+      webhook.parse(headers, {
+        ...reply,
+        comment: { ...reply.comment, id: 505, parent: { id: 504 }, inline: undefined },
+      }),
+    ).toMatchObject({ comment: { commentId: '505', threadId: '504', isReviewComment: false } });
   });
 
   it('leaves other comment events, pushes and unknown events unclassified', () => {

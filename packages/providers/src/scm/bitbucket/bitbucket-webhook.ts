@@ -4,9 +4,12 @@ import {
   type NormalizedWebhookEvent,
   type PullRequestStatus,
   type ScmWebhookV1,
+  type WebhookComment,
   type WebhookHeaders,
 } from '@margin/core/spec';
 import { isObject, type JsonObject, requiredFields, verifySha256Signature } from '../../utils/index.js';
+import { toUser } from './bitbucket-mapping.js';
+import type { BbUser } from './bitbucket-wire.js';
 
 /**
  * Bitbucket Cloud deliveries: `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the raw body>` with the
@@ -56,6 +59,25 @@ export function parseBitbucketDelivery(headers: WebhookHeaders, body: unknown): 
     // Bitbucket payloads carry 12-character hashes; only a full SHA is worth passing on.
     headSha: typeof head === 'string' && /^[0-9a-f]{40}$/i.test(head) ? head : undefined,
     idempotencyKey,
+    comment: kind === 'pullRequestCommented' && isObject(body.comment) ? commentOf(body.comment) : undefined,
+  };
+}
+
+/**
+ * The new comment. A reply names its parent, a top-level comment is its own thread's root: the
+ * adapter replies by posting a comment with that parent.
+ */
+function commentOf(comment: JsonObject): WebhookComment | undefined {
+  if (typeof comment.id !== 'number') return undefined;
+  const content = isObject(comment.content) ? comment.content : {};
+  const parent = isObject(comment.parent) && typeof comment.parent.id === 'number' ? comment.parent.id : undefined;
+  return {
+    commentId: String(comment.id),
+    threadId: String(parent ?? comment.id),
+    body: typeof content.raw === 'string' ? content.raw : '',
+    author: toUser(isObject(comment.user) ? (comment.user as BbUser) : undefined),
+    createdAt: typeof comment.created_on === 'string' ? comment.created_on : '',
+    isReviewComment: isObject(comment.inline),
   };
 }
 

@@ -113,6 +113,34 @@ describe('GitHub webhook events', () => {
       targetBranch: '',
       status: 'open',
       idempotencyKey: DELIVERY,
+      comment: {
+        commentId: '2800000001',
+        body: '@margin-review please take another look',
+        author: { externalUserId: '5830002', login: 'grace', displayName: 'grace', isBot: false },
+        createdAt: '2026-05-04T09:30:00Z',
+        isReviewComment: false,
+      },
+    });
+  });
+
+  it('names a review comment’s thread by its root comment, as the adapter’s threads are named', () => {
+    const root = webhook.parse(headers('pull_request_review_comment'), fixture('webhook-pull-request-review-comment'));
+    expect(root).toMatchObject({
+      comment: { commentId: '1600000001', threadId: 'review-comment:1600000001', isReviewComment: true },
+    });
+    const reply = webhook.parse(
+      headers('pull_request_review_comment'),
+      fixture('webhook-pull-request-review-comment-reply'),
+    );
+    expect(reply).toMatchObject({
+      kind: 'pullRequestCommented',
+      comment: {
+        commentId: '1600000002',
+        threadId: 'review-comment:1600000001',
+        body: '@margin-review is 3 retries enough when the upstream rate-limits?',
+        author: { login: 'grace', externalUserId: '5830002' },
+        createdAt: '2026-05-04T11:45:00Z',
+      },
     });
   });
 

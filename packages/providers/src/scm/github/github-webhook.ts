@@ -3,6 +3,7 @@ import {
   type NormalizedWebhookEvent,
   type PullRequestStatus,
   type ScmWebhookV1,
+  type WebhookComment,
   type WebhookEventKind,
   type WebhookHeaders,
 } from '@margin/core/spec';
@@ -15,6 +16,7 @@ import {
   readString,
   verifySha256Signature,
 } from '../../utils/index.js';
+import { REVIEW_THREAD_PREFIX } from './github-wire.js';
 
 /**
  * GitHub signs each delivery: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, raw body)>`.
@@ -42,14 +44,21 @@ export const gitHubWebhook: ScmWebhookV1 = {
     if (event === 'pull_request_review_comment') {
       // Edits and deletions of a comment are not new comments.
       if (action !== 'created') return unclassified;
-      return fromPullRequest('pullRequestCommented', eventType, idempotencyKey, body, readObject(body, 'pull_request'));
+      const event = fromPullRequest(
+        'pullRequestCommented',
+        eventType,
+        idempotencyKey,
+        body,
+        readObject(body, 'pull_request'),
+      );
+      return withComment(event, body, 'review');
     }
     if (event === 'issue_comment') {
       const issue = readObject(body, 'issue');
       if (!issue) throw MarginError.validation('The GitHub issue_comment delivery has no issue.');
       // Comments on plain issues arrive on the same hook; only pull requests carry `issue.pull_request`.
       if (!readObject(issue, 'pull_request') || action !== 'created') return unclassified;
-      return fromIssue(eventType, idempotencyKey, body, issue);
+      return withComment(fromIssue(eventType, idempotencyKey, body, issue), body, 'issue');
     }
     return unclassified;
   },
@@ -118,6 +127,39 @@ function fromIssue(
     status: statusOf(state, readString(issue, 'pull_request', 'merged_at') !== undefined),
     idempotencyKey,
   };
+}
+
+/**
+ * The comment a delivery announces. A review comment's thread is named as the adapter's threads
+ * are (`review-comment:<root comment id>`, replies naming their root in `in_reply_to_id`); a
+ * conversation comment opens no thread, so it has none.
+ */
+function withComment(
+  event: NormalizedWebhookEvent,
+  body: JsonObject,
+  kind: 'review' | 'issue',
+): NormalizedWebhookEvent {
+  const comment = readObject(body, 'comment');
+  const id = readNumber(comment, 'id');
+  if (event.kind === 'unclassified' || !comment || id === undefined) return event;
+  const user = readObject(comment, 'user');
+  const userId = readNumber(user, 'id');
+  const login = readString(user, 'login') ?? 'ghost';
+  const root = readNumber(comment, 'in_reply_to_id') ?? id;
+  const webhookComment: WebhookComment = {
+    commentId: String(id),
+    body: readString(comment, 'body') ?? '',
+    author: {
+      externalUserId: userId === undefined ? '' : String(userId),
+      login,
+      displayName: readString(user, 'name') ?? login,
+      isBot: readString(user, 'type') === 'Bot',
+    },
+    createdAt: readString(comment, 'created_at') ?? '',
+    isReviewComment: kind === 'review',
+  };
+  if (kind === 'review') webhookComment.threadId = `${REVIEW_THREAD_PREFIX}${root}`;
+  return { ...event, comment: webhookComment };
 }
 
 function statusOf(state: string, merged: boolean): PullRequestStatus {

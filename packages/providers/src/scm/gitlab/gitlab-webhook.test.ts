@@ -138,7 +138,22 @@ describe('GitLab webhook parsing', () => {
       eventType: 'Note Hook',
       kind: 'pullRequestCommented',
       status: 'open',
+      comment: {
+        commentId: '1126',
+        threadId: '6a9c1750b37d513a43987b574953fceb50b03ce7',
+        body: 'Should this be configurable?',
+        author: { externalUserId: '7', login: 'ada', displayName: 'Ada Lovelace', isBot: false },
+        createdAt: '2026-10-02T16:00:00.000Z',
+        isReviewComment: true,
+      },
     });
+  });
+
+  it('carries no comment for a system note', () => {
+    const { headers, json } = delivery('hook-note-merge-request', 'Note Hook');
+    const note = json as { object_attributes: Record<string, unknown> };
+    const system = { ...note, object_attributes: { ...note.object_attributes, system: true, note: 'added 2 commits' } };
+    expect(webhook.parse(headers, system)).toMatchObject({ kind: 'pullRequestCommented', comment: undefined });
   });
 
   it('leaves notes on commits, pushes and unknown events unclassified', () => {

@@ -4,6 +4,7 @@ import {
   type NormalizedWebhookEvent,
   type PullRequestStatus,
   type ScmWebhookV1,
+  type WebhookComment,
   type WebhookHeaders,
 } from '@margin/core/spec';
 import { constantTimeEqual, isObject, type JsonObject, requiredFields } from '../../utils/index.js';
@@ -115,9 +116,41 @@ export function parseGitLabDelivery(headers: WebhookHeaders, body: unknown): Nor
       status: status(text(mr, 'state', 'merge_request.state')),
       headSha: lastCommit(mr),
       idempotencyKey,
+      comment: noteComment(body, attributes),
     };
   }
   return { kind: 'unclassified', eventType, idempotencyKey };
+}
+
+/**
+ * The note as a comment: its discussion is the thread the adapter replies in. System notes ("added
+ * 2 commits") are GitLab's, not anyone's words, and carry no comment.
+ */
+function noteComment(body: JsonObject, attributes: JsonObject): WebhookComment | undefined {
+  if (attributes.system === true || typeof attributes.id !== 'number') return undefined;
+  const user = isObject(body.user) ? body.user : {};
+  const login = typeof user.username === 'string' ? user.username : 'unknown';
+  return {
+    commentId: String(attributes.id),
+    threadId: typeof attributes.discussion_id === 'string' ? attributes.discussion_id : undefined,
+    body: typeof attributes.note === 'string' ? attributes.note : '',
+    author: {
+      externalUserId: typeof user.id === 'number' ? String(user.id) : '',
+      login,
+      displayName: typeof user.name === 'string' && user.name ? user.name : login,
+      isBot: user.bot === true,
+    },
+    createdAt: isoTime(attributes.created_at),
+    isReviewComment: attributes.type === 'DiffNote',
+  };
+}
+
+/** Hooks write `2026-10-02 16:00:00 UTC`; the API writes ISO 8601. */
+function isoTime(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const hook = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(value);
+  const parsed = Date.parse(hook ? `${hook[1]}T${hook[2]}Z` : value);
+  return Number.isNaN(parsed) ? '' : new Date(parsed).toISOString();
 }
 
 /** The project the merge request lives in: id, path (as in its URL) and the group full path. */

@@ -74,10 +74,16 @@ const username = z
   .max(200)
   .regex(/^[\w.@+-]+$/, 'may contain letters, digits and . _ @ + - only');
 
+const email = z
+  .email({ message: 'must be an email address' })
+  .max(320)
+  .meta({ description: 'Unique among users, compared case-insensitively.' });
+
 export const CreateUserInput = z
   .object({
     username,
     password,
+    email: email.optional(),
     displayName: z.string().trim().min(1).max(200).optional(),
     globalRole: z.enum(GLOBAL_ROLES).optional(),
   })
@@ -89,6 +95,7 @@ export const PatchUserInput = z
     password: password.optional(),
     displayName: z.string().trim().min(1).max(200).optional(),
     globalRole: z.enum(GLOBAL_ROLES).optional(),
+    email: email.nullable().optional().meta({ description: 'null removes it.' }),
   })
   .meta({ id: 'PatchUserInput' });
 
@@ -97,6 +104,7 @@ export const UserView = z
     id: z.string(),
     username: z.string(),
     displayName: z.string(),
+    email: z.string().nullable(),
     globalRole: z.enum(GLOBAL_ROLES),
     isActive: z.boolean(),
     createdAt: timestamp,

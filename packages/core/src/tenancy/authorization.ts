@@ -22,6 +22,8 @@ export const POLICY = {
   'licensing.manage': { scope: 'platform' },
   'tenants.create': { scope: 'platform' },
   'tenants.update': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.activate': { scope: 'platform' },
+  'tenants.identityProviders.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.members.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.audit.read': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.aiPolicy.read': { scope: 'tenant', min: 'TenantAdministrator' },
@@ -76,6 +78,13 @@ export const clientDeactivated = () =>
     { reason: 'clientDeactivated' },
   );
 
+/** A deactivated tenant's clients refuse exactly what a deactivated client refuses. */
+export const tenantDeactivated = () =>
+  MarginError.conflict(
+    'This client’s tenant is deactivated: its clients serve nothing until a platform administrator activates it again.',
+    { reason: 'tenantDeactivated' },
+  );
+
 const isPlatformAdmin = (actor: Actor) => actor.globalRole === 'platformAdmin';
 
 /** The role the actor effectively holds on a client, counting tenant administration. */
@@ -118,7 +127,10 @@ export function createAuthorizer(deps: AuthorizerDeps): Authorizer {
     const min = (POLICY[action] as { min: ClientRole }).min;
     if (!clientRoleAtLeast(role, min))
       throw MarginError.forbidden('You do not have the required role for this client.');
-    if (!access.client.isActive && !SERVED_WHILE_DEACTIVATED.has(action)) throw clientDeactivated();
+    if (!SERVED_WHILE_DEACTIVATED.has(action)) {
+      if (!access.tenantIsActive) throw tenantDeactivated();
+      if (!access.client.isActive) throw clientDeactivated();
+    }
     return access.client;
   };
 

@@ -17,6 +17,8 @@ import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
+import { tenantSignInAndUserEmail } from './0050_tenant_sign_in_and_user_email.js';
+import { identityProviders } from './0051_identity_providers.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -39,6 +41,8 @@ export const MIGRATIONS: readonly Migration[] = [
   clientBudgets,
   auditTrail,
   tenantAiPolicy,
+  tenantSignInAndUserEmail,
+  identityProviders,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

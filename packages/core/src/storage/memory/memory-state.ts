@@ -80,6 +80,9 @@ export interface MemoryState {
 export const SYSTEM_TENANT_SEED: TenantRecord = {
   id: SYSTEM_TENANT_ID,
   displayName: 'System',
+  slug: 'system',
+  isActive: true,
+  loginPolicy: 'localAndSso',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
-import { client, LATER, NOW, pat, refreshToken, type StorageGetter, user, uuid } from './fixtures.js';
+import { client, LATER, NOW, pat, refreshToken, type StorageGetter, tenant, user, uuid } from './fixtures.js';
 
 export function identityAndTenancyContract(storage: StorageGetter): void {
   describe('refresh tokens', () => {
@@ -111,7 +111,7 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
   describe('tenants and clients', () => {
     it('has the System tenant from the start and stores further tenants', async () => {
       expect(await storage().tenants.findById(SYSTEM_TENANT_ID)).toMatchObject({ displayName: 'System' });
-      const t = { id: uuid(), displayName: 'Acme', createdAt: LATER, updatedAt: LATER };
+      const t = tenant({ displayName: 'Acme', createdAt: LATER, updatedAt: LATER });
       await storage().tenants.insert(t);
       expect((await storage().tenants.list()).map((x) => x.id)).toEqual([SYSTEM_TENANT_ID, t.id]);
       expect(await storage().tenants.update(t.id, { displayName: 'Acme Corp', updatedAt: LATER })).toMatchObject({
@@ -119,8 +119,29 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       });
     });
 
+    it('finds a tenant by its unique slug and stores its state and login policy', async () => {
+      expect(await storage().tenants.findBySlug('system')).toMatchObject({
+        id: SYSTEM_TENANT_ID,
+        isActive: true,
+        loginPolicy: 'localAndSso',
+      });
+      const t = tenant({ slug: 'acme' });
+      await storage().tenants.insert(t);
+      expect(await storage().tenants.findBySlug('acme')).toEqual(t);
+      expect(await storage().tenants.findBySlug('nobody')).toBeUndefined();
+      const dup = await storage()
+        .tenants.insert(tenant({ slug: 'acme' }))
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(dup) && dup.code).toBe('conflict');
+      expect(await storage().tenants.update(t.id, { isActive: false, loginPolicy: 'ssoOnly' })).toEqual({
+        ...t,
+        isActive: false,
+        loginPolicy: 'ssoOnly',
+      });
+    });
+
     it('keeps client names unique per tenant regardless of case', async () => {
-      const other = { id: uuid(), displayName: 'Other', createdAt: NOW, updatedAt: NOW };
+      const other = tenant({ displayName: 'Other' });
       await storage().tenants.insert(other);
       const c = client({ displayName: 'Payments' });
       await storage().clients.insert(c);
@@ -156,19 +177,26 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       });
       expect(await storage().clients.findAccess(c.id, u.id)).toEqual({
         client: c,
+        tenantIsActive: true,
         clientRole: 'ClientUser',
         tenantRole: 'TenantAdministrator',
       });
       expect(await storage().clients.findAccess(c.id, stranger.id)).toEqual({
         client: c,
+        tenantIsActive: true,
         clientRole: undefined,
         tenantRole: undefined,
       });
       expect(await storage().clients.findAccess(uuid(), u.id)).toBeUndefined();
+      const closed = tenant({ isActive: false });
+      await storage().tenants.insert(closed);
+      const inClosed = client({ tenantId: closed.id });
+      await storage().clients.insert(inClosed);
+      expect((await storage().clients.findAccess(inClosed.id, u.id))?.tenantIsActive).toBe(false);
     });
 
     it('lists clients by visibility and tenant, in pages', async () => {
-      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      const acme = tenant({ displayName: 'Acme' });
       await storage().tenants.insert(acme);
       const [c1, c2, c3] = [
         client({ createdAt: '2026-01-01T00:00:01.000Z' }),

@@ -43,7 +43,8 @@ export const tenancyRoutes: RouteSpec[] = [
     path: '/admin/tenants/{tenantId}',
     group: 'tenancy',
     operationId: 'patchTenant',
-    summary: 'Rename a tenant (tenant administrator; Commercial edition)',
+    summary:
+      'Rename a tenant or set its login policy (tenant administrator); activate or deactivate it (platform administrator)',
     tag: 'Tenants',
     params: TenantParams,
     body: PatchTenantInput,

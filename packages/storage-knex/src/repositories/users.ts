@@ -35,10 +35,13 @@ function fromRow(row: Row): UserRecord {
   };
 }
 
-/** Which unique key a duplicate broke: the message names it, never its value. */
+/**
+ * Which unique key a duplicate broke, told by the index's name (`users_email_key` on PostgreSQL,
+ * `users.email_key` on SQLite; the statement text itself names every column, so match no more).
+ */
 const duplicate = (error: unknown) =>
   MarginError.conflict(
-    /email/i.test(String((error as Error | undefined)?.message))
+    /users[._]email_key/.test(String((error as Error | undefined)?.message))
       ? 'A user with this email already exists.'
       : 'A user with this username already exists.',
   );

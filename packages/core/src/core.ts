@@ -128,6 +128,8 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     system: createSystemUseCases({ storage, secrets, clock }),
     identity: createIdentityUseCases({
       storage,
+      secrets,
+      allowPrivateEgress,
       clock,
       ids,
       events,

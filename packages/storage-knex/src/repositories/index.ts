@@ -10,6 +10,7 @@ import { knexClientBudgets } from './client-budgets.js';
 import { knexClients } from './clients.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
+import { knexIdentityProviders, knexUserIdentities } from './identity-providers.js';
 import { knexKnowledgeSources } from './knowledge-sources.js';
 import { knexMemberships } from './memberships.js';
 import { knexPersonalAccessTokens } from './personal-access-tokens.js';
@@ -37,6 +38,8 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     refreshTokens: knexRefreshTokens(db),
     personalAccessTokens: knexPersonalAccessTokens(db),
     signInFailures: knexSignInFailures(db),
+    identityProviders: knexIdentityProviders(db, dialect),
+    userIdentities: knexUserIdentities(db),
     memberships: knexMemberships(db),
     tenants: knexTenants(db),
     clients: knexClients(db),

@@ -8,9 +8,11 @@ import type {
 } from '../../ai/index.js';
 import type { AuditEntryRecord } from '../../audit/index.js';
 import type {
+  IdentityProviderRecord,
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
   SignInFailureRecord,
+  UserIdentityRecord,
   UserRecord,
 } from '../../identity/index.js';
 import { decodeCursor, type Page, SYSTEM_TENANT_ID, toPage } from '../../kernel/index.js';
@@ -38,6 +40,9 @@ export interface MemoryState {
   users: Map<string, UserRecord>;
   refreshTokens: Map<string, RefreshTokenRecord>;
   personalAccessTokens: Map<string, PersonalAccessTokenRecord>;
+  identityProviders: Map<string, IdentityProviderRecord>;
+  /** Keyed by `<issuer> <subject>`. */
+  userIdentities: Map<string, UserIdentityRecord>;
   /** Keyed `usernameKey NUL source`. */
   signInFailures: Map<string, SignInFailureRecord>;
   /** Keyed `clientId/userId`. */
@@ -92,6 +97,8 @@ export function emptyMemoryState(): MemoryState {
     users: new Map(),
     refreshTokens: new Map(),
     personalAccessTokens: new Map(),
+    identityProviders: new Map(),
+    userIdentities: new Map(),
     signInFailures: new Map(),
     clientMembers: new Map(),
     tenantMembers: new Map(),

@@ -23,6 +23,7 @@ import {
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
 import { memoryClientBudgets, memoryUsageEvents } from './memory-spend.js';
+import { memoryIdentityProviders, memoryUserIdentities } from './memory-sso.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import {
@@ -39,6 +40,8 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     refreshTokens: memoryRefreshTokens(state),
     personalAccessTokens: memoryPersonalAccessTokens(state),
     signInFailures: memorySignInFailures(state),
+    identityProviders: memoryIdentityProviders(state),
+    userIdentities: memoryUserIdentities(state),
     memberships: memoryMemberships(state),
     tenants: memoryTenants(state),
     clients: memoryClients(state),

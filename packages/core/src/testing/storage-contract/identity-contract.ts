@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { IdentityProviderRecord } from '../../identity/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import { client, LATER, NOW, pat, refreshToken, type StorageGetter, tenant, user, uuid } from './fixtures.js';
 
@@ -268,6 +269,82 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
         nextCursor: null,
       });
       expect(await storage().memberships.findTenantMember(SYSTEM_TENANT_ID, u.id)).toBeUndefined();
+    });
+  });
+
+  describe('identity providers and linked identities', () => {
+    const provider = (tenantId: string, overrides: Partial<IdentityProviderRecord> = {}): IdentityProviderRecord => ({
+      id: uuid(),
+      tenantId,
+      displayName: 'Acme SSO',
+      issuerUrl: 'https://login.example.com/acme',
+      clientId: 'margin',
+      sealedClientSecret: 'v2:sealed',
+      allowedEmailDomains: ['acme.example', 'acme.test'],
+      autoCreateUsers: false,
+      defaultClientRole: 'none',
+      isEnabled: true,
+      createdAt: NOW,
+      updatedAt: NOW,
+      ...overrides,
+    });
+
+    it('stores a tenant’s providers, lists them oldest first per tenant, patches and deletes them', async () => {
+      const [acme, other] = [tenant(), tenant()];
+      await storage().tenants.insert(acme);
+      await storage().tenants.insert(other);
+      const first = provider(acme.id, { createdAt: '2026-01-01T00:00:01.000Z' });
+      const second = provider(acme.id, { createdAt: '2026-01-01T00:00:02.000Z', sealedClientSecret: null });
+      const elsewhere = provider(other.id);
+      for (const p of [second, elsewhere, first]) await storage().identityProviders.insert(p);
+      expect(await storage().identityProviders.findById(first.id)).toEqual(first);
+      const page = await storage().identityProviders.listForTenant(acme.id, { limit: 1 });
+      expect(page.items).toEqual([first]);
+      const rest = await storage().identityProviders.listForTenant(acme.id, { limit: 1, cursor: page.nextCursor });
+      expect(rest.items).toEqual([second]);
+      expect(rest.nextCursor).toBeNull();
+      const patched = await storage().identityProviders.update(first.id, {
+        allowedEmailDomains: ['acme.example'],
+        sealedClientSecret: null,
+        isEnabled: false,
+        autoCreateUsers: true,
+        defaultClientRole: 'ClientUser',
+        updatedAt: LATER,
+      });
+      expect(patched).toEqual({
+        ...first,
+        allowedEmailDomains: ['acme.example'],
+        sealedClientSecret: null,
+        isEnabled: false,
+        autoCreateUsers: true,
+        defaultClientRole: 'ClientUser',
+        updatedAt: LATER,
+      });
+      expect(await storage().identityProviders.delete(first.id)).toBe(true);
+      expect(await storage().identityProviders.delete(first.id)).toBe(false);
+      expect(await storage().identityProviders.findById(first.id)).toBeUndefined();
+      expect(await storage().identityProviders.update(first.id, { displayName: 'x' })).toBeUndefined();
+    });
+
+    it('links one user per (issuer, subject)', async () => {
+      const [a, b] = [user(), user()];
+      await storage().users.insert(a);
+      await storage().users.insert(b);
+      const link = {
+        id: uuid(),
+        userId: a.id,
+        identityProviderId: uuid(),
+        issuer: 'https://login.example.com/acme',
+        subject: 'sub-1',
+        createdAt: NOW,
+      };
+      await storage().userIdentities.insert(link);
+      expect(await storage().userIdentities.find(link.issuer, 'sub-1')).toEqual(link);
+      expect(await storage().userIdentities.find('https://other.example.com', 'sub-1')).toBeUndefined();
+      const again = await storage()
+        .userIdentities.insert({ ...link, id: uuid(), userId: b.id })
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(again) && again.code).toBe('conflict');
     });
   });
 }

@@ -81,7 +81,7 @@ export const clientDeactivated = () =>
 /** A deactivated tenant's clients refuse exactly what a deactivated client refuses. */
 export const tenantDeactivated = () =>
   MarginError.conflict(
-    'This client’s tenant is deactivated: its clients serve nothing until a platform administrator activates it again.',
+    'This tenant is deactivated: it and its clients serve nothing until a platform administrator activates it again.',
     { reason: 'tenantDeactivated' },
   );
 
@@ -145,6 +145,8 @@ export function createAuthorizer(deps: AuthorizerDeps): Authorizer {
     if (min === 'TenantAdministrator' && role !== 'TenantAdministrator') {
       throw MarginError.forbidden('You do not have the required role for this tenant.');
     }
+    // Its members' sessions end at their next refresh; until then an access token reaches nothing.
+    if (!tenant.isActive) throw tenantDeactivated();
     return tenant;
   };
 

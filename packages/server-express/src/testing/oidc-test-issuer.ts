@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider, { type Configuration } from 'oidc-provider';
+import type { Configuration, default as Provider } from 'oidc-provider';
 
 /**
  * A real OpenID Connect provider (`oidc-provider`) on loopback, for SSO tests. It signs in whoever
@@ -66,7 +66,9 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
       return { accountId: id, claims: async () => ({ ...account }) };
     },
   };
-  provider = new Provider(issuer, configuration);
+  // Loaded here, not at import: suites that share the test kits but no issuer never load it.
+  const { default: OidcProvider } = await import('oidc-provider');
+  provider = new OidcProvider(issuer, configuration);
   provider.use(async (ctx, next) => {
     if (state.tamperNonce && ctx.path === '/auth' && ctx.query.nonce) {
       const query = new URLSearchParams(ctx.querystring);

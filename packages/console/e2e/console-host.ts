@@ -30,7 +30,7 @@ export interface ConsoleHost {
 }
 
 /** Builds the console into a temporary folder (about a second), so the suite tests today's sources. */
-async function buildConsole(): Promise<string> {
+export async function buildConsole(): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'margin-console-build-'));
   const vite = join(
     dirname(createRequire(join(consoleRoot, 'package.json')).resolve('vite/package.json')),

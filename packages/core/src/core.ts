@@ -177,6 +177,8 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     system: createSystemUseCases({ storage, secrets, clock }),
     identity: createIdentityUseCases({
       storage,
+      secrets,
+      allowPrivateEgress,
       clock,
       ids,
       events,

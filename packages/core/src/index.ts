@@ -7,7 +7,14 @@
 
 export { type BoundModelTraits, bindReviewModel, type ModelBinding, type ModelBindingInput } from './ai/index.js';
 export { createMarginCore, type MarginCore, type MarginCoreOptions } from './core.js';
-export type { BootstrapAdminResult, SessionTokens } from './identity/index.js';
+export {
+  type BootstrapAdminResult,
+  type SessionTokens,
+  SSO_ERROR_CODES,
+  type SsoClientConfig,
+  type SsoErrorCode,
+  type VerifiedSsoClaims,
+} from './identity/index.js';
 export type { Actor, ClientRole, TenantRole } from './kernel/index.js';
 export {
   createAesGcmSecretBox,

@@ -107,12 +107,17 @@ export {
   refusedAddressClass,
 } from './egress/index.js';
 export type {
+  IdentityProviderPatch,
+  IdentityProviderRecord,
+  IdentityProvidersRepository,
   PersonalAccessTokenRecord,
   PersonalAccessTokensRepository,
   RefreshTokenRecord,
   RefreshTokensRepository,
   SignInFailureRecord,
   SignInFailuresRepository,
+  UserIdentitiesRepository,
+  UserIdentityRecord,
   UserPatch,
   UserRecord,
   UsersRepository,

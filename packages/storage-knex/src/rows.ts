@@ -65,7 +65,7 @@ export async function updateAndRead<T>(
   id: string,
   row: Row,
   fromRow: (row: Row) => T,
-  conflict?: () => MarginError,
+  conflict?: (error: unknown) => MarginError,
 ): Promise<T | undefined> {
   if (Object.keys(row).length > 0) {
     const write = table().where({ id }).update(row);

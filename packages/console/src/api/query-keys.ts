@@ -22,6 +22,10 @@ export const queryKeys = {
   /** Audit trails: the installation's, then one per tenant. Every change adds to them. */
   audit: ['audit'] as const,
   creatableTenants: ['tenants', 'creatable'] as const,
+  /** The single sign-on providers the sign-in page lists for a tenant slug (public). */
+  signInProviders: (slug: string) => ['sign-in-providers', slug] as const,
+  /** A tenant's identity providers (tenant administrators). */
+  identityProviders: (tenantId: string) => ['tenant', tenantId, 'identity-providers'] as const,
   /** A tenant's spend report per client (needs budgeting). */
   tenantSpend: (tenantId: string) => ['tenant', tenantId, 'spend'] as const,
   personalAccessTokens: ['personal-access-tokens'] as const,

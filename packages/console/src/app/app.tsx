@@ -17,6 +17,7 @@ import {
   ClientsPage,
   CrawlsPage,
   DismissalsPage,
+  IdentityProvidersPage,
   JobPage,
   JobsPage,
   KnowledgePage,
@@ -52,6 +53,7 @@ const pageRoutes = createRoutesFromElements(
     <Route path="/admin/users" Component={UsersPage} />
     <Route path="/admin/licensing" Component={LicensingPage} />
     <Route path="/admin/audit" Component={AuditPage} />
+    <Route path="/admin/sso" Component={IdentityProvidersPage} />
     <Route path="/clients" Component={ClientsPage} />
     <Route path="/clients/:clientId" Component={ClientLayout}>
       <Route index Component={ClientPage} />

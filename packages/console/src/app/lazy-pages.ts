@@ -30,6 +30,7 @@ export const ClientPage = page(() => import('../pages/client.js'), 'ClientPage')
 export const ClientsPage = page(() => import('../pages/clients.js'), 'ClientsPage');
 export const CrawlsPage = page(() => import('../pages/crawls.js'), 'CrawlsPage');
 export const DismissalsPage = page(() => import('../pages/dismissals.js'), 'DismissalsPage');
+export const IdentityProvidersPage = page(() => import('../pages/identity-providers.js'), 'IdentityProvidersPage');
 export const MemoryPage = page(() => import('../pages/memory.js'), 'MemoryPage');
 export const JobPage = page(() => import('../pages/job.js'), 'JobPage');
 export const JobsPage = page(() => import('../pages/jobs.js'), 'JobsPage');

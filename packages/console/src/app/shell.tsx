@@ -26,6 +26,10 @@ const CLIENT_SECTIONS: ReadonlyArray<[path: string, label: string]> = [
 /** The frame around every signed-in page: skip link, header with the client switcher, navigation. */
 export function Shell() {
   const { me } = useMe();
+  // Single sign-on is tenant configuration: for its administrators and the platform administrator.
+  const administersTenant =
+    me.globalRole === 'platformAdmin' ||
+    Object.values(me.tenantRoles as Record<string, string>).includes('TenantAdministrator');
   const navigate = useNavigate();
   const location = useLocation();
   const match = useMatch('/clients/:clientId/*');
@@ -118,6 +122,16 @@ export function Shell() {
               </li>
               <li>
                 <NavLink to="/admin/audit">Audit trail</NavLink>
+              </li>
+            </ul>
+          </>
+        )}
+        {administersTenant && (
+          <>
+            <h2 className="nav-heading">Tenant</h2>
+            <ul>
+              <li>
+                <NavLink to="/admin/sso">Single sign-on</NavLink>
               </li>
             </ul>
           </>

@@ -48,7 +48,14 @@ export async function ensureBootstrapAdmin(
         await tx.users.update(existing.id, reset);
         return 'restored' as const;
       }
-      await tx.users.insert({ id: deps.ids.uuid(), username, displayName: username, createdAt: now, ...reset });
+      await tx.users.insert({
+        id: deps.ids.uuid(),
+        username,
+        displayName: username,
+        email: null,
+        createdAt: now,
+        ...reset,
+      });
       return 'created' as const;
     });
     if (status === 'exists') return { status, username };

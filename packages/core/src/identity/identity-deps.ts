@@ -1,9 +1,10 @@
 import type { AuditRepositories, AuditTrail } from '../audit/index.js';
-import type { Clock, EventBus, Ids, StorageSlice } from '../kernel/index.js';
+import type { Clock, EventBus, Ids, SecretBox, StorageSlice } from '../kernel/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { Authorizer, ClientAccessCache, TenancyRepositories } from '../tenancy/index.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { AuthSettings } from './auth-settings.js';
+import type { IdentityProvidersRepository, UserIdentitiesRepository } from './identity-provider-record.js';
 import type { PersonalAccessTokensRepository } from './pat-record.js';
 import type { RefreshTokensRepository } from './session-record.js';
 import type { SignInFailuresRepository } from './sign-in-failure-record.js';
@@ -17,6 +18,8 @@ export interface IdentityRepositories {
   refreshTokens: RefreshTokensRepository;
   personalAccessTokens: PersonalAccessTokensRepository;
   signInFailures: SignInFailuresRepository;
+  identityProviders: IdentityProvidersRepository;
+  userIdentities: UserIdentitiesRepository;
 }
 
 /** What the identity use cases need. */
@@ -25,6 +28,10 @@ export interface IdentityDeps {
   clock: Clock;
   ids: Ids;
   events: EventBus;
+  /** Seals identity providers' client secrets. */
+  secrets: SecretBox;
+  /** `MARGIN_ALLOW_PRIVATE_EGRESS`: an issuer may be plain http or on a loopback/private address. */
+  allowPrivateEgress: boolean;
   auth: AuthSettings;
   accessTokens: AccessTokens;
   userStates: UserStateCache;

@@ -2,6 +2,7 @@ import { type Actor, MarginError, requireInteractiveSession } from '../kernel/in
 import type { IdentityDeps } from './identity-deps.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { ChangePasswordInput, LoginInput, RefreshInput } from './schemas.js';
+import { tenantSignInRefusal } from './tenant-sign-in-policy.js';
 import { newRefreshToken, sha256Hex } from './tokens.js';
 import type { UserRecord } from './user-record.js';
 
@@ -51,10 +52,19 @@ export async function login(deps: IdentityDeps, input: unknown, context: SignInC
     throw invalidCredentials();
   }
   await throttle.recordSuccess(state);
+  // Told only to whoever knows the password, so it reveals nothing about which usernames exist.
+  const refusal = await tenantSignInRefusal(deps, usable, 'password');
+  if (refusal === 'tenantDeactivated') throw signInRefused(refusal, 'Your organization’s access is deactivated.');
+  if (refusal === 'ssoRequired') {
+    throw signInRefused(refusal, 'Your organization requires single sign-on: sign in through its identity provider.');
+  }
   return startSession(deps, usable, now);
 }
 
-async function startSession(deps: IdentityDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
+const signInRefused = (reason: string, message: string) => new MarginError('unauthenticated', message, { reason });
+
+/** For SSO: a session for a user the identity provider vouched for. */
+export async function startSession(deps: IdentityDeps, user: UserRecord, now: Date): Promise<SessionTokens> {
   const refreshToken = newRefreshToken(deps.ids);
   const refreshExpiresAt = addSeconds(now, deps.auth.refreshAbsoluteSeconds);
   await deps.storage.refreshTokens.insert({
@@ -98,6 +108,7 @@ export async function refresh(deps: IdentityDeps, refreshToken: string | undefin
   if (stored.revokedAt || stored.expiresAt <= nowIso || idleLimit <= nowIso) throw sessionEnded();
   const user = await deps.storage.users.findById(stored.userId);
   if (!user?.isActive) throw sessionEnded();
+  if ((await tenantSignInRefusal(deps, user, 'session')) === 'tenantDeactivated') throw sessionEnded();
 
   const next = newRefreshToken(deps.ids);
   const nextId = deps.ids.uuid();

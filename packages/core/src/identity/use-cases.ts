@@ -2,11 +2,14 @@ import type { Actor } from '../kernel/index.js';
 import { authenticateAccessToken, authenticatePersonalAccessToken } from './authenticate.js';
 import { type BootstrapAdminInput, type BootstrapAdminResult, ensureBootstrapAdmin } from './bootstrap-admin.js';
 import type { IdentityDeps } from './identity-deps.js';
+import * as idps from './identity-providers.js';
 import { getMe } from './me.js';
 
 import * as members from './members.js';
 import * as pats from './personal-access-tokens.js';
 import type {
+  IdentityProviderListBody,
+  IdentityProviderViewBody,
   MemberListBody,
   MemberViewBody,
   MeViewBody,
@@ -16,6 +19,7 @@ import type {
   UserViewBody,
 } from './schemas.js';
 import * as sessions from './sessions.js';
+import * as sso from './sso-sign-in.js';
 import * as users from './users.js';
 
 /** Users, their credentials and sessions, and who is a member of which client and tenant. */
@@ -44,6 +48,21 @@ export interface IdentityUseCases {
   putTenantMember(actor: Actor, tenantId: string, userId: string, input: unknown): Promise<MemberViewBody>;
   listTenantMembers(actor: Actor, tenantId: string, query: unknown): Promise<MemberListBody>;
   removeTenantMember(actor: Actor, tenantId: string, userId: string): Promise<void>;
+  createIdentityProvider(actor: Actor, tenantId: string, input: unknown): Promise<IdentityProviderViewBody>;
+  listIdentityProviders(actor: Actor, tenantId: string, query: unknown): Promise<IdentityProviderListBody>;
+  patchIdentityProvider(
+    actor: Actor,
+    tenantId: string,
+    providerId: string,
+    input: unknown,
+  ): Promise<IdentityProviderViewBody>;
+  deleteIdentityProvider(actor: Actor, tenantId: string, providerId: string): Promise<void>;
+  /** Public: a tenant's enabled providers by slug, for the sign-in page (the host adds each `startUrl`). */
+  listSignInProviders(query: unknown): Promise<{ providers: Array<{ id: string; displayName: string }> }>;
+  /** For hosts: what the OpenID Connect client needs to start a sign-in (refusals carry `ssoError`). */
+  ssoClientConfig(providerId: string): Promise<sso.SsoClientConfig>;
+  /** For hosts: a session for the subject of a validated ID token (refusals carry `ssoError`). */
+  completeSsoSignIn(providerId: string, claims: sso.VerifiedSsoClaims): Promise<sessions.SessionTokens>;
 }
 
 export function createIdentityUseCases(deps: IdentityDeps): IdentityUseCases {
@@ -68,5 +87,14 @@ export function createIdentityUseCases(deps: IdentityDeps): IdentityUseCases {
     putTenantMember: (actor, tenantId, userId, input) => members.putTenantMember(deps, actor, tenantId, userId, input),
     listTenantMembers: (actor, tenantId, query) => members.listTenantMembers(deps, actor, tenantId, query),
     removeTenantMember: (actor, tenantId, userId) => members.removeTenantMember(deps, actor, tenantId, userId),
+    createIdentityProvider: (actor, tenantId, input) => idps.createIdentityProvider(deps, actor, tenantId, input),
+    listIdentityProviders: (actor, tenantId, query) => idps.listIdentityProviders(deps, actor, tenantId, query),
+    patchIdentityProvider: (actor, tenantId, providerId, input) =>
+      idps.patchIdentityProvider(deps, actor, tenantId, providerId, input),
+    deleteIdentityProvider: (actor, tenantId, providerId) =>
+      idps.deleteIdentityProvider(deps, actor, tenantId, providerId),
+    listSignInProviders: (query) => idps.listSignInProviders(deps, query),
+    ssoClientConfig: (providerId) => sso.ssoClientConfig(deps, providerId),
+    completeSsoSignIn: (providerId, claims) => sso.completeSsoSignIn(deps, providerId, claims),
   };
 }

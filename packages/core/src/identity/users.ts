@@ -10,6 +10,7 @@ export const userView = (u: UserRecord) => ({
   id: u.id,
   username: u.username,
   displayName: u.displayName,
+  email: u.email,
   globalRole: u.globalRole,
   isActive: u.isActive,
   createdAt: u.createdAt,
@@ -24,6 +25,7 @@ export async function createUser(deps: IdentityDeps, actor: Actor, input: unknow
     username: req.username,
     displayName: req.displayName ?? req.username,
     passwordHash: await hashPassword(req.password),
+    email: req.email ?? null,
     globalRole: req.globalRole ?? 'user',
     isActive: true,
     createdAt: now,
@@ -61,6 +63,7 @@ export async function patchUser(deps: IdentityDeps, actor: Actor, userId: string
   if (req.displayName !== undefined) patch.displayName = req.displayName;
   if (req.globalRole !== undefined) patch.globalRole = req.globalRole;
   if (req.isActive !== undefined) patch.isActive = req.isActive;
+  if (req.email !== undefined) patch.email = req.email;
   if (req.password !== undefined) patch.passwordHash = await hashPassword(req.password);
   const updated = await deps.storage.transaction(async (tx) => {
     const current = await tx.users.findById(userId);

@@ -12,6 +12,7 @@ const mitt = ((mittImport as unknown as { default?: unknown }).default ?? mittIm
 export type MarginEvents = {
   'user.created': { userId: string; username: string };
   'client.updated': { clientId: string; isActive: boolean };
+  'tenant.updated': { tenantId: string; isActive: boolean };
   'job.queued': { jobId: string; clientId: string; trigger: string };
   'job.started': { jobId: string; clientId: string; attempt: number };
   /** A job ended without failing: reviewed, or cancelled/superseded at resolve (nothing reviewed). */

@@ -21,6 +21,7 @@ export type SealedField =
   | 'provider-connection.secret'
   | 'ai-connection.apiKey'
   | 'webhook-configuration.secret'
+  | 'identity-provider.clientSecret'
   | 'setting.value';
 
 /** What a sealed value is bound to: its field and the id of its row (the key, for a setting). */

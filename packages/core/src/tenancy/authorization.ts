@@ -22,6 +22,8 @@ export const POLICY = {
   'licensing.manage': { scope: 'platform' },
   'tenants.create': { scope: 'platform' },
   'tenants.update': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.activate': { scope: 'platform' },
+  'tenants.identityProviders.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.members.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.audit.read': { scope: 'tenant', min: 'TenantAdministrator' },
   'tenants.aiPolicy.read': { scope: 'tenant', min: 'TenantAdministrator' },
@@ -78,6 +80,13 @@ export const clientDeactivated = () =>
     { reason: 'clientDeactivated' },
   );
 
+/** A deactivated tenant's clients refuse exactly what a deactivated client refuses. */
+export const tenantDeactivated = () =>
+  MarginError.conflict(
+    'This tenant is deactivated: it and its clients serve nothing until a platform administrator activates it again.',
+    { reason: 'tenantDeactivated' },
+  );
+
 const isPlatformAdmin = (actor: Actor) => actor.globalRole === 'platformAdmin';
 
 /** The role the actor effectively holds on a client, counting tenant administration. */
@@ -120,7 +129,10 @@ export function createAuthorizer(deps: AuthorizerDeps): Authorizer {
     const min = (POLICY[action] as { min: ClientRole }).min;
     if (!clientRoleAtLeast(role, min))
       throw MarginError.forbidden('You do not have the required role for this client.');
-    if (!access.client.isActive && !SERVED_WHILE_DEACTIVATED.has(action)) throw clientDeactivated();
+    if (!SERVED_WHILE_DEACTIVATED.has(action)) {
+      if (!access.tenantIsActive) throw tenantDeactivated();
+      if (!access.client.isActive) throw clientDeactivated();
+    }
     return access.client;
   };
 
@@ -135,6 +147,8 @@ export function createAuthorizer(deps: AuthorizerDeps): Authorizer {
     if (min === 'TenantAdministrator' && role !== 'TenantAdministrator') {
       throw MarginError.forbidden('You do not have the required role for this tenant.');
     }
+    // Its members' sessions end at their next refresh; until then an access token reaches nothing.
+    if (!tenant.isActive) throw tenantDeactivated();
     return tenant;
   };
 

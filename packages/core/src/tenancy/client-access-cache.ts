@@ -26,6 +26,11 @@ export class ClientAccessCache {
     this.access.deleteWhere((key) => key.endsWith(`/${userId}`));
   }
 
+  /** After a change to a tenant (deactivated, say): every entry carries its tenant's state. */
+  forgetAll(): void {
+    this.access.clear();
+  }
+
   /** After a change to the client itself (renamed, deactivated). */
   forgetClient(clientId: string): void {
     this.access.deleteWhere((key) => key.startsWith(`${clientId}/`));

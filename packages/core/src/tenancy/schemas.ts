@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOGIN_POLICIES } from './tenancy-records.js';
 
 const displayName = z.string().trim().min(1, 'displayName is required').max(200);
 const timestamp = z.string().meta({ format: 'date-time' });
@@ -26,13 +27,39 @@ export const ClientList = z
   .object({ items: z.array(ClientView), nextCursor: z.string().nullable() })
   .meta({ id: 'ClientList' });
 
-export const CreateTenantInput = z.object({ displayName }).meta({ id: 'CreateTenantInput' });
-export const PatchTenantInput = z.object({ displayName: displayName.optional() }).meta({ id: 'PatchTenantInput' });
+export const TENANT_SLUG = /^[a-z0-9-]{2,40}$/;
+const slug = z
+  .string()
+  .regex(TENANT_SLUG, 'must be 2 to 40 lower-case letters, digits or hyphens')
+  .meta({ description: 'Unique; how people name the tenant at sign-in (`/sign-in?tenant=<slug>`).' });
+const loginPolicy = z
+  .enum(LOGIN_POLICIES)
+  .meta({ description: '`ssoOnly`: the tenant’s users sign in through its identity providers only.' });
+
+export const CreateTenantInput = z
+  .object({
+    displayName,
+    slug: slug.optional().meta({ description: 'Omitted: made from displayName.' }),
+  })
+  .meta({ id: 'CreateTenantInput' });
+export const PatchTenantInput = z
+  .object({
+    displayName: displayName.optional(),
+    isActive: z
+      .boolean({ error: 'must be a boolean' })
+      .optional()
+      .meta({ description: 'Platform administrator only. A deactivated tenant’s users cannot sign in.' }),
+    loginPolicy: loginPolicy.optional(),
+  })
+  .meta({ id: 'PatchTenantInput' });
 
 export const TenantView = z
   .object({
     id: z.string(),
     displayName: z.string(),
+    slug: z.string(),
+    isActive: z.boolean(),
+    loginPolicy: z.enum(LOGIN_POLICIES),
     isSystem: z.boolean(),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -1,8 +1,17 @@
 import type { ClientRole, Page, PageRequest, TenantRole } from '../kernel/index.js';
 
+/** How a tenant's users may sign in: local passwords and SSO, or SSO only. */
+export const LOGIN_POLICIES = ['localAndSso', 'ssoOnly'] as const;
+export type LoginPolicy = (typeof LOGIN_POLICIES)[number];
+
 export interface TenantRecord {
   id: string;
   displayName: string;
+  /** Lower-case, unique: how people name the tenant at sign-in (`?tenant=<slug>`). */
+  slug: string;
+  /** A deactivated tenant's users cannot sign in and its clients serve nothing. */
+  isActive: boolean;
+  loginPolicy: LoginPolicy;
   createdAt: string;
   updatedAt: string;
 }
@@ -19,16 +28,20 @@ export interface ClientRecord {
 /** A client together with what one user holds on it, read in a single query (hot path). */
 export interface ClientAccess {
   client: ClientRecord;
+  /** Whether the client's tenant is active: a deactivated tenant's clients serve nothing. */
+  tenantIsActive: boolean;
   clientRole: ClientRole | undefined;
   tenantRole: TenantRole | undefined;
 }
 
 export interface TenantsRepository {
+  /** Throws `conflict` when the slug is taken. */
   insert(tenant: TenantRecord): Promise<void>;
   findById(id: string): Promise<TenantRecord | undefined>;
+  findBySlug(slug: string): Promise<TenantRecord | undefined>;
   update(
     id: string,
-    patch: Partial<Pick<TenantRecord, 'displayName' | 'updatedAt'>>,
+    patch: Partial<Pick<TenantRecord, 'displayName' | 'isActive' | 'loginPolicy' | 'updatedAt'>>,
   ): Promise<TenantRecord | undefined>;
   list(): Promise<TenantRecord[]>;
 }

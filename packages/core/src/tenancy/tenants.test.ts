@@ -20,6 +20,9 @@ describe('tenants in Community', () => {
       {
         id: SYSTEM_TENANT_ID,
         displayName: 'System',
+        slug: 'system',
+        isActive: true,
+        loginPolicy: 'localAndSso',
         isSystem: true,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
@@ -68,6 +71,9 @@ describe('tenants in Commercial', () => {
     expect(acme).toEqual({
       id: expect.any(String),
       displayName: 'Acme',
+      slug: 'acme',
+      isActive: true,
+      loginPolicy: 'localAndSso',
       isSystem: false,
       createdAt: h.clock.now().toISOString(),
       updatedAt: h.clock.now().toISOString(),
@@ -118,5 +124,53 @@ describe('tenants in Commercial', () => {
     expect(await h.storage.tenants.findById(acme.id)).toBeDefined();
     await h.setEdition('Commercial');
     expect(await creatable()).toEqual([SYSTEM_TENANT_ID, acme.id]);
+  });
+
+  it('takes a unique slug, or makes one from the name, and validates it', async () => {
+    expect((await h.core.tenancy.createTenant(PLATFORM_ADMIN, { displayName: 'Acme', slug: 'acme-eu' })).slug).toBe(
+      'acme-eu',
+    );
+    const taken = await refusalOf(
+      h.core.tenancy.createTenant(PLATFORM_ADMIN, { displayName: 'Other', slug: 'acme-eu' }),
+    );
+    expect(taken).toMatchObject({ code: 'conflict', message: 'A tenant with this slug already exists.' });
+    expect((await createTenant('Acme Corp.')).slug).toBe('acme-corp');
+    expect((await createTenant('Acme Corp!')).slug).toBe('acme-corp-2');
+    for (const slug of ['A', 'UPPER', 'with space', 'x'.repeat(41)]) {
+      const refused = await refusalOf(h.core.tenancy.createTenant(PLATFORM_ADMIN, { displayName: 'X', slug }));
+      expect(issuesOf(refused)).toEqual([{ path: 'slug', message: expect.any(String) }]);
+    }
+  });
+
+  it('lets only the platform administrator (de)activate a tenant, never the System tenant, and audits it', async () => {
+    const acme = await createTenant('Acme');
+    const admin = await h.tenantMember(acme.id, 'TenantAdministrator');
+    expect((await refusalOf(patchTenant(acme.id, { isActive: false }, admin))).code).toBe('forbidden');
+    expect(await patchTenant(acme.id, { isActive: false })).toMatchObject({ isActive: false });
+    expect(issuesOf(await refusalOf(patchTenant(SYSTEM_TENANT_ID, { isActive: false })))).toEqual([
+      { path: 'isActive', message: 'The System tenant cannot be deactivated.' },
+    ]);
+    const trail = await h.core.audit.listTenantAudit(PLATFORM_ADMIN, acme.id, {});
+    expect(trail.items[0]).toMatchObject({
+      action: 'tenant.deactivated',
+      resourceId: acme.id,
+      summary: 'changed isActive (deactivated)',
+    });
+  });
+
+  it('sets the login policy as the tenant administrator; ssoOnly needs sso-authentication', async () => {
+    const acme = await createTenant('Acme');
+    const admin = await h.tenantMember(acme.id, 'TenantAdministrator');
+    expect(await patchTenant(acme.id, { loginPolicy: 'ssoOnly' }, admin)).toMatchObject({ loginPolicy: 'ssoOnly' });
+    expect(issuesOf(await refusalOf(patchTenant(acme.id, { loginPolicy: 'everyone' }, admin)))).toEqual([
+      { path: 'loginPolicy', message: expect.any(String) },
+    ]);
+    await h.core.licensing.patchLicensing(PLATFORM_ADMIN, {
+      edition: 'Commercial',
+      capabilityOverrides: [{ capability: 'sso-authentication', overrideState: 'disabled' }],
+    });
+    const refused = await refusalOf(patchTenant(acme.id, { loginPolicy: 'ssoOnly' }, admin));
+    expect(refused).toMatchObject({ code: 'license_required', details: { capability: 'sso-authentication' } });
+    expect((await patchTenant(acme.id, { loginPolicy: 'localAndSso' }, admin)).loginPolicy).toBe('localAndSso');
   });
 });

@@ -55,8 +55,9 @@ export async function submitByCoordinates(
     if (MarginError.isInstance(error) && error.code === 'forbidden') {
       return answer('notAuthorized', 'forbidden', error.message);
     }
-    if (MarginError.isInstance(error) && error.details.reason === 'clientDeactivated') {
-      return answer('notSubmittable', 'conflict', error.message, { reason: 'clientDeactivated' });
+    const reason = MarginError.isInstance(error) ? error.details.reason : undefined;
+    if (reason === 'clientDeactivated' || reason === 'tenantDeactivated') {
+      return answer('notSubmittable', 'conflict', (error as MarginError).message, { reason });
     }
     throw error;
   }

@@ -67,6 +67,7 @@ export function createTriggerUseCases(deps: TriggersDeps, options: TriggerOption
   const cache = new webhooks.WebhookConfigurationCache(deps, deps.clock, options.configurationCacheMs ?? 2000);
   // A client deactivated on this host stops receiving at once (other hosts: within the cache's TTL).
   deps.events.on('client.updated', () => cache.forgetAll());
+  deps.events.on('tenant.updated', () => cache.forgetAll());
   const batcher = new DeliveryBatcher(() => deps.storage.webhookDeliveries);
   const rejections = new RejectionBudget(deps.clock);
   return {

@@ -88,10 +88,11 @@ export class WebhookConfigurationCache {
     return this.byPathKey.get(pathKey, async () => {
       const config = await this.deps.storage.webhookConfigurations.findByPathKey(pathKey);
       if (!config) return undefined;
-      // A deactivated client, or one out of reach (another tenant's, while the installation is
-      // Community), receives nothing.
+      // A deactivated client, a deactivated tenant's, or one out of reach (another tenant's, while
+      // the installation is Community), receives nothing.
       const client = await this.deps.storage.clients.findById(config.clientId);
       if (!client?.isActive || !(await isTenantInReach(this.deps, client.tenantId))) return undefined;
+      if (!(await this.deps.storage.tenants.findById(client.tenantId))?.isActive) return undefined;
       return { config, secret: this.deps.secrets.open(config.sealedSecret, webhookSecretContext(config.id)) };
     });
   }

@@ -48,8 +48,10 @@ async function processDelivery(deps: TriggersDeps, delivery: WebhookDeliveryReco
   if (!config) return done('failed', [], 'The webhook configuration no longer exists.');
   if (!config.isActive)
     return done('ignored', ['skipped: configuration deactivated'], 'The configuration was deactivated.');
-  if (!(await deps.storage.clients.findById(config.clientId))?.isActive)
-    return done('ignored', ['skipped: client deactivated'], 'The client was deactivated.');
+  const client = await deps.storage.clients.findById(config.clientId);
+  if (!client?.isActive) return done('ignored', ['skipped: client deactivated'], 'The client was deactivated.');
+  if (!(await deps.storage.tenants.findById(client.tenantId))?.isActive)
+    return done('ignored', ['skipped: tenant deactivated'], 'The client’s tenant was deactivated.');
   if (delivery.repositoryId === null || delivery.pullRequestId === null) {
     return done('failed', [], 'The delivery names no pull request.');
   }

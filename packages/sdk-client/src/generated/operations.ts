@@ -18,6 +18,9 @@ export const OPERATION_GROUPS = {
     'listPersonalAccessTokens',
     'createPersonalAccessToken',
     'revokePersonalAccessToken',
+    'listSignInProviders',
+    'ssoClientConfig',
+    'completeSsoSignIn',
     'listUsers',
     'createUser',
     'patchUser',
@@ -27,6 +30,10 @@ export const OPERATION_GROUPS = {
     'listClientMembers',
     'putClientMember',
     'removeClientMember',
+    'listIdentityProviders',
+    'createIdentityProvider',
+    'patchIdentityProvider',
+    'deleteIdentityProvider',
   ],
   tenancy: [
     'listCreatableTenants',
@@ -239,6 +246,35 @@ export function createOperations(raw: Client<paths>) {
       revokePersonalAccessToken: (patId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/users/me/pats/{patId}', { params: { path: { patId } }, ...options })),
       /**
+       * The identity providers a tenant signs in with (by its slug), for the sign-in page
+       * `GET /auth/sso/providers`
+       * @param query.tenant The tenant’s slug.
+       * @returns Enabled providers; none for an unknown tenant.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      listSignInProviders: (query: Query<'listSignInProviders'>, options?: CallOptions) =>
+        unwrap(raw.GET('/auth/sso/providers', { params: { query }, ...options })),
+      /**
+       * Start signing in through an identity provider (a browser navigation: 302 to the provider)
+       * `GET /auth/sso/{providerId}/start`
+       * @param query.returnTo A path on this site to land on after sign-in.
+       * @throws {MarginApiError} 302: To the identity provider, or to `/sign-in?error=<code>`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {RateLimitError} 429: Too many requests; see `Retry-After`.
+       */
+      ssoClientConfig: (providerId: string, query: Query<'ssoClientConfig'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/auth/sso/{providerId}/start', { params: { path: { providerId }, query }, ...options })),
+      /**
+       * Where the identity provider returns the browser: signs in and redirects to `returnTo`
+       * `GET /auth/sso/callback`
+       * @throws {MarginApiError} 302: Signed in (the refresh cookie is set) to `returnTo`, or to `/sign-in?error=<code>`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {RateLimitError} 429: Too many requests; see `Retry-After`.
+       */
+      completeSsoSignIn: (query: Query<'completeSsoSignIn'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/auth/sso/callback', { params: { query }, ...options })),
+      /**
        * List users, oldest first (platform administrator)
        * `GET /admin/users`
        * @param query.limit Page size, 1–200 (default 50).
@@ -343,6 +379,56 @@ export function createOperations(raw: Client<paths>) {
        */
       removeClientMember: (clientId: string, userId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/clients/{clientId}/members/{userId}', { params: { path: { clientId, userId } }, ...options })),
+      /**
+       * The tenant’s OpenID Connect identity providers (tenant administrator; sso-authentication)
+       * `GET /admin/tenants/{tenantId}/identity-providers`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of providers, oldest first (no secrets).
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      listIdentityProviders: (tenantId: string, query: Query<'listIdentityProviders'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/admin/tenants/{tenantId}/identity-providers', { params: { path: { tenantId }, query }, ...options })),
+      /**
+       * Add an OpenID Connect identity provider to the tenant (tenant administrator; sso-authentication)
+       * `POST /admin/tenants/{tenantId}/identity-providers`
+       * @returns Created; the client secret is never shown.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      createIdentityProvider: (tenantId: string, body: Body<'createIdentityProvider'>, options?: CallOptions) =>
+        unwrap(raw.POST('/admin/tenants/{tenantId}/identity-providers', { params: { path: { tenantId } }, body, ...options })),
+      /**
+       * Change an identity provider (tenant administrator; sso-authentication)
+       * `PATCH /admin/tenants/{tenantId}/identity-providers/{providerId}`
+       * @returns The provider as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      patchIdentityProvider: (tenantId: string, providerId: string, body: Body<'patchIdentityProvider'>, options?: CallOptions) =>
+        unwrap(raw.PATCH('/admin/tenants/{tenantId}/identity-providers/{providerId}', { params: { path: { tenantId, providerId } }, body, ...options })),
+      /**
+       * Remove an identity provider (tenant administrator; sso-authentication)
+       * `DELETE /admin/tenants/{tenantId}/identity-providers/{providerId}`
+       * @returns Removed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      deleteIdentityProvider: (tenantId: string, providerId: string, options?: CallOptions) =>
+        unwrap(raw.DELETE('/admin/tenants/{tenantId}/identity-providers/{providerId}', { params: { path: { tenantId, providerId } }, ...options })),
     },
     tenancy: {
       /**
@@ -365,7 +451,7 @@ export function createOperations(raw: Client<paths>) {
       createTenant: (body: Body<'createTenant'>, options?: CallOptions) =>
         unwrap(raw.POST('/admin/tenants', { body, ...options })),
       /**
-       * Rename a tenant (tenant administrator; Commercial edition)
+       * Rename a tenant or set its login policy (tenant administrator); activate or deactivate it (platform administrator)
        * `PATCH /admin/tenants/{tenantId}`
        * @returns The tenant as changed.
        * @throws {ValidationError} 400: The request is invalid; `details` names the fields.

@@ -124,6 +124,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sso/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The identity providers a tenant signs in with (by its slug), for the sign-in page */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/{providerId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in through an identity provider (a browser navigation: 302 to the provider) */
+        get: operations["ssoClientConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the identity provider returns the browser: signs in and redirects to `returnTo` */
+        get: operations["completeSsoSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -190,7 +241,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a tenant (tenant administrator; Commercial edition) */
+        /** Rename a tenant or set its login policy (tenant administrator); activate or deactivate it (platform administrator) */
         patch: operations["patchTenant"];
         trace?: never;
     };
@@ -298,6 +349,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{tenantId}/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s OpenID Connect identity providers (tenant administrator; sso-authentication) */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /** Add an OpenID Connect identity provider to the tenant (tenant administrator; sso-authentication) */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{tenantId}/identity-providers/{providerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an identity provider (tenant administrator; sso-authentication) */
+        delete: operations["deleteIdentityProvider"];
+        options?: never;
+        head?: never;
+        /** Change an identity provider (tenant administrator; sso-authentication) */
+        patch: operations["patchIdentityProvider"];
         trace?: never;
     };
     "/admin/licensing": {
@@ -1623,10 +1710,19 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        SsoProviderList: {
+            providers: {
+                id: string;
+                displayName: string;
+                /** @description Where the browser goes to sign in through this provider. */
+                startUrl: string;
+            }[];
+        };
         User: {
             id: string;
             username: string;
             displayName: string;
+            email: string | null;
             /** @enum {string} */
             globalRole: "platformAdmin" | "user";
             isActive: boolean;
@@ -1639,6 +1735,11 @@ export interface components {
         CreateUserInput: {
             username: string;
             password: string;
+            /**
+             * Format: email
+             * @description Unique among users, compared case-insensitively.
+             */
+            email?: string;
             displayName?: string;
             /** @enum {string} */
             globalRole?: "platformAdmin" | "user";
@@ -1653,6 +1754,11 @@ export interface components {
             displayName?: string;
             /** @enum {string} */
             globalRole?: "platformAdmin" | "user";
+            /**
+             * Format: email
+             * @description null removes it.
+             */
+            email?: string | null;
         };
         TenantList: {
             items: components["schemas"]["Tenant"][];
@@ -1660,6 +1766,10 @@ export interface components {
         Tenant: {
             id: string;
             displayName: string;
+            slug: string;
+            isActive: boolean;
+            /** @enum {string} */
+            loginPolicy: "localAndSso" | "ssoOnly";
             isSystem: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -1668,9 +1778,18 @@ export interface components {
         };
         CreateTenantInput: {
             displayName: string;
+            /** @description Omitted: made from displayName. */
+            slug?: string;
         };
         PatchTenantInput: {
             displayName?: string;
+            /** @description Platform administrator only. A deactivated tenant’s users cannot sign in. */
+            isActive?: boolean;
+            /**
+             * @description `ssoOnly`: the tenant’s users sign in through its identity providers only.
+             * @enum {string}
+             */
+            loginPolicy?: "localAndSso" | "ssoOnly";
         };
         MemberList: {
             items: components["schemas"]["Member"][];
@@ -1718,6 +1837,75 @@ export interface components {
         PutClientMemberInput: {
             /** @enum {string} */
             role: "ClientUser" | "ClientAdministrator";
+        };
+        IdentityProviderList: {
+            items: components["schemas"]["IdentityProvider"][];
+            nextCursor: string | null;
+        };
+        IdentityProvider: {
+            id: string;
+            tenantId: string;
+            displayName: string;
+            issuerUrl: string;
+            clientId: string;
+            hasClientSecret: boolean;
+            allowedEmailDomains: string[];
+            autoCreateUsers: boolean;
+            /** @enum {string} */
+            defaultClientRole: "none" | "ClientUser";
+            isEnabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp.
+             */
+            updatedAt: string;
+        };
+        CreateIdentityProviderInput: {
+            displayName: string;
+            /**
+             * Format: uri
+             * @description The issuer; discovery reads `<issuerUrl>/.well-known/openid-configuration`.
+             */
+            issuerUrl: string;
+            clientId: string;
+            /** @description Write-only; never shown again. */
+            clientSecret?: string;
+            /** @description A verified email in one of these domains may sign in; any other is refused. */
+            allowedEmailDomains: string[];
+            /** @description Default false. */
+            autoCreateUsers?: boolean;
+            /**
+             * @description Default none.
+             * @enum {string}
+             */
+            defaultClientRole?: "none" | "ClientUser";
+            /** @description Default true. */
+            isEnabled?: boolean;
+        };
+        PatchIdentityProviderInput: {
+            displayName?: string;
+            /**
+             * Format: uri
+             * @description The issuer; discovery reads `<issuerUrl>/.well-known/openid-configuration`.
+             */
+            issuerUrl?: string;
+            clientId?: string;
+            /** @description Write-only; null removes it. */
+            clientSecret?: string | null;
+            /** @description A verified email in one of these domains may sign in; any other is refused. */
+            allowedEmailDomains?: string[];
+            autoCreateUsers?: boolean;
+            /**
+             * @description What an auto-created user gets on every client of the tenant.
+             * @enum {string}
+             */
+            defaultClientRole?: "none" | "ClientUser";
+            isEnabled?: boolean;
         };
         Licensing: {
             /** @enum {string} */
@@ -3846,6 +4034,128 @@ export interface operations {
             };
         };
     };
+    listSignInProviders: {
+        parameters: {
+            query: {
+                /** @description The tenant’s slug. */
+                tenant: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enabled providers; none for an unknown tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoProviderList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ssoClientConfig: {
+        parameters: {
+            query?: {
+                /** @description A path on this site to land on after sign-in. */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider, or to `/sign-in?error=<code>`. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    completeSsoSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (the refresh cookie is set) to `returnTo`, or to `/sign-in?error=<code>`. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -4778,6 +5088,287 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listIdentityProviders: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 (default 50). */
+                limit?: number;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of providers, oldest first (no secrets). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderList"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIdentityProviderInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the client secret is never shown. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchIdentityProviderInput"];
+            };
+        };
+        responses: {
+            /** @description The provider as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            /** @description The request is invalid; `details` names the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller lacks the required role. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state, or needs a license (`code: license_required`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import type { HealthReport } from '@margin/core';
+import type { SecretBox } from '@margin/core/spec';
 import type { HostConfig } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 
@@ -16,4 +17,9 @@ export interface HostContext {
   listenUrl?: string | undefined;
   logger: Logger;
   health(): Promise<HealthReport>;
+  /**
+   * Single sign-on needs a key to seal each attempt's state cookie and the egress rules for calls
+   * to issuers; without it (an embedding host that gives none) SSO sign-in is unavailable.
+   */
+  sso?: { stateBox: SecretBox; allowPrivateEgress: boolean } | undefined;
 }

@@ -128,6 +128,7 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   const cleanup: Array<() => Promise<void>> = [() => service.close()];
   try {
     const host = createHostContext(service, config, logger);
+    host.sso = { stateBox: secretBox, allowPrivateEgress: config.allowPrivateEgress };
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const gateway = createGateway(api, host, { consoleDir: config.consoleDir });
     const server = createServer(gateway);

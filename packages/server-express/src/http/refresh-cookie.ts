@@ -11,7 +11,7 @@ function cookieOptions(req: Request) {
 }
 
 /** `/api/auth` behind the gateway, `/auth` when the API is mounted bare: wherever these routes live. */
-function authPath(req: Request): string {
+export function authPath(req: Request): string {
   const url = req.originalUrl.split('?', 1)[0] ?? '';
   return `${url.slice(0, url.lastIndexOf('/auth/'))}/auth`;
 }

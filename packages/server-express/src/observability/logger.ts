@@ -14,6 +14,8 @@ export const REDACTED_PATHS = [
   '*.accessToken',
   '*.refreshToken',
   '*.generatedSecret',
+  '*.clientSecret',
+  'clientSecret',
   'password',
   'secret',
   'apiKey',

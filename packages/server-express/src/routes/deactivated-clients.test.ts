@@ -126,6 +126,33 @@ describe('a deactivated client serves nothing', () => {
     );
   });
 
+  it('a deactivated tenant’s clients answer 409 saying so and receive no webhooks, until it is active again', async () => {
+    const tenant = await admin.post('/admin/tenants', { displayName: 'Closing', slug: 'closing' });
+    expect(tenant.status).toBe(201);
+    const scoped = await scopedClient(admin, fakes, 'github', 'Closing client', tenant.body.id);
+    const webhook = await admin.post('/admin/webhook-configurations', {
+      clientId: scoped.clientId,
+      provider: 'gitHostA',
+      organizationScopeId: scoped.scopeId,
+      providerProjectKey: 'acme',
+      enabledEvents: ['pullRequestCreated', 'pullRequestUpdated'],
+    });
+    expect(webhook.status).toBe(201);
+    const url = webhook.body.listenerUrl.replace(PUBLIC_BASE, host.url);
+    expect((await admin.patch(`/admin/tenants/${tenant.body.id}`, { isActive: false })).status).toBe(200);
+
+    const refused = await admin.post(`/clients/${scoped.clientId}/reviewing/jobs`, submission(21));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', reason: 'tenantDeactivated' });
+    const hook = await post(url, delivery('github', FACTS.github.opened, webhook.body.generatedSecret));
+    expect(hook.status).toBe(404);
+
+    expect((await admin.patch(`/admin/tenants/${tenant.body.id}`, { isActive: true })).status).toBe(200);
+    expect((await admin.get(`/clients/${scoped.clientId}/provider-connections`)).status).toBe(200);
+    const accepted = await post(url, delivery('github', FACTS.github.updated, webhook.body.generatedSecret));
+    expect(accepted.status).toBe(200);
+  });
+
   it('its queued jobs do not start while it is deactivated, and start once it is active again', async () => {
     const engine = new ControlledEngine();
     // One review at a time on this host: the first holds the worker, the second waits in the queue.

@@ -9,6 +9,7 @@ import { logicalModelsRoutes } from './logical-models-routes.js';
 import { providerConnectionsRoutes } from './provider-connections-routes.js';
 import { reviewingRoutes } from './reviewing-routes.js';
 import { spendRoutes } from './spend-routes.js';
+import { ssoRoutes } from './sso-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
 import { threadMemoryRoutes } from './thread-memory-routes.js';
 import { triggersRoutes } from './triggers-routes.js';
@@ -17,6 +18,7 @@ import { usersRoutes } from './users-routes.js';
 /** Every API endpoint, one table per capability. openapi.json is generated from this list. */
 export const API_ROUTES: readonly RouteSpec[] = [
   ...authRoutes,
+  ...ssoRoutes,
   ...usersRoutes,
   ...tenancyRoutes,
   ...licensingRoutes,

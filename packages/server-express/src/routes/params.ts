@@ -9,6 +9,7 @@ export const UserParams = z.object({ userId: id });
 export const TenantParams = z.object({ tenantId: id });
 export const ClientMemberParams = z.object({ clientId: id, userId: id });
 export const TenantMemberParams = z.object({ tenantId: id, userId: id });
+export const IdentityProviderParams = z.object({ tenantId: id, providerId: id });
 export const PatParams = z.object({ patId: id });
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, 1–200 (default 50).' }),

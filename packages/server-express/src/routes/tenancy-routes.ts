@@ -2,10 +2,14 @@ import {
   ClientList,
   ClientView,
   CreateClientInput,
+  CreateIdentityProviderInput,
   CreateTenantInput,
+  IdentityProviderList,
+  IdentityProviderView,
   MemberList,
   MemberView,
   PatchClientInput,
+  PatchIdentityProviderInput,
   PatchTenantInput,
   PutClientMemberInput,
   PutTenantMemberInput,
@@ -14,7 +18,14 @@ import {
 } from '@margin/core/schemas';
 import { type RouteSpec, route } from '../http/route.js';
 import { errors } from '../openapi/error-body.js';
-import { ClientMemberParams, ClientParams, PageQuery, TenantMemberParams, TenantParams } from './params.js';
+import {
+  ClientMemberParams,
+  ClientParams,
+  IdentityProviderParams,
+  PageQuery,
+  TenantMemberParams,
+  TenantParams,
+} from './params.js';
 
 export const tenancyRoutes: RouteSpec[] = [
   route({
@@ -43,7 +54,8 @@ export const tenancyRoutes: RouteSpec[] = [
     path: '/admin/tenants/{tenantId}',
     group: 'tenancy',
     operationId: 'patchTenant',
-    summary: 'Rename a tenant (tenant administrator; Commercial edition)',
+    summary:
+      'Rename a tenant or set its login policy (tenant administrator); activate or deactivate it (platform administrator)',
     tag: 'Tenants',
     params: TenantParams,
     body: PatchTenantInput,
@@ -195,6 +207,74 @@ export const tenancyRoutes: RouteSpec[] = [
     responses: { 204: { description: 'Removed.' }, ...errors(403, 404) },
     handler: async ({ core, actor, params }) => {
       await core.identity.removeClientMember(actor, params.clientId, params.userId);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/admin/tenants/{tenantId}/identity-providers',
+    group: 'identity',
+    operationId: 'listIdentityProviders',
+    summary: 'The tenant’s OpenID Connect identity providers (tenant administrator; sso-authentication)',
+    tag: 'Single sign-on',
+    params: TenantParams,
+    query: PageQuery,
+    responses: {
+      200: { description: 'A page of providers, oldest first (no secrets).', schema: IdentityProviderList },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, query }) => ({
+      status: 200,
+      body: await core.identity.listIdentityProviders(actor, params.tenantId, query),
+    }),
+  }),
+  route({
+    method: 'post',
+    path: '/admin/tenants/{tenantId}/identity-providers',
+    group: 'identity',
+    operationId: 'createIdentityProvider',
+    summary: 'Add an OpenID Connect identity provider to the tenant (tenant administrator; sso-authentication)',
+    tag: 'Single sign-on',
+    params: TenantParams,
+    body: CreateIdentityProviderInput,
+    responses: {
+      201: { description: 'Created; the client secret is never shown.', schema: IdentityProviderView },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 201,
+      body: await core.identity.createIdentityProvider(actor, params.tenantId, body),
+    }),
+  }),
+  route({
+    method: 'patch',
+    path: '/admin/tenants/{tenantId}/identity-providers/{providerId}',
+    group: 'identity',
+    operationId: 'patchIdentityProvider',
+    summary: 'Change an identity provider (tenant administrator; sso-authentication)',
+    tag: 'Single sign-on',
+    params: IdentityProviderParams,
+    body: PatchIdentityProviderInput,
+    responses: {
+      200: { description: 'The provider as changed.', schema: IdentityProviderView },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.identity.patchIdentityProvider(actor, params.tenantId, params.providerId, body),
+    }),
+  }),
+  route({
+    method: 'delete',
+    path: '/admin/tenants/{tenantId}/identity-providers/{providerId}',
+    group: 'identity',
+    operationId: 'deleteIdentityProvider',
+    summary: 'Remove an identity provider (tenant administrator; sso-authentication)',
+    tag: 'Single sign-on',
+    params: IdentityProviderParams,
+    responses: { 204: { description: 'Removed.' }, ...errors(403, 404, 409) },
+    handler: async ({ core, actor, params }) => {
+      await core.identity.deleteIdentityProvider(actor, params.tenantId, params.providerId);
       return { status: 204 };
     },
   }),

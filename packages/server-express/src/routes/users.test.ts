@@ -22,6 +22,7 @@ describe('user management', () => {
       id: expect.any(String),
       username: 'grace',
       displayName: 'Grace Hopper',
+      email: null,
       globalRole: 'user',
       isActive: true,
       createdAt: expect.any(String),

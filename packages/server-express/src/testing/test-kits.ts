@@ -10,6 +10,7 @@ export {
   type FakeOpenAi,
   startFakeOpenAi,
 } from './ai-test-kit.js';
+export { type OidcTestIssuer, startOidcTestIssuer, type TestAccount, TestBrowser } from './oidc-test-issuer.js';
 export {
   billingScenario,
   confirmAll,

@@ -17,6 +17,8 @@ import { usageLedger } from './0020_usage_ledger.js';
 import { clientBudgets } from './0021_client_budgets.js';
 import { auditTrail } from './0030_audit_trail.js';
 import { tenantAiPolicy } from './0040_tenant_ai_policy.js';
+import { tenantSignInAndUserEmail } from './0050_tenant_sign_in_and_user_email.js';
+import { identityProviders } from './0051_identity_providers.js';
 import { conversations } from './0060_conversations.js';
 import { threadMemories } from './0070_thread_memories.js';
 import { knowledgeIndex } from './0080_knowledge_index.js';
@@ -43,10 +45,12 @@ export const MIGRATIONS: readonly Migration[] = [
   clientBudgets,
   auditTrail,
   tenantAiPolicy,
+  tenantSignInAndUserEmail,
+  identityProviders,
   conversations,
-  inFlightSpend,
   threadMemories,
   knowledgeIndex,
+  inFlightSpend,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

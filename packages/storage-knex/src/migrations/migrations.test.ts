@@ -163,5 +163,32 @@ for (const dialect of testDialects()) {
         await db.drop();
       }
     });
+
+    it('0050 gives existing tenants unique slugs made from their names, active and with passwords allowed', async () => {
+      const db = await createTestDatabase(dialect);
+      const storage = await openKnexStorage({ url: db.url, migrate: false });
+      try {
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0050_tenant_sign_in_and_user_email') });
+        const [first, second, odd] = [randomUUID(), randomUUID(), randomUUID()];
+        await storage.knex('tenants').insert([
+          { id: first, display_name: 'Acme Corp', created_at: '2026-01-02T00:00:00.000Z', updated_at: NOW },
+          { id: second, display_name: 'ACME corp!', created_at: '2026-01-03T00:00:00.000Z', updated_at: NOW },
+          { id: odd, display_name: '√', created_at: '2026-01-04T00:00:00.000Z', updated_at: NOW },
+        ]);
+        expect(await storage.migrate()).toContain('0050_tenant_sign_in_and_user_email');
+        expect(await storage.tenants.findById(SYSTEM_TENANT_ID)).toMatchObject({ slug: 'system', isActive: true });
+        expect(await storage.tenants.findById(first)).toMatchObject({
+          slug: 'acme-corp',
+          isActive: true,
+          loginPolicy: 'localAndSso',
+        });
+        expect((await storage.tenants.findById(second))?.slug).toBe('acme-corp-2');
+        expect((await storage.tenants.findById(odd))?.slug).toBe('tenant');
+        expect(await storage.tenants.findBySlug('acme-corp-2')).toMatchObject({ id: second });
+      } finally {
+        await storage.close();
+        await db.drop();
+      }
+    });
   });
 }

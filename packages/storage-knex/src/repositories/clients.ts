@@ -54,11 +54,13 @@ export function knexClients(db: Db): ClientsRepository {
       const row = await db('clients as c')
         .leftJoin('client_members as cm', (j) => j.on('cm.client_id', 'c.id').andOnVal('cm.user_id', userId))
         .leftJoin('tenant_members as tm', (j) => j.on('tm.tenant_id', 'c.tenant_id').andOnVal('tm.user_id', userId))
+        .join('tenants as t', 't.id', 'c.tenant_id')
         .where('c.id', clientId)
-        .first('c.*', 'cm.role as client_role', 'tm.role as tenant_role');
+        .first('c.*', 't.is_active as tenant_is_active', 'cm.role as client_role', 'tm.role as tenant_role');
       if (!row) return undefined;
       return {
         client: clientFromRow(row),
+        tenantIsActive: readBool(row.tenant_is_active),
         clientRole: (row.client_role as ClientRole | null) ?? undefined,
         tenantRole: (row.tenant_role as TenantRole | null) ?? undefined,
       };

@@ -50,12 +50,14 @@ export function knexCrawlConfigurations(db: Db, dialect: Dialect): CrawlConfigur
       const active = bindBool(true, dialect);
       const rows = await claimRows(db, dialect, {
         table: 'crawl_configurations',
-        // Configurations of a deactivated client stay idle until it is activated again.
+        // Configurations of a deactivated client, or of a deactivated tenant's, stay idle until it is
+        // activated again.
         pick: `select id from crawl_configurations
           where is_active = ? and next_crawl_at <= ? and (lease_expires_at is null or lease_expires_at < ?)
-            and exists (select 1 from clients c where c.id = crawl_configurations.client_id and c.is_active = ?)
+            and exists (select 1 from clients c join tenants t on t.id = c.tenant_id
+              where c.id = crawl_configurations.client_id and c.is_active = ? and t.is_active = ?)
           order by next_crawl_at, id limit ?`,
-        pickBindings: [active, now, now, active, limit],
+        pickBindings: [active, now, now, active, active, limit],
         set: 'lease_owner = ?, lease_expires_at = ?',
         setBindings: [owner, leaseUntil],
       });

@@ -11,6 +11,7 @@ import { knexClients } from './clients.js';
 import { knexConversations } from './conversations.js';
 import { knexCrawlConfigurations } from './crawl-configurations.js';
 import { knexDismissals } from './dismissals.js';
+import { knexIdentityProviders, knexUserIdentities } from './identity-providers.js';
 import { knexInFlightSpend } from './in-flight-spend.js';
 import { knexKnowledgeIndex } from './knowledge-index.js';
 import { knexKnowledgeIndexJobs } from './knowledge-index-jobs.js';
@@ -42,6 +43,8 @@ export function repositoriesOn(db: Db, dialect: Dialect): Repositories {
     refreshTokens: knexRefreshTokens(db),
     personalAccessTokens: knexPersonalAccessTokens(db),
     signInFailures: knexSignInFailures(db),
+    identityProviders: knexIdentityProviders(db, dialect),
+    userIdentities: knexUserIdentities(db),
     memberships: knexMemberships(db),
     tenants: knexTenants(db),
     clients: knexClients(db),

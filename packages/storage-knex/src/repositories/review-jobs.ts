@@ -25,8 +25,9 @@ import { atomically, columnsOf, conflictOnDuplicate, type Db, type Row, textOrNu
 
 const ACTIVE = ['queued', 'running'];
 
-/** A job's client is active (one bound parameter: the dialect's `true`). */
-const CLIENT_IS_ACTIVE = 'exists (select 1 from clients c where c.id = review_jobs.client_id and c.is_active = ?)';
+/** A job's client and its tenant are active (two bound parameters: the dialect's `true`, twice). */
+const CLIENT_IS_ACTIVE = `exists (select 1 from clients c join tenants t on t.id = c.tenant_id
+  where c.id = review_jobs.client_id and c.is_active = ? and t.is_active = ?)`;
 
 const duplicate = () => MarginError.conflict('A review of this revision is already active.');
 
@@ -129,7 +130,7 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
     async countActive() {
       const result = await db.raw(
         `select count(*) as n from review_jobs where status = 'running' or (status = 'queued' and ${CLIENT_IS_ACTIVE})`,
-        [activeFlag],
+        [activeFlag, activeFlag],
       );
       const row = rowsOf(result, dialect)[0];
       return Number(row?.n ?? 0);
@@ -173,7 +174,7 @@ export function knexReviewJobs(db: Db, dialect: Dialect): ReviewJobsRepository {
           table: 'review_jobs',
           pick: `select id from review_jobs where status = 'queued' and ${CLIENT_IS_ACTIVE} ${nothingRunning}
             order by submitted_at, id limit ?`,
-          pickBindings: [activeFlag, take],
+          pickBindings: [activeFlag, activeFlag, take],
           set: `status = 'running', lease_owner = ?, lease_expires_at = ?, started_at = ?, updated_at = ?,
             exclusive_slot = ?`,
           setBindings: lease,

@@ -8,6 +8,7 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   username: 'username',
   displayName: 'display_name',
   passwordHash: 'password_hash',
+  email: 'email',
   globalRole: 'global_role',
   isActive: 'is_active',
   updatedAt: 'updated_at',
@@ -16,6 +17,7 @@ const COLUMNS: Record<keyof UserPatch, string> = {
 function toRow(patch: UserPatch): Row {
   const row = columnsOf(patch, COLUMNS);
   if (patch.username !== undefined) row.username_key = lower(patch.username);
+  if (patch.email !== undefined) row.email_key = patch.email === null ? null : lower(patch.email);
   return row;
 }
 
@@ -25,6 +27,7 @@ function fromRow(row: Row): UserRecord {
     username: String(row.username),
     displayName: String(row.display_name),
     passwordHash: textOrNull(row.password_hash),
+    email: textOrNull(row.email),
     globalRole: row.global_role as UserRecord['globalRole'],
     isActive: readBool(row.is_active),
     createdAt: readTime(row.created_at),
@@ -32,7 +35,16 @@ function fromRow(row: Row): UserRecord {
   };
 }
 
-const duplicate = () => MarginError.conflict('A user with this username already exists.');
+/**
+ * Which unique key a duplicate broke, told by the index's name (`users_email_key` on PostgreSQL,
+ * `users.email_key` on SQLite; the statement text itself names every column, so match no more).
+ */
+const duplicate = (error: unknown) =>
+  MarginError.conflict(
+    /users[._]email_key/.test(String((error as Error | undefined)?.message))
+      ? 'A user with this email already exists.'
+      : 'A user with this username already exists.',
+  );
 
 export function knexUsers(db: Knex | Knex.Transaction): UsersRepository {
   const table = () => db('users');
@@ -47,6 +59,12 @@ export function knexUsers(db: Knex | Knex.Transaction): UsersRepository {
     async findByUsername(username) {
       const row = await table()
         .where({ username_key: lower(username) })
+        .first();
+      return row && fromRow(row);
+    },
+    async findByEmail(email) {
+      const row = await table()
+        .where({ email_key: lower(email) })
         .first();
       return row && fromRow(row);
     },

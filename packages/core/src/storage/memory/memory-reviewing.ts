@@ -29,7 +29,11 @@ export function memoryReviewJobs(state: () => MemoryState): ReviewJobsRepository
     return job && job.status === 'running' && job.leaseOwner === owner ? job : undefined;
   };
   // A deactivated client's queued jobs wait for it to be activated again.
-  const clientIsActive = (clientId: string) => state().clients.get(clientId)?.isActive === true;
+  // A deactivated client's queued jobs wait, and so do those of a deactivated tenant's clients.
+  const clientIsActive = (clientId: string) => {
+    const client = state().clients.get(clientId);
+    return client?.isActive === true && state().tenants.get(client.tenantId)?.isActive === true;
+  };
   return {
     async insert(job) {
       for (const other of rows().values()) {

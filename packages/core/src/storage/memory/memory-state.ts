@@ -9,9 +9,11 @@ import type {
 import type { AuditEntryRecord } from '../../audit/index.js';
 import type { ConversationRecord } from '../../conversations/index.js';
 import type {
+  IdentityProviderRecord,
   PersonalAccessTokenRecord,
   RefreshTokenRecord,
   SignInFailureRecord,
+  UserIdentityRecord,
   UserRecord,
 } from '../../identity/index.js';
 import { decodeCursor, type Page, SYSTEM_TENANT_ID, toPage } from '../../kernel/index.js';
@@ -41,6 +43,9 @@ export interface MemoryState {
   users: Map<string, UserRecord>;
   refreshTokens: Map<string, RefreshTokenRecord>;
   personalAccessTokens: Map<string, PersonalAccessTokenRecord>;
+  identityProviders: Map<string, IdentityProviderRecord>;
+  /** Keyed by `<issuer> <subject>`. */
+  userIdentities: Map<string, UserIdentityRecord>;
   /** Keyed `usernameKey NUL source`. */
   signInFailures: Map<string, SignInFailureRecord>;
   /** Keyed `clientId/userId`. */
@@ -87,6 +92,9 @@ export interface MemoryState {
 export const SYSTEM_TENANT_SEED: TenantRecord = {
   id: SYSTEM_TENANT_ID,
   displayName: 'System',
+  slug: 'system',
+  isActive: true,
+  loginPolicy: 'localAndSso',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -96,6 +104,8 @@ export function emptyMemoryState(): MemoryState {
     users: new Map(),
     refreshTokens: new Map(),
     personalAccessTokens: new Map(),
+    identityProviders: new Map(),
+    userIdentities: new Map(),
     signInFailures: new Map(),
     clientMembers: new Map(),
     tenantMembers: new Map(),

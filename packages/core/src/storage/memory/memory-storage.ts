@@ -25,6 +25,7 @@ import {
 import { memoryProviderConnections, memoryProviderScopes, memoryReviewerIdentities } from './memory-scm.js';
 import { memorySettings } from './memory-settings.js';
 import { memoryClientBudgets, memoryInFlightSpend, memoryUsageEvents } from './memory-spend.js';
+import { memoryIdentityProviders, memoryUserIdentities } from './memory-sso.js';
 import { emptyMemoryState, type MemoryState } from './memory-state.js';
 import { memoryClients, memoryTenants } from './memory-tenancy.js';
 import { memoryThreadMemories } from './memory-thread-memories.js';
@@ -42,6 +43,8 @@ function repositoriesOver(state: () => MemoryState): Repositories {
     refreshTokens: memoryRefreshTokens(state),
     personalAccessTokens: memoryPersonalAccessTokens(state),
     signInFailures: memorySignInFailures(state),
+    identityProviders: memoryIdentityProviders(state),
+    userIdentities: memoryUserIdentities(state),
     memberships: memoryMemberships(state),
     tenants: memoryTenants(state),
     clients: memoryClients(state),

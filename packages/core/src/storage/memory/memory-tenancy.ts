@@ -2,15 +2,23 @@ import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
 import type { ClientRecord, ClientsRepository, TenantsRepository } from '../../tenancy/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
+const duplicateSlug = () => MarginError.conflict('A tenant with this slug already exists.');
+
 export function memoryTenants(state: () => MemoryState): TenantsRepository {
   const rows = () => state().tenants;
+  const bySlug = (slug: string) => [...rows().values()].find((t) => t.slug === slug);
   return {
     async insert(tenant) {
       if (rows().has(tenant.id)) throw MarginError.conflict('A tenant with this id already exists.');
+      if (bySlug(tenant.slug)) throw duplicateSlug();
       rows().set(tenant.id, copy(tenant));
     },
     async findById(id) {
       const t = rows().get(id);
+      return t && copy(t);
+    },
+    async findBySlug(slug) {
+      const t = bySlug(slug);
       return t && copy(t);
     },
     async update(id, patch) {
@@ -53,6 +61,7 @@ export function memoryClients(state: () => MemoryState): ClientsRepository {
       if (!client) return undefined;
       return {
         client: copy(client),
+        tenantIsActive: state().tenants.get(client.tenantId)?.isActive === true,
         clientRole: state().clientMembers.get(`${clientId}/${userId}`)?.role,
         tenantRole: state().tenantMembers.get(`${client.tenantId}/${userId}`)?.role,
       };

@@ -188,6 +188,11 @@ export function memoryWebhookDeliveries(state: () => MemoryState): WebhookDelive
 }
 
 export function memoryCrawlConfigurations(state: () => MemoryState): CrawlConfigurationsRepository {
+  // Configurations of a deactivated client, or of a deactivated tenant's, stay idle.
+  const clientServes = (clientId: string) => {
+    const client = state().clients.get(clientId);
+    return client?.isActive === true && state().tenants.get(client.tenantId)?.isActive === true;
+  };
   const rows = () => state().crawlConfigurations;
   const leasedBy = (c: CrawlConfigurationRecord, owner: string) => c.leaseOwner === owner;
   return {
@@ -205,7 +210,7 @@ export function memoryCrawlConfigurations(state: () => MemoryState): CrawlConfig
         .filter(
           (c) =>
             c.isActive &&
-            state().clients.get(c.clientId)?.isActive === true &&
+            clientServes(c.clientId) &&
             c.nextCrawlAt <= now &&
             (c.leaseExpiresAt === null || c.leaseExpiresAt < now),
         )

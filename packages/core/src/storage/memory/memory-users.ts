@@ -9,11 +9,18 @@ export function memoryUsers(state: () => MemoryState): UsersRepository {
     for (const user of rows().values()) if (user.username.toLowerCase() === wanted) return user;
     return undefined;
   };
+  const byEmail = (email: string) => {
+    const wanted = email.toLowerCase();
+    for (const user of rows().values()) if (user.email?.toLowerCase() === wanted) return user;
+    return undefined;
+  };
+  const emailTaken = () => MarginError.conflict('A user with this email already exists.');
   return {
     async insert(user) {
       if (rows().has(user.id) || byUsername(user.username)) {
         throw MarginError.conflict('A user with this username already exists.');
       }
+      if (user.email && byEmail(user.email)) throw emailTaken();
       rows().set(user.id, copy(user));
     },
     async findById(id) {
@@ -22,6 +29,10 @@ export function memoryUsers(state: () => MemoryState): UsersRepository {
     },
     async findByUsername(username) {
       const user = byUsername(username);
+      return user && copy(user);
+    },
+    async findByEmail(email) {
+      const user = byEmail(email);
       return user && copy(user);
     },
     async findManyByIds(ids) {
@@ -36,6 +47,10 @@ export function memoryUsers(state: () => MemoryState): UsersRepository {
       if (patch.username !== undefined) {
         const other = byUsername(patch.username);
         if (other && other.id !== id) throw MarginError.conflict('A user with this username already exists.');
+      }
+      if (patch.email) {
+        const other = byEmail(patch.email);
+        if (other && other.id !== id) throw emailTaken();
       }
       const next: UserRecord = { ...current, ...copy(patch) };
       rows().set(id, next);

@@ -6,7 +6,7 @@ import type {
   LogicalModelRecord,
 } from '../../ai/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
-import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
+import { client, LATER, NOW, type StorageGetter, tenant, uuid } from './fixtures.js';
 
 function model(overrides: Partial<ConfiguredModelRecord> = {}): ConfiguredModelRecord {
   return {
@@ -298,7 +298,7 @@ export function aiStorageContract(storage: StorageGetter): void {
     });
 
     it('maps purposes per client, lists them in purpose order, and tells which depend on a tenant entry', async () => {
-      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      const acme = tenant({ displayName: 'Acme' });
       await storage().tenants.insert(acme);
       const [c1, c2, c3] = [client({ tenantId: acme.id }), client({ tenantId: acme.id }), client()];
       for (const c of [c1, c2, c3]) await storage().clients.insert(c);
@@ -356,7 +356,7 @@ export function aiStorageContract(storage: StorageGetter): void {
     });
 
     it('stores hand-defined models per tenant, unique per kind and model id ignoring case', async () => {
-      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      const acme = tenant({ displayName: 'Acme' });
       await storage().tenants.insert(acme);
       const m = catalogModel(acme.id);
       const embed = catalogModel(acme.id, {
@@ -386,7 +386,7 @@ export function aiStorageContract(storage: StorageGetter): void {
     });
 
     it('upserts price overrides by kind and model id, keeping the first id', async () => {
-      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      const acme = tenant({ displayName: 'Acme' });
       await storage().tenants.insert(acme);
       const first = {
         id: uuid(),

@@ -2,7 +2,7 @@ import type { PersonalAccessTokenRecord, RefreshTokenRecord, UserRecord } from '
 import { SYSTEM_TENANT_ID } from '../../kernel/index.js';
 import type { ReviewJobRecord } from '../../reviewing/index.js';
 import type { StorageV1 } from '../../storage/index.js';
-import type { ClientRecord } from '../../tenancy/index.js';
+import type { ClientRecord, TenantRecord } from '../../tenancy/index.js';
 
 /** Each sub-suite reads the fresh storage of the running test through this getter. */
 export type StorageGetter = () => StorageV1;
@@ -45,6 +45,20 @@ export function pat(userId: string, createdAt: string): PersonalAccessTokenRecor
   };
 }
 
+export function tenant(overrides: Partial<TenantRecord> = {}): TenantRecord {
+  const id = uuid();
+  return {
+    id,
+    displayName: `Tenant ${id}`,
+    slug: `t-${id.slice(-12)}`,
+    isActive: true,
+    loginPolicy: 'localAndSso',
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...overrides,
+  };
+}
+
 export function client(overrides: Partial<ClientRecord> = {}): ClientRecord {
   const id = uuid();
   return {
@@ -65,6 +79,7 @@ export function user(overrides: Partial<UserRecord> = {}): UserRecord {
     username: `user${sequence}`,
     displayName: `User ${sequence}`,
     passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+    email: null,
     globalRole: 'user',
     isActive: true,
     createdAt: NOW,

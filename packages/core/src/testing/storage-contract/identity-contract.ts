@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { IdentityProviderRecord } from '../../identity/index.js';
 import { MarginError, SYSTEM_TENANT_ID } from '../../kernel/index.js';
-import { client, LATER, NOW, pat, refreshToken, type StorageGetter, user, uuid } from './fixtures.js';
+import { client, LATER, NOW, pat, refreshToken, type StorageGetter, tenant, user, uuid } from './fixtures.js';
 
 export function identityAndTenancyContract(storage: StorageGetter): void {
   describe('refresh tokens', () => {
@@ -111,7 +112,7 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
   describe('tenants and clients', () => {
     it('has the System tenant from the start and stores further tenants', async () => {
       expect(await storage().tenants.findById(SYSTEM_TENANT_ID)).toMatchObject({ displayName: 'System' });
-      const t = { id: uuid(), displayName: 'Acme', createdAt: LATER, updatedAt: LATER };
+      const t = tenant({ displayName: 'Acme', createdAt: LATER, updatedAt: LATER });
       await storage().tenants.insert(t);
       expect((await storage().tenants.list()).map((x) => x.id)).toEqual([SYSTEM_TENANT_ID, t.id]);
       expect(await storage().tenants.update(t.id, { displayName: 'Acme Corp', updatedAt: LATER })).toMatchObject({
@@ -119,8 +120,29 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       });
     });
 
+    it('finds a tenant by its unique slug and stores its state and login policy', async () => {
+      expect(await storage().tenants.findBySlug('system')).toMatchObject({
+        id: SYSTEM_TENANT_ID,
+        isActive: true,
+        loginPolicy: 'localAndSso',
+      });
+      const t = tenant({ slug: 'acme' });
+      await storage().tenants.insert(t);
+      expect(await storage().tenants.findBySlug('acme')).toEqual(t);
+      expect(await storage().tenants.findBySlug('nobody')).toBeUndefined();
+      const dup = await storage()
+        .tenants.insert(tenant({ slug: 'acme' }))
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(dup) && dup.code).toBe('conflict');
+      expect(await storage().tenants.update(t.id, { isActive: false, loginPolicy: 'ssoOnly' })).toEqual({
+        ...t,
+        isActive: false,
+        loginPolicy: 'ssoOnly',
+      });
+    });
+
     it('keeps client names unique per tenant regardless of case', async () => {
-      const other = { id: uuid(), displayName: 'Other', createdAt: NOW, updatedAt: NOW };
+      const other = tenant({ displayName: 'Other' });
       await storage().tenants.insert(other);
       const c = client({ displayName: 'Payments' });
       await storage().clients.insert(c);
@@ -156,19 +178,26 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
       });
       expect(await storage().clients.findAccess(c.id, u.id)).toEqual({
         client: c,
+        tenantIsActive: true,
         clientRole: 'ClientUser',
         tenantRole: 'TenantAdministrator',
       });
       expect(await storage().clients.findAccess(c.id, stranger.id)).toEqual({
         client: c,
+        tenantIsActive: true,
         clientRole: undefined,
         tenantRole: undefined,
       });
       expect(await storage().clients.findAccess(uuid(), u.id)).toBeUndefined();
+      const closed = tenant({ isActive: false });
+      await storage().tenants.insert(closed);
+      const inClosed = client({ tenantId: closed.id });
+      await storage().clients.insert(inClosed);
+      expect((await storage().clients.findAccess(inClosed.id, u.id))?.tenantIsActive).toBe(false);
     });
 
     it('lists clients by visibility and tenant, in pages', async () => {
-      const acme = { id: uuid(), displayName: 'Acme', createdAt: NOW, updatedAt: NOW };
+      const acme = tenant({ displayName: 'Acme' });
       await storage().tenants.insert(acme);
       const [c1, c2, c3] = [
         client({ createdAt: '2026-01-01T00:00:01.000Z' }),
@@ -240,6 +269,82 @@ export function identityAndTenancyContract(storage: StorageGetter): void {
         nextCursor: null,
       });
       expect(await storage().memberships.findTenantMember(SYSTEM_TENANT_ID, u.id)).toBeUndefined();
+    });
+  });
+
+  describe('identity providers and linked identities', () => {
+    const provider = (tenantId: string, overrides: Partial<IdentityProviderRecord> = {}): IdentityProviderRecord => ({
+      id: uuid(),
+      tenantId,
+      displayName: 'Acme SSO',
+      issuerUrl: 'https://login.example.com/acme',
+      clientId: 'margin',
+      sealedClientSecret: 'v2:sealed',
+      allowedEmailDomains: ['acme.example', 'acme.test'],
+      autoCreateUsers: false,
+      defaultClientRole: 'none',
+      isEnabled: true,
+      createdAt: NOW,
+      updatedAt: NOW,
+      ...overrides,
+    });
+
+    it('stores a tenant’s providers, lists them oldest first per tenant, patches and deletes them', async () => {
+      const [acme, other] = [tenant(), tenant()];
+      await storage().tenants.insert(acme);
+      await storage().tenants.insert(other);
+      const first = provider(acme.id, { createdAt: '2026-01-01T00:00:01.000Z' });
+      const second = provider(acme.id, { createdAt: '2026-01-01T00:00:02.000Z', sealedClientSecret: null });
+      const elsewhere = provider(other.id);
+      for (const p of [second, elsewhere, first]) await storage().identityProviders.insert(p);
+      expect(await storage().identityProviders.findById(first.id)).toEqual(first);
+      const page = await storage().identityProviders.listForTenant(acme.id, { limit: 1 });
+      expect(page.items).toEqual([first]);
+      const rest = await storage().identityProviders.listForTenant(acme.id, { limit: 1, cursor: page.nextCursor });
+      expect(rest.items).toEqual([second]);
+      expect(rest.nextCursor).toBeNull();
+      const patched = await storage().identityProviders.update(first.id, {
+        allowedEmailDomains: ['acme.example'],
+        sealedClientSecret: null,
+        isEnabled: false,
+        autoCreateUsers: true,
+        defaultClientRole: 'ClientUser',
+        updatedAt: LATER,
+      });
+      expect(patched).toEqual({
+        ...first,
+        allowedEmailDomains: ['acme.example'],
+        sealedClientSecret: null,
+        isEnabled: false,
+        autoCreateUsers: true,
+        defaultClientRole: 'ClientUser',
+        updatedAt: LATER,
+      });
+      expect(await storage().identityProviders.delete(first.id)).toBe(true);
+      expect(await storage().identityProviders.delete(first.id)).toBe(false);
+      expect(await storage().identityProviders.findById(first.id)).toBeUndefined();
+      expect(await storage().identityProviders.update(first.id, { displayName: 'x' })).toBeUndefined();
+    });
+
+    it('links one user per (issuer, subject)', async () => {
+      const [a, b] = [user(), user()];
+      await storage().users.insert(a);
+      await storage().users.insert(b);
+      const link = {
+        id: uuid(),
+        userId: a.id,
+        identityProviderId: uuid(),
+        issuer: 'https://login.example.com/acme',
+        subject: 'sub-1',
+        createdAt: NOW,
+      };
+      await storage().userIdentities.insert(link);
+      expect(await storage().userIdentities.find(link.issuer, 'sub-1')).toEqual(link);
+      expect(await storage().userIdentities.find('https://other.example.com', 'sub-1')).toBeUndefined();
+      const again = await storage()
+        .userIdentities.insert({ ...link, id: uuid(), userId: b.id })
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(again) && again.code).toBe('conflict');
     });
   });
 }

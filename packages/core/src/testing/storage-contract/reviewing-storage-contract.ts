@@ -7,7 +7,7 @@ import type {
   ThreadMemoryRecord,
 } from '../../reviewing/index.js';
 import { RECLAIM_EXHAUSTED, type ReviewJobRecord } from '../../reviewing/index.js';
-import { client, LATER, NOW, reviewJobRecord, type StorageGetter, uuid } from './fixtures.js';
+import { client, LATER, NOW, reviewJobRecord, type StorageGetter, tenant, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
 
@@ -141,6 +141,20 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       await storage().clients.update(deactivated.id, { isActive: true, updatedAt: LATER });
       expect(await storage().reviewJobs.countActive()).toBe(2);
       expect((await claim('w3')).map((j) => j.id)).toEqual([waiting.id]);
+    });
+
+    it('leaves the queued jobs of a deactivated tenant’s clients alone', async () => {
+      const closed = tenant({ isActive: false });
+      await storage().tenants.insert(closed);
+      const inClosed = client({ tenantId: closed.id });
+      await storage().clients.insert(inClosed);
+      const waiting = job(inClosed.id, { submittedAt: T(0) });
+      await storage().reviewJobs.insert(waiting);
+      expect(await storage().reviewJobs.countActive()).toBe(0);
+      expect(await claim('w1')).toEqual([]);
+      await storage().tenants.update(closed.id, { isActive: true, updatedAt: LATER });
+      expect(await storage().reviewJobs.countActive()).toBe(1);
+      expect((await claim('w2')).map((j) => j.id)).toEqual([waiting.id]);
     });
 
     it('never hands one job to two concurrent claimers', async () => {

@@ -6,7 +6,7 @@ import type {
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
-import { client, LATER, NOW, type StorageGetter, uuid } from './fixtures.js';
+import { client, LATER, NOW, type StorageGetter, tenant, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
 
@@ -143,12 +143,7 @@ export function triggersStorageContract(storage: StorageGetter): void {
     });
 
     it('lists oldest first per client or by visibility, and pages with a cursor', async () => {
-      await storage().tenants.insert({
-        id: '22222222-2222-4222-8222-222222222222',
-        displayName: 'Other',
-        createdAt: NOW,
-        updatedAt: NOW,
-      });
+      await storage().tenants.insert(tenant({ id: '22222222-2222-4222-8222-222222222222', displayName: 'Other' }));
       const a = await newClient();
       const b = await newClient({ tenantId: '22222222-2222-4222-8222-222222222222' });
       const first = webhook(a, { createdAt: T(1) });
@@ -500,6 +495,20 @@ export function triggersStorageContract(storage: StorageGetter): void {
         [],
       );
       await storage().clients.update(clientId, { isActive: true, updatedAt: LATER });
+      const claimed = await storage().crawlConfigurations.claimDue({ owner: 'a', now: T(10), leaseMs: 1000, limit: 5 });
+      expect(claimed.map((c) => c.id)).toEqual([config.id]);
+    });
+
+    it('leaves the configurations of a deactivated tenant’s clients idle', async () => {
+      const closed = tenant();
+      await storage().tenants.insert(closed);
+      const config = crawl(await newClient({ tenantId: closed.id }), { nextCrawlAt: T(0) });
+      await storage().crawlConfigurations.insert(config);
+      await storage().tenants.update(closed.id, { isActive: false, updatedAt: LATER });
+      expect(await storage().crawlConfigurations.claimDue({ owner: 'a', now: T(10), leaseMs: 1000, limit: 5 })).toEqual(
+        [],
+      );
+      await storage().tenants.update(closed.id, { isActive: true, updatedAt: LATER });
       const claimed = await storage().crawlConfigurations.claimDue({ owner: 'a', now: T(10), leaseMs: 1000, limit: 5 });
       expect(claimed.map((c) => c.id)).toEqual([config.id]);
     });

@@ -31,6 +31,29 @@ export function usersContract(storage: StorageGetter): void {
       expect(MarginError.isInstance(error) && error.code).toBe('conflict');
     });
 
+    it('finds a user by email in any case and keeps emails unique case-insensitively', async () => {
+      const u = user({ email: 'Ada@Example.com' });
+      await storage().users.insert(u);
+      await storage().users.insert(user());
+      await storage().users.insert(user());
+      expect(await storage().users.findByEmail('ada@example.COM')).toEqual(u);
+      expect(await storage().users.findByEmail('nobody@example.com')).toBeUndefined();
+      const dup = await storage()
+        .users.insert(user({ email: 'ADA@example.com' }))
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(dup) && dup.code).toBe('conflict');
+      const other = user();
+      await storage().users.insert(other);
+      const taken = await storage()
+        .users.update(other.id, { email: 'ada@EXAMPLE.com' })
+        .catch((e: unknown) => e);
+      expect(MarginError.isInstance(taken) && taken.code).toBe('conflict');
+      expect(await storage().users.update(u.id, { email: null })).toMatchObject({ email: null });
+      expect(await storage().users.update(other.id, { email: 'ada@example.com' })).toMatchObject({
+        email: 'ada@example.com',
+      });
+    });
+
     it('updates only the given fields and returns the new record', async () => {
       const u = user({ username: 'linus' });
       await storage().users.insert(u);

@@ -1,0 +1,91 @@
+import type { SsoClientConfig, VerifiedSsoClaims } from '@margin/core';
+import { createEgressGuardedFetch } from '@margin/providers/utils';
+import * as oidc from 'openid-client';
+
+/**
+ * The OpenID Connect relying party, on `openid-client`: discovery from the issuer, authorization code
+ * with PKCE (S256), state and nonce. The library validates the ID token (signature by the issuer's
+ * JWKS, `iss`, `aud`, `exp`, `nonce`); Margin's own rules (verified email, domain, linking) are
+ * core's. Every call to the issuer goes through the egress guard, as the AI and SCM adapters' do.
+ */
+export interface OpenIdConnectOptions {
+  allowPrivateEgress: boolean;
+}
+
+const SCOPE = 'openid email profile';
+const TIMEOUT_SECONDS = 10;
+
+async function discover(provider: SsoClientConfig, options: OpenIdConnectOptions): Promise<oidc.Configuration> {
+  const guarded = createEgressGuardedFetch({
+    allowPrivateEgress: options.allowPrivateEgress,
+    label: 'identity provider',
+    redirects: 'refuse',
+  });
+  const issuer = new URL(provider.issuerUrl);
+  const config = await oidc.discovery(
+    issuer,
+    provider.clientId,
+    provider.clientSecret,
+    provider.clientSecret ? oidc.ClientSecretPost(provider.clientSecret) : oidc.None(),
+    {
+      [oidc.customFetch]: (url, init) => guarded(url, init as RequestInit),
+      timeout: TIMEOUT_SECONDS,
+      // Plain http only where the egress rules allow it (MARGIN_ALLOW_PRIVATE_EGRESS: a lab issuer).
+      ...(issuer.protocol === 'http:' && options.allowPrivateEgress ? { execute: [oidc.allowInsecureRequests] } : {}),
+    },
+  );
+  return config;
+}
+
+export interface StartedSignIn {
+  authorizationUrl: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export async function startSignIn(
+  provider: SsoClientConfig,
+  redirectUri: string,
+  options: OpenIdConnectOptions,
+): Promise<StartedSignIn> {
+  const config = await discover(provider, options);
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: SCOPE,
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  return { authorizationUrl: url.href, state, nonce, codeVerifier };
+}
+
+/** Exchanges the code and returns the validated ID token's claims; throws on any mismatch. */
+export async function finishSignIn(
+  provider: SsoClientConfig,
+  callbackUrl: URL,
+  expected: { state: string; nonce: string; codeVerifier: string },
+  options: OpenIdConnectOptions,
+): Promise<VerifiedSsoClaims> {
+  const config = await discover(provider, options);
+  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+    pkceCodeVerifier: expected.codeVerifier,
+    expectedState: expected.state,
+    expectedNonce: expected.nonce,
+    idTokenExpected: true,
+  });
+  const claims = tokens.claims();
+  if (!claims) throw new Error('The token response carried no ID token.');
+  return {
+    issuer: claims.iss,
+    subject: claims.sub,
+    email: typeof claims.email === 'string' ? claims.email : undefined,
+    emailVerified: claims.email_verified === true,
+    name: typeof claims.name === 'string' ? claims.name : undefined,
+  };
+}

@@ -99,6 +99,8 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
         worker: { status: 'ok' },
         webhookDeliveries: { status: 'ok' },
         crawler: { status: 'ok' },
+        knowledgeIndexer: { status: 'ok' },
+        conversations: { status: 'ok' },
       },
     });
     // Outside the prefix the app answers, not Margin: Express's own 404, not Margin's JSON error body.

@@ -15,6 +15,20 @@ export const TrackedBranchInput = z.object({
   miniIndexEnabled: z.boolean({ error: 'must be a boolean' }).optional().meta({ description: 'Default false.' }),
 });
 
+/** A tracked branch named twice is a mistake worth naming, at the second mention. */
+function branchesListedOnce(
+  value: { trackedBranches?: Array<{ branchName: string }> | undefined },
+  ctx: z.RefinementCtx,
+) {
+  const seen = new Set<string>();
+  (value.trackedBranches ?? []).forEach((b, i) => {
+    if (seen.has(b.branchName)) {
+      ctx.addIssue({ code: 'custom', path: ['trackedBranches', i, 'branchName'], message: 'is listed twice' });
+    }
+    seen.add(b.branchName);
+  });
+}
+
 export const CreateKnowledgeSourceInput = z
   .object({
     displayName: text(200),
@@ -48,15 +62,7 @@ export const CreateKnowledgeSourceInput = z
       .optional()
       .meta({ description: 'Branches kept indexed. Default: the default branch, refreshed manually.' }),
   })
-  .superRefine((value, ctx) => {
-    const seen = new Set<string>();
-    (value.trackedBranches ?? []).forEach((b, i) => {
-      if (seen.has(b.branchName)) {
-        ctx.addIssue({ code: 'custom', path: ['trackedBranches', i, 'branchName'], message: 'is listed twice' });
-      }
-      seen.add(b.branchName);
-    });
-  })
+  .superRefine(branchesListedOnce)
   .meta({ id: 'CreateKnowledgeSourceInput' });
 
 export const KnowledgeSourceView = z
@@ -108,15 +114,7 @@ export const PatchKnowledgeSourceInput = z
       .optional()
       .meta({ description: 'Replaces the list; a branch left out loses its index.' }),
   })
-  .superRefine((value, ctx) => {
-    const seen = new Set<string>();
-    (value.trackedBranches ?? []).forEach((b, i) => {
-      if (seen.has(b.branchName)) {
-        ctx.addIssue({ code: 'custom', path: ['trackedBranches', i, 'branchName'], message: 'is listed twice' });
-      }
-      seen.add(b.branchName);
-    });
-  })
+  .superRefine(branchesListedOnce)
   .meta({ id: 'PatchKnowledgeSourceInput' });
 
 export const RefreshKnowledgeSourceInput = z

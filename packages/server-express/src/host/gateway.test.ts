@@ -21,6 +21,7 @@ describe('the gateway', () => {
         webhookDeliveries: { status: 'ok' },
         crawler: { status: 'ok' },
         knowledgeIndexer: { status: 'ok' },
+        conversations: { status: 'ok' },
       },
     });
   });

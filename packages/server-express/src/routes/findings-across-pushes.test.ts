@@ -103,6 +103,7 @@ async function review(clientId: string, coordinates: Record<string, unknown>) {
 const inlinePosts = (writes: RecordedWrite[]) =>
   writes.filter((w) => w.method === 'POST' && /\/pulls\/\d+\/(reviews|comments)$/.test(w.path.split('?')[0] ?? ''));
 
+// Each test runs several reviews end to end, each with its memory and status passes: past the 5 s default on a busy machine.
 describe('findings across pushes', () => {
   it('never repeats a finding, resolves it when fixed, and reopens it when the bug comes back', async () => {
     const number = 801;
@@ -222,7 +223,7 @@ describe('findings across pushes', () => {
       lastReview: { jobId: fifth.jobId, headSha: 'e'.repeat(40) },
       open: [{ fingerprint, state: 'reopened', reopenCount: 1, firstSeenRevision: 'a'.repeat(40) }],
     });
-  });
+  }, 30_000);
 
   it('supersedes a finding whose file the pull request no longer changes, without resolving its thread', async () => {
     const number = 805;
@@ -247,7 +248,7 @@ describe('findings across pushes', () => {
     expect(superseded.body.items).toMatchObject([{ fingerprint: first.result.findings[0].fingerprint }]);
     const writes = fakes.github.writes.slice(mark);
     expect(writes.filter((w) => JSON.stringify(w.body).includes('Resolved in'))).toEqual([]);
-  });
+  }, 30_000);
 
   it('does not post a dismissed finding or echo a person’s thread, and still posts an unrelated one', async () => {
     const number = 802;
@@ -346,7 +347,7 @@ describe('findings across pushes', () => {
     expect(
       again.result.findings.find((f: { title: string }) => f.title === 'Total ignores the discount'),
     ).toMatchObject({ publication: 'published' });
-  });
+  }, 30_000);
 
   it('after a force push reviews the change in full, and still repeats nothing', async () => {
     const number = 804;
@@ -372,7 +373,7 @@ describe('findings across pushes', () => {
     expect(prompt).not.toContain('Since the last review only these lines changed');
     expect(job.result.findings).toMatchObject([{ publication: 'suppressed', reason: 'alreadyReported' }]);
     expect(inlinePosts(fakes.github.writes.slice(mark))).toHaveLength(0);
-  });
+  }, 30_000);
 
   it('carries unchanged files forward: a push changing 1 of 50 files asks the model about that file only', async () => {
     const number = 803;
@@ -398,5 +399,5 @@ describe('findings across pushes', () => {
     expect(asked[0]?.match(/## File: /g)).toHaveLength(1);
     expect(asked[0]).toContain('## File: src/module-17.ts');
     expect(job.result.coverage.counts).toMatchObject({ reviewed: 1, carriedForward: 49 });
-  });
+  }, 30_000);
 });

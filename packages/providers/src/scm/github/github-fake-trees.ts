@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
+import { contractTreeAt } from '../../testing/contract-tree.js';
 import { type GitHubFakeContext, notFound, R } from './github-fake-context.js';
 
 /** A commit of a repository the fake serves as a whole tree: every file's text by path. */
@@ -53,8 +55,24 @@ export function serveTrees(fake: GitHubFakeContext): GitHubFakeTrees {
     return { json: { name: branch, commit: { sha, url: `${fake.server.url}${R}/commits/${sha}` }, protected: false } };
   });
 
+  // The contract repository: its branches, and its tree at the pull request's head as GitHub lists
+  // it recursively (folders, files with their blob ids, the submodule as a `commit` entry).
+  for (const [branch, head] of Object.entries(SCM_CONTRACT_SCENARIO.branchHeads)) branches.set(branch, head);
+
   route('GET', `${R}/git/trees/:sha`, (req) => {
     const sha = req.params.sha ?? '';
+    const contract = commits.has(sha) ? undefined : contractTreeAt(sha);
+    if (contract) {
+      const type = { file: 'blob', directory: 'tree', submodule: 'commit' } as const;
+      const tree = contract.map((n) => ({
+        path: n.path,
+        mode: n.kind === 'directory' ? '040000' : n.kind === 'submodule' ? '160000' : '100644',
+        type: type[n.kind],
+        sha: n.objectId,
+        ...(n.sizeBytes === undefined ? {} : { size: n.sizeBytes }),
+      }));
+      return { json: { sha, url: `${fake.server.url}${R}/git/trees/${sha}`, tree, truncated: false } };
+    }
     const node = commits.has(sha) ? { commitSha: sha, dir: '' } : trees.get(sha);
     const files = node && commits.get(node.commitSha);
     if (!node || !files) return notFound();

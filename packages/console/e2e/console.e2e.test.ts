@@ -799,8 +799,24 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     await source.getByLabel('Project', { exact: true }).selectOption('acme');
     await source.getByLabel('Repository', { exact: true }).selectOption(env.githubRepositoryId);
     await source.getByRole('button', { name: 'Add source' }).click();
-    await page.getByRole('table', { name: 'Knowledge sources' }).getByRole('cell', { name: 'Uploader code' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Knowledge sources' })
+      .getByRole('cell', { name: 'Uploader code', exact: true })
+      .waitFor();
     await checkPage(page, '13e-knowledge-source-created');
+    // Its branch's index, refreshed on request, and the search box over the client's sources.
+    const row = page.getByRole('table', { name: 'Knowledge sources' }).getByRole('row', { name: /Uploader code/ });
+    await row.getByText(/: neverIndexed/).waitFor();
+    await row.getByRole('button', { name: 'Refresh Uploader code' }).click();
+    await row.getByText(/: (queued|indexing|ready|failed)/).waitFor();
+    const search = page.getByRole('form', { name: 'Search code knowledge' });
+    await search.getByLabel('Query', { exact: true }).fill('retry');
+    await search.getByRole('button', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('region', { name: 'Search' })
+      .getByText(/Nothing matches\.|by (lexical|semantic|symbol)/)
+      .first()
+      .waitFor();
   });
 
   it('creates a personal access token shown once', async () => {

@@ -1,9 +1,11 @@
+import type { Schemas } from '@margin/sdk-client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client.js';
 import { queryKeys } from '../api/query-keys.js';
 import { useClient } from '../app/client-layout.js';
 import { Empty, Loaded, Time } from '../ui/display.js';
-import { Form, SelectField, TextField, useAction } from '../ui/form.js';
+import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
 import { ProjectField, ScopeField, useClientScopes, useRepositories } from './discovery.js';
@@ -31,6 +33,7 @@ export function KnowledgePage() {
                       <th scope="col">Kind</th>
                       <th scope="col">Repository</th>
                       <th scope="col">Branches</th>
+                      <th scope="col">Index</th>
                       <th scope="col">Created</th>
                     </tr>
                   </thead>
@@ -46,6 +49,9 @@ export function KnowledgePage() {
                           {s.trackedBranches.map((b) => b.branchName).join(', ') || s.defaultBranch}
                         </td>
                         <td>
+                          <IndexState sourceId={s.id} name={s.displayName} canRefresh={canAdminister} />
+                        </td>
+                        <td>
                           <Time at={s.createdAt} />
                         </td>
                       </tr>
@@ -58,8 +64,106 @@ export function KnowledgePage() {
           }
         </Loaded>
       </Section>
+      <SearchKnowledge />
       {canAdminister && <CreateSource />}
     </Page>
+  );
+}
+
+/** Each tracked branch's index (status, files, when), polled while one is queued or indexing; Refresh queues them all. */
+function IndexState({ sourceId, name, canRefresh }: { sourceId: string; name: string; canRefresh: boolean }) {
+  const { client } = useClient();
+  const key = [...queryKeys.knowledge(client.id), 'index', sourceId];
+  const index = useQuery({
+    queryKey: key,
+    queryFn: () => api.knowledge.getKnowledgeIndex(client.id, sourceId),
+    refetchInterval: (q) =>
+      q.state.data?.branches.some((b) => b.status === 'queued' || b.status === 'indexing') ? 2000 : false,
+  });
+  const refresh = useAction(() => api.knowledge.refreshKnowledgeSource(client.id, sourceId, {}), [key]);
+  return (
+    <>
+      <Loaded query={index}>
+        {(data) => (
+          <ul className="plain small">
+            {data.branches.map((b) => (
+              <li key={b.branchName}>
+                <span className="mono">{b.branchName}</span>: {b.status}
+                {b.indexedAt && (
+                  <>
+                    {' '}
+                    ({b.files} files, {b.symbols} symbols, <Time at={b.indexedAt} />)
+                  </>
+                )}
+                {b.error && <span className="muted"> — {b.error}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+      {canRefresh && (
+        <button
+          type="button"
+          onClick={() => void refresh.run()}
+          disabled={refresh.pending}
+          aria-label={`Refresh ${name}`}
+        >
+          Refresh
+        </button>
+      )}
+      <ProblemSummary problem={refresh.problem} />
+    </>
+  );
+}
+
+type SearchResults = Schemas['KnowledgeSearchResults']['results'];
+
+/** Searches every source of the client by words, meaning and symbol names, as reviews do. */
+function SearchKnowledge() {
+  const { client } = useClient();
+  const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<'auto' | 'lexical' | 'semantic'>('auto');
+  const [results, setResults] = useState<SearchResults>();
+  const search = useAction(async () => {
+    setResults((await api.knowledge.searchKnowledge(client.id, { query, mode })).results);
+  });
+  return (
+    <Section title="Search">
+      <Form action={search} submitLabel="Search" pendingLabel="Searching…" label="Search code knowledge">
+        <div className="row">
+          <TextField label="Query" name="query" value={query} onChange={setQuery} required />
+          <SelectField
+            label="Mode"
+            name="mode"
+            value={mode}
+            onChange={(v) => setMode(v as typeof mode)}
+            options={[
+              { value: 'auto', label: 'Words, meaning and symbols' },
+              { value: 'lexical', label: 'Words' },
+              { value: 'semantic', label: 'Meaning (needs embeddingDefault)' },
+            ]}
+          />
+        </div>
+      </Form>
+      {results &&
+        (results.length === 0 ? (
+          <Empty>Nothing matches.</Empty>
+        ) : (
+          <ol aria-label="Search results">
+            {results.map((r) => (
+              <li key={`${r.sourceId}:${r.path}:${r.startLine}`}>
+                <span className="mono">
+                  {r.path}:{r.startLine}–{r.endLine}
+                </span>{' '}
+                <span className="muted small">
+                  {r.branchName} @ {r.commit.slice(0, 8)}, by {r.matchedBy}
+                </span>
+                <pre className="small">{r.snippet}</pre>
+              </li>
+            ))}
+          </ol>
+        ))}
+    </Section>
   );
 }
 

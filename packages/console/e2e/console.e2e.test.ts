@@ -957,6 +957,17 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
     expect(await queue.locator('dd').allTextContents()).toEqual(['0', '0']);
   });
 
+  it('creates a user with an email, shown in the list', async () => {
+    await page.goto('/admin/users');
+    await heading('Users').waitFor();
+    const create = page.getByRole('form', { name: 'Create a user' });
+    await create.getByLabel('Username', { exact: true }).fill('frank');
+    await create.getByLabel('Email', { exact: true }).fill('Frank@Example.com');
+    await create.getByLabel('Initial password', { exact: true }).fill('frank-password-1234');
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText('Frank@Example.com', { exact: true }).waitFor();
+  });
+
   it('checks the remaining pages', async () => {
     const pages: Array<[path: string, title: string, shot: string]> = [
       ['/admin/users', 'Users', '15-users'],

@@ -47,6 +47,7 @@ export function UsersPage() {
                       <tr key={u.id}>
                         <td>
                           {u.displayName} <span className="muted mono">{u.username}</span>
+                          {u.email && <div className="muted small">{u.email}</div>}
                           <div className="muted mono small">{u.id}</div>
                         </td>
                         <td>{u.globalRole === 'platformAdmin' ? 'Platform administrator' : 'User'}</td>
@@ -89,6 +90,7 @@ export function UsersPage() {
 function CreateUser() {
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
+  const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [globalRole, setGlobalRole] = useState('user');
   const action = useAction(async () => {
@@ -96,10 +98,12 @@ function CreateUser() {
       username,
       password,
       ...(displayName ? { displayName } : {}),
+      ...(email ? { email } : {}),
       globalRole: globalRole as 'user',
     });
     setUsername('');
     setDisplayName('');
+    setEmail('');
     setPassword('');
   }, [queryKeys.users]);
   return (
@@ -123,6 +127,16 @@ function CreateUser() {
             value={displayName}
             onChange={setDisplayName}
             maxLength={200}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            maxLength={320}
+            hint="Optional; single sign-on refuses to take over an account with the same verified email."
+            autoComplete="off"
           />
           <TextField
             label="Initial password"

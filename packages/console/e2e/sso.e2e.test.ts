@@ -72,6 +72,13 @@ describe.skipIf(!runs)('single sign-on in the console (Chromium)', () => {
     expect(await table.textContent()).toContain('secret set');
     expect(await page.content()).not.toContain(issuer.clientSecret);
     await checkPage(page, 'sso-01-identity-providers');
+    // The tenant's audit trail has the change, without the secret.
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit trail' }).waitFor();
+    const entries = page.getByRole('table', { name: 'Audit entries, newest first' });
+    await entries.getByText('identityProvider.created').waitFor();
+    expect(await page.content()).not.toContain(issuer.clientSecret);
+    await checkPage(page, 'sso-01b-tenant-audit');
     await page.context().close();
   });
 

@@ -133,6 +133,11 @@ export function Shell() {
               <li>
                 <NavLink to="/admin/sso">Single sign-on</NavLink>
               </li>
+              {me.globalRole !== 'platformAdmin' && (
+                <li>
+                  <NavLink to="/admin/audit">Audit trail</NavLink>
+                </li>
+              )}
             </ul>
           </>
         )}

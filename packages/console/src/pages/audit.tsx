@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api } from '../api/client.js';
+import { useMe } from '../api/me.js';
 import { queryKeys } from '../api/query-keys.js';
 import { Empty, Loaded, Time } from '../ui/display.js';
 import { SelectField } from '../ui/form.js';
@@ -8,15 +9,22 @@ import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
 
 /**
- * Who changed which configuration, newest first: the whole installation's trail, or one tenant's
- * (platform administrators only; the API also serves a tenant's trail to its administrators).
+ * Who changed which configuration, newest first: for the platform administrator the whole
+ * installation's trail or one tenant's; for a tenant administrator the trail of a tenant they administer.
  */
 export function AuditPage() {
+  const { me } = useMe();
+  const installation = me.globalRole === 'platformAdmin';
   const [params, setParams] = useSearchParams();
-  const tenantId = params.get('tenant') ?? '';
+  // The tenants this user administers (all of them, for the platform administrator).
   const tenants = useQuery({ queryKey: queryKeys.creatableTenants, queryFn: () => api.tenancy.listCreatableTenants() });
+  const tenantId = params.get('tenant') ?? (installation ? '' : (tenants.data?.items[0]?.id ?? ''));
   const entries = useCursorList('audit', [...queryKeys.audit, tenantId], (q) =>
-    tenantId ? api.audit.listTenantAudit(tenantId, q) : api.audit.listPlatformAudit(q),
+    tenantId
+      ? api.audit.listTenantAudit(tenantId, q)
+      : installation
+        ? api.audit.listPlatformAudit(q)
+        : Promise.resolve({ items: [], nextCursor: null }),
   );
   const chooseTenant = (next: string) =>
     setParams(() => {
@@ -36,7 +44,7 @@ export function AuditPage() {
           name="tenant"
           value={tenantId}
           onChange={chooseTenant}
-          placeholder="The whole installation"
+          placeholder={installation ? 'The whole installation' : undefined}
           options={(tenants.data?.items ?? []).map((t) => ({ value: t.id, label: t.displayName }))}
         />
         <Loaded query={entries.query}>

@@ -6,7 +6,13 @@
  */
 import { rm } from 'node:fs/promises';
 import { type OidcTestIssuer, startOidcTestIssuer } from '@margin/server-express/test-kits';
-import { startTestHost, TEST_USER_PASSWORD, type TestHost } from '@margin/server-express/testing';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  startTestHost,
+  TEST_USER_PASSWORD,
+  type TestHost,
+} from '@margin/server-express/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, chromiumAvailable, launchChromium } from './browser.js';
@@ -80,6 +86,37 @@ describe.skipIf(!runs)('single sign-on in the console (Chromium)', () => {
     expect(await page.content()).not.toContain(issuer.clientSecret);
     await checkPage(page, 'sso-01b-tenant-audit');
     await page.context().close();
+  });
+
+  const signIn = async (page: Page, username: string, password: string) => {
+    await page.goto('/sign-in');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.keyboard.press('Enter');
+  };
+
+  it('the platform administrator limits a tenant’s AI providers, which its administrator reads', async () => {
+    const admin = await newPage();
+    await signIn(admin, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await admin.getByRole('link', { name: 'AI policy' }).click();
+    await admin.getByRole('heading', { level: 1, name: 'AI policy' }).waitFor();
+    await admin.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    const form = admin.getByRole('form', { name: 'Tenant AI policy' });
+    await form.getByLabel('Permitted provider kinds').fill('kindDirect, kindAssistant');
+    await form.getByLabel('Permitted hosts').fill('.openai.com');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    const facts = admin.getByRole('region', { name: 'Permitted providers and hosts' });
+    await facts.locator('dd', { hasText: /^kindDirect, kindAssistant$/ }).waitFor();
+    await checkPage(admin, 'sso-04-ai-policy');
+    await admin.context().close();
+
+    const tina = await newPage();
+    await signIn(tina, 'tina', TEST_USER_PASSWORD);
+    await tina.getByRole('link', { name: 'AI policy' }).click();
+    const read = tina.getByRole('region', { name: 'Permitted providers and hosts' });
+    await read.getByText('.openai.com').waitFor();
+    expect(await tina.getByRole('form', { name: 'Tenant AI policy' }).count()).toBe(0);
+    await tina.context().close();
   });
 
   it('a new user finds the tenant on the sign-in page and signs in through the provider', async () => {

@@ -11,6 +11,7 @@ import {
   AccountPage,
   AiConnectionPage,
   AiConnectionsPage,
+  AiPolicyPage,
   AuditPage,
   BlockedPage,
   ClientPage,
@@ -53,6 +54,7 @@ const pageRoutes = createRoutesFromElements(
     <Route path="/admin/users" Component={UsersPage} />
     <Route path="/admin/licensing" Component={LicensingPage} />
     <Route path="/admin/audit" Component={AuditPage} />
+    <Route path="/admin/ai-policy" Component={AiPolicyPage} />
     <Route path="/admin/sso" Component={IdentityProvidersPage} />
     <Route path="/clients" Component={ClientsPage} />
     <Route path="/clients/:clientId" Component={ClientLayout}>

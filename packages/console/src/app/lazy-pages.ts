@@ -24,6 +24,7 @@ export function preloadPage(component: ComponentType | null | undefined): void {
 export const AccountPage = page(() => import('../pages/account.js'), 'AccountPage');
 export const AiConnectionPage = page(() => import('../pages/ai-connection.js'), 'AiConnectionPage');
 export const AiConnectionsPage = page(() => import('../pages/ai-connections.js'), 'AiConnectionsPage');
+export const AiPolicyPage = page(() => import('../pages/ai-policy.js'), 'AiPolicyPage');
 export const AuditPage = page(() => import('../pages/audit.js'), 'AuditPage');
 export const BlockedPage = page(() => import('../pages/blocked.js'), 'BlockedPage');
 export const ClientPage = page(() => import('../pages/client.js'), 'ClientPage');

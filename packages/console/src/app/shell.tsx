@@ -133,6 +133,9 @@ export function Shell() {
               <li>
                 <NavLink to="/admin/sso">Single sign-on</NavLink>
               </li>
+              <li>
+                <NavLink to="/admin/ai-policy">AI policy</NavLink>
+              </li>
               {me.globalRole !== 'platformAdmin' && (
                 <li>
                   <NavLink to="/admin/audit">Audit trail</NavLink>

@@ -100,7 +100,7 @@ describe.skipIf(!runs)('single sign-on in the console (Chromium)', () => {
     await signIn(admin, ADMIN_USERNAME, ADMIN_PASSWORD);
     await admin.getByRole('link', { name: 'AI policy' }).click();
     await admin.getByRole('heading', { level: 1, name: 'AI policy' }).waitFor();
-    await admin.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme' });
+    await admin.getByLabel('Tenant', { exact: true }).selectOption({ label: 'Acme (acme)' });
     const form = admin.getByRole('form', { name: 'Tenant AI policy' });
     await form.getByLabel('Permitted provider kinds').fill('kindDirect, kindAssistant');
     await form.getByLabel('Permitted hosts').fill('.openai.com');

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client.js';
 import { useMe } from '../api/me.js';
 import { queryKeys } from '../api/query-keys.js';
-import { Empty, Loaded, Time } from '../ui/display.js';
-import { Form, SelectField, TextField, useAction } from '../ui/form.js';
+import { Loaded, Time } from '../ui/display.js';
+import { Form, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
+import { TenantPicker } from './tenant-picker.js';
 
 /** A comma- or line-separated list as the API takes it; empty: no limit of that sort (null). */
 const listOf = (text: string): string[] | null => {
@@ -23,34 +24,11 @@ const listOf = (text: string): string[] | null => {
  */
 export function AiPolicyPage() {
   const { me } = useMe();
-  const tenants = useQuery({ queryKey: queryKeys.creatableTenants, queryFn: () => api.tenancy.listCreatableTenants() });
-  const [tenantId, setTenantId] = useState('');
-  useEffect(() => {
-    const items = tenants.data?.items ?? [];
-    if (!tenantId && items.length > 0) setTenantId(items[0]?.id ?? '');
-  }, [tenants.data, tenantId]);
   return (
     <Page title="AI policy">
-      <Loaded query={tenants}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <Empty>You administer no tenant.</Empty>
-          ) : (
-            <>
-              <SelectField
-                label="Tenant"
-                name="tenant"
-                value={tenantId}
-                onChange={setTenantId}
-                options={data.items.map((t) => ({ value: t.id, label: t.displayName }))}
-              />
-              {tenantId && (
-                <TenantPolicy key={tenantId} tenantId={tenantId} canEdit={me.globalRole === 'platformAdmin'} />
-              )}
-            </>
-          )
-        }
-      </Loaded>
+      <TenantPicker>
+        {(tenant) => <TenantPolicy key={tenant.id} tenantId={tenant.id} canEdit={me.globalRole === 'platformAdmin'} />}
+      </TenantPicker>
     </Page>
   );
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client.js';
 import { queryKeys } from '../api/query-keys.js';
 import { Badge, ConfirmButton, Empty, Loaded } from '../ui/display.js';
 import { CheckField, Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
+import { type AdministeredTenant, TenantPicker } from './tenant-picker.js';
 
 const CLIENT_ROLES = [
   { value: 'none', label: 'No client role' },
@@ -17,37 +18,14 @@ const CLIENT_ROLES = [
  * caller administers.
  */
 export function IdentityProvidersPage() {
-  const tenants = useQuery({ queryKey: queryKeys.creatableTenants, queryFn: () => api.tenancy.listCreatableTenants() });
-  const [tenantId, setTenantId] = useState('');
-  useEffect(() => {
-    const items = tenants.data?.items ?? [];
-    if (!tenantId && items.length > 0) setTenantId((items.find((t) => !t.isSystem) ?? items[0])?.id ?? '');
-  }, [tenants.data, tenantId]);
   return (
     <Page title="Single sign-on">
-      <Loaded query={tenants}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <Empty>You administer no tenant.</Empty>
-          ) : (
-            <>
-              <SelectField
-                label="Tenant"
-                name="tenant"
-                value={tenantId}
-                onChange={setTenantId}
-                options={data.items.map((t) => ({ value: t.id, label: `${t.displayName} (${t.slug})` }))}
-              />
-              {tenantId && <TenantSso key={tenantId} tenant={data.items.find((t) => t.id === tenantId)} />}
-            </>
-          )
-        }
-      </Loaded>
+      <TenantPicker>{(tenant) => <TenantSso key={tenant.id} tenant={tenant} />}</TenantPicker>
     </Page>
   );
 }
 
-type Tenant = Awaited<ReturnType<typeof api.tenancy.listCreatableTenants>>['items'][number];
+type Tenant = AdministeredTenant;
 
 function TenantSso({ tenant }: { tenant: Tenant | undefined }) {
   if (!tenant) return null;

@@ -1,5 +1,6 @@
 import type { PersonalAccessTokenRecord, RefreshTokenRecord, UserRecord } from '../../identity/index.js';
 import { SYSTEM_TENANT_ID } from '../../kernel/index.js';
+import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
 import type { ReviewJobRecord } from '../../reviewing/index.js';
 import type { StorageV1 } from '../../storage/index.js';
 import type { ClientRecord, TenantRecord } from '../../tenancy/index.js';
@@ -117,6 +118,30 @@ export function reviewJobRecord(clientId: string, overrides: Partial<ReviewJobRe
     result: null,
     usage: null,
     error: null,
+    ...overrides,
+  };
+}
+
+/** A repository knowledge source of the client, tracking `main`. */
+export function knowledgeSource(
+  clientId: string,
+  overrides: Partial<KnowledgeSourceRecord> = {},
+): KnowledgeSourceRecord {
+  return {
+    id: uuid(),
+    clientId,
+    displayName: 'Uploader',
+    sourceKind: 'repository',
+    organizationScopeId: 'scope-1',
+    providerProjectKey: 'acme',
+    canonicalSourceRef: { provider: 'gitHostA', value: `repo-${uuid().slice(-6)}` },
+    sourceDisplayName: 'acme/uploader',
+    defaultBranch: 'main',
+    rootPath: '/',
+    symbolMode: 'auto',
+    trackedBranches: [{ branchName: 'main', refreshTriggerMode: 'manual', miniIndexEnabled: false }],
+    createdAt: NOW,
+    updatedAt: NOW,
     ...overrides,
   };
 }

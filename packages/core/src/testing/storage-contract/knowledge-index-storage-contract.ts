@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { IndexBranchStateRecord, IndexedFileInput, KnowledgeSourceRecord } from '../../knowledge/index.js';
-import { client, NOW, type StorageGetter, uuid } from './fixtures.js';
+import type { IndexBranchStateRecord, IndexedFileInput } from '../../knowledge/index.js';
+import { client, knowledgeSource, NOW, type StorageGetter, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
 const COMMIT = 'a'.repeat(40);
-
-function source(clientId: string): KnowledgeSourceRecord {
-  return {
-    id: uuid(),
-    clientId,
-    displayName: 'Uploader',
-    sourceKind: 'repository',
-    organizationScopeId: 'scope-1',
-    providerProjectKey: 'acme',
-    canonicalSourceRef: { provider: 'gitHostA', value: `repo-${uuid().slice(-6)}` },
-    sourceDisplayName: 'acme/uploader',
-    defaultBranch: 'main',
-    rootPath: '/',
-    symbolMode: 'auto',
-    trackedBranches: [{ branchName: 'main', refreshTriggerMode: 'manual', miniIndexEnabled: false }],
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
 
 const file = (path: string, text: string, symbol?: string): IndexedFileInput => ({
   path,
@@ -37,7 +18,7 @@ export function knowledgeIndexStorageContract(storage: StorageGetter): void {
   const newSource = async () => {
     const c = client();
     await storage().clients.insert(c);
-    const s = source(c.id);
+    const s = knowledgeSource(c.id);
     await storage().knowledgeSources.insert(s);
     return s;
   };

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MarginError } from '../../kernel/index.js';
-import type { KnowledgeSourceRecord } from '../../knowledge/index.js';
 import type {
   CrawlConfigurationRecord,
   WebhookConfigurationRecord,
   WebhookDeliveryRecord,
 } from '../../triggers/index.js';
-import { client, LATER, NOW, type StorageGetter, tenant, uuid } from './fixtures.js';
+import { client, knowledgeSource, LATER, NOW, type StorageGetter, tenant, uuid } from './fixtures.js';
 
 const T = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
 
@@ -87,26 +86,6 @@ function delivery(config: WebhookConfigurationRecord, overrides: Partial<Webhook
     ...overrides,
   };
   return record;
-}
-
-function source(clientId: string, overrides: Partial<KnowledgeSourceRecord> = {}): KnowledgeSourceRecord {
-  return {
-    id: uuid(),
-    clientId,
-    displayName: 'Uploader',
-    sourceKind: 'repository',
-    organizationScopeId: 'scope-1',
-    providerProjectKey: 'acme',
-    canonicalSourceRef: { provider: 'gitHostA', value: `repo-${uuid().slice(-6)}` },
-    sourceDisplayName: 'acme/uploader',
-    defaultBranch: 'main',
-    rootPath: '/',
-    symbolMode: 'auto',
-    trackedBranches: [{ branchName: 'main', refreshTriggerMode: 'manual', miniIndexEnabled: false }],
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...overrides,
-  };
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -556,14 +535,14 @@ export function triggersStorageContract(storage: StorageGetter): void {
     it('round-trips, lists a client’s sources oldest first and names unknown ids', async () => {
       const clientId = await newClient();
       const otherClient = await newClient();
-      const first = source(clientId, { createdAt: T(1), updatedAt: T(1) });
-      const second = source(clientId, {
+      const first = knowledgeSource(clientId, { createdAt: T(1), updatedAt: T(1) });
+      const second = knowledgeSource(clientId, {
         createdAt: T(2),
         updatedAt: T(2),
         sourceKind: 'adoWiki',
         symbolMode: 'textOnly',
       });
-      const foreign = source(otherClient);
+      const foreign = knowledgeSource(otherClient);
       for (const s of [second, foreign, first]) await storage().knowledgeSources.insert(s);
       expect(await storage().knowledgeSources.findById(first.id)).toEqual(first);
       expect(await storage().knowledgeSources.listForClient(clientId, { limit: 10 })).toEqual({
@@ -579,13 +558,15 @@ export function triggersStorageContract(storage: StorageGetter): void {
 
     it('refuses a second source of the same kind for the same repository and scope', async () => {
       const clientId = await newClient();
-      const first = source(clientId);
+      const first = knowledgeSource(clientId);
       await storage().knowledgeSources.insert(first);
-      const again = source(clientId, {
+      const again = knowledgeSource(clientId, {
         canonicalSourceRef: { provider: 'gitHostA', value: first.canonicalSourceRef.value.toUpperCase() },
       });
       expect(await codeOf(storage().knowledgeSources.insert(again))).toBe('conflict');
-      await storage().knowledgeSources.insert(source(clientId, { ...again, id: uuid(), sourceKind: 'adoWiki' }));
+      await storage().knowledgeSources.insert(
+        knowledgeSource(clientId, { ...again, id: uuid(), sourceKind: 'adoWiki' }),
+      );
     });
   });
 }

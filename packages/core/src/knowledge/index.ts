@@ -33,6 +33,7 @@ export {
   SYMBOL_MODES,
   type TrackedBranch,
 } from './knowledge-records.js';
+export { nearestChunks } from './nearest-chunks.js';
 export {
   CreateKnowledgeSourceInput,
   KnowledgeIndexView,
@@ -56,4 +57,4 @@ export {
 export { knowledgeSourceView } from './sources.js';
 export { lineSymbolExtractor, type SymbolExtractor } from './symbol-extractor.js';
 export { createKnowledgeUseCases, type KnowledgeUseCases } from './use-cases.js';
-export { nearestChunks, VectorCache } from './vector-cache.js';
+export { VectorCache } from './vector-cache.js';

@@ -5,7 +5,7 @@ import type { IndexBranchStateRecord, IndexChunkRecord, IndexScope } from './ind
 import type { KnowledgeDeps } from './knowledge-deps.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
 import { recordKnowledgeUsage } from './knowledge-usage.js';
-import { nearestChunks } from './vector-cache.js';
+import { nearestChunks } from './nearest-chunks.js';
 
 export type MatchedBy = 'lexical' | 'semantic' | 'symbol';
 export type SearchMode = 'auto' | 'lexical' | 'semantic';

@@ -80,6 +80,7 @@ async function wikiLayout(
   return {
     prefix: joinPath(mapped, source.rootPath),
     place(entry) {
+      if (mapped && !entry.path.startsWith(`${mapped}/`)) return 'ignored';
       const relative = mapped ? entry.path.slice(mapped.length + 1) : entry.path;
       const segments = relative.split('/');
       if (segments.at(-1) === '.order') return 'ignored';

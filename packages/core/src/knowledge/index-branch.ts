@@ -49,9 +49,9 @@ export const emptyBranchState = (sourceId: string, branchName: string, at: strin
 /**
  * Brings one branch's index up to the branch head: lists the tree under the source's root path,
  * skips binaries, lock files, vendored and generated files (the review engine's rules) and files over
- * 1 MB (a wiki: all but its Markdown pages, see `sourceLayout`), reads only files whose blob id changed (or, without blob ids, those `compareCommits` names),
- * writes them in batches, drops files that left the tree, then embeds new chunks when the client has
- * an `embeddingDefault` model. A failure records `failed` with the reason and leaves the last good
+ * 1 MB (a wiki: all but its Markdown pages, see `sourceLayout`), reads only files whose blob id
+ * changed (or, without blob ids, those `compareCommits` names), writes them in batches, drops files
+ * that left the tree, then embeds new chunks when the client has an `embeddingDefault` model. A failure records `failed` with the reason and leaves the last good
  * index serving.
  */
 export async function indexBranch(deps: KnowledgeDeps, job: IndexJobRecord, run: IndexRun): Promise<IndexOutcome> {

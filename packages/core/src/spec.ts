@@ -311,6 +311,7 @@ export {
   type ScmScopeRef,
   type ScmUser,
   type ScmWebhookV1,
+  type ScmWiki,
   THREAD_MARKER_PATTERN,
   type ThreadAnchor,
   type ThreadClosure,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkFile, MAX_CHUNK_LINES } from './chunk-file.js';
+import { chunkFile, chunkMarkdown, isMarkdownPath, MAX_CHUNK_LINES } from './chunk-file.js';
 import { compoundTerms, identifierParts, queryTerms } from './identifier-terms.js';
 import { lineSymbolExtractor } from './symbol-extractor.js';
 
@@ -50,5 +50,34 @@ describe('chunks', () => {
       [1, 77],
       [78, 149],
     ]);
+  });
+
+  it('cuts Markdown at its headings, not at a # inside fenced code, joining only small sections', () => {
+    const text = [
+      '# Deployments', // 1
+      'How we ship.', // 2
+      '## Rollback', // 3
+      lines(45, 'rollback step'), // 4-48
+      '```bash', // 49
+      '# not a heading: a shell comment', // 50
+      '```', // 51
+      '## Hotfixes', // 52
+      lines(30, 'hotfix step'), // 53-82
+      '### Approvals', // 83
+      lines(5, 'approval'), // 84-88
+      '## Runbook', // 89
+      lines(130, 'runbook line'), // 90-219
+    ].join('\n');
+    expect(chunkMarkdown(text).map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 2],
+      [3, 51],
+      [52, 88],
+      [89, 188],
+      [179, 219],
+    ]);
+    expect(chunkMarkdown(text).every((c) => c.endLine - c.startLine + 1 <= MAX_CHUNK_LINES)).toBe(true);
+    expect(chunkMarkdown('\n')).toEqual([]);
+    expect(isMarkdownPath('Team/Getting-Started.md')).toBe(true);
+    expect(isMarkdownPath('src/index.ts')).toBe(false);
   });
 });

@@ -1,15 +1,14 @@
 import { MarginError } from '../kernel/index.js';
-import { classifyByPath } from '../review-engine/index.js';
 import type { TreeEntry } from '../scm-provider/index.js';
-import { chunkFile } from './chunk-file.js';
 import type { IndexBranchStateRecord, IndexedFileInput, IndexJobRecord, IndexScope } from './index-records.js';
 import type { KnowledgeDeps } from './knowledge-deps.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
 import { recordKnowledgeUsage } from './knowledge-usage.js';
+import { MAX_INDEXED_FILE_BYTES, type SourceLayout, sourceLayout } from './source-layout.js';
 import { openSourceRepository, type SourceRepository } from './source-repository.js';
 
-/** Files larger than this are skipped unread (counted in `skippedFiles`). */
-export const MAX_INDEXED_FILE_BYTES = 1024 * 1024;
+export { MAX_INDEXED_FILE_BYTES } from './source-layout.js';
+
 /** Contents read at once from the provider. */
 const READ_CONCURRENCY = 8;
 /** Files written per storage call: bounded memory however large the repository. */
@@ -50,9 +49,9 @@ export const emptyBranchState = (sourceId: string, branchName: string, at: strin
 /**
  * Brings one branch's index up to the branch head: lists the tree under the source's root path,
  * skips binaries, lock files, vendored and generated files (the review engine's rules) and files over
- * 1 MB, reads only files whose blob id changed (or, without blob ids, those `compareCommits` names),
- * writes them in batches, drops files that left the tree, then embeds new chunks when the client has
- * an `embeddingDefault` model. A failure records `failed` with the reason and leaves the last good
+ * 1 MB (a wiki: all but its Markdown pages, see `sourceLayout`), reads only files whose blob id
+ * changed (or, without blob ids, those `compareCommits` names), writes them in batches, drops files
+ * that left the tree, then embeds new chunks when the client has an `embeddingDefault` model. A failure records `failed` with the reason and leaves the last good
  * index serving.
  */
 export async function indexBranch(deps: KnowledgeDeps, job: IndexJobRecord, run: IndexRun): Promise<IndexOutcome> {
@@ -103,6 +102,7 @@ async function refresh(
     );
   }
   const signal = run.signal;
+  const layout = await sourceLayout(repo, source, scope.branchName, signal);
   const head = await provider.getBranchHead(ref, scope.branchName, { signal });
   if (head === undefined)
     throw MarginError.conflict(`The branch ${scope.branchName} does not exist in the repository.`);
@@ -124,30 +124,34 @@ async function refresh(
   const seen = new Set<string>();
   let skipped = 0;
   let read = 0;
-  const pending: TreeEntry[] = [];
+  const pending: PlacedEntry[] = [];
   const flush = async () => {
     const batch = pending.splice(0, pending.length);
-    const files = await readFiles(deps, source, repo, head, batch, signal);
+    const files = await readFiles(deps, layout, repo, head, batch, signal);
     read += batch.length;
     skipped += batch.length - files.length;
     for (const e of batch) if (!files.some((f) => f.path === e.path)) seen.delete(e.path);
     await deps.storage.knowledgeIndex.writeFiles(scope, head, files);
   };
-  const prefix = source.rootPath.replace(/^\/+|\/+$/g, '');
+  const prefix = layout.prefix;
   for await (const entry of provider.listTree(ref, head, { pathPrefix: prefix || undefined, signal })) {
-    if (skipReason(entry) !== undefined) {
+    const placed = layout.place(entry);
+    if (placed === 'ignored') continue;
+    if (placed === 'skipped') {
       skipped++;
       continue;
     }
-    seen.add(entry.path);
-    if (known.has(entry.path)) {
-      if (entry.blobId !== undefined && known.get(entry.path) === entry.blobId) continue;
+    // Stored and compared under the shown path (a wiki's page path); read under the listed one.
+    const { path } = placed;
+    seen.add(path);
+    if (known.has(path)) {
+      if (entry.blobId !== undefined && known.get(path) === entry.blobId) continue;
       if (entry.blobId === undefined) {
         const since = await changedSince();
         if (since !== undefined && !since.has(entry.path)) continue;
       }
     }
-    pending.push(entry);
+    pending.push({ entry, path });
     if (pending.length >= WRITE_BATCH) await flush();
   }
   if (pending.length > 0) await flush();
@@ -171,10 +175,10 @@ async function refresh(
   return { read, removed: gone.length };
 }
 
-/** The review engine's path rules (binary, lock, vendored, generated), plus the size limit. */
-function skipReason(entry: TreeEntry): string | undefined {
-  if (entry.sizeBytes !== undefined && entry.sizeBytes > MAX_INDEXED_FILE_BYTES) return 'tooLarge';
-  return classifyByPath({ path: entry.path, changeType: 'modified' }, () => false);
+/** A listed file to read, with the path the index shows it under. */
+interface PlacedEntry {
+  entry: TreeEntry;
+  path: string;
 }
 
 /**
@@ -197,22 +201,22 @@ async function changedPathsWithoutBlobIds(
 /** Reads, chunks and finds the symbols of a batch, `READ_CONCURRENCY` at a time; unreadable and binary files drop out. */
 async function readFiles(
   deps: KnowledgeDeps,
-  source: KnowledgeSourceRecord,
+  layout: SourceLayout,
   repo: SourceRepository,
   head: string,
-  entries: readonly TreeEntry[],
+  entries: readonly PlacedEntry[],
   signal: AbortSignal,
 ): Promise<IndexedFileInput[]> {
   const out: IndexedFileInput[] = [];
   let next = 0;
   const worker = async () => {
     while (next < entries.length) {
-      const entry = entries[next++] as TreeEntry;
+      const { entry, path } = entries[next++] as PlacedEntry;
       const content = await repo.provider.getFileContent(repo.ref, entry.path, head, { signal });
       if (!content || content.isBinary || content.sizeBytes > MAX_INDEXED_FILE_BYTES) continue;
-      const symbols =
-        source.symbolMode === 'auto' ? ((await deps.symbols.extract(entry.path, content.text)) ?? []) : [];
-      out.push({ path: entry.path, blobId: entry.blobId ?? null, chunks: chunkFile(content.text, symbols), symbols });
+      const symbols = layout.symbols ? ((await deps.symbols.extract(entry.path, content.text)) ?? []) : [];
+      const chunks = layout.chunk(entry, content.text, symbols);
+      out.push({ path, blobId: entry.blobId ?? null, chunks, symbols });
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, entries.length) }, worker));

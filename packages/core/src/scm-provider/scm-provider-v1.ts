@@ -311,6 +311,22 @@ export interface TreeEntry {
   sizeBytes?: number | undefined;
 }
 
+/**
+ * A wiki of a project (Azure DevOps), read as the git repository behind it: a project wiki has a
+ * repository of its own, a code wiki publishes a folder of a code repository at some branches.
+ */
+export interface ScmWiki {
+  wikiId: string;
+  name: string;
+  kind: 'projectWiki' | 'codeWiki';
+  /** The backing repository: what a wiki knowledge source names. */
+  repositoryId: string;
+  /** The folder shown as the wiki, repository-relative without slashes at either end; `''` for the whole repository. */
+  mappedPath: string;
+  /** The branches the wiki is published from, the default first (a project wiki: `wikiMaster`). */
+  branches: string[];
+}
+
 export type CommitStatusState = 'pending' | 'success' | 'failure' | 'error';
 
 /** A status on a pull request's head commit (GitHub/GitLab commit status, Bitbucket build status, ADO PR status). */
@@ -393,7 +409,7 @@ export interface ScmProviderV1 {
 
   // Optional members, added within v1: a plugin written before them still loads, and core says what
   // it cannot do without them (a protocol warning, a failed index) instead of refusing the adapter.
-  // Every built-in adapter implements them.
+  // Every built-in adapter implements them (`listWikis`: those whose family offers wikis).
 
   /** Sets a status on the pull request's head commit. A token without the right throws `provider_unavailable` (403). */
   setCommitStatus?(ref: PullRequestRef, input: CommitStatusInput, options?: ScmCallOptions): Promise<void>;
@@ -408,6 +424,8 @@ export interface ScmProviderV1 {
     commitSha: string,
     options?: ScmCallOptions & { pathPrefix?: string | undefined },
   ): AsyncIterable<TreeEntry>;
+  /** The project's wikis, for a family with `capabilities.wikiSources`; without it, wiki ids are entered by hand. */
+  listWikis?(scope: ScmScopeRef, options?: ScmCallOptions): AsyncIterable<ScmWiki>;
 }
 
 export const WEBHOOK_EVENT_KINDS = ['pullRequestCreated', 'pullRequestUpdated', 'pullRequestCommented'] as const;

@@ -111,7 +111,7 @@ describe('discovery', () => {
     expect((await discover('projects', { purpose: 'crawl' })).items).toHaveLength(1);
   });
 
-  it('offers wiki sources only on a family that has them, and says wikis cannot be listed there', async () => {
+  it('offers wiki sources only on a family that has them, and says so where the adapter cannot list wikis', async () => {
     expect(await issues('sources', { projectId: 'acme', sourceKind: 'adoWiki' })).toEqual([
       { path: 'sourceKind', message: 'must be repository for gitHostA' },
     ]);

@@ -16,7 +16,7 @@ import { requireWikiSources } from './support-matrix.js';
 export const DISCOVERY_LIMIT = 2000;
 
 const WIKI_LISTING_UNAVAILABLE =
-  'Azure DevOps wikis cannot be listed yet: the source-control adapters offer no wiki listing. Enter the wiki’s repository id by hand.';
+  'Azure DevOps wikis cannot be listed: this source-control adapter offers no wiki listing. Enter the wiki’s repository id by hand.';
 
 async function take<T>(items: AsyncIterable<T>): Promise<{ items: T[]; truncated: boolean }> {
   const out: T[] = [];
@@ -56,7 +56,10 @@ export async function discoverProjects(deps: ScmDeps, actor: Actor, clientId: st
   };
 }
 
-/** Repositories of a project (or, for `adoWiki`, the wikis this installation can list). */
+/**
+ * Repositories of a project, or for `adoWiki` its wikis: each named by its backing repository (what a
+ * wiki source names) with the branch it is published from (a project wiki: `wikiMaster`).
+ */
 export async function discoverSources(deps: ScmDeps, actor: Actor, clientId: string, query: unknown) {
   const q = DiscoverSourcesQuery.parse(query);
   const opened = await openScope(deps, actor, clientId, q.organizationScopeId);
@@ -64,7 +67,17 @@ export async function discoverSources(deps: ScmDeps, actor: Actor, clientId: str
   const family = connection.providerFamily;
   if (q.sourceKind === 'adoWiki') {
     requireWikiSources(opened.family);
-    return { items: [], truncated: false, warnings: [WIKI_LISTING_UNAVAILABLE] };
+    if (!provider.listWikis) return { items: [], truncated: false, warnings: [WIKI_LISTING_UNAVAILABLE] };
+    const wikis = await take(provider.listWikis({ scopePath: scope.scopePath, projectKey: q.projectId }));
+    return {
+      items: wikis.items.map((w) => ({
+        canonicalSourceRef: { provider: family, value: w.repositoryId },
+        displayName: w.name,
+        defaultBranch: w.branches[0] ?? null,
+      })),
+      truncated: wikis.truncated,
+      warnings: [],
+    };
   }
   const { items, truncated } = await take(
     provider.listRepositories({ scopePath: scope.scopePath, projectKey: q.projectId }),

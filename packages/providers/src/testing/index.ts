@@ -18,10 +18,13 @@ export {
 } from '../ai/openai-wire/openai-wire-fake.js';
 export { startVertexFake, type VertexFake, type VertexFakeOptions } from '../ai/vertex/vertex-fake.js';
 export {
+  ADO_CODE_WIKI_REPOSITORY_ID,
   ADO_MERGE_BASE,
   ADO_ORG,
   ADO_PROJECT,
   ADO_REPOSITORY_ID,
+  ADO_WIKI_REPOSITORY_ID,
+  type AdoRepositoryCommit,
   type AzureDevOpsFake,
   type AzureDevOpsFakeOptions,
   startAzureDevOpsFake,

@@ -1093,7 +1093,7 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       ]);
     });
 
-    it('lists Azure DevOps projects, repositories (disabled ones left out), branches, and says wikis cannot be listed', async () => {
+    it('lists Azure DevOps projects, repositories (disabled ones left out), branches, and wikis', async () => {
       const { clientId, scopeId } = await scoped(fakes.bodies.adoPat(), fakes.scopePaths.ado);
       const q = { organizationScopeId: scopeId };
       expect(
@@ -1121,7 +1121,23 @@ describe('provider connections, scopes, reviewer identity and discovery', () => 
       ]);
       const wikis = await discover(clientId, 'sources', { ...q, projectId: 'Web Platform', sourceKind: 'adoWiki' });
       expect(wikis.status).toBe(200);
-      expect(wikis.body).toEqual({ items: [], truncated: false, warnings: [expect.stringContaining('wikis')] });
+      // Each wiki by its backing repository, with the branch it is published from.
+      expect(wikis.body).toEqual({
+        items: [
+          {
+            canonicalSourceRef: { provider: 'suiteDevOps', value: '9e5f3a2b-4c6d-4e7f-8a9b-3c4d5e6f7a8b' },
+            displayName: 'Web-Platform.wiki',
+            defaultBranch: 'wikiMaster',
+          },
+          {
+            canonicalSourceRef: { provider: 'suiteDevOps', value: '0f6a4b3c-5d7e-4f8a-9b0c-4d5e6f7a8b9c' },
+            displayName: 'Handbook',
+            defaultBranch: 'main',
+          },
+        ],
+        truncated: false,
+        warnings: [],
+      });
     });
 
     it('lists the Bitbucket workspace with its projects, and its repositories', async () => {

@@ -20,6 +20,7 @@ import pullRequestJson from './__fixtures__/pull-request.json' with { type: 'jso
 import pullRequestStatusJson from './__fixtures__/pull-request-status.json' with { type: 'json' };
 import repositoriesJson from './__fixtures__/repositories.json' with { type: 'json' };
 import threadsJson from './__fixtures__/threads.json' with { type: 'json' };
+import wikisJson from './__fixtures__/wikis.json' with { type: 'json' };
 import type { AdoChangeEntry, AdoPullRequest, AdoThread } from './azure-devops-wire.js';
 
 /** The recorded wire shapes every part serves. */
@@ -42,6 +43,7 @@ export const adoFixture = fixtureSet({
   'pull-request-status': pullRequestStatusJson,
   repositories: repositoriesJson,
   threads: threadsJson,
+  wikis: wikisJson,
 });
 
 export const ADO_ORG = 'acme';

@@ -9,6 +9,8 @@
  * one more iteration): iterations, iteration changes with stable change-tracking ids and blob object
  * ids, items at every head, base and branch tip, and `diffs/commits`. Threads are kept per pull
  * request with their property bag; like Azure DevOps, the fake takes a comment on any line.
+ * `loadRepositoryCommit(commit)` serves a whole commit of another repository (the project wiki's, the
+ * code wiki's) by refs, recursive items listing and items, beside the project's wikis (`wikis.json`).
  * `refuseThreadsOn(path)` answers 400 for threads in that file (the error body's message is ours, its
  * envelope Azure DevOps').
  *
@@ -23,12 +25,20 @@ import {
   adoFixture,
   createAzureDevOpsFakeContext,
 } from './azure-devops-fake-context.js';
+
+export {
+  ADO_CODE_WIKI_REPOSITORY_ID,
+  ADO_WIKI_REPOSITORY_ID,
+  type AdoRepositoryCommit,
+} from './azure-devops-fake-wikis.js';
+
 import { serveDiffs } from './azure-devops-fake-diffs.js';
 import { serveDiscovery } from './azure-devops-fake-discovery.js';
 import { serveEntra } from './azure-devops-fake-entra.js';
 import { scenarioPullRequest, servePullRequests } from './azure-devops-fake-pull-requests.js';
 import { serveStatuses } from './azure-devops-fake-statuses.js';
 import { serveThreads } from './azure-devops-fake-threads.js';
+import { type AdoRepositoryCommit, serveWikis } from './azure-devops-fake-wikis.js';
 import type { AdoThread } from './azure-devops-wire.js';
 
 export {
@@ -52,6 +62,8 @@ export interface AzureDevOpsFake extends CommitStatusBoard {
   throttleNext(): void;
   /** Serves a pull request from file versions; loading the same number with a new head is a push (a new iteration). */
   loadPullRequest(scenario: PullRequestScenario): Promise<void>;
+  /** Serves a whole commit of a repository other than the contract one and moves its branch there. */
+  loadRepositoryCommit(commit: AdoRepositoryCommit): void;
   /** From now on every new thread anchored in this file is refused with 400. */
   refuseThreadsOn(path: string): void;
   close(): Promise<void>;
@@ -66,6 +78,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
   serveThreads(fake);
   serveDiscovery(fake);
   serveEntra(fake);
+  const wikis = serveWikis(fake);
   const statuses = serveStatuses(fake);
 
   return {
@@ -92,6 +105,7 @@ export async function startAzureDevOpsFake(options: AzureDevOpsFakeOptions): Pro
     async loadPullRequest(scenario) {
       fake.pullRequests.set(scenario.number, scenarioPullRequest(fake.basePr, fake.history.load(scenario)));
     },
+    loadRepositoryCommit: (commit) => wikis.loadRepositoryCommit(commit),
     refuseThreadsOn(path) {
       fake.refusedPaths.add(path);
     },

@@ -2,9 +2,11 @@ import type { ScmConnectionConfig, ScmProviderV1 } from '@margin/core/spec';
 import { marginErrorOf, SCM_CONTRACT_SCENARIO } from '@margin/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ADO_CODE_WIKI_REPOSITORY_ID,
   ADO_MERGE_BASE,
   ADO_PROJECT,
   ADO_REPOSITORY_ID,
+  ADO_WIKI_REPOSITORY_ID,
   type AzureDevOpsFake,
   startAzureDevOpsFake,
 } from './azure-devops-fake.js';
@@ -385,5 +387,59 @@ describe('Azure DevOps branch heads and tree listing', () => {
       'versionDescriptor.version': s.pullRequest.headSha,
       'versionDescriptor.versionType': 'commit',
     });
+  });
+});
+
+describe('Azure DevOps wikis', () => {
+  const collect = async <T>(items: AsyncIterable<T> | undefined) => {
+    const out: T[] = [];
+    for await (const item of items ?? []) out.push(item);
+    return out;
+  };
+
+  it('lists the project wiki and code wikis by their backing repository, mapped folder and branches', async () => {
+    const provider = connect(patConnection());
+    const wikis = await collect(provider.listWikis?.({ scopePath: fake.orgUrl, projectKey: ADO_PROJECT }));
+    expect(wikis).toEqual([
+      {
+        wikiId: '8d4e2f1a-3b5c-4d6e-9f7a-2b3c4d5e6f7a',
+        name: 'Web-Platform.wiki',
+        kind: 'projectWiki',
+        repositoryId: ADO_WIKI_REPOSITORY_ID,
+        mappedPath: '',
+        branches: ['wikiMaster'],
+      },
+      {
+        wikiId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        name: 'Handbook',
+        kind: 'codeWiki',
+        repositoryId: ADO_CODE_WIKI_REPOSITORY_ID,
+        mappedPath: 'docs/handbook',
+        branches: ['main', 'release/2.0'],
+      },
+    ]);
+    const [listing] = requestsTo('/_apis/wiki/wikis');
+    expect(listing?.path).toBe(`/acme/${ADO_PROJECT}/_apis/wiki/wikis`);
+    expect(listing?.query.get('api-version')).toBeTruthy();
+  });
+
+  it('reads a project wiki through its git repository: wikiMaster head, page files with blob ids, contents', async () => {
+    const files = { 'Home.md': '# Home\n', 'Team/Getting-Started.md': 'Clone the repo.\n', 'Team.md': '# Team\n' };
+    fake.loadRepositoryCommit({
+      repositoryId: ADO_WIKI_REPOSITORY_ID,
+      commitSha: 'a'.repeat(40),
+      branch: 'wikiMaster',
+      files,
+    });
+    const provider = connect(patConnection());
+    const wikiRef = { scopePath: fake.orgUrl, projectKey: ADO_PROJECT, repositoryId: ADO_WIKI_REPOSITORY_ID };
+    expect(await provider.getBranchHead?.(wikiRef, 'wikiMaster')).toBe('a'.repeat(40));
+    expect(await provider.getBranchHead?.(wikiRef, 'main')).toBeUndefined();
+    const entries = await collect(provider.listTree?.(wikiRef, 'a'.repeat(40)));
+    expect(entries.map((e) => e.path).sort()).toEqual(['Home.md', 'Team.md', 'Team/Getting-Started.md']);
+    expect(entries.every((e) => /^[0-9a-f]{40}$/.test(e.blobId ?? ''))).toBe(true);
+    expect((await provider.getFileContent(wikiRef, 'Team/Getting-Started.md', 'a'.repeat(40)))?.text).toBe(
+      'Clone the repo.\n',
+    );
   });
 });

@@ -8,6 +8,7 @@ import type { AzureDevOpsOptions } from './azure-devops-options.js';
 import { azureDevOpsPullRequests } from './azure-devops-pull-requests.js';
 import { azureDevOpsThreads } from './azure-devops-threads.js';
 import { azureDevOpsTree } from './azure-devops-tree.js';
+import { azureDevOpsWikis } from './azure-devops-wikis.js';
 
 /**
  * `ScmProviderV1` for Azure DevOps Services and Server over explicit REST routes, assembled from one
@@ -31,5 +32,6 @@ export function createAzureDevOpsProvider(
     ...azureDevOpsDiscovery(ado),
     ...azureDevOpsCommitStatus(ado),
     ...azureDevOpsTree(ado),
+    ...azureDevOpsWikis(ado),
   };
 }

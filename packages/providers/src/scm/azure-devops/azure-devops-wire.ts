@@ -129,6 +129,22 @@ export interface AdoThread {
   comments: AdoComment[];
 }
 
+/** One wiki of `GET {P}/_apis/wiki/wikis` (WikiV2). */
+export interface AdoWiki {
+  id: string;
+  name: string;
+  /** `projectWiki` or `codeWiki`. */
+  type: string;
+  /** The git repository behind the wiki. */
+  repositoryId: string;
+  /** The folder shown as the wiki, `/` for a project wiki. */
+  mappedPath?: string | undefined;
+  /** Branches the wiki is published from (`GitVersionDescriptor`s; a project wiki: `wikiMaster`). */
+  versions?: Array<{ version?: string | undefined; versionType?: string | undefined }> | undefined;
+  projectId?: string | undefined;
+  remoteUrl?: string | undefined;
+}
+
 export interface AdoList<T> {
   count?: number;
   value: T[];

@@ -22,12 +22,19 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
   const rows = () => state().aiConnections;
   const nameTaken = (c: AiConnectionRecord) =>
     [...rows().values()].some(
-      (o) => o.clientId === c.clientId && o.id !== c.id && lower(o.displayName) === lower(c.displayName),
+      (o) =>
+        o.clientId === c.clientId &&
+        o.ownerTenantId === c.ownerTenantId &&
+        o.id !== c.id &&
+        lower(o.displayName) === lower(c.displayName),
     );
-  const duplicateName = () => MarginError.conflict('This client already has an AI connection with that name.');
+  const duplicateName = (c: AiConnectionRecord) =>
+    MarginError.conflict(
+      `This ${c.clientId === null ? 'tenant' : 'client'} already has an AI connection with that name.`,
+    );
   return {
     async insert(c) {
-      if (rows().has(c.id) || nameTaken(c)) throw duplicateName();
+      if (rows().has(c.id) || nameTaken(c)) throw duplicateName(c);
       assertModelsUnique(c);
       rows().set(c.id, copy(c));
     },
@@ -40,9 +47,14 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
       const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
       return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
     },
+    async listByTenant(tenantId, page) {
+      const mine = [...rows().values()].filter((c) => c.ownerTenantId === tenantId);
+      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
+      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+    },
     async update(c) {
       if (!rows().has(c.id)) return;
-      if (nameTaken(c)) throw duplicateName();
+      if (nameTaken(c)) throw duplicateName(c);
       assertModelsUnique(c);
       rows().set(c.id, copy(c));
     },

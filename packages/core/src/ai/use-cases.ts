@@ -63,6 +63,12 @@ export interface AiUseCases {
     input: unknown,
   ): Promise<AiConnectionViewBody>;
   deleteTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<void>;
+  attachTenantCatalogModel(
+    actor: Actor,
+    tenantId: string,
+    connectionId: string,
+    input: unknown,
+  ): Promise<AiConnectionViewBody>;
   probeTenantAiConnection(actor: Actor, tenantId: string, input: unknown): Promise<AiProbeResultViewBody>;
   discoverTenantAiModels(actor: Actor, tenantId: string, input: unknown): Promise<AiDiscoveryResultViewBody>;
   verifyTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<AiVerificationViewBody>;
@@ -129,6 +135,8 @@ export function createAiUseCases(deps: AiDeps): AiUseCases {
       connections.patchConnection(deps, actor, { tenantId }, connectionId, input),
     deleteTenantAiConnection: (actor, tenantId, connectionId) =>
       connections.deleteConnection(deps, actor, { tenantId }, connectionId),
+    attachTenantCatalogModel: (actor, tenantId, connectionId, input) =>
+      connections.attachCatalogModel(deps, actor, { tenantId }, connectionId, input),
     probeTenantAiConnection: (actor, tenantId, input) => checks.probeConnection(deps, actor, { tenantId }, input),
     discoverTenantAiModels: (actor, tenantId, input) => checks.discoverModels(deps, actor, { tenantId }, input),
     verifyTenantAiConnection: (actor, tenantId, connectionId) =>

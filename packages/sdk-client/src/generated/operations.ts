@@ -114,6 +114,7 @@ export const OPERATION_GROUPS = {
     'getTenantAiConnection',
     'patchTenantAiConnection',
     'deleteTenantAiConnection',
+    'attachTenantCatalogModel',
     'verifyTenantAiConnection',
     'activateTenantAiConnection',
     'deactivateTenantAiConnection',
@@ -1248,6 +1249,18 @@ export function createOperations(raw: Client<paths>) {
        */
       deleteTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
         unwrap(raw.DELETE('/tenants/{tenantId}/ai-connections/{connectionId}', { params: { path: { tenantId, connectionId } }, ...options })),
+      /**
+       * Add a model from the tenant's catalog to a tenant-owned profile's configured models (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/{connectionId}/catalog-models`
+       * @returns The profile with the model added; verification is reset and the profile is inactive.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      attachTenantCatalogModel: (tenantId: string, connectionId: string, body: Body<'attachTenantCatalogModel'>, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/{connectionId}/catalog-models', { params: { path: { tenantId, connectionId } }, body, ...options })),
       /**
        * Probe a tenant-owned profile and check each configured model; stores the verification snapshot (tenant administrator or platform administrator)
        * `POST /tenants/{tenantId}/ai-connections/{connectionId}/verify`

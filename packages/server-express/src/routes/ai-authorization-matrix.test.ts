@@ -283,6 +283,8 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
   const tc = () => `${t()}/ai-connections`;
   let tenantConn = '';
   let doomedConn = '';
+  let attachConn = '';
+  let catalogModelId = '';
 
   beforeAll(async () => {
     s = await setUp('commercial');
@@ -294,6 +296,12 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
     await admin().post(`${t()}/logical-models`, entry('shared'));
     tenantConn = (await admin().post(tc(), compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: 'Tenant' }))).body
       .id;
+    catalogModelId = (
+      await admin().post(`${t()}/model-catalog/models`, {
+        providerKind: 'kindCompatible',
+        remoteModelId: 'matrix-extra',
+      })
+    ).body.id;
   });
   afterAll(async () => {
     await s.host.close();
@@ -408,6 +416,18 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
         ).body.id;
       },
       expected: writers(204),
+    },
+    {
+      name: 'attach a catalog model to a tenant AI connection',
+      method: 'POST',
+      path: () => `${tc()}/${attachConn}/catalog-models`,
+      prepare: async () => {
+        attachConn = (
+          await admin().post(tc(), compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: `Attach ${++n}` }))
+        ).body.id;
+      },
+      body: () => ({ catalogModelId }),
+      expected: writers(200),
     },
     {
       name: 'verify a tenant AI connection',

@@ -5,6 +5,7 @@ import {
   AiProbeInput,
   AiProbeResultView,
   AiVerificationView,
+  AttachCatalogModelInput,
   CreateAiConnectionInput,
   PatchAiConnectionInput,
   PermittedProvidersView,
@@ -141,6 +142,27 @@ export const tenantAiConnectionsRoutes: RouteSpec[] = [
       await core.ai.deleteTenantAiConnection(actor, params.tenantId, params.connectionId);
       return { status: 204 };
     },
+  }),
+  route({
+    method: 'post',
+    path: '/tenants/{tenantId}/ai-connections/{connectionId}/catalog-models',
+    group: 'ai',
+    operationId: 'attachTenantCatalogModel',
+    summary: `Add a model from the tenant's catalog to a tenant-owned profile's configured models ${WHO}`,
+    tag: TAG,
+    params: TenantAiConnectionParams,
+    body: AttachCatalogModelInput,
+    responses: {
+      200: {
+        description: 'The profile with the model added; verification is reset and the profile is inactive.',
+        schema: AiConnectionView,
+      },
+      ...errors(400, 403, 404, 409),
+    },
+    handler: async ({ core, actor, params, body }) => ({
+      status: 200,
+      body: await core.ai.attachTenantCatalogModel(actor, params.tenantId, params.connectionId, body),
+    }),
   }),
   route({
     method: 'post',

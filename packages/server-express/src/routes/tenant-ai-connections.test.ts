@@ -111,6 +111,18 @@ for (const dialect of testDialects()) {
       expect(discovered.status).toBe(200);
       expect(discovered.body.models.map((m: { remoteModelId: string }) => m.remoteModelId)).toContain(CHAT_MODEL);
 
+      const defined = await tenantAdmin.post(`/tenants/${acme}/model-catalog/models`, {
+        providerKind: 'kindCompatible',
+        remoteModelId: 'acme-extra',
+      });
+      expect(defined.status).toBe(201);
+      const attached = await tenantAdmin.post(`${conns()}/${second.body.id}/catalog-models`, {
+        catalogModelId: defined.body.id,
+      });
+      expect(attached.status).toBe(200);
+      expect(attached.body.configuredModels.map((m: { remoteModelId: string }) => m.remoteModelId)).toContain(
+        'acme-extra',
+      );
       expect((await tenantAdmin.delete(`${conns()}/${second.body.id}`)).status).toBe(204);
       expect((await tenantAdmin.get(`${conns()}/${second.body.id}`)).status).toBe(404);
 

@@ -6,7 +6,7 @@ import type {
   TenantAiPoliciesRepository,
 } from '../../ai/index.js';
 import { AI_PURPOSES } from '../../ai-model/index.js';
-import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
+import { decodeCursor, MarginError, type PageRequest, toPage } from '../../kernel/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 const lower = (s: string) => s.toLowerCase();
@@ -32,6 +32,10 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
     MarginError.conflict(
       `This ${c.clientId === null ? 'tenant' : 'client'} already has an AI connection with that name.`,
     );
+  const pageWhere = (keep: (c: AiConnectionRecord) => boolean, page: PageRequest) => {
+    const items = pageByCreatedAt([...rows().values()].filter(keep), decodeCursor(page.cursor), page.limit);
+    return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+  };
   return {
     async insert(c) {
       if (rows().has(c.id) || nameTaken(c)) throw duplicateName(c);
@@ -43,14 +47,10 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
       return c && copy(c);
     },
     async listByClient(clientId, page) {
-      const mine = [...rows().values()].filter((c) => c.clientId === clientId);
-      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
-      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+      return pageWhere((c) => c.clientId === clientId, page);
     },
     async listByTenant(tenantId, page) {
-      const mine = [...rows().values()].filter((c) => c.ownerTenantId === tenantId);
-      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
-      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+      return pageWhere((c) => c.ownerTenantId === tenantId, page);
     },
     async update(c) {
       if (!rows().has(c.id)) return;

@@ -119,6 +119,30 @@ describe.skipIf(!runs)('single sign-on in the console (Chromium)', () => {
     await tina.context().close();
   });
 
+  it('a tenant administrator creates a tenant AI connection the policy permits, its key never shown', async () => {
+    const key = 'sk-tenant-e2e-key-never-shown';
+    const page = await newPage();
+    await signIn(page, 'tina', TEST_USER_PASSWORD);
+    await page.getByRole('link', { name: 'Tenant AI connections' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tenant AI connections' }).waitFor();
+    await page.getByText('No tenant AI connections yet.').waitFor();
+    const form = page.getByRole('form', { name: 'New AI connection' });
+    await form.getByLabel('Name', { exact: true }).fill('Acme OpenAI');
+    // The policy above permits kindDirect on .openai.com: the public endpoint is api.openai.com.
+    await form.getByLabel('Provider kind', { exact: true }).selectOption('kindDirect');
+    await form.getByLabel('API key', { exact: true }).fill(key);
+    await form.getByLabel('Model id').fill('gpt-4.1');
+    await form.getByRole('button', { name: 'Add model' }).click();
+    await form.getByLabel('Model for reviewDefault', { exact: true }).selectOption('gpt-4.1');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    const table = page.getByRole('table', { name: 'Tenant AI connections' });
+    await expect.poll(() => table.textContent()).toContain('Acme OpenAI');
+    expect(await table.textContent()).toContain('neverVerified');
+    expect(await page.content()).not.toContain(key);
+    await checkPage(page, 'sso-05-tenant-ai-connections');
+    await page.context().close();
+  });
+
   it('a new user finds the tenant on the sign-in page and signs in through the provider', async () => {
     const page = await newPage();
     issuer.nextLogin = { sub: 'ada-browser', email: 'ada@acme.test', email_verified: true, name: 'Ada Lovelace' };

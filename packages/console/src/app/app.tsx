@@ -33,6 +33,7 @@ import {
   ScmConnectionsPage,
   SpendPage,
   SubmitReviewPage,
+  TenantAiConnectionsPage,
   UsersPage,
   WebhookPage,
   WebhooksPage,
@@ -55,6 +56,7 @@ const pageRoutes = createRoutesFromElements(
     <Route path="/admin/licensing" Component={LicensingPage} />
     <Route path="/admin/audit" Component={AuditPage} />
     <Route path="/admin/ai-policy" Component={AiPolicyPage} />
+    <Route path="/admin/ai-connections" Component={TenantAiConnectionsPage} />
     <Route path="/admin/sso" Component={IdentityProvidersPage} />
     <Route path="/clients" Component={ClientsPage} />
     <Route path="/clients/:clientId" Component={ClientLayout}>

@@ -26,6 +26,10 @@ export const AiConnectionPage = page(() => import('../pages/ai-connection.js'), 
 export const AiConnectionsPage = page(() => import('../pages/ai-connections.js'), 'AiConnectionsPage');
 export const AiPolicyPage = page(() => import('../pages/ai-policy.js'), 'AiPolicyPage');
 export const AuditPage = page(() => import('../pages/audit.js'), 'AuditPage');
+export const TenantAiConnectionsPage = page(
+  () => import('../pages/tenant-ai-connections.js'),
+  'TenantAiConnectionsPage',
+);
 export const BlockedPage = page(() => import('../pages/blocked.js'), 'BlockedPage');
 export const ClientPage = page(() => import('../pages/client.js'), 'ClientPage');
 export const ClientsPage = page(() => import('../pages/clients.js'), 'ClientsPage');

@@ -136,6 +136,9 @@ export function Shell() {
               <li>
                 <NavLink to="/admin/ai-policy">AI policy</NavLink>
               </li>
+              <li>
+                <NavLink to="/admin/ai-connections">Tenant AI connections</NavLink>
+              </li>
               {me.globalRole !== 'platformAdmin' && (
                 <li>
                   <NavLink to="/admin/audit">Audit trail</NavLink>

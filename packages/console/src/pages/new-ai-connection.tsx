@@ -20,14 +20,42 @@ const isEmbedding = (m: ModelInput) => m.operationKinds?.includes('embedding') ?
 
 const REGION_PARAM: Partial<Record<AiKind, string>> = { kindCloudB: 'region', kindCloudC: 'project' };
 
+/** Where a new connection is probed, discovered and saved: a client's, or a tenant's own. */
+export interface ConnectionOwnerCalls {
+  probe(body: Schemas['AiProbeInput']): Promise<Schemas['AiProbeResult']>;
+  discover(body: Schemas['AiProbeInput']): Promise<Schemas['AiDiscoveryResult']>;
+  create(body: Schemas['CreateAiConnectionInput']): Promise<Schemas['AiConnection']>;
+  /** The list the new connection appears in, refreshed once it is saved. */
+  listKey: readonly unknown[];
+  onCreated(connection: Schemas['AiConnection']): void;
+}
+
 /**
- * A new AI connection, in the order the API recommends: endpoint and key, a probe, the models
- * (discovered or typed in), then which model serves which purpose. Verify and activate follow on the
- * connection's own page.
+ * A new AI connection of a client. Verify and activate follow on the connection's own page.
  */
 export function NewAiConnectionPage() {
   const { client } = useClient();
   const navigate = useNavigate();
+  return (
+    <Page title="New AI connection">
+      <NewAiConnectionForm
+        owner={{
+          probe: (body) => api.ai.probeAiConnection(client.id, body),
+          discover: (body) => api.ai.discoverAiModels(client.id, body),
+          create: (body) => api.ai.createAiConnection(client.id, body),
+          listKey: queryKeys.ai(client.id),
+          onCreated: (created) => navigate(`/clients/${client.id}/ai/${created.id}`),
+        }}
+      />
+    </Page>
+  );
+}
+
+/**
+ * The form of a new AI connection, in the order the API recommends: endpoint and key, a probe, the
+ * models (discovered or typed in), then which model serves which purpose.
+ */
+export function NewAiConnectionForm({ owner }: { owner: ConnectionOwnerCalls }) {
   const [displayName, setDisplayName] = useState('');
   const [providerKind, setKind] = useState<AiKind>('kindCompatible');
   const [baseUrl, setBaseUrl] = useState('');
@@ -48,18 +76,18 @@ export function NewAiConnectionPage() {
       ...(paramName && param ? { defaultQueryParams: { [paramName]: param } } : {}),
     };
   };
-  const probe = useAction(async () => setProbeResult(await api.ai.probeAiConnection(client.id, endpoint())));
-  const discover = useAction(async () => setDiscovered(await api.ai.discoverAiModels(client.id, endpoint())));
+  const probe = useAction(async () => setProbeResult(await owner.probe(endpoint())));
+  const discover = useAction(async () => setDiscovered(await owner.discover(endpoint())));
   const create = useAction(async () => {
-    const created = await api.ai.createAiConnection(client.id, {
+    const created = await owner.create({
       displayName,
       ...endpoint(),
       configuredModels: models,
       purposeBindings: boundPurposes(bindings).map((purpose) => ({ purpose, remoteModelId: bindings[purpose] ?? '' })),
     });
     setApiKey(''); // write-only: forgotten once the API has it
-    navigate(`/clients/${client.id}/ai/${created.id}`);
-  }, [queryKeys.ai(client.id)]);
+    owner.onCreated(created);
+  }, [owner.listKey]);
 
   // A purpose bound to a model that is taken off the list is unbound with it.
   const changeModels = (list: ModelInput[]) => {
@@ -74,129 +102,127 @@ export function NewAiConnectionPage() {
     );
 
   return (
-    <Page title="New AI connection">
-      <Form action={create} submitLabel="Create connection" pendingLabel="Creating…" label="New AI connection">
-        <Section title="Endpoint">
-          <div className="row">
-            <TextField
-              label="Name"
-              name="displayName"
-              value={displayName}
-              onChange={setDisplayName}
-              required
-              maxLength={200}
-            />
+    <Form action={create} submitLabel="Create connection" pendingLabel="Creating…" label="New AI connection">
+      <Section title="Endpoint">
+        <div className="row">
+          <TextField
+            label="Name"
+            name="displayName"
+            value={displayName}
+            onChange={setDisplayName}
+            required
+            maxLength={200}
+          />
+          <SelectField
+            label="Provider kind"
+            name="providerKind"
+            value={providerKind}
+            onChange={(v) => {
+              setKind(v as AiKind);
+              if (v !== 'kindCloudA') setAuthMode('apiKey');
+            }}
+            options={Object.entries(AI_KINDS).map(([value, text]) => ({ value, label: text }))}
+          />
+          <TextField
+            label="Base URL"
+            name="baseUrl"
+            type="url"
+            value={baseUrl}
+            onChange={setBaseUrl}
+            maxLength={1000}
+            required={
+              providerKind === 'kindCompatible' || providerKind === 'kindProxy' || providerKind === 'kindCloudA'
+            }
+            hint="Empty for the public endpoint of OpenAI, Anthropic, Bedrock and Vertex."
+          />
+        </div>
+        <div className="row">
+          {providerKind === 'kindCloudA' && (
             <SelectField
-              label="Provider kind"
-              name="providerKind"
-              value={providerKind}
-              onChange={(v) => {
-                setKind(v as AiKind);
-                if (v !== 'kindCloudA') setAuthMode('apiKey');
-              }}
-              options={Object.entries(AI_KINDS).map(([value, text]) => ({ value, label: text }))}
+              label="Authentication"
+              name="auth.mode"
+              value={authMode}
+              onChange={(v) => setAuthMode(v as 'apiKey')}
+              options={[
+                { value: 'apiKey', label: 'API key' },
+                { value: 'azureIdentity', label: "The host's managed identity" },
+              ]}
             />
+          )}
+          {authMode === 'apiKey' && (
             <TextField
-              label="Base URL"
-              name="baseUrl"
-              type="url"
-              value={baseUrl}
-              onChange={setBaseUrl}
-              maxLength={1000}
-              required={
-                providerKind === 'kindCompatible' || providerKind === 'kindProxy' || providerKind === 'kindCloudA'
-              }
-              hint="Empty for the public endpoint of OpenAI, Anthropic, Bedrock and Vertex."
+              label="API key"
+              name="auth.apiKey"
+              type="password"
+              autoComplete="off"
+              value={apiKey}
+              onChange={setApiKey}
+              maxLength={4096}
+              required={providerKind !== 'kindCompatible'}
+              hint="Write-only: stored encrypted, never shown again."
             />
-          </div>
-          <div className="row">
-            {providerKind === 'kindCloudA' && (
-              <SelectField
-                label="Authentication"
-                name="auth.mode"
-                value={authMode}
-                onChange={(v) => setAuthMode(v as 'apiKey')}
-                options={[
-                  { value: 'apiKey', label: 'API key' },
-                  { value: 'azureIdentity', label: "The host's managed identity" },
-                ]}
-              />
-            )}
-            {authMode === 'apiKey' && (
-              <TextField
-                label="API key"
-                name="auth.apiKey"
-                type="password"
-                autoComplete="off"
-                value={apiKey}
-                onChange={setApiKey}
-                maxLength={4096}
-                required={providerKind !== 'kindCompatible'}
-                hint="Write-only: stored encrypted, never shown again."
-              />
-            )}
-            {REGION_PARAM[providerKind] && (
-              <TextField
-                label={providerKind === 'kindCloudB' ? 'Region' : 'Project'}
-                name={`defaultQueryParams.${REGION_PARAM[providerKind]}`}
-                value={param}
-                onChange={setParam}
-                required
-              />
-            )}
-          </div>
-          <div className="form-actions">
-            <button type="button" onClick={() => void probe.run()} disabled={probe.pending}>
-              {probe.pending ? 'Probing…' : 'Probe'}
-            </button>
-            <button type="button" onClick={() => void discover.run()} disabled={discover.pending}>
-              {discover.pending ? 'Discovering…' : 'Discover models'}
-            </button>
-          </div>
-          <ProblemSummary problem={probe.problem ?? discover.problem} />
-          {probeResult && <CheckResult result={probeResult} what="Probe" />}
-        </Section>
-
-        <Section title="Models">
-          {discovered && discovered.discoveryStatus === 'failed' && (
-            <p className="problem">
-              Discovery failed{discovered.warnings.length ? `: ${discovered.warnings.join(' ')}` : '.'} Add models by
-              hand.
-            </p>
           )}
-          {discovered && discovered.models.length > 0 && (
-            <fieldset className="fieldset">
-              <legend>Discovered models: pick the ones to use</legend>
-              <ul className="checks">
-                {discovered.models.map((m) => (
-                  <li key={m.remoteModelId}>
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked={models.some((x) => x.remoteModelId === m.remoteModelId)}
-                        onChange={(e) => toggleModel(m, e.target.checked)}
-                      />{' '}
-                      <span className="mono">{m.remoteModelId}</span>{' '}
-                      <span className="muted">{m.operationKinds.join(', ')}</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            </fieldset>
+          {REGION_PARAM[providerKind] && (
+            <TextField
+              label={providerKind === 'kindCloudB' ? 'Region' : 'Project'}
+              name={`defaultQueryParams.${REGION_PARAM[providerKind]}`}
+              value={param}
+              onChange={setParam}
+              required
+            />
           )}
-          <ModelList models={models} onChange={changeModels} />
-          <AddModel onAdd={(m) => setModels((list) => [...list, m])} />
-        </Section>
+        </div>
+        <div className="form-actions">
+          <button type="button" onClick={() => void probe.run()} disabled={probe.pending}>
+            {probe.pending ? 'Probing…' : 'Probe'}
+          </button>
+          <button type="button" onClick={() => void discover.run()} disabled={discover.pending}>
+            {discover.pending ? 'Discovering…' : 'Discover models'}
+          </button>
+        </div>
+        <ProblemSummary problem={probe.problem ?? discover.problem} />
+        {probeResult && <CheckResult result={probeResult} what="Probe" />}
+      </Section>
 
-        <Section title="Purposes">
-          <p className="hint">
-            Which model serves each purpose on this connection. Logical models (under Models and purposes) are the
-            primary way to choose; these bindings are the fallback. At least one is required.
+      <Section title="Models">
+        {discovered && discovered.discoveryStatus === 'failed' && (
+          <p className="problem">
+            Discovery failed{discovered.warnings.length ? `: ${discovered.warnings.join(' ')}` : '.'} Add models by
+            hand.
           </p>
-          <PurposeTable models={models} bindings={bindings} onChange={setBindings} />
-        </Section>
-      </Form>
-    </Page>
+        )}
+        {discovered && discovered.models.length > 0 && (
+          <fieldset className="fieldset">
+            <legend>Discovered models: pick the ones to use</legend>
+            <ul className="checks">
+              {discovered.models.map((m) => (
+                <li key={m.remoteModelId}>
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={models.some((x) => x.remoteModelId === m.remoteModelId)}
+                      onChange={(e) => toggleModel(m, e.target.checked)}
+                    />{' '}
+                    <span className="mono">{m.remoteModelId}</span>{' '}
+                    <span className="muted">{m.operationKinds.join(', ')}</span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        )}
+        <ModelList models={models} onChange={changeModels} />
+        <AddModel onAdd={(m) => setModels((list) => [...list, m])} />
+      </Section>
+
+      <Section title="Purposes">
+        <p className="hint">
+          Which model serves each purpose on this connection. Logical models (under Models and purposes) are the primary
+          way to choose; these bindings are the fallback. At least one is required.
+        </p>
+        <PurposeTable models={models} bindings={bindings} onChange={setBindings} />
+      </Section>
+    </Form>
   );
 }
 

@@ -72,7 +72,10 @@ export interface VerificationRecord {
 
 export interface AiConnectionRecord {
   id: string;
-  clientId: string;
+  /** The owning client; null for a tenant-owned connection. Exactly one of the two owners is set. */
+  clientId: string | null;
+  /** The owning tenant of a tenant-owned connection (its catalog entries may point at it); else null. */
+  ownerTenantId: string | null;
   displayName: string;
   providerKind: AiProviderKind;
   /** Empty: the kind's public endpoint (kinds that have one). */
@@ -98,19 +101,21 @@ export interface AiConnectionRecord {
 }
 
 export interface AiConnectionsRepository {
-  /** Throws `conflict` when the client already has a profile of that name (case-insensitive). */
+  /** Throws `conflict` when the owner (client or tenant) already has a profile of that name (case-insensitive). */
   insert(connection: AiConnectionRecord): Promise<void>;
   /** With its models and bindings. */
   findById(id: string): Promise<AiConnectionRecord | undefined>;
   /** Oldest first, with models and bindings, in a fixed number of queries. */
   listByClient(clientId: string, page: PageRequest): Promise<Page<AiConnectionRecord>>;
+  /** The tenant's own profiles (not its clients'), oldest first, like `listByClient`. */
+  listByTenant(tenantId: string, page: PageRequest): Promise<Page<AiConnectionRecord>>;
   /** Replaces the whole profile, models and bindings included. Throws `conflict` like `insert`. */
   update(connection: AiConnectionRecord): Promise<void>;
   /** Stores a verification only while the profile is still at `revision`; false otherwise. */
   recordVerification(id: string, revision: number, verification: VerificationRecord, at: string): Promise<boolean>;
   setActive(id: string, isActive: boolean, at: string): Promise<void>;
   delete(id: string): Promise<boolean>;
-  /** The enabled binding of `purpose` on the client's active profiles, oldest profile first. */
+  /** The enabled binding of `purpose` on the client's own active profiles, oldest profile first. */
   findActiveBinding(
     clientId: string,
     purpose: AiPurpose,

@@ -18,10 +18,12 @@ import type { AiDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord, VerificationRecord } from './ai-records.js';
 import {
   assertTenantPermits,
+  type ConnectionScope,
   connectionView,
   findKind,
   loadConnection,
   openConnectionConfig,
+  requireOwner,
   verificationView,
 } from './connections.js';
 import { effectiveCatalog, findCatalogEntry, tenantCatalogInUse } from './model-catalog.js';
@@ -43,9 +45,9 @@ const CHECK_TIMEOUT_MS = 60_000;
  * The kinds this build can call, and which of them the tenant's AI policy permits. A host rule
  * does not refuse a kind (its profiles may name a permitted host), but it restricts the tenant.
  */
-export async function permittedProviders(deps: AiDeps, actor: Actor, clientId: string) {
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  const policy = await policyInForce(deps.storage, client.tenantId);
+export async function permittedProviders(deps: AiDeps, actor: Actor, scope: ConnectionScope) {
+  const owner = await requireOwner(deps, actor, scope);
+  const policy = await policyInForce(deps.storage, owner.tenantId);
   const kinds = policy?.permittedProviderKinds ?? null;
   return {
     providers: deps.providers.ai.map((k) => ({
@@ -93,10 +95,10 @@ function unsavedConnection(deps: AiDeps, input: unknown): { kind: AiProviderKind
  * One cheap authenticated call against an unsaved connection. A provider failure is a `failed`
  * result (200); a configuration the kind cannot use (a missing region) is a 400.
  */
-export async function probeConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
+export async function probeConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, input: unknown) {
   const { kind, config } = unsavedConnection(deps, input);
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  await assertTenantPermits(deps, deps.storage, client, config);
+  const owner = await requireOwner(deps, actor, scope);
+  await assertTenantPermits(deps, deps.storage, owner, config);
   const result = await kind.probe(config);
   return {
     status: result.status,
@@ -111,12 +113,12 @@ export async function probeConnection(deps: AiDeps, actor: Actor, clientId: stri
  * Lists the models the provider offers, shaped as configured models (inferred capabilities and
  * modes, catalog metadata and prices filled in) so they can be sent back in `configuredModels`.
  */
-export async function discoverModels(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
+export async function discoverModels(deps: AiDeps, actor: Actor, scope: ConnectionScope, input: unknown) {
   const { kind, config } = unsavedConnection(deps, input);
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  await assertTenantPermits(deps, deps.storage, client, config);
+  const owner = await requireOwner(deps, actor, scope);
+  await assertTenantPermits(deps, deps.storage, owner, config);
   const result = await kind.discoverModels(config);
-  const catalog = await effectiveCatalog(deps, client.tenantId, await tenantCatalogInUse(deps, client.tenantId));
+  const catalog = await effectiveCatalog(deps, owner.tenantId, await tenantCatalogInUse(deps, owner.tenantId));
   const lastSeenAt = deps.clock.now().toISOString();
   return {
     discoveryStatus: result.discoveryStatus,
@@ -166,9 +168,9 @@ function discoveredView(
  * `embeddingDimensions`), in the mode its binding uses, else `auto`. The snapshot is stored only
  * if the profile did not change meanwhile (409 otherwise).
  */
-export async function verifyConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  const current = await loadConnection(deps.storage, clientId, connectionId);
+export async function verifyConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, connectionId: string) {
+  const owner = await requireOwner(deps, actor, scope);
+  const current = await loadConnection(deps.storage, owner, connectionId);
   const kind = findKind(deps, current.providerKind);
   const outcome = kind
     ? await runVerification(
@@ -307,10 +309,10 @@ async function checkModel(
 }
 
 /** Active only after a successful verification of the profile as it is now (400 otherwise). */
-export async function activateConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+export async function activateConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, connectionId: string) {
+  const owner = await requireOwner(deps, actor, scope);
   const updated = await deps.storage.transaction(async (tx) => {
-    const current = await loadConnection(tx, clientId, connectionId);
+    const current = await loadConnection(tx, owner, connectionId);
     if (current.verification.status !== 'verified') {
       throw MarginError.validation(
         current.verification.status === 'failed'
@@ -322,7 +324,7 @@ export async function activateConnection(deps: AiDeps, actor: Actor, clientId: s
     if (!current.isActive) {
       await tx.aiConnections.setActive(current.id, true, now);
       await deps.audit.record(tx, actor, {
-        client,
+        ...owner.auditPlace,
         resourceType: 'aiConnection',
         verb: 'activated',
         resourceId: connectionId,
@@ -334,15 +336,15 @@ export async function activateConnection(deps: AiDeps, actor: Actor, clientId: s
   return connectionView(updated);
 }
 
-export async function deactivateConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+export async function deactivateConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, connectionId: string) {
+  const owner = await requireOwner(deps, actor, scope);
   const updated = await deps.storage.transaction(async (tx) => {
-    const current = await loadConnection(tx, clientId, connectionId);
+    const current = await loadConnection(tx, owner, connectionId);
     const now = deps.clock.now().toISOString();
     if (current.isActive) {
       await tx.aiConnections.setActive(current.id, false, now);
       await deps.audit.record(tx, actor, {
-        client,
+        ...owner.auditPlace,
         resourceType: 'aiConnection',
         verb: 'deactivated',
         resourceId: connectionId,

@@ -2,7 +2,8 @@ import type { AiConnectionConfig, AiProviderKindV1 } from '../ai-model/index.js'
 import { aiConnectionConfigOf } from '../ai-model/index.js';
 import { changedFields } from '../audit/index.js';
 import type { Actor } from '../kernel/index.js';
-import { MarginError, PageQuery, sealedSecretContext } from '../kernel/index.js';
+import { MarginError, PageQuery, SYSTEM_TENANT_ID, sealedSecretContext } from '../kernel/index.js';
+import { requireMultiTenancy } from '../licensing/index.js';
 import type { ClientRecord } from '../tenancy/index.js';
 import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type {
@@ -55,6 +56,7 @@ const modelView = (m: ConfiguredModelRecord) => ({
 export const connectionView = (c: AiConnectionRecord) => ({
   id: c.id,
   clientId: c.clientId,
+  ownerTenantId: c.ownerTenantId,
   displayName: c.displayName,
   providerKind: c.providerKind,
   baseUrl: c.baseUrl,
@@ -109,18 +111,65 @@ function sealKey(deps: Pick<AiDeps, 'secrets'>, connectionId: string, key: strin
   return trimmed === '' ? null : deps.secrets.seal(trimmed, apiKeyContext(connectionId));
 }
 
-/** A profile of the client, or 404 (another client's profile is not confirmed to exist). */
+/**
+ * Whose connections a use case acts on: a client's (`/clients/{clientId}/ai-connections`) or a
+ * tenant's own (`/tenants/{tenantId}/ai-connections`), which the tenant's catalog lends its clients.
+ */
+export type ConnectionScope = { clientId: string } | { tenantId: string };
+
+/** The owner of the connections in scope, once the actor may manage them. */
+export interface ConnectionOwner {
+  /** The record's owner fields: exactly one is set. */
+  clientId: string | null;
+  ownerTenantId: string | null;
+  /** The tenant whose AI policy and model catalog apply. */
+  tenantId: string;
+  /** Where the audit entries of its changes go. */
+  auditPlace: { client: ClientRecord } | { tenantId: string };
+}
+
+/**
+ * Client connections: the client's administrators (and tenant and platform administrators through
+ * them). Tenant connections: the tenant's administrators and the platform administrator only — a
+ * client administrator never reads or changes them.
+ */
+export async function requireOwner(deps: AiDeps, actor: Actor, scope: ConnectionScope): Promise<ConnectionOwner> {
+  if ('clientId' in scope) {
+    const client = await deps.authz.requireClient(actor, 'ai.connections.manage', scope.clientId);
+    return { clientId: client.id, ownerTenantId: null, tenantId: client.tenantId, auditPlace: { client } };
+  }
+  const tenant = await deps.authz.requireTenant(actor, 'tenants.aiConnections.manage', scope.tenantId);
+  return { clientId: null, ownerTenantId: tenant.id, tenantId: tenant.id, auditPlace: { tenantId: tenant.id } };
+}
+
+/**
+ * A tenant-owned connection serves only the tenant catalog, so it exists where the catalog does:
+ * not for the System tenant (400), and only in the Commercial edition (409 `license_required`).
+ */
+async function assertOwnerMayCreate(deps: AiDeps, owner: ConnectionOwner): Promise<void> {
+  if (owner.ownerTenantId === null) return;
+  if (owner.ownerTenantId === SYSTEM_TENANT_ID) {
+    throw MarginError.validation(
+      'The System tenant has no tenant catalog, so no tenant-owned AI connections: create them on its clients.',
+    );
+  }
+  await requireMultiTenancy(deps, 'Tenant-owned AI connections');
+}
+
+/** A profile of the owner, or 404 (another owner's profile is not confirmed to exist). */
 export async function loadConnection(
   repos: Pick<AiStorageRepositories, 'aiConnections'>,
-  clientId: string,
+  owner: Pick<ConnectionOwner, 'clientId' | 'ownerTenantId'>,
   connectionId: string,
 ): Promise<AiConnectionRecord> {
   const found = await repos.aiConnections.findById(connectionId);
-  if (!found || found.clientId !== clientId) throw MarginError.notFound('AI connection not found.');
+  if (!found || found.clientId !== owner.clientId || found.ownerTenantId !== owner.ownerTenantId) {
+    throw MarginError.notFound('AI connection not found.');
+  }
   return found;
 }
 
-export async function createConnection(deps: AiDeps, actor: Actor, clientId: string, input: unknown) {
+export async function createConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, input: unknown) {
   const req = CreateAiConnectionInput.parse(input);
   const apiKey: DraftKey =
     req.auth.mode === 'apiKey' && req.auth.apiKey != null
@@ -137,13 +186,15 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
     purposeBindings: req.purposeBindings,
   };
   const profile = normalizeOrThrow(deps, draft, []);
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  await assertTenantPermits(deps, deps.storage, client, draft);
+  const owner = await requireOwner(deps, actor, scope);
+  await assertOwnerMayCreate(deps, owner);
+  await assertTenantPermits(deps, deps.storage, owner, draft);
   const now = deps.clock.now().toISOString();
   const id = deps.ids.uuid();
   const record: AiConnectionRecord = {
     id,
-    clientId,
+    clientId: owner.clientId,
+    ownerTenantId: owner.ownerTenantId,
     displayName: req.displayName,
     providerKind: req.providerKind,
     baseUrl: draft.baseUrl,
@@ -163,7 +214,7 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
   await deps.storage.transaction(async (tx) => {
     await tx.aiConnections.insert(record);
     await deps.audit.record(tx, actor, {
-      client,
+      ...owner.auditPlace,
       resourceType: 'aiConnection',
       verb: 'created',
       resourceId: id,
@@ -177,10 +228,10 @@ export async function createConnection(deps: AiDeps, actor: Actor, clientId: str
 export async function assertTenantPermits(
   deps: Pick<AiDeps, 'providers'>,
   repos: Pick<AiStorageRepositories, 'tenantAiPolicies' | 'settings'>,
-  client: Pick<ClientRecord, 'tenantId'>,
+  owner: { tenantId: string },
   profile: { providerKind: string; baseUrl: string },
 ): Promise<void> {
-  const policy = await policyInForce(repos, client.tenantId);
+  const policy = await policyInForce(repos, owner.tenantId);
   assertPolicyPermitsProfile(policy, findKind(deps, profile.providerKind), profile);
 }
 
@@ -199,16 +250,19 @@ function normalizeOrThrow(
   return result.profile;
 }
 
-export async function listConnections(deps: AiDeps, actor: Actor, clientId: string, query: unknown) {
+export async function listConnections(deps: AiDeps, actor: Actor, scope: ConnectionScope, query: unknown) {
   const page = PageQuery.parse(query);
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  const result = await deps.storage.aiConnections.listByClient(clientId, page);
+  const owner = await requireOwner(deps, actor, scope);
+  const result =
+    owner.clientId !== null
+      ? await deps.storage.aiConnections.listByClient(owner.clientId, page)
+      : await deps.storage.aiConnections.listByTenant(owner.tenantId, page);
   return { items: result.items.map(connectionView), nextCursor: result.nextCursor };
 }
 
-export async function getConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  return connectionView(await loadConnection(deps.storage, clientId, connectionId));
+export async function getConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, connectionId: string) {
+  const owner = await requireOwner(deps, actor, scope);
+  return connectionView(await loadConnection(deps.storage, owner, connectionId));
 }
 
 const modelAsInput = (m: ConfiguredModelRecord): ConfiguredModelInputBody => ({ ...m });
@@ -224,14 +278,14 @@ const bindingAsInput = (b: PurposeBindingRecord): PurposeBindingInputBody => ({ 
 export async function patchConnection(
   deps: AiDeps,
   actor: Actor,
-  clientId: string,
+  scope: ConnectionScope,
   connectionId: string,
   input: unknown,
 ) {
   const req = PatchAiConnectionInput.parse(input);
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+  const owner = await requireOwner(deps, actor, scope);
   const updated = await deps.storage.transaction(async (tx) => {
-    const current = await loadConnection(tx, clientId, connectionId);
+    const current = await loadConnection(tx, owner, connectionId);
     const providerKind = req.providerKind ?? current.providerKind;
     const authMode = req.auth?.mode ?? current.authMode;
     const apiKey: DraftKey =
@@ -252,7 +306,7 @@ export async function patchConnection(
       purposeBindings: req.purposeBindings ?? current.purposeBindings.map(bindingAsInput),
     };
     const profile = normalizeOrThrow(deps, draft, current.configuredModels);
-    await assertTenantPermits(deps, tx, client, draft);
+    await assertTenantPermits(deps, tx, owner, draft);
     const defaultHeaders = req.defaultHeaders ?? current.defaultHeaders;
     const defaultQueryParams = { ...draft.defaultQueryParams };
     if (
@@ -291,7 +345,7 @@ export async function patchConnection(
     }
     await tx.aiConnections.update(next);
     await deps.audit.record(tx, actor, {
-      client,
+      ...owner.auditPlace,
       resourceType: 'aiConnection',
       verb: 'updated',
       resourceId: connectionId,
@@ -311,14 +365,14 @@ export async function patchConnection(
 export async function attachCatalogModel(
   deps: AiDeps,
   actor: Actor,
-  clientId: string,
+  scope: ConnectionScope,
   connectionId: string,
   input: unknown,
 ) {
   const { catalogModelId } = AttachCatalogModelInput.parse(input);
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
-  const current = await loadConnection(deps.storage, clientId, connectionId);
-  const entry = (await clientCatalog(deps, client.tenantId)).find(
+  const owner = await requireOwner(deps, actor, scope);
+  const current = await loadConnection(deps.storage, owner, connectionId);
+  const entry = (await clientCatalog(deps, owner.tenantId)).find(
     (e) => e.id === catalogModelId && e.providerKind === current.providerKind,
   );
   if (!entry) {
@@ -333,7 +387,7 @@ export async function attachCatalogModel(
     throw MarginError.conflict(`${entry.remoteModelId} is already a configured model of this connection.`);
   }
   const { id: _catalogId, providerKind: _kind, isBuiltIn: _builtIn, priceOverridden: _overridden, ...traits } = entry;
-  return patchConnection(deps, actor, clientId, connectionId, {
+  return patchConnection(deps, actor, scope, connectionId, {
     configuredModels: [...current.configuredModels.map(modelAsInput), { ...traits, source: 'knownCatalog' }],
   });
 }
@@ -392,10 +446,10 @@ function canonical(value: unknown): string {
 }
 
 /** Removes a profile; refused (409) while logical models point at it. */
-export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: string, connectionId: string) {
-  const client = await deps.authz.requireClient(actor, 'ai.connections.manage', clientId);
+export async function deleteConnection(deps: AiDeps, actor: Actor, scope: ConnectionScope, connectionId: string) {
+  const owner = await requireOwner(deps, actor, scope);
   await deps.storage.transaction(async (tx) => {
-    const current = await loadConnection(tx, clientId, connectionId);
+    const current = await loadConnection(tx, owner, connectionId);
     const references = await tx.aiLogicalModels.listByConnection(connectionId);
     if (references.length > 0) {
       const names = references.map((lm) => `${lm.name} (${lm.ownerKind})`).join(', ');
@@ -405,7 +459,7 @@ export async function deleteConnection(deps: AiDeps, actor: Actor, clientId: str
     }
     await tx.aiConnections.delete(connectionId);
     await deps.audit.record(tx, actor, {
-      client,
+      ...owner.auditPlace,
       resourceType: 'aiConnection',
       verb: 'deleted',
       resourceId: connectionId,

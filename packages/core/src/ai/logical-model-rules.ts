@@ -1,5 +1,6 @@
 import type { OperationKind, ProtocolMode, ReasoningEffort } from '../ai-model/index.js';
 import type { ValidationIssue } from '../kernel/index.js';
+import type { TenancyRepositories } from '../tenancy/index.js';
 import type { AiConnectionRecord } from './ai-records.js';
 
 export interface LogicalTarget {
@@ -52,4 +53,17 @@ export function logicalTargetProblem(
     return { path: 'reasoningEffort', message: 'reasoningEffort applies to chat models only; use none.' };
   }
   return undefined;
+}
+
+/**
+ * Whether a connection belongs to the tenant — its own, or one of its clients' — which is what a
+ * tenant-catalog entry may point at (never another tenant's connection).
+ */
+export async function connectionOfTenant(
+  repos: Pick<TenancyRepositories, 'clients'>,
+  c: Pick<AiConnectionRecord, 'clientId' | 'ownerTenantId'>,
+  tenantId: string,
+): Promise<boolean> {
+  if (c.ownerTenantId !== null) return c.ownerTenantId === tenantId;
+  return c.clientId !== null && (await repos.clients.findById(c.clientId))?.tenantId === tenantId;
 }

@@ -6,7 +6,7 @@ import type { ClientRecord } from '../tenancy/index.js';
 import type { AiDeps, AiStorageRepositories } from './ai-deps.js';
 import type { LogicalModelOwnerKind, LogicalModelRecord, PurposeMappingRecord } from './ai-records.js';
 import { findKind } from './connections.js';
-import { type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
+import { connectionOfTenant, type LogicalTarget, logicalTargetProblem } from './logical-model-rules.js';
 import { assertTenantCatalogWritable, auditTenantAi, tenantCatalogInUse } from './model-catalog.js';
 import { modesOfKind } from './profile-rules.js';
 import { LogicalModelInput, PurposeParam, PutLogicalModelInput, PutPurposeInput } from './schemas.js';
@@ -40,7 +40,8 @@ const clientOwner = (client: ClientRecord): Owner => ({ kind: 'client', id: clie
 
 /**
  * A logical model may point at a model of one of the client's own connections (client override),
- * or of a connection of any client of the tenant (tenant entry). 400 naming the field otherwise.
+ * or of the tenant's own connections or those of any client of the tenant (tenant entry) — never
+ * at another tenant's. 400 naming the field otherwise.
  */
 async function assertTarget(
   deps: AiDeps,
@@ -54,7 +55,7 @@ async function assertTarget(
     reachable =
       owner.kind === 'client'
         ? connection.clientId === owner.id
-        : (await tx.clients.findById(connection.clientId))?.tenantId === owner.tenantId;
+        : await connectionOfTenant(tx, connection, owner.tenantId);
   }
   if (!connection || !reachable) {
     throw MarginError.invalid([
@@ -63,7 +64,7 @@ async function assertTarget(
         message:
           owner.kind === 'client'
             ? 'connectionId does not name an AI connection of this client.'
-            : 'connectionId does not name an AI connection of a client of this tenant.',
+            : 'connectionId does not name an AI connection of this tenant or of one of its clients.',
       },
     ]);
   }

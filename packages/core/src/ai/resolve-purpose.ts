@@ -4,6 +4,7 @@ import { MarginError } from '../kernel/index.js';
 import type { ResolveDeps } from './ai-deps.js';
 import type { AiConnectionRecord, ConfiguredModelRecord } from './ai-records.js';
 import { openConnectionConfig } from './connections.js';
+import { connectionOfTenant } from './logical-model-rules.js';
 import { catalogPrices, tenantCatalogInUse } from './model-catalog.js';
 import { narrowAutoMode } from './profile-rules.js';
 import { assertPolicyPermitsUse } from './tenant-ai-policy.js';
@@ -108,8 +109,7 @@ async function resolveOne(
     const reachable =
       connection &&
       (connection.clientId === clientId ||
-        (logical.ownerKind === 'tenant' &&
-          (await deps.storage.clients.findById(connection.clientId))?.tenantId === tenantId));
+        (logical.ownerKind === 'tenant' && (await connectionOfTenant(deps.storage, connection, tenantId))));
     if (!connection || !reachable) throw broken('whose AI connection no longer exists.');
     if (!connection.isActive) throw broken(`whose AI connection ${connection.displayName} is not active.`);
     const model = connection.configuredModels.find((m) => m.id === logical.configuredModelId);

@@ -227,7 +227,11 @@ export const AiProbeResultView = z
 export const AiConnectionView = z
   .object({
     id: z.string(),
-    clientId: z.string(),
+    clientId: z.string().nullable().meta({ description: 'The owning client; null for a tenant-owned connection.' }),
+    ownerTenantId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The owning tenant of a tenant-owned connection; null for a client’s.' }),
     displayName: z.string(),
     providerKind: aiProviderKind,
     baseUrl: z.string(),

@@ -33,12 +33,13 @@ export async function policyInForce(
   return repos.tenantAiPolicies.find(tenantId);
 }
 
-/** The policy in force for the tenant that owns a client. */
-async function policyOfClient(
+/** The policy in force for the tenant that owns a connection, itself or through its client. */
+async function policyOfConnection(
   deps: Pick<ResolveDeps, 'storage'>,
-  clientId: string,
+  c: Pick<AiConnectionRecord, 'clientId' | 'ownerTenantId'>,
 ): Promise<TenantAiPolicyRecord | undefined> {
-  const client = await deps.storage.clients.findById(clientId);
+  if (c.ownerTenantId !== null) return policyInForce(deps.storage, c.ownerTenantId);
+  const client = c.clientId === null ? undefined : await deps.storage.clients.findById(c.clientId);
   return client ? policyInForce(deps.storage, client.tenantId) : undefined;
 }
 
@@ -109,7 +110,7 @@ export async function assertPolicyPermitsUse(
   kind: AiProviderKindV1 | undefined,
   c: AiConnectionRecord,
 ): Promise<void> {
-  const violation = policyViolation(await policyOfClient(deps, c.clientId), kind, c);
+  const violation = policyViolation(await policyOfConnection(deps, c), kind, c);
   if (violation) throw MarginError.provider('policy', `${violation.message} The AI connection cannot be used.`);
 }
 

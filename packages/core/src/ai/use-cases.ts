@@ -51,6 +51,29 @@ export interface AiUseCases {
   verifyAiConnection(actor: Actor, clientId: string, connectionId: string): Promise<AiVerificationViewBody>;
   activateAiConnection(actor: Actor, clientId: string, connectionId: string): Promise<AiConnectionViewBody>;
   deactivateAiConnection(actor: Actor, clientId: string, connectionId: string): Promise<AiConnectionViewBody>;
+  /** The tenant's own connections: the client routes' shapes, for tenant and platform administrators. */
+  listTenantPermittedAiProviders(actor: Actor, tenantId: string): Promise<PermittedProvidersViewBody>;
+  createTenantAiConnection(actor: Actor, tenantId: string, input: unknown): Promise<AiConnectionViewBody>;
+  listTenantAiConnections(actor: Actor, tenantId: string, query: unknown): Promise<AiConnectionListBody>;
+  getTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<AiConnectionViewBody>;
+  patchTenantAiConnection(
+    actor: Actor,
+    tenantId: string,
+    connectionId: string,
+    input: unknown,
+  ): Promise<AiConnectionViewBody>;
+  deleteTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<void>;
+  attachTenantCatalogModel(
+    actor: Actor,
+    tenantId: string,
+    connectionId: string,
+    input: unknown,
+  ): Promise<AiConnectionViewBody>;
+  probeTenantAiConnection(actor: Actor, tenantId: string, input: unknown): Promise<AiProbeResultViewBody>;
+  discoverTenantAiModels(actor: Actor, tenantId: string, input: unknown): Promise<AiDiscoveryResultViewBody>;
+  verifyTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<AiVerificationViewBody>;
+  activateTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<AiConnectionViewBody>;
+  deactivateTenantAiConnection(actor: Actor, tenantId: string, connectionId: string): Promise<AiConnectionViewBody>;
   listClientLogicalModels(actor: Actor, clientId: string): Promise<ClientLogicalModelsViewBody>;
   createClientLogicalModel(actor: Actor, clientId: string, input: unknown): Promise<LogicalModelViewBody>;
   getClientLogicalModel(actor: Actor, clientId: string, name: string): Promise<LogicalModelViewBody>;
@@ -82,24 +105,46 @@ export interface AiUseCases {
 
 export function createAiUseCases(deps: AiDeps): AiUseCases {
   return {
-    listPermittedAiProviders: (actor, clientId) => checks.permittedProviders(deps, actor, clientId),
-    createAiConnection: (actor, clientId, input) => connections.createConnection(deps, actor, clientId, input),
-    listAiConnections: (actor, clientId, query) => connections.listConnections(deps, actor, clientId, query),
-    getAiConnection: (actor, clientId, connectionId) => connections.getConnection(deps, actor, clientId, connectionId),
+    listPermittedAiProviders: (actor, clientId) => checks.permittedProviders(deps, actor, { clientId }),
+    createAiConnection: (actor, clientId, input) => connections.createConnection(deps, actor, { clientId }, input),
+    listAiConnections: (actor, clientId, query) => connections.listConnections(deps, actor, { clientId }, query),
+    getAiConnection: (actor, clientId, connectionId) =>
+      connections.getConnection(deps, actor, { clientId }, connectionId),
     patchAiConnection: (actor, clientId, connectionId, input) =>
-      connections.patchConnection(deps, actor, clientId, connectionId, input),
+      connections.patchConnection(deps, actor, { clientId }, connectionId, input),
     deleteAiConnection: (actor, clientId, connectionId) =>
-      connections.deleteConnection(deps, actor, clientId, connectionId),
+      connections.deleteConnection(deps, actor, { clientId }, connectionId),
     attachCatalogModel: (actor, clientId, connectionId, input) =>
-      connections.attachCatalogModel(deps, actor, clientId, connectionId, input),
+      connections.attachCatalogModel(deps, actor, { clientId }, connectionId, input),
     listClientCatalogModels: (actor, clientId, query) => catalog.listClientCatalogModels(deps, actor, clientId, query),
-    probeAiConnection: (actor, clientId, input) => checks.probeConnection(deps, actor, clientId, input),
-    discoverAiModels: (actor, clientId, input) => checks.discoverModels(deps, actor, clientId, input),
-    verifyAiConnection: (actor, clientId, connectionId) => checks.verifyConnection(deps, actor, clientId, connectionId),
+    probeAiConnection: (actor, clientId, input) => checks.probeConnection(deps, actor, { clientId }, input),
+    discoverAiModels: (actor, clientId, input) => checks.discoverModels(deps, actor, { clientId }, input),
+    verifyAiConnection: (actor, clientId, connectionId) =>
+      checks.verifyConnection(deps, actor, { clientId }, connectionId),
     activateAiConnection: (actor, clientId, connectionId) =>
-      checks.activateConnection(deps, actor, clientId, connectionId),
+      checks.activateConnection(deps, actor, { clientId }, connectionId),
     deactivateAiConnection: (actor, clientId, connectionId) =>
-      checks.deactivateConnection(deps, actor, clientId, connectionId),
+      checks.deactivateConnection(deps, actor, { clientId }, connectionId),
+    listTenantPermittedAiProviders: (actor, tenantId) => checks.permittedProviders(deps, actor, { tenantId }),
+    createTenantAiConnection: (actor, tenantId, input) =>
+      connections.createConnection(deps, actor, { tenantId }, input),
+    listTenantAiConnections: (actor, tenantId, query) => connections.listConnections(deps, actor, { tenantId }, query),
+    getTenantAiConnection: (actor, tenantId, connectionId) =>
+      connections.getConnection(deps, actor, { tenantId }, connectionId),
+    patchTenantAiConnection: (actor, tenantId, connectionId, input) =>
+      connections.patchConnection(deps, actor, { tenantId }, connectionId, input),
+    deleteTenantAiConnection: (actor, tenantId, connectionId) =>
+      connections.deleteConnection(deps, actor, { tenantId }, connectionId),
+    attachTenantCatalogModel: (actor, tenantId, connectionId, input) =>
+      connections.attachCatalogModel(deps, actor, { tenantId }, connectionId, input),
+    probeTenantAiConnection: (actor, tenantId, input) => checks.probeConnection(deps, actor, { tenantId }, input),
+    discoverTenantAiModels: (actor, tenantId, input) => checks.discoverModels(deps, actor, { tenantId }, input),
+    verifyTenantAiConnection: (actor, tenantId, connectionId) =>
+      checks.verifyConnection(deps, actor, { tenantId }, connectionId),
+    activateTenantAiConnection: (actor, tenantId, connectionId) =>
+      checks.activateConnection(deps, actor, { tenantId }, connectionId),
+    deactivateTenantAiConnection: (actor, tenantId, connectionId) =>
+      checks.deactivateConnection(deps, actor, { tenantId }, connectionId),
     listClientLogicalModels: (actor, clientId) => logicalModels.listClientLogicalModels(deps, actor, clientId),
     createClientLogicalModel: (actor, clientId, input) =>
       logicalModels.createClientOverride(deps, actor, clientId, input),

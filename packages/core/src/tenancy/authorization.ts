@@ -30,6 +30,7 @@ export const POLICY = {
   'tenants.aiPolicy.manage': { scope: 'platform' },
   'tenants.catalog.read': { scope: 'tenant', min: 'TenantUser' },
   'tenants.catalog.manage': { scope: 'tenant', min: 'TenantAdministrator' },
+  'tenants.aiConnections.manage': { scope: 'tenant', min: 'TenantAdministrator' },
   'clients.create': { scope: 'tenant', min: 'TenantAdministrator' },
   'clients.read': { scope: 'client', min: 'ClientUser' },
   'clients.update': { scope: 'client', min: 'ClientAdministrator' },

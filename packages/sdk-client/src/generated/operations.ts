@@ -106,6 +106,18 @@ export const OPERATION_GROUPS = {
     'deactivateAiConnection',
     'getTenantAiPolicy',
     'putTenantAiPolicy',
+    'listTenantPermittedAiProviders',
+    'probeTenantAiConnection',
+    'discoverTenantAiModels',
+    'listTenantAiConnections',
+    'createTenantAiConnection',
+    'getTenantAiConnection',
+    'patchTenantAiConnection',
+    'deleteTenantAiConnection',
+    'attachTenantCatalogModel',
+    'verifyTenantAiConnection',
+    'activateTenantAiConnection',
+    'deactivateTenantAiConnection',
     'listClientLogicalModels',
     'createClientLogicalModel',
     'getClientLogicalModel',
@@ -1144,6 +1156,145 @@ export function createOperations(raw: Client<paths>) {
        */
       putTenantAiPolicy: (tenantId: string, body: Body<'putTenantAiPolicy'>, options?: CallOptions) =>
         unwrap(raw.PUT('/admin/tenants/{tenantId}/ai-policy', { params: { path: { tenantId } }, body, ...options })),
+      /**
+       * Provider kinds this build can call and the tenant’s AI policy permits (tenant administrator or platform administrator)
+       * `GET /tenants/{tenantId}/ai-connections/permitted-providers`
+       * @returns Provider kinds.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listTenantPermittedAiProviders: (tenantId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/tenants/{tenantId}/ai-connections/permitted-providers', { params: { path: { tenantId } }, ...options })),
+      /**
+       * Try an unsaved tenant connection with one cheap authenticated call (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/probe`
+       * @returns The probe result; a provider failure is `status: failed`.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      probeTenantAiConnection: (tenantId: string, body: Body<'probeTenantAiConnection'>, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/probe', { params: { path: { tenantId } }, body, ...options })),
+      /**
+       * List the models an unsaved tenant connection offers, shaped as configured models (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/discover-models`
+       * @returns Discovered models.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      discoverTenantAiModels: (tenantId: string, body: Body<'discoverTenantAiModels'>, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/discover-models', { params: { path: { tenantId } }, body, ...options })),
+      /**
+       * The tenant’s own AI connections (not its clients’), oldest first (tenant administrator or platform administrator)
+       * `GET /tenants/{tenantId}/ai-connections`
+       * @param query.limit Page size, 1–200 (default 50).
+       * @param query.cursor `nextCursor` of the previous page.
+       * @returns A page of profiles.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      listTenantAiConnections: (tenantId: string, query: Query<'listTenantAiConnections'> = {}, options?: CallOptions) =>
+        unwrap(raw.GET('/tenants/{tenantId}/ai-connections', { params: { path: { tenantId }, query }, ...options })),
+      /**
+       * Create a tenant-owned AI connection (inactive, never verified; Commercial, not the System tenant) (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections`
+       * @returns Created.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      createTenantAiConnection: (tenantId: string, body: Body<'createTenantAiConnection'>, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections', { params: { path: { tenantId } }, body, ...options })),
+      /**
+       * Read a tenant-owned AI connection (tenant administrator or platform administrator)
+       * `GET /tenants/{tenantId}/ai-connections/{connectionId}`
+       * @returns The profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      getTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
+        unwrap(raw.GET('/tenants/{tenantId}/ai-connections/{connectionId}', { params: { path: { tenantId, connectionId } }, ...options })),
+      /**
+       * Change a tenant-owned profile; a change to endpoint, auth, headers, query, models or bindings resets verification (tenant administrator or platform administrator)
+       * `PATCH /tenants/{tenantId}/ai-connections/{connectionId}`
+       * @returns The profile as changed.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      patchTenantAiConnection: (tenantId: string, connectionId: string, body: Body<'patchTenantAiConnection'>, options?: CallOptions) =>
+        unwrap(raw.PATCH('/tenants/{tenantId}/ai-connections/{connectionId}', { params: { path: { tenantId, connectionId } }, body, ...options })),
+      /**
+       * Delete a tenant-owned profile no logical model points at (tenant administrator or platform administrator)
+       * `DELETE /tenants/{tenantId}/ai-connections/{connectionId}`
+       * @returns Deleted.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      deleteTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
+        unwrap(raw.DELETE('/tenants/{tenantId}/ai-connections/{connectionId}', { params: { path: { tenantId, connectionId } }, ...options })),
+      /**
+       * Add a model from the tenant's catalog to a tenant-owned profile's configured models (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/{connectionId}/catalog-models`
+       * @returns The profile with the model added; verification is reset and the profile is inactive.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      attachTenantCatalogModel: (tenantId: string, connectionId: string, body: Body<'attachTenantCatalogModel'>, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/{connectionId}/catalog-models', { params: { path: { tenantId, connectionId } }, body, ...options })),
+      /**
+       * Probe a tenant-owned profile and check each configured model; stores the verification snapshot (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/{connectionId}/verify`
+       * @returns The stored verification (`verified` or `failed`).
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       * @throws {ConflictError} 409: Conflicts with the current state, or needs a license (`code: license_required`).
+       */
+      verifyTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/{connectionId}/verify', { params: { path: { tenantId, connectionId } }, ...options })),
+      /**
+       * Activate a tenant-owned profile whose last verification succeeded and that has not changed since (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/{connectionId}/activate`
+       * @returns The active profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      activateTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/{connectionId}/activate', { params: { path: { tenantId, connectionId } }, ...options })),
+      /**
+       * Deactivate a tenant-owned profile: no catalog entry resolves to it any more (tenant administrator or platform administrator)
+       * `POST /tenants/{tenantId}/ai-connections/{connectionId}/deactivate`
+       * @returns The inactive profile.
+       * @throws {ValidationError} 400: The request is invalid; `details` names the fields.
+       * @throws {AuthenticationError} 401: No valid credentials.
+       * @throws {PermissionError} 403: The caller lacks the required role.
+       * @throws {NotFoundError} 404: Not found, or not visible to the caller.
+       */
+      deactivateTenantAiConnection: (tenantId: string, connectionId: string, options?: CallOptions) =>
+        unwrap(raw.POST('/tenants/{tenantId}/ai-connections/{connectionId}/deactivate', { params: { path: { tenantId, connectionId } }, ...options })),
       /**
        * Effective logical models of the client (overrides, then unshadowed tenant entries) and purpose mappings
        * `GET /clients/{clientId}/logical-models`

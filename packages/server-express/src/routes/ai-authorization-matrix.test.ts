@@ -280,6 +280,11 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
   const t = () => `/tenants/${s.tenantId}`;
   let modelId = '';
   let overrideId = '';
+  const tc = () => `${t()}/ai-connections`;
+  let tenantConn = '';
+  let doomedConn = '';
+  let attachConn = '';
+  let catalogModelId = '';
 
   beforeAll(async () => {
     s = await setUp('commercial');
@@ -289,6 +294,14 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
       chat: res.body.configuredModels.find((m: { remoteModelId: string }) => m.remoteModelId === CHAT_MODEL).id,
     };
     await admin().post(`${t()}/logical-models`, entry('shared'));
+    tenantConn = (await admin().post(tc(), compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: 'Tenant' }))).body
+      .id;
+    catalogModelId = (
+      await admin().post(`${t()}/model-catalog/models`, {
+        providerKind: 'kindCompatible',
+        remoteModelId: 'matrix-extra',
+      })
+    ).body.id;
   });
   afterAll(async () => {
     await s.host.close();
@@ -375,6 +388,95 @@ describe('authorization matrix: tenant catalog writes (Commercial, a tenant of i
         ).body.id;
       },
       expected: writers(204),
+    },
+    // The tenant's own AI connections: its administrators and the platform administrator, read and write.
+    { name: 'list tenant AI connections', method: 'GET', path: () => tc(), expected: writers(200) },
+    {
+      name: 'create a tenant AI connection',
+      method: 'POST',
+      path: () => tc(),
+      body: () => compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: `Tenant ${++n}` }),
+      expected: writers(201),
+    },
+    { name: 'read a tenant AI connection', method: 'GET', path: () => `${tc()}/${tenantConn}`, expected: writers(200) },
+    {
+      name: 'change a tenant AI connection',
+      method: 'PATCH',
+      path: () => `${tc()}/${tenantConn}`,
+      body: () => ({ displayName: `Renamed ${++n}` }),
+      expected: writers(200),
+    },
+    {
+      name: 'delete a tenant AI connection',
+      method: 'DELETE',
+      path: () => `${tc()}/${doomedConn}`,
+      prepare: async () => {
+        doomedConn = (
+          await admin().post(tc(), compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: `Doomed ${++n}` }))
+        ).body.id;
+      },
+      expected: writers(204),
+    },
+    {
+      name: 'attach a catalog model to a tenant AI connection',
+      method: 'POST',
+      path: () => `${tc()}/${attachConn}/catalog-models`,
+      prepare: async () => {
+        attachConn = (
+          await admin().post(tc(), compatibleProfile(s.fake.apiRoot, 'sk-tc', { displayName: `Attach ${++n}` }))
+        ).body.id;
+      },
+      body: () => ({ catalogModelId }),
+      expected: writers(200),
+    },
+    {
+      name: 'verify a tenant AI connection',
+      method: 'POST',
+      path: () => `${tc()}/${tenantConn}/verify`,
+      expected: writers(200),
+    },
+    {
+      name: 'activate a tenant AI connection',
+      method: 'POST',
+      path: () => `${tc()}/${tenantConn}/activate`,
+      prepare: async () => {
+        await admin().post(`${tc()}/${tenantConn}/verify`);
+      },
+      expected: writers(200),
+    },
+    {
+      name: 'deactivate a tenant AI connection',
+      method: 'POST',
+      path: () => `${tc()}/${tenantConn}/deactivate`,
+      expected: writers(200),
+    },
+    {
+      name: 'tenant permitted providers',
+      method: 'GET',
+      path: () => `${tc()}/permitted-providers`,
+      expected: writers(200),
+    },
+    {
+      name: 'probe an unsaved tenant connection',
+      method: 'POST',
+      path: () => `${tc()}/probe`,
+      body: () => ({
+        providerKind: 'kindCompatible',
+        baseUrl: s.fake.apiRoot,
+        auth: { mode: 'apiKey', apiKey: 'sk-p' },
+      }),
+      expected: writers(200),
+    },
+    {
+      name: 'discover models for a tenant connection',
+      method: 'POST',
+      path: () => `${tc()}/discover-models`,
+      body: () => ({
+        providerKind: 'kindCompatible',
+        baseUrl: s.fake.apiRoot,
+        auth: { mode: 'apiKey', apiKey: 'sk-p' },
+      }),
+      expected: writers(200),
     },
     // Tenant administrators read the AI policy; only the platform administrator sets it.
     {

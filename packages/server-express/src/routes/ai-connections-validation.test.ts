@@ -347,6 +347,7 @@ describe('AI connection profiles: validation', () => {
     expect(res.body).toEqual({
       id: expect.any(String),
       clientId,
+      ownerTenantId: null,
       displayName: 'Inferred',
       providerKind: 'kindDirect',
       baseUrl: 'https://api.openai.com/v1',

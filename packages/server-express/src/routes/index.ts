@@ -11,6 +11,7 @@ import { reviewingRoutes } from './reviewing-routes.js';
 import { spendRoutes } from './spend-routes.js';
 import { ssoRoutes } from './sso-routes.js';
 import { tenancyRoutes } from './tenancy-routes.js';
+import { tenantAiConnectionsRoutes } from './tenant-ai-connections-routes.js';
 import { threadMemoryRoutes } from './thread-memory-routes.js';
 import { triggersRoutes } from './triggers-routes.js';
 import { usersRoutes } from './users-routes.js';
@@ -28,6 +29,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...providerConnectionsRoutes,
   ...discoveryRoutes,
   ...aiConnectionsRoutes,
+  ...tenantAiConnectionsRoutes,
   ...logicalModelsRoutes,
   ...triggersRoutes,
   ...knowledgeRoutes,

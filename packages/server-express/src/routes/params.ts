@@ -20,6 +20,7 @@ export const DismissalParams = z.object({ clientId: id, dismissalId: id });
 export const ConnectionParams = z.object({ clientId: id, connectionId: id });
 export const ScopeParams = z.object({ clientId: id, connectionId: id, scopeId: id });
 export const AiConnectionParams = z.object({ clientId: id, connectionId: id });
+export const TenantAiConnectionParams = z.object({ tenantId: id, connectionId: id });
 export const ClientLogicalModelParams = z.object({ clientId: id, name: id });
 export const ClientPurposeParams = z.object({ clientId: id, purpose: PurposeParam });
 export const TenantLogicalModelParams = z.object({ tenantId: id, name: id });

@@ -9,5 +9,7 @@ export interface MigrationContext {
 /** Forward-only: there is no `down`. Each migration handles both dialects. */
 export interface Migration {
   name: string;
+  /** False: runs outside the migrator's transaction (and opens its own), e.g. to change SQLite pragmas. */
+  transaction?: false;
   up(knex: Knex, context: MigrationContext): Promise<void>;
 }

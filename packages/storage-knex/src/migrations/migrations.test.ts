@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { createAesGcmSecretBox } from '@margin/core';
-import { SYSTEM_TENANT_ID, sealedSecretContext } from '@margin/core/spec';
+import { type AiConnectionRecord, SYSTEM_TENANT_ID, sealedSecretContext } from '@margin/core/spec';
 import { reviewJobRecord } from '@margin/core/testing';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,103 @@ for (const dialect of testDialects()) {
         expect((await storage.tenants.findById(second))?.slug).toBe('acme-corp-2');
         expect((await storage.tenants.findById(odd))?.slug).toBe('tenant');
         expect(await storage.tenants.findBySlug('acme-corp-2')).toMatchObject({ id: second });
+      } finally {
+        await storage.close();
+        await db.drop();
+      }
+    });
+
+    it('0100 lets a tenant own AI connections and keeps every client profile with its models, bindings and logical models', async () => {
+      const db = await createTestDatabase(dialect);
+      const storage = await openKnexStorage({ url: db.url, migrate: false });
+      try {
+        await storage.knex.migrate.latest({ migrationSource: migrationsBefore('0100_tenant_ai_connections') });
+        const clientId = randomUUID();
+        await storage.clients.insert({
+          id: clientId,
+          tenantId: SYSTEM_TENANT_ID,
+          displayName: 'Before tenant connections',
+          isActive: true,
+          createdAt: NOW,
+          updatedAt: NOW,
+        });
+        const [connectionId, modelId] = [randomUUID(), randomUUID()];
+        await storage.knex('ai_connections').insert({
+          id: connectionId,
+          client_id: clientId,
+          display_name: 'OpenAI',
+          display_name_key: 'openai',
+          provider_kind: 'kindDirect',
+          base_url: '',
+          auth_mode: 'apiKey',
+          api_key_sealed: null,
+          discovery_mode: 'manualOnly',
+          default_headers: '{}',
+          default_query_params: '{}',
+          is_active: true,
+          revision: 1,
+          verification_status: 'verified',
+          verification_summary: 'ok',
+          verification_warnings: '[]',
+          created_at: NOW,
+          updated_at: NOW,
+        });
+        await storage.knex('ai_configured_models').insert({
+          id: modelId,
+          connection_id: connectionId,
+          position: 0,
+          remote_model_id: 'gpt-4.1',
+          remote_model_key: 'gpt-4.1',
+          display_name: 'GPT-4.1',
+          operation_kinds: '["chat"]',
+          supported_protocol_modes: '["auto"]',
+          supports_structured_output: true,
+          supports_tool_use: false,
+          source: 'manual',
+        });
+        await storage.knex('ai_purpose_bindings').insert({
+          connection_id: connectionId,
+          purpose: 'reviewDefault',
+          configured_model_id: modelId,
+          protocol_mode: 'auto',
+          is_enabled: true,
+          position: 0,
+        });
+        await storage.knex('ai_logical_models').insert({
+          id: randomUUID(),
+          owner_kind: 'client',
+          owner_id: clientId,
+          name: 'main',
+          name_key: 'main',
+          capability: 'chat',
+          connection_id: connectionId,
+          configured_model_id: modelId,
+          reasoning_effort: 'none',
+          protocol_mode: 'auto',
+          created_at: NOW,
+          updated_at: NOW,
+        });
+
+        expect(await storage.migrate()).toContain('0100_tenant_ai_connections');
+        const kept = await storage.aiConnections.findById(connectionId);
+        expect(kept).toMatchObject({ clientId, ownerTenantId: null, displayName: 'OpenAI', isActive: true });
+        expect(kept?.configuredModels.map((m) => m.id)).toEqual([modelId]);
+        expect(kept?.purposeBindings).toHaveLength(1);
+        expect(await storage.aiLogicalModels.listByConnection(connectionId)).toHaveLength(1);
+        const owned = {
+          ...(kept as AiConnectionRecord),
+          id: randomUUID(),
+          clientId: null,
+          ownerTenantId: SYSTEM_TENANT_ID,
+        };
+        owned.configuredModels = owned.configuredModels.map((m) => ({ ...m, id: randomUUID() }));
+        owned.purposeBindings = [];
+        await storage.aiConnections.insert(owned);
+        expect((await storage.aiConnections.listByTenant(SYSTEM_TENANT_ID, { limit: 10 })).items).toEqual([owned]);
+        if (dialect === 'sqlite') {
+          // The rebuild turned foreign keys off for itself only.
+          expect(await storage.knex.raw('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+        }
       } finally {
         await storage.close();
         await db.drop();

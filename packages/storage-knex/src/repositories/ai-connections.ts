@@ -41,6 +41,7 @@ const bindingFromRow = (row: Row): PurposeBindingRecord => ({
 const connectionRow = (c: AiConnectionRecord): Row => ({
   id: c.id,
   client_id: c.clientId,
+  owner_tenant_id: c.ownerTenantId,
   display_name: c.displayName,
   display_name_key: lower(c.displayName),
   provider_kind: c.providerKind,
@@ -62,7 +63,10 @@ const connectionRow = (c: AiConnectionRecord): Row => ({
 });
 
 export function knexAiConnections(db: Db, dialect: Dialect): AiConnectionsRepository {
-  const duplicateName = () => MarginError.conflict('This client already has an AI connection with that name.');
+  const duplicateName = (c: AiConnectionRecord) =>
+    MarginError.conflict(
+      `This ${c.clientId === null ? 'tenant' : 'client'} already has an AI connection with that name.`,
+    );
   const duplicateModel = () => MarginError.conflict('Two configured models of the connection share a remoteModelId.');
 
   /** Profiles with their models and bindings: three queries, whatever the number of profiles. */
@@ -77,7 +81,8 @@ export function knexAiConnections(db: Db, dialect: Dialect): AiConnectionsReposi
       const id = String(row.id);
       return {
         id,
-        clientId: String(row.client_id),
+        clientId: textOrNull(row.client_id),
+        ownerTenantId: textOrNull(row.owner_tenant_id),
         displayName: String(row.display_name),
         providerKind: row.provider_kind as AiConnectionRecord['providerKind'],
         baseUrl: String(row.base_url),
@@ -126,16 +131,19 @@ export function knexAiConnections(db: Db, dialect: Dialect): AiConnectionsReposi
   }
 
   /** A profile's writes violate one of two unique constraints: its name, or a model's remote id. */
-  const translateUnique = <T>(work: Promise<T>): Promise<T> =>
+  const translateUnique = <T>(c: AiConnectionRecord, work: Promise<T>): Promise<T> =>
     conflictOnDuplicate(work, (error) => {
       const text = String((error as { message?: unknown }).message ?? '');
       const constraint = String((error as { constraint?: unknown }).constraint ?? '');
-      return /remote_model_key|ai_configured_models/.test(`${text} ${constraint}`) ? duplicateModel() : duplicateName();
+      return /remote_model_key|ai_configured_models/.test(`${text} ${constraint}`)
+        ? duplicateModel()
+        : duplicateName(c);
     });
 
   return {
     async insert(c) {
       await translateUnique(
+        c,
         atomically(db, async (trx) => {
           await trx('ai_connections').insert(connectionRow(c));
           await writeChildren(trx, c);
@@ -149,8 +157,12 @@ export function knexAiConnections(db: Db, dialect: Dialect): AiConnectionsReposi
     async listByClient(clientId, page) {
       return keysetPageOfRows(db('ai_connections').where({ client_id: clientId }), byCreatedAt(), page, hydrate);
     },
+    async listByTenant(tenantId, page) {
+      return keysetPageOfRows(db('ai_connections').where({ owner_tenant_id: tenantId }), byCreatedAt(), page, hydrate);
+    },
     async update(c) {
       await translateUnique(
+        c,
         atomically(db, async (trx) => {
           const { id: _id, created_at: _created, ...row } = connectionRow(c);
           const n = await trx('ai_connections').where({ id: c.id }).update(row);

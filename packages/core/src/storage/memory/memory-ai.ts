@@ -6,7 +6,7 @@ import type {
   TenantAiPoliciesRepository,
 } from '../../ai/index.js';
 import { AI_PURPOSES } from '../../ai-model/index.js';
-import { decodeCursor, MarginError, toPage } from '../../kernel/index.js';
+import { decodeCursor, MarginError, type PageRequest, toPage } from '../../kernel/index.js';
 import { copy, type MemoryState, pageByCreatedAt } from './memory-state.js';
 
 const lower = (s: string) => s.toLowerCase();
@@ -22,12 +22,23 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
   const rows = () => state().aiConnections;
   const nameTaken = (c: AiConnectionRecord) =>
     [...rows().values()].some(
-      (o) => o.clientId === c.clientId && o.id !== c.id && lower(o.displayName) === lower(c.displayName),
+      (o) =>
+        o.clientId === c.clientId &&
+        o.ownerTenantId === c.ownerTenantId &&
+        o.id !== c.id &&
+        lower(o.displayName) === lower(c.displayName),
     );
-  const duplicateName = () => MarginError.conflict('This client already has an AI connection with that name.');
+  const duplicateName = (c: AiConnectionRecord) =>
+    MarginError.conflict(
+      `This ${c.clientId === null ? 'tenant' : 'client'} already has an AI connection with that name.`,
+    );
+  const pageWhere = (keep: (c: AiConnectionRecord) => boolean, page: PageRequest) => {
+    const items = pageByCreatedAt([...rows().values()].filter(keep), decodeCursor(page.cursor), page.limit);
+    return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+  };
   return {
     async insert(c) {
-      if (rows().has(c.id) || nameTaken(c)) throw duplicateName();
+      if (rows().has(c.id) || nameTaken(c)) throw duplicateName(c);
       assertModelsUnique(c);
       rows().set(c.id, copy(c));
     },
@@ -36,13 +47,14 @@ export function memoryAiConnections(state: () => MemoryState): AiConnectionsRepo
       return c && copy(c);
     },
     async listByClient(clientId, page) {
-      const mine = [...rows().values()].filter((c) => c.clientId === clientId);
-      const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
-      return toPage(items, page.limit, (c) => ({ key: c.createdAt, id: c.id }));
+      return pageWhere((c) => c.clientId === clientId, page);
+    },
+    async listByTenant(tenantId, page) {
+      return pageWhere((c) => c.ownerTenantId === tenantId, page);
     },
     async update(c) {
       if (!rows().has(c.id)) return;
-      if (nameTaken(c)) throw duplicateName();
+      if (nameTaken(c)) throw duplicateName(c);
       assertModelsUnique(c);
       rows().set(c.id, copy(c));
     },

@@ -55,6 +55,7 @@ function connection(clientId: string, overrides: Partial<AiConnectionRecord> = {
   return {
     id: uuid(),
     clientId,
+    ownerTenantId: null,
     displayName: `Profile ${uuid()}`,
     providerKind: 'kindDirect',
     baseUrl: 'https://api.openai.com/v1',
@@ -82,6 +83,10 @@ function connection(clientId: string, overrides: Partial<AiConnectionRecord> = {
     ...overrides,
   };
 }
+
+/** A tenant-owned profile: no client, the tenant as its owner. */
+const tenantConnection = (tenantId: string, overrides: Partial<AiConnectionRecord> = {}) =>
+  connection('', { clientId: null, ownerTenantId: tenantId, ...overrides });
 
 function logical(
   ownerKind: 'client' | 'tenant',
@@ -152,6 +157,43 @@ export function aiStorageContract(storage: StorageGetter): void {
       expect(first.items).toEqual([p1, p2]);
       const second = await storage().aiConnections.listByClient(a.id, { limit: 2, cursor: first.nextCursor });
       expect(second).toEqual({ items: [p3], nextCursor: null });
+    });
+
+    it('stores tenant-owned profiles: names unique per tenant, listed by tenant in pages, never as a client’s', async () => {
+      const [t, other] = [tenant(), tenant()];
+      await storage().tenants.insert(t);
+      await storage().tenants.insert(other);
+      const c = client({ tenantId: t.id });
+      await storage().clients.insert(c);
+      const own = connection(c.id, { displayName: 'Shared', createdAt: '2026-01-01T00:00:05.000Z', isActive: true });
+      await storage().aiConnections.insert(own);
+      const p1 = tenantConnection(t.id, { displayName: 'Shared', createdAt: '2026-01-01T00:00:01.000Z' });
+      const p2 = tenantConnection(t.id, { createdAt: '2026-01-01T00:00:02.000Z', isActive: true });
+      const p3 = tenantConnection(t.id, { createdAt: '2026-01-01T00:00:03.000Z' });
+      for (const p of [p3, p1, p2, tenantConnection(other.id, { displayName: 'shared' })]) {
+        await storage().aiConnections.insert(p);
+      }
+      expect(await storage().aiConnections.findById(p1.id)).toEqual(p1);
+      const dup = await storage()
+        .aiConnections.insert(tenantConnection(t.id, { displayName: 'SHARED' }))
+        .catch((e: unknown) => e);
+      expect(codeOf(dup)).toBe('conflict');
+      const renamed = await storage()
+        .aiConnections.update({ ...p2, displayName: 'shared' })
+        .catch((e: unknown) => e);
+      expect(codeOf(renamed)).toBe('conflict');
+      const first = await storage().aiConnections.listByTenant(t.id, { limit: 2 });
+      expect(first.items).toEqual([p1, p2]);
+      const second = await storage().aiConnections.listByTenant(t.id, { limit: 2, cursor: first.nextCursor });
+      expect(second).toEqual({ items: [p3], nextCursor: null });
+      expect((await storage().aiConnections.listByClient(c.id, { limit: 10 })).items).toEqual([own]);
+      // A tenant's active profile binds no purpose of its clients: they reach it through the catalog only.
+      expect(await storage().aiConnections.findActiveBinding(c.id, 'reviewDefault')).toEqual({
+        connectionId: own.id,
+        binding: own.purposeBindings[0],
+      });
+      expect(await storage().aiConnections.delete(p2.id)).toBe(true);
+      expect((await storage().aiConnections.listByTenant(t.id, { limit: 10 })).items).toEqual([p1, p3]);
     });
 
     it('replaces models and bindings on update, keeping model ids, and can drop the key', async () => {

@@ -1,6 +1,6 @@
 import type { HealthReport } from '@margin/core';
-import type { SecretBox } from '@margin/core/spec';
 import type { HostConfig } from '../config.js';
+import type { SsoContext } from '../http/sso/openid-connect.js';
 import type { Logger } from '../observability/logger.js';
 
 /**
@@ -21,5 +21,5 @@ export interface HostContext {
    * Single sign-on needs a key to seal each attempt's state cookie and the egress rules for calls
    * to issuers; without it (an embedding host that gives none) SSO sign-in is unavailable.
    */
-  sso?: { stateBox: SecretBox; allowPrivateEgress: boolean } | undefined;
+  sso?: SsoContext | undefined;
 }

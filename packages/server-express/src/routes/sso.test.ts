@@ -239,6 +239,21 @@ describe.each(['sqlite', 'postgres'] as const)('single sign-on (%s)', (dialect) 
     expect((await host.api.get('/auth/sso/providers')).status).toBe(400);
   });
 
+  it('discovers the issuer once for several sign-ins, and again after the provider is changed', async () => {
+    const patch = (body: object) => admin.patch(`/admin/tenants/${tenantId}/identity-providers/${providerId}`, body);
+    const ivy = { sub: 'ivy-1', email: 'ivy@acme.test', email_verified: true };
+    // A change drops what was discovered with the provider's earlier settings.
+    expect((await patch({ displayName: 'Acme SSO (1)' })).status).toBe(200);
+    const before = issuer.discoveries;
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect(issuer.discoveries - before).toBe(1);
+
+    expect((await patch({ displayName: 'Acme SSO' })).status).toBe(200);
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect(issuer.discoveries - before).toBe(2);
+  });
+
   it('validates providers: domains, issuer URL, and answers 404 for another tenant’s provider', async () => {
     const base = `/admin/tenants/${tenantId}/identity-providers`;
     const bad = await admin.post(base, {

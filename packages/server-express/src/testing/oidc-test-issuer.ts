@@ -22,6 +22,8 @@ export interface OidcTestIssuer {
   nextLogin: TestAccount;
   /** When set, the authorization request's nonce is replaced, so the ID token carries another one. */
   tamperNonce: boolean;
+  /** Discovery documents served so far (`/.well-known/openid-configuration`). */
+  readonly discoveries: number;
   close(): Promise<void>;
 }
 
@@ -32,10 +34,12 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
     nextLogin: { sub: 'nobody' },
     tamperNonce: false,
   };
+  let discoveries = 0;
 
   const server: Server = createServer((req, res) => {
     if (!provider) return void res.writeHead(503).end();
     if (req.url?.startsWith('/interaction/')) return void finishInteraction(provider, req, res);
+    if (req.url?.startsWith('/.well-known/openid-configuration')) discoveries++;
     return provider.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,7 +102,9 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
     }
   }
 
-  return Object.assign(state, {
+  // A getter (Object.assign would copy its value once).
+  Object.defineProperty(state, 'discoveries', { get: () => discoveries, enumerable: true });
+  return Object.assign(state as typeof state & { readonly discoveries: number }, {
     issuer,
     clientId,
     clientSecret,

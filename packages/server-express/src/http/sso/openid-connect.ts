@@ -49,8 +49,13 @@ async function discover(provider: SsoClientConfig, options: OpenIdConnectOptions
     {
       [oidc.customFetch]: (url, init) => guarded(url, init as RequestInit),
       timeout: TIMEOUT_SECONDS,
-      // Plain http only where the egress rules allow it (MARGIN_ALLOW_PRIVATE_EGRESS: a lab issuer).
-      ...(issuer.protocol === 'http:' && options.allowPrivateEgress ? { execute: [oidc.allowInsecureRequests] } : {}),
+      execute: [
+        // openid-client trusts an ID token from the token endpoint on TLS alone; Margin checks its
+        // signature against the issuer's JWKS too (and so also over plain http to a lab issuer).
+        oidc.enableNonRepudiationChecks,
+        // Plain http only where the egress rules allow it (MARGIN_ALLOW_PRIVATE_EGRESS: a lab issuer).
+        ...(issuer.protocol === 'http:' && options.allowPrivateEgress ? [oidc.allowInsecureRequests] : []),
+      ],
     },
   );
   return config;

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Configuration, default as Provider } from 'oidc-provider';
@@ -24,6 +25,8 @@ export interface OidcTestIssuer {
   tamperNonce: boolean;
   /** Discovery documents served so far (`/.well-known/openid-configuration`). */
   readonly discoveries: number;
+  /** Signs from now on with a new key (a new `kid`), and publishes only that one: a key rotation. */
+  rotateKeys(): void;
   close(): Promise<void>;
 }
 
@@ -72,15 +75,19 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
   };
   // Loaded here, not at import: suites that share the test kits but no issuer never load it.
   const { default: OidcProvider } = await import('oidc-provider');
-  provider = new OidcProvider(issuer, configuration);
-  provider.use(async (ctx, next) => {
-    if (state.tamperNonce && ctx.path === '/auth' && ctx.query.nonce) {
-      const query = new URLSearchParams(ctx.querystring);
-      query.set('nonce', 'a-nonce-margin-never-sent');
-      ctx.querystring = query.toString();
-    }
-    await next();
-  });
+  const build = () => {
+    const p = new OidcProvider(issuer, { ...configuration, jwks: { keys: [signingKey()] } });
+    p.use(async (ctx, next) => {
+      if (state.tamperNonce && ctx.path === '/auth' && ctx.query.nonce) {
+        const query = new URLSearchParams(ctx.querystring);
+        query.set('nonce', 'a-nonce-margin-never-sent');
+        ctx.querystring = query.toString();
+      }
+      await next();
+    });
+    return p;
+  };
+  provider = build();
 
   /** Signs `nextLogin` in and grants the requested scopes: what a person would do at the provider. */
   async function finishInteraction(p: Provider, req: IncomingMessage, res: ServerResponse) {
@@ -108,8 +115,17 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
     issuer,
     clientId,
     clientSecret,
+    rotateKeys: () => {
+      provider = build();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+/** An RS256 signing key of its own (oidc-provider's built-in development key never changes). */
+function signingKey() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
 /**

@@ -18,6 +18,7 @@ export {
   type RouteSpec,
   route,
 } from './http/route.js';
+export { createSsoContext, type SsoContext } from './http/sso/openid-connect.js';
 export { createLogDestination, createLogger, type Logger } from './observability/logger.js';
 export { createHttpMetrics, type HttpMetrics } from './observability/metrics.js';
 export { buildOpenApiDocument, serializeOpenApi } from './openapi/openapi-document.js';

@@ -52,7 +52,7 @@ function redirectUri(req: Request, host: HostContext, sso: SsoContext): string {
 function unavailable(host: HostContext, stage: string): RouteResult {
   host.logger.warn(
     { stage },
-    'single sign-on is not set up on this host: pass createMarginRouter the `sso` option ({ secrets }) to enable it',
+    'single sign-on is not set up on this host: pass createMarginRouter the `sso` option ({ secrets }) to enable it (or set HostContext.sso with createSsoContext)',
   );
   return toSignIn('sso_unavailable');
 }

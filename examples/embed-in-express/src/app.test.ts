@@ -11,14 +11,36 @@ import {
   startFakeChatModel,
   startGitHubFake,
 } from '@margin/providers/testing';
-import { createLogger } from '@margin/server-express';
-import { billingScenario, confirmAll, findingsAnswer, isVerifying, userOf } from '@margin/server-express/test-kits';
+import { createLogger, createMarginRouter } from '@margin/server-express';
+import {
+  billingScenario,
+  confirmAll,
+  findingsAnswer,
+  isVerifying,
+  type OidcTestIssuer,
+  startOidcTestIssuer,
+  TestBrowser,
+  userOf,
+} from '@margin/server-express/test-kits';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningApp, startApp } from './app.js';
 
 const ADMIN = { username: 'admin', password: 'example-admin-password' };
 const PAT = 'ghp_embedExampleToken0123456789abcdefAB';
 const NUMBER = 7;
+/** Where the app's users reach the mount (a proxy in front of the app, in production). */
+const PUBLIC_BASE_URL = 'https://portal.example.test/review-api';
+const REDIRECT_URI = `${PUBLIC_BASE_URL}/auth/sso/callback`;
+
+let bareLogs = '';
+const capture = () =>
+  new Writable({
+    write(chunk, _encoding, done) {
+      bareLogs += chunk.toString();
+      done();
+    },
+  });
 
 /** Listening servers and open sockets of this process: what a clean shutdown must give back. */
 const tcpHandles = () =>
@@ -29,6 +51,7 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
   let app: RunningApp;
   let github: GitHubFake;
   let model: FakeChatModel;
+  let issuer: OidcTestIssuer;
   let logs = '';
   let handlesBefore: number;
 
@@ -37,13 +60,16 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
     // A GitHub Enterprise fake serving one pull request, and an OpenAI-compatible model fake, on loopback.
     github = await startGitHubFake({ pat: PAT });
     model = await startFakeChatModel();
+    // A real OpenID Connect provider on loopback, with the mount's public redirect URI registered.
+    issuer = await startOidcTestIssuer({ redirectUris: [REDIRECT_URI] });
     dir = await mkdtemp(join(tmpdir(), 'margin-embed-'));
     app = await startApp({
       databaseUrl: `sqlite:${join(dir, 'app.db')}`,
       jwtSecret: randomBytes(48).toString('base64url'),
       secretsKey: randomBytes(32),
       bootstrapAdmin: ADMIN,
-      // The model fake listens on loopback over plain http.
+      publicBaseUrl: PUBLIC_BASE_URL,
+      // The model fake and the identity provider listen on loopback over plain http.
       allowPrivateEgress: true,
       port: 0,
       logger: createLogger({
@@ -59,7 +85,7 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
   });
   afterAll(async () => {
     await app.close();
-    await Promise.all([github.close(), model.close()]);
+    await Promise.all([github.close(), model.close(), issuer.close()]);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -212,11 +238,95 @@ describe('Margin embedded in an existing Express app under /review-api', () => {
     expect(posted(/\/issues\/\d+\/comments$/)).toHaveLength(1);
   }, 30_000);
 
+  it('signs a tenant’s user in through an OpenID Connect provider, with the redirect URI under publicBaseUrl', async () => {
+    const { token } = await signIn();
+    const licensed = await call('/review-api/admin/licensing', {
+      token,
+      method: 'PATCH',
+      json: { edition: 'Commercial' },
+    });
+    expect(licensed.status).toBe(200);
+    const tenantId = await created(
+      await call('/review-api/admin/tenants', { token, json: { displayName: 'Acme', slug: 'acme' } }),
+    );
+    const providerId = await created(
+      await call(`/review-api/admin/tenants/${tenantId}/identity-providers`, {
+        token,
+        json: {
+          displayName: 'Acme login',
+          issuerUrl: issuer.issuer,
+          clientId: issuer.clientId,
+          clientSecret: issuer.clientSecret,
+          allowedEmailDomains: ['acme.test'],
+          autoCreateUsers: true,
+        },
+      }),
+    );
+    const listed = await call('/review-api/auth/sso/providers?tenant=acme');
+    expect(await listed.json()).toEqual({
+      providers: [{ id: providerId, displayName: 'Acme login', startUrl: `/review-api/auth/sso/${providerId}/start` }],
+    });
+
+    const browser = new TestBrowser();
+    const appHost = new URL(app.url).host;
+    const discoveriesBefore = issuer.discoveries;
+    issuer.nextLogin = { sub: 'ada-1', email: 'ada@acme.test', email_verified: true, name: 'Ada Lovelace' };
+    // Through the provider, until it sends the browser back to the public redirect URI.
+    const back = await browser.follow(`${app.url}/review-api/auth/sso/${providerId}/start?returnTo=/portal`, (a) =>
+      Boolean(a.location?.startsWith(`${REDIRECT_URI}?`)),
+    );
+    expect(back.url.origin).toBe(issuer.issuer);
+    // The proxy's part: the public URL reaches the app at the same path.
+    const callback = new URL(back.location as string);
+    const answer = await browser.get(`${app.url}${callback.pathname}${callback.search}`);
+    expect(answer.status).toBe(302);
+    expect(answer.location).toBe(`${app.url}/portal`);
+    expect(issuer.discoveries - discoveriesBefore).toBe(1);
+
+    const refresh = browser.cookie(appHost, 'margin_refresh');
+    expect(refresh, 'refresh cookie').toBeDefined();
+    const refreshed = await fetch(`${app.url}/review-api/auth/refresh`, {
+      method: 'POST',
+      headers: { cookie: `margin_refresh=${refresh}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refreshed.status).toBe(200);
+    const session = (await refreshed.json()) as { accessToken: string };
+    const me = await call('/review-api/auth/me', { token: session.accessToken });
+    expect(await me.json()).toMatchObject({
+      username: 'ada@acme.test',
+      displayName: 'Ada Lovelace',
+      tenantRoles: { [tenantId]: 'TenantUser' },
+    });
+  });
+
+  it('without the router’s sso option, sends the browser to sign-in with sso_unavailable and logs the option', async () => {
+    const bare = express();
+    bare.use(
+      '/review-api',
+      createMarginRouter(app.margin, { logger: createLogger({ level: 'info', destination: capture() }) }),
+    );
+    const server = bare.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/review-api/auth/sso/any-provider/start`, {
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/sign-in?error=sso_unavailable');
+      expect(bareLogs).toContain('pass createMarginRouter the `sso` option');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('shuts down cleanly: no listener, no open sockets, database closed', async () => {
     await app.close();
     await expect(fetch(`${app.url}/hello`)).rejects.toThrow();
     await github.close();
     await model.close();
+    await issuer.close();
     // The client side of keep-alive sockets closes once the server's side has gone.
     await vi.waitFor(() => expect(tcpHandles()).toBe(handlesBefore));
     expect(await app.margin.core.system.checkDatabase()).toMatchObject({ status: 'unhealthy' });

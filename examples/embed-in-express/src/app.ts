@@ -18,9 +18,12 @@ export interface MarginSettings {
   bootstrapAdmin: { username: string; password: string };
   /** Where Margin's API lives inside the app. Default `/review-api`. */
   mountPath?: string | undefined;
-  /** The public URL of the mount point, for webhook listener URLs (`https://portal.example.com/review-api`). */
+  /**
+   * The public URL of the mount point (`https://portal.example.com/review-api`): webhook listener URLs
+   * and the single sign-on redirect URI (`<publicBaseUrl>/auth/sso/callback`) are built on it.
+   */
   publicBaseUrl?: string | undefined;
-  /** Lets AI connections reach loopback/private hosts over plain http (local models). Default false. */
+  /** Lets AI connections and identity providers reach loopback/private hosts over plain http (local models, a lab issuer). Default false. */
   allowPrivateEgress?: boolean | undefined;
   /** A pino logger (Margin's `createLogger`) also gets the request lines; default: warnings to the console. */
   logger?: MarginLogger | undefined;
@@ -37,7 +40,15 @@ export async function mountMargin(app: Express, settings: MarginSettings): Promi
     bootstrapAdmin: settings.bootstrapAdmin,
     logger: settings.logger,
   });
-  app.use(settings.mountPath ?? '/review-api', createMarginRouter(margin, { publicBaseUrl: settings.publicBaseUrl }));
+  app.use(
+    settings.mountPath ?? '/review-api',
+    createMarginRouter(margin, {
+      publicBaseUrl: settings.publicBaseUrl,
+      // Single sign-on through the identity providers tenants configure: the same box seals each
+      // sign-in attempt's state cookie.
+      sso: { secrets, allowPrivateEgress: settings.allowPrivateEgress },
+    }),
+  );
   return margin;
 }
 

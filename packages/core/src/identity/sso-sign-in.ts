@@ -43,6 +43,8 @@ export interface SsoClientConfig {
   issuerUrl: string;
   clientId: string;
   clientSecret: string | undefined;
+  /** Changes with every edit of the provider, so a host may cache what it discovered from the issuer. */
+  updatedAt: string;
 }
 
 /** An enabled provider of an active tenant, while the installation may use single sign-on. */
@@ -64,6 +66,7 @@ export async function ssoClientConfig(deps: IdentityDeps, providerId: string): P
     clientSecret: provider.sealedClientSecret
       ? deps.secrets.open(provider.sealedClientSecret, identityProviderSecretContext(provider.id))
       : undefined,
+    updatedAt: provider.updatedAt,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { HealthReport } from '@margin/core';
-import type { SecretBox } from '@margin/core/spec';
 import type { HostConfig } from '../config.js';
+import type { SsoContext } from '../http/sso/openid-connect.js';
 import type { Logger } from '../observability/logger.js';
 
 /**
@@ -19,7 +19,8 @@ export interface HostContext {
   health(): Promise<HealthReport>;
   /**
    * Single sign-on needs a key to seal each attempt's state cookie and the egress rules for calls
-   * to issuers; without it (an embedding host that gives none) SSO sign-in is unavailable.
+   * to issuers: set by the reference host, and by `createMarginRouter` given its `sso` option.
+   * Without it SSO sign-in is unavailable.
    */
-  sso?: { stateBox: SecretBox; allowPrivateEgress: boolean } | undefined;
+  sso?: SsoContext | undefined;
 }

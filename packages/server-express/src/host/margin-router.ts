@@ -1,7 +1,9 @@
 import type { MarginLogger, MarginService } from '@margin/core';
+import type { SecretBox } from '@margin/core/spec';
 import type { Router } from 'express';
 import { DEFAULT_AUTH_RATE_LIMIT } from '../config.js';
 import { createApiRouter } from '../http/api-app.js';
+import { createSsoContext } from '../http/sso/openid-connect.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics, type HttpMetrics } from '../observability/metrics.js';
 import type { HostContext, HttpSettings } from './host-context.js';
@@ -23,6 +25,20 @@ export interface MarginRouterOptions {
   logger?: Logger | undefined;
   /** Default: a registry of the router's own. */
   metrics?: HttpMetrics | undefined;
+  /**
+   * Enables single sign-on (OpenID Connect) through the identity providers tenants configure.
+   * `secrets` is the `SecretBox` the service was created with: it seals each sign-in attempt's
+   * state cookie. The redirect URI to register at the identity provider is
+   * `<publicBaseUrl>/auth/sso/callback` (without `publicBaseUrl`, the request's origin and path).
+   * Without this option the SSO routes send the browser to `/sign-in?error=sso_unavailable`.
+   */
+  sso?: MarginRouterSsoOptions | undefined;
+}
+
+export interface MarginRouterSsoOptions {
+  secrets: SecretBox;
+  /** Let issuers on loopback/private addresses and plain http through (a lab issuer). Default false. */
+  allowPrivateEgress?: boolean | undefined;
 }
 
 /**
@@ -42,6 +58,13 @@ export function createMarginRouter(service: MarginService, options: MarginRouter
     },
     logger,
   );
+  if (options.sso) {
+    host.sso = createSsoContext({
+      stateBox: options.sso.secrets,
+      allowPrivateEgress: options.sso.allowPrivateEgress === true,
+      publicBaseUrlIsMount: true,
+    });
+  }
   return createApiRouter(service.core, { host, metrics: options.metrics ?? createHttpMetrics() });
 }
 

@@ -27,6 +27,7 @@ import type { DestinationStream } from 'pino';
 import { backgroundSettingsOf, type HostConfig } from '../config.js';
 import { createApiRouter } from '../http/api-app.js';
 import { createGateway } from '../http/gateway.js';
+import { createSsoContext } from '../http/sso/openid-connect.js';
 import { treeSitterSymbolExtractor } from '../knowledge/tree-sitter-symbols.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createHttpMetrics } from '../observability/metrics.js';
@@ -128,7 +129,11 @@ export async function startMarginHost(options: MarginHostOptions): Promise<Margi
   const cleanup: Array<() => Promise<void>> = [() => service.close()];
   try {
     const host = createHostContext(service, config, logger);
-    host.sso = { stateBox: secretBox, allowPrivateEgress: config.allowPrivateEgress };
+    host.sso = createSsoContext({
+      stateBox: secretBox,
+      allowPrivateEgress: config.allowPrivateEgress,
+      publicBaseUrlIsMount: false,
+    });
     const api = createApiRouter(core, { host, metrics: createHttpMetrics() });
     const gateway = createGateway(api, host, { consoleDir: config.consoleDir });
     const server = createServer(gateway);

@@ -1,11 +1,11 @@
-import { MarginError, SSO_ERROR_CODES, type SsoErrorCode } from '@margin/core';
+import { type MarginCore, MarginError, SSO_ERROR_CODES, type SsoErrorCode } from '@margin/core';
 import { SsoProviderList, SsoProvidersQuery } from '@margin/core/schemas';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { HostContext } from '../host/host-context.js';
 import { authPath, setRefreshCookie } from '../http/refresh-cookie.js';
 import { publicRoute, type RouteResult, type RouteSpec } from '../http/route.js';
-import { finishSignIn, startSignIn } from '../http/sso/openid-connect.js';
+import { finishSignIn, type SsoContext, startSignIn } from '../http/sso/openid-connect.js';
 import { SSO_STATE_TTL_SECONDS, setSsoStateCookie, takeSsoStateCookie } from '../http/sso/sso-state-cookie.js';
 import { errors } from '../openapi/error-body.js';
 
@@ -38,16 +38,39 @@ const toSignIn = (code: SsoErrorCode) => redirect(`/sign-in?error=${code}`);
 /** The callback's path as the browser sees it (`/api/auth/sso/callback` behind the gateway). */
 const callbackPath = (req: Request) => `${authPath(req)}/sso/callback`;
 
-/** Registered at the identity provider as the redirect URI: MARGIN_PUBLIC_BASE_URL when set. */
-function redirectUri(req: Request, host: HostContext): string {
-  const origin = host.config.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
-  return `${origin}${callbackPath(req)}`;
+/**
+ * Registered at the identity provider as the redirect URI: under the public base URL when set (the
+ * site's root for the gateway, the router's mount for an embedding app), else the request's origin.
+ */
+function redirectUri(req: Request, host: HostContext, sso: SsoContext): string {
+  const base = host.config.publicBaseUrl;
+  if (!base) return `${req.protocol}://${req.get('host')}${callbackPath(req)}`;
+  return sso.publicBaseUrlIsMount ? `${base}/auth/sso/callback` : `${base}${callbackPath(req)}`;
+}
+
+/** Sign-in through an identity provider needs the host's `sso` setting; the log names the option. */
+function unavailable(host: HostContext, stage: string): RouteResult {
+  host.logger.warn(
+    { stage },
+    'single sign-on is not set up on this host: pass createMarginRouter the `sso` option ({ secrets }) to enable it (or set HostContext.sso with createSsoContext)',
+  );
+  return toSignIn('sso_unavailable');
 }
 
 /** A refusal core explains (its `ssoError`), or a protocol failure whose details stay in the log. */
 function ssoErrorOf(error: unknown): SsoErrorCode {
   const code = MarginError.isInstance(error) ? error.details.ssoError : undefined;
   return (SSO_ERROR_CODES as readonly unknown[]).includes(code) ? (code as SsoErrorCode) : 'sso_failed';
+}
+
+/** The provider's settings; one refused (deleted, disabled) also loses what was discovered for it. */
+async function ssoClientConfig(core: MarginCore, sso: SsoContext, providerId: string) {
+  try {
+    return await core.identity.ssoClientConfig(providerId);
+  } catch (error) {
+    sso.discovery.forget(providerId);
+    throw error;
+  }
 }
 
 function logFailure(host: HostContext, stage: string, providerId: string | undefined, error: unknown) {
@@ -98,10 +121,10 @@ export const ssoRoutes: RouteSpec[] = [
       ...errors(400, 429),
     },
     handler: async ({ core, host, req, res, params, query }) => {
-      if (!host.sso) return toSignIn('sso_unavailable');
+      if (!host.sso) return unavailable(host, 'start');
       try {
-        const provider = await core.identity.ssoClientConfig(params.providerId);
-        const uri = redirectUri(req, host);
+        const provider = await ssoClientConfig(core, host.sso, params.providerId);
+        const uri = redirectUri(req, host, host.sso);
         const started = await startSignIn(provider, uri, host.sso);
         setSsoStateCookie(req, res, host.sso.stateBox, callbackPath(req), {
           providerId: provider.providerId,
@@ -135,7 +158,7 @@ export const ssoRoutes: RouteSpec[] = [
       ...errors(400, 429),
     },
     handler: async ({ core, host, req, res, query }) => {
-      if (!host.sso) return toSignIn('sso_unavailable');
+      if (!host.sso) return unavailable(host, 'callback');
       const attempt = takeSsoStateCookie(req, res, host.sso.stateBox, callbackPath(req), Date.now());
       if (!attempt) {
         logFailure(host, 'callback', undefined, { code: 'state_cookie_missing_or_stale' });
@@ -147,7 +170,7 @@ export const ssoRoutes: RouteSpec[] = [
         return toSignIn('sso_failed');
       }
       try {
-        const provider = await core.identity.ssoClientConfig(attempt.providerId);
+        const provider = await ssoClientConfig(core, host.sso, attempt.providerId);
         const current = new URL(attempt.redirectUri);
         current.search = new URL(req.originalUrl, 'http://callback').search;
         const claims = await finishSignIn(provider, current, attempt, host.sso);

@@ -239,6 +239,37 @@ describe.each(['sqlite', 'postgres'] as const)('single sign-on (%s)', (dialect) 
     expect((await host.api.get('/auth/sso/providers')).status).toBe(400);
   });
 
+  it('discovers the issuer once for several sign-ins, and again after the provider is changed', async () => {
+    const patch = (body: object) => admin.patch(`/admin/tenants/${tenantId}/identity-providers/${providerId}`, body);
+    const ivy = { sub: 'ivy-1', email: 'ivy@acme.test', email_verified: true };
+    // A change drops what was discovered with the provider's earlier settings.
+    expect((await patch({ displayName: 'Acme SSO (1)' })).status).toBe(200);
+    const before = issuer.discoveries;
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect(issuer.discoveries - before).toBe(1);
+
+    expect((await patch({ displayName: 'Acme SSO' })).status).toBe(200);
+    expect((await signInThroughProvider(new TestBrowser(), ivy)).location).toBe(`${host.url}/reviews`);
+    expect(issuer.discoveries - before).toBe(2);
+  });
+
+  it('after the issuer rotates its keys, fails the sign-in signed with the unknown key and discovers again for the next', async () => {
+    const jo = { sub: 'jo-1', email: 'jo@acme.test', email_verified: true };
+    // Discovered, with the issuer's keys fetched on the callback.
+    expect((await signInThroughProvider(new TestBrowser(), jo)).location).toBe(`${host.url}/reviews`);
+    const before = issuer.discoveries;
+    issuer.rotateKeys();
+    const refused = await signInThroughProvider(new TestBrowser(), jo);
+    expect(refused.location).toBe(`${host.url}/sign-in?error=sso_failed`);
+    expect(host.logs()).toContainEqual(
+      expect.objectContaining({ msg: 'single sign-on failed', reason: 'OAUTH_KEY_SELECTION_FAILED' }),
+    );
+    expect(issuer.discoveries).toBe(before);
+    expect((await signInThroughProvider(new TestBrowser(), jo)).location).toBe(`${host.url}/reviews`);
+    expect(issuer.discoveries - before).toBe(1);
+  });
+
   it('validates providers: domains, issuer URL, and answers 404 for another tenant’s provider', async () => {
     const base = `/admin/tenants/${tenantId}/identity-providers`;
     const bad = await admin.post(base, {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Configuration, default as Provider } from 'oidc-provider';
@@ -22,6 +23,10 @@ export interface OidcTestIssuer {
   nextLogin: TestAccount;
   /** When set, the authorization request's nonce is replaced, so the ID token carries another one. */
   tamperNonce: boolean;
+  /** Discovery documents served so far (`/.well-known/openid-configuration`). */
+  readonly discoveries: number;
+  /** Signs from now on with a new key (a new `kid`), and publishes only that one: a key rotation. */
+  rotateKeys(): void;
   close(): Promise<void>;
 }
 
@@ -32,10 +37,12 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
     nextLogin: { sub: 'nobody' },
     tamperNonce: false,
   };
+  let discoveries = 0;
 
   const server: Server = createServer((req, res) => {
     if (!provider) return void res.writeHead(503).end();
     if (req.url?.startsWith('/interaction/')) return void finishInteraction(provider, req, res);
+    if (req.url?.startsWith('/.well-known/openid-configuration')) discoveries++;
     return provider.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,15 +75,19 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
   };
   // Loaded here, not at import: suites that share the test kits but no issuer never load it.
   const { default: OidcProvider } = await import('oidc-provider');
-  provider = new OidcProvider(issuer, configuration);
-  provider.use(async (ctx, next) => {
-    if (state.tamperNonce && ctx.path === '/auth' && ctx.query.nonce) {
-      const query = new URLSearchParams(ctx.querystring);
-      query.set('nonce', 'a-nonce-margin-never-sent');
-      ctx.querystring = query.toString();
-    }
-    await next();
-  });
+  const build = () => {
+    const p = new OidcProvider(issuer, { ...configuration, jwks: { keys: [signingKey()] } });
+    p.use(async (ctx, next) => {
+      if (state.tamperNonce && ctx.path === '/auth' && ctx.query.nonce) {
+        const query = new URLSearchParams(ctx.querystring);
+        query.set('nonce', 'a-nonce-margin-never-sent');
+        ctx.querystring = query.toString();
+      }
+      await next();
+    });
+    return p;
+  };
+  provider = build();
 
   /** Signs `nextLogin` in and grants the requested scopes: what a person would do at the provider. */
   async function finishInteraction(p: Provider, req: IncomingMessage, res: ServerResponse) {
@@ -98,12 +109,23 @@ export async function startOidcTestIssuer(options: { redirectUris: string[] }): 
     }
   }
 
-  return Object.assign(state, {
+  // A getter (Object.assign would copy its value once).
+  Object.defineProperty(state, 'discoveries', { get: () => discoveries, enumerable: true });
+  return Object.assign(state as typeof state & { readonly discoveries: number }, {
     issuer,
     clientId,
     clientSecret,
+    rotateKeys: () => {
+      provider = build();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+/** An RS256 signing key of its own (oidc-provider's built-in development key never changes). */
+function signingKey() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { SsoClientConfig, VerifiedSsoClaims } from '@margin/core';
+import type { SecretBox } from '@margin/core/spec';
 import { createEgressGuardedFetch } from '@margin/providers/utils';
 import * as oidc from 'openid-client';
+import { DiscoveryCache } from './discovery-cache.js';
 
 /**
  * The OpenID Connect relying party, on `openid-client`: discovery from the issuer, authorization code
@@ -10,6 +12,23 @@ import * as oidc from 'openid-client';
  */
 export interface OpenIdConnectOptions {
   allowPrivateEgress: boolean;
+}
+
+/** What a host gives its SSO routes: see `createSsoContext`. */
+export interface SsoContext extends OpenIdConnectOptions {
+  /** Seals each sign-in attempt's state cookie. */
+  stateBox: SecretBox;
+  /**
+   * Whether `publicBaseUrl` names where the API router is mounted (an embedding app's
+   * `createMarginRouter`) rather than the site's root with the API under `/api` (the gateway).
+   */
+  publicBaseUrlIsMount: boolean;
+  /** Each identity provider's discovered configuration, shared by the host's sign-ins. */
+  discovery: DiscoveryCache<oidc.Configuration>;
+}
+
+export function createSsoContext(options: Omit<SsoContext, 'discovery'>): SsoContext {
+  return { ...options, discovery: new DiscoveryCache((provider) => discover(provider, options)) };
 }
 
 const SCOPE = 'openid email profile';
@@ -30,8 +49,13 @@ async function discover(provider: SsoClientConfig, options: OpenIdConnectOptions
     {
       [oidc.customFetch]: (url, init) => guarded(url, init as RequestInit),
       timeout: TIMEOUT_SECONDS,
-      // Plain http only where the egress rules allow it (MARGIN_ALLOW_PRIVATE_EGRESS: a lab issuer).
-      ...(issuer.protocol === 'http:' && options.allowPrivateEgress ? { execute: [oidc.allowInsecureRequests] } : {}),
+      execute: [
+        // openid-client trusts an ID token from the token endpoint on TLS alone; Margin checks its
+        // signature against the issuer's JWKS too (and so also over plain http to a lab issuer).
+        oidc.enableNonRepudiationChecks,
+        // Plain http only where the egress rules allow it (MARGIN_ALLOW_PRIVATE_EGRESS: a lab issuer).
+        ...(issuer.protocol === 'http:' && options.allowPrivateEgress ? [oidc.allowInsecureRequests] : []),
+      ],
     },
   );
   return config;
@@ -47,9 +71,9 @@ export interface StartedSignIn {
 export async function startSignIn(
   provider: SsoClientConfig,
   redirectUri: string,
-  options: OpenIdConnectOptions,
+  sso: SsoContext,
 ): Promise<StartedSignIn> {
-  const config = await discover(provider, options);
+  const config = await sso.discovery.get(provider);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -70,15 +94,24 @@ export async function finishSignIn(
   provider: SsoClientConfig,
   callbackUrl: URL,
   expected: { state: string; nonce: string; codeVerifier: string },
-  options: OpenIdConnectOptions,
+  sso: SsoContext,
 ): Promise<VerifiedSsoClaims> {
-  const config = await discover(provider, options);
-  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-    pkceCodeVerifier: expected.codeVerifier,
-    expectedState: expected.state,
-    expectedNonce: expected.nonce,
-    idTokenExpected: true,
-  });
+  const config = await sso.discovery.get(provider);
+  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  try {
+    tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: expected.codeVerifier,
+      expectedState: expected.state,
+      expectedNonce: expected.nonce,
+      idTokenExpected: true,
+    });
+  } catch (error) {
+    // The code is spent, so this attempt fails; the next one discovers again and so fetches the
+    // issuer's keys afresh (openid-client keeps them with the configuration, and refetches on an
+    // unknown key only once they are a minute old).
+    if (suggestsRotatedKeys(error)) sso.discovery.forget(provider.providerId);
+    throw error;
+  }
   const claims = tokens.claims();
   if (!claims) throw new Error('The token response carried no ID token.');
   return {
@@ -88,4 +121,14 @@ export async function finishSignIn(
     emailVerified: claims.email_verified === true,
     name: typeof claims.name === 'string' ? claims.name : undefined,
   };
+}
+
+/** No key of the issuer's set fits the ID token, or the one that does fails its signature. */
+export function suggestsRotatedKeys(error: unknown): boolean {
+  // openid-client wraps oauth4webapi's failure, keeping its code and the original as the cause.
+  const e = error as { code?: unknown; cause?: { message?: unknown } } | undefined;
+  return (
+    e?.code === 'OAUTH_KEY_SELECTION_FAILED' ||
+    (e?.code === 'OAUTH_INVALID_RESPONSE' && e.cause?.message === 'JWT signature verification failed')
+  );
 }

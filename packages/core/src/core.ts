@@ -169,8 +169,20 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
           mode: job.options.knowledgeSourceScopeMode,
           sourceIds: job.options.knowledgeSourceIds,
         })),
+    knowledgeHeadSeen: knowledge.branchHeadSeen,
   };
-  const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
+  const triggersDeps = {
+    storage,
+    secrets,
+    providers,
+    clock,
+    ids,
+    events,
+    authz,
+    jobStatusCache,
+    audit,
+    knowledgeHeadSeen: knowledge.branchHeadSeen,
+  };
   const conversations = createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) });
   return {
     events,

@@ -69,4 +69,14 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
    * knowledge tools.
    */
   knowledgeForJob?: ((job: ReviewJobRecord, signal: AbortSignal) => Promise<KnowledgeLookupV1 | undefined>) | undefined;
+  /** Code knowledge hears the target branch head a review read (stale indexes, `branchUpdate` refreshes). */
+  knowledgeHeadSeen?: KnowledgeHeadSeen | undefined;
 }
+
+/** A crawl or a review saw a repository's branch at this head. */
+export type KnowledgeHeadSeen = (seen: {
+  clientId: string;
+  repositoryId: string;
+  branchName: string;
+  headSha: string;
+}) => Promise<unknown>;

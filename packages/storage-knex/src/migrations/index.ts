@@ -23,6 +23,7 @@ import { conversations } from './0060_conversations.js';
 import { threadMemories } from './0070_thread_memories.js';
 import { knowledgeIndex } from './0080_knowledge_index.js';
 import { inFlightSpend } from './0090_in_flight_spend.js';
+import { knowledgeInReviews } from './0120_knowledge_in_reviews.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   threadMemories,
   knowledgeIndex,
   inFlightSpend,
+  knowledgeInReviews,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

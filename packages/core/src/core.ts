@@ -163,12 +163,15 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     // Reviews consult the job's snapshotted knowledge scope unless the host brings its own.
     knowledgeForJob:
       options.knowledgeForJob ??
-      ((job: ReviewJobRecord) =>
-        knowledge.lookupFor({
-          clientId: job.clientId,
-          mode: job.options.knowledgeSourceScopeMode,
-          sourceIds: job.options.knowledgeSourceIds,
-        })),
+      ((job: ReviewJobRecord, _signal, notes) =>
+        knowledge.lookupFor(
+          {
+            clientId: job.clientId,
+            mode: job.options.knowledgeSourceScopeMode,
+            sourceIds: job.options.knowledgeSourceIds,
+          },
+          notes,
+        )),
     knowledgeHeadSeen: knowledge.branchHeadSeen,
   };
   const triggersDeps = {

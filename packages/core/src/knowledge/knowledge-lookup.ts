@@ -17,6 +17,12 @@ export interface KnowledgeScopeSnapshot {
   sourceIds: readonly string[] | undefined;
 }
 
+/** What a review learns while its knowledge is opened, for its protocol. */
+export interface KnowledgeScopeNotes {
+  /** Snapshotted source ids that no longer name a source of the client (deleted since). */
+  missingSources(sourceIds: string[]): void;
+}
+
 const DEFAULT_LIMIT = 8;
 const MAX_LIMIT = 20;
 const SYMBOL_SNIPPET_LINES = 40;
@@ -29,14 +35,19 @@ const SYMBOL_SNIPPET_LINES = 40;
 export async function knowledgeLookupFor(
   deps: KnowledgeDeps,
   snapshot: KnowledgeScopeSnapshot,
+  notes?: KnowledgeScopeNotes,
 ): Promise<KnowledgeLookupV1 | undefined> {
   if (snapshot.mode === 'none') return undefined;
   const sources = [];
   if (snapshot.mode === 'selectedSources') {
-    for (const id of snapshot.sourceIds ?? []) {
+    const missing: string[] = [];
+    for (const id of new Set(snapshot.sourceIds ?? [])) {
       const s = await deps.storage.knowledgeSources.findById(id);
       if (s && s.clientId === snapshot.clientId) sources.push(s);
+      else missing.push(id);
     }
+    // A source deleted after the job snapshotted it: the review goes on without it, and says so.
+    if (missing.length > 0) notes?.missingSources(missing);
   } else {
     let cursor: string | undefined;
     do {

@@ -68,7 +68,13 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
    * `undefined`). Given by code knowledge when the host has it; without it reviews offer no
    * knowledge tools.
    */
-  knowledgeForJob?: ((job: ReviewJobRecord, signal: AbortSignal) => Promise<KnowledgeLookupV1 | undefined>) | undefined;
+  knowledgeForJob?:
+    | ((
+        job: ReviewJobRecord,
+        signal: AbortSignal,
+        notes?: { missingSources(sourceIds: string[]): void },
+      ) => Promise<KnowledgeLookupV1 | undefined>)
+    | undefined;
   /** Code knowledge hears the target branch head a review read (stale indexes, `branchUpdate` refreshes). */
   knowledgeHeadSeen?: KnowledgeHeadSeen | undefined;
 }

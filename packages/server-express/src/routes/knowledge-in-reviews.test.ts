@@ -85,6 +85,19 @@ for (const dialect of testDialects()) {
       return { client, base, sourceId, branch };
     }
 
+    /** Submits a review of the pull request by its coordinates and waits for it to end. */
+    async function review(client: { clientId: string; coordinates(n: number): unknown }, number: number) {
+      const submitted = await h.admin.post(
+        `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
+        client.coordinates(number),
+      );
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+      return eventually(async () => {
+        const res = await h.admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`);
+        return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
+      }, 20_000);
+    }
+
     it('a crawl reads tracked heads: a branchUpdate branch refreshes itself, a manual one reads stale', async () => {
       h.fakes.github.loadRepositoryCommit({ commitSha: sha('1'), branch: 'main', files: REPOSITORY });
       h.fakes.github.loadRepositoryCommit({ commitSha: sha('4'), branch: 'develop', files: REPOSITORY });
@@ -129,18 +142,39 @@ for (const dialect of testDialects()) {
       const number = 971;
       await h.fakes.github.loadPullRequest(scenario(number, sha('9')));
       h.model.respondWith((request) => (isVerifying(request) ? confirmAll(request) : findingsAnswer()));
-      const submitted = await h.admin.post(
-        `/clients/${client.clientId}/reviewing/jobs/by-coordinates`,
-        client.coordinates(number),
-      );
-      expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
-      const job = await eventually(async () => {
-        const res = await h.admin.get(`/reviewing/jobs/${submitted.body.jobId}/status`);
-        return ['queued', 'running'].includes(res.body.status) ? undefined : res.body;
-      }, 20_000);
+      const job = await review(client, number);
       expect(job.status).toBe('completed');
       await eventually(async () => (await branch('main'))?.status === 'stale');
       expect(await branch('main')).toMatchObject({ status: 'stale', indexedCommit: sha('1') });
+    });
+
+    it('a review whose snapshotted source was deleted records a memory warning naming it and goes on', async () => {
+      h.fakes.github.loadRepositoryCommit({ commitSha: sha('1'), branch: 'main', files: REPOSITORY });
+      const { client, base, sourceId } = await indexedSource(`Deleted knowledge ${dialect}`, [{ branchName: 'main' }]);
+      const scoped = await h.admin.patch(`/admin/webhook-configurations/${client.webhook.id}`, {
+        knowledgeSourceScopeMode: 'selectedSources',
+        knowledgeSourceIds: [sourceId],
+      });
+      expect(scoped.status, JSON.stringify(scoped.body)).toBe(200);
+      expect((await h.admin.delete(`${base}/sources/${sourceId}`)).status).toBe(204);
+      const number = 972;
+      await h.fakes.github.loadPullRequest(scenario(number, sha('1')));
+      let offered: string[] = [];
+      h.model.respondWith((request) => {
+        if (isVerifying(request)) return confirmAll(request);
+        offered = request.tools.map((t) => t.name);
+        return findingsAnswer();
+      });
+      const job = await review(client, number);
+      expect(job.status).toBe('completed');
+      expect(offered).not.toContain('search_knowledge');
+      const protocol = await h.admin.get(`/jobs/${job.jobId}/protocol?eventCategory=memory`);
+      const warnings = protocol.body.flatMap((p: { events: Array<{ kind: string; name: string; body: unknown }> }) =>
+        p.events.filter((e) => e.name.startsWith('knowledge.')),
+      );
+      expect(warnings).toEqual([
+        expect.objectContaining({ kind: 'warning', name: 'knowledge.sourceMissing', body: { sourceIds: [sourceId] } }),
+      ]);
     });
   });
 }

@@ -1,4 +1,5 @@
 import type { PullRequestScenario } from '@margin/core/testing';
+import type { FakeChatRequest } from '@margin/providers/testing';
 import { GH_REPOSITORY_ID } from '@margin/providers/testing';
 import { testDialects } from '@margin/storage-knex/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,22 @@ function scenario(number: number, baseSha: string): PullRequestScenario {
     branchFiles: { main: {} },
   };
 }
+
+const toolResultsOf = (request: FakeChatRequest) =>
+  request.messages.filter((m) => m.role === 'tool').map((m) => String(m.content ?? ''));
+
+/** A finding on the pull request's changed line that relies on the first knowledge answer. */
+const waitFinding = {
+  path: 'src/session.ts',
+  quote: 'return wait(token);',
+  startLine: 20,
+  endLine: 20,
+  category: 'bug',
+  title: 'wait is given a token',
+  severity: 'error',
+  message: '`wait` takes milliseconds; a token here waits NaN.',
+  knowledgeRefs: ['K1'],
+};
 
 for (const dialect of testDialects()) {
   describe(`code knowledge in reviews (${dialect})`, () => {
@@ -174,6 +191,29 @@ for (const dialect of testDialects()) {
       );
       expect(warnings).toEqual([
         expect.objectContaining({ kind: 'warning', name: 'knowledge.sourceMissing', body: { sourceIds: [sourceId] } }),
+      ]);
+    });
+
+    it('keeps a finding’s knowledge citations on the finding remembered across pushes', async () => {
+      h.fakes.github.loadRepositoryCommit({ commitSha: sha('1'), branch: 'main', files: REPOSITORY });
+      const { client, sourceId } = await indexedSource(`Cited knowledge ${dialect}`, [{ branchName: 'main' }]);
+      const number = 973;
+      await h.fakes.github.loadPullRequest(scenario(number, sha('1')));
+      h.model.respondWith((request) => {
+        if (isVerifying(request)) return confirmAll(request);
+        if (request.tools.some((t) => t.name === 'get_symbol') && toolResultsOf(request).length === 0) {
+          return { toolCalls: [{ name: 'get_symbol', arguments: { name: 'wait' } }] };
+        }
+        return findingsAnswer(waitFinding);
+      });
+      const job = await review(client, number);
+      expect(job.status).toBe('completed');
+      const citation = { sourceId, path: 'src/time.ts', startLine: 1, endLine: 3, commit: sha('1') };
+      expect(job.result.findings).toEqual([expect.objectContaining({ citations: [citation] })]);
+      const findings = await h.admin.get(`/clients/${client.clientId}/reviewing/findings?pullRequestId=${number}`);
+      expect(findings.status, JSON.stringify(findings.body)).toBe(200);
+      expect(findings.body.items).toEqual([
+        expect.objectContaining({ title: waitFinding.title, state: 'open', citations: [citation] }),
       ]);
     });
   });

@@ -169,6 +169,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
             clientId: job.clientId,
             mode: job.options.knowledgeSourceScopeMode,
             sourceIds: job.options.knowledgeSourceIds,
+            repositoryId: job.repository.externalRepositoryId,
           },
           notes,
         )),

@@ -6,6 +6,7 @@ import type {
   KnowledgeSymbolHit,
 } from '../review-engine/index.js';
 import type { KnowledgeDeps } from './knowledge-deps.js';
+import { miniIndexedLookup } from './mini-index.js';
 import { searchBranches, servingBranches } from './search.js';
 
 export type { KnowledgeCitation, KnowledgeLookupV1, KnowledgeSearchHit, KnowledgeSymbolHit };
@@ -15,6 +16,8 @@ export interface KnowledgeScopeSnapshot {
   clientId: string;
   mode: string | undefined;
   sourceIds: readonly string[] | undefined;
+  /** The job's repository, whose source may index the pull request's change on the side (mini-index). */
+  repositoryId?: string | undefined;
 }
 
 /** What a review learns while its knowledge is opened, for its protocol. */
@@ -62,7 +65,7 @@ export async function knowledgeLookupFor(
   if (branches.length === 0) return undefined;
   const scopes = branches.map((b) => b.scope);
   const limitOf = (options?: { limit?: number }) => Math.max(1, Math.min(MAX_LIMIT, options?.limit ?? DEFAULT_LIMIT));
-  return {
+  const lookup: KnowledgeLookupV1 = {
     async search(query, options) {
       const hits = await searchBranches(deps, snapshot.clientId, branches, {
         query,
@@ -95,5 +98,16 @@ export async function knowledgeLookupFor(
       }
       return out;
     },
+    withChange(change) {
+      const repositoryKey = snapshot.repositoryId?.toLowerCase();
+      const own = branches.find(
+        ({ source }) =>
+          source.sourceKind === 'repository' &&
+          source.canonicalSourceRef.value.toLowerCase() === repositoryKey &&
+          source.trackedBranches.some((b) => b.branchName === change.targetBranch && b.miniIndexEnabled),
+      );
+      return own ? miniIndexedLookup(deps, lookup, own.source, change) : lookup;
+    },
   };
+  return lookup;
 }

@@ -216,5 +216,67 @@ for (const dialect of testDialects()) {
         expect.objectContaining({ title: waitFinding.title, state: 'open', citations: [citation] }),
       ]);
     });
+
+    it.each([
+      [true, 974],
+      [false, 975],
+    ])(
+      'a pull request’s own definitions answer get_symbol from the mini-index at the head (miniIndexEnabled %s)',
+      async (enabled, number) => {
+        h.fakes.github.loadRepositoryCommit({ commitSha: sha('1'), branch: 'main', files: REPOSITORY });
+        const { client, sourceId } = await indexedSource(`Mini-indexed knowledge ${dialect} ${enabled}`, [
+          { branchName: 'main', miniIndexEnabled: enabled },
+        ]);
+        const head = sha(enabled ? 'e' : 'f');
+        const pr = scenario(number, sha('1'));
+        await h.fakes.github.loadPullRequest({
+          ...pr,
+          headSha: head,
+          files: [
+            ...pr.files,
+            {
+              path: 'src/backoff.ts',
+              changeType: 'added',
+              newText: 'export function nextDelay(attempt: number) {\n  return 2 ** attempt * 100;\n}\n',
+            },
+            // Deleted by the change: the branch's version no longer answers.
+            { path: 'src/time.ts', changeType: 'deleted', oldText: REPOSITORY['src/time.ts'] },
+          ],
+        });
+        const asked: string[][] = [];
+        h.model.respondWith((request) => {
+          if (isVerifying(request)) return confirmAll(request);
+          if (request.tools.some((t) => t.name === 'get_symbol') && toolResultsOf(request).length === 0) {
+            return {
+              toolCalls: [
+                { name: 'get_symbol', arguments: { name: 'nextDelay' } },
+                { name: 'get_symbol', arguments: { name: 'wait' } },
+              ],
+            };
+          }
+          asked.push(toolResultsOf(request));
+          return findingsAnswer();
+        });
+        const job = await review(client, number);
+        expect(job.status).toBe('completed');
+        expect(asked.length).toBeGreaterThan(0);
+        const protocol = await h.admin.get(`/jobs/${job.jobId}/protocol?eventCategory=tool-call`);
+        const calls = protocol.body.flatMap((p: { events: Array<{ name: string; body: Record<string, any> }> }) =>
+          p.events.filter((e) => e.name === 'tool.call' && e.body.tool === 'get_symbol').map((e) => e.body),
+        );
+        const [nextDelay, wait] = calls;
+        if (enabled) {
+          expect(nextDelay).toMatchObject({
+            results: 1,
+            citations: [{ sourceId, path: 'src/backoff.ts', startLine: 1, endLine: 3, commit: head }],
+          });
+          // src/time.ts is deleted at the head: its definition in the branch index is hidden.
+          expect(wait).toMatchObject({ results: 0 });
+        } else {
+          expect(nextDelay).toMatchObject({ results: 0 });
+          expect(wait).toMatchObject({ results: 1, citations: [expect.objectContaining({ commit: sha('1') })] });
+        }
+      },
+    );
   });
 }

@@ -251,6 +251,7 @@ for (const dialect of testDialects()) {
               toolCalls: [
                 { name: 'get_symbol', arguments: { name: 'nextDelay' } },
                 { name: 'get_symbol', arguments: { name: 'wait' } },
+                { name: 'search_knowledge', arguments: { query: 'nextDelay' } },
               ],
             };
           }
@@ -265,6 +266,9 @@ for (const dialect of testDialects()) {
           p.events.filter((e) => e.name === 'tool.call' && e.body.tool === 'get_symbol').map((e) => e.body),
         );
         const [nextDelay, wait] = calls;
+        const searches = protocol.body.flatMap((p: { events: Array<{ name: string; body: Record<string, any> }> }) =>
+          p.events.filter((e) => e.name === 'tool.call' && e.body.tool === 'search_knowledge').map((e) => e.body),
+        );
         if (enabled) {
           expect(nextDelay).toMatchObject({
             results: 1,
@@ -272,8 +276,16 @@ for (const dialect of testDialects()) {
           });
           // src/time.ts is deleted at the head: its definition in the branch index is hidden.
           expect(wait).toMatchObject({ results: 0 });
+          expect(searches[0].citations[0]).toEqual({
+            sourceId,
+            path: 'src/backoff.ts',
+            startLine: 1,
+            endLine: 3,
+            commit: head,
+          });
         } else {
           expect(nextDelay).toMatchObject({ results: 0 });
+          expect(searches[0]).toMatchObject({ results: 0 });
           expect(wait).toMatchObject({ results: 1, citations: [expect.objectContaining({ commit: sha('1') })] });
         }
       },

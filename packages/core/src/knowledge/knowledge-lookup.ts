@@ -106,7 +106,7 @@ export async function knowledgeLookupFor(
           source.canonicalSourceRef.value.toLowerCase() === repositoryKey &&
           source.trackedBranches.some((b) => b.branchName === change.targetBranch && b.miniIndexEnabled),
       );
-      return own ? miniIndexedLookup(deps, lookup, own.source, change) : lookup;
+      return own ? miniIndexedLookup(deps, lookup, own.source, change, limitOf) : lookup;
     },
   };
   return lookup;

@@ -36,6 +36,7 @@ export function miniIndexedLookup(
   base: KnowledgeLookupV1,
   source: KnowledgeSourceRecord,
   change: KnowledgeChangeV1,
+  limitOf: (options?: { limit?: number }) => number,
 ): KnowledgeLookupV1 {
   const replaced = new Set(change.files.flatMap((f) => [f.path, ...(f.previousPath ? [f.previousPath] : [])]));
   const fromBranch = <T extends { sourceId: string; path: string }>(hits: T[]) =>
@@ -57,7 +58,7 @@ export function miniIndexedLookup(
   });
   return {
     async search(query, options) {
-      const limit = options?.limit ?? 8;
+      const limit = limitOf(options);
       const mini = searchMini(await files(options?.signal), query).slice(0, limit);
       const hits: KnowledgeSearchHit[] = mini.map((m) => ({
         ...cite(m.file.path, m.chunk.startLine, m.chunk.endLine),
@@ -69,7 +70,7 @@ export function miniIndexedLookup(
       return [...hits, ...fromBranch(await base.search(query, options))].slice(0, limit);
     },
     async symbol(name, options) {
-      const limit = options?.limit ?? 8;
+      const limit = limitOf(options);
       const wanted = name.trim().toLowerCase();
       const found = (await files(options?.signal)).flatMap((file) =>
         file.symbols.filter((s) => s.name.toLowerCase().startsWith(wanted)).map((symbol) => ({ file, symbol })),

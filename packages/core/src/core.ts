@@ -163,14 +163,30 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
     // Reviews consult the job's snapshotted knowledge scope unless the host brings its own.
     knowledgeForJob:
       options.knowledgeForJob ??
-      ((job: ReviewJobRecord) =>
-        knowledge.lookupFor({
-          clientId: job.clientId,
-          mode: job.options.knowledgeSourceScopeMode,
-          sourceIds: job.options.knowledgeSourceIds,
-        })),
+      ((job: ReviewJobRecord, _signal, notes) =>
+        knowledge.lookupFor(
+          {
+            clientId: job.clientId,
+            mode: job.options.knowledgeSourceScopeMode,
+            sourceIds: job.options.knowledgeSourceIds,
+            repositoryId: job.repository.externalRepositoryId,
+          },
+          notes,
+        )),
+    knowledgeHeadSeen: knowledge.branchHeadSeen,
   };
-  const triggersDeps = { storage, secrets, providers, clock, ids, events, authz, jobStatusCache, audit };
+  const triggersDeps = {
+    storage,
+    secrets,
+    providers,
+    clock,
+    ids,
+    events,
+    authz,
+    jobStatusCache,
+    audit,
+    knowledgeHeadSeen: knowledge.branchHeadSeen,
+  };
   const conversations = createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) });
   return {
     events,

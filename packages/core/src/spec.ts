@@ -183,6 +183,7 @@ export {
 } from './provider-registry/index.js';
 export type {
   JobUsage,
+  KnowledgeChangeV1,
   KnowledgeCitation,
   KnowledgeLookupV1,
   KnowledgeSearchHit,

@@ -223,9 +223,7 @@ export async function branchHeadSeen(
   seen: { clientId: string; repositoryId: string; branchName: string; headSha: string },
 ): Promise<{ queued: string[] }> {
   const queued: string[] = [];
-  const key = seen.repositoryId.toLowerCase();
-  for (const source of await sourcesOf(deps, seen.clientId, undefined)) {
-    if (source.canonicalSourceRef.value.toLowerCase() !== key) continue;
+  for (const source of await deps.storage.knowledgeSources.listForRepository(seen.clientId, seen.repositoryId)) {
     const tracked = source.trackedBranches.find((b) => b.branchName === seen.branchName);
     if (!tracked) continue;
     const state = await deps.storage.knowledgeIndex.findBranchState(source.id, seen.branchName);
@@ -237,7 +235,9 @@ export async function branchHeadSeen(
         updatedAt: deps.clock.now().toISOString(),
       });
     }
-    if (tracked.refreshTriggerMode === 'branchUpdate') {
+    // A refresh already queued or running for this very head would only run again for nothing.
+    const underway = state?.headCommit === seen.headSha && (state.status === 'queued' || state.status === 'indexing');
+    if (tracked.refreshTriggerMode === 'branchUpdate' && !underway) {
       await queueRefresh(deps, source, [seen.branchName]);
       queued.push(source.id);
     }

@@ -20,6 +20,7 @@ export type { KnowledgeDeps, KnowledgeRepositories } from './knowledge-deps.js';
 export type {
   KnowledgeCitation,
   KnowledgeLookupV1,
+  KnowledgeScopeNotes,
   KnowledgeScopeSnapshot,
   KnowledgeSearchHit,
   KnowledgeSymbolHit,

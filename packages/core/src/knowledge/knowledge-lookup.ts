@@ -6,6 +6,7 @@ import type {
   KnowledgeSymbolHit,
 } from '../review-engine/index.js';
 import type { KnowledgeDeps } from './knowledge-deps.js';
+import { miniIndexedLookup } from './mini-index.js';
 import { searchBranches, servingBranches } from './search.js';
 
 export type { KnowledgeCitation, KnowledgeLookupV1, KnowledgeSearchHit, KnowledgeSymbolHit };
@@ -15,6 +16,14 @@ export interface KnowledgeScopeSnapshot {
   clientId: string;
   mode: string | undefined;
   sourceIds: readonly string[] | undefined;
+  /** The job's repository, whose source may index the pull request's change on the side (mini-index). */
+  repositoryId?: string | undefined;
+}
+
+/** What a review learns while its knowledge is opened, for its protocol. */
+export interface KnowledgeScopeNotes {
+  /** Snapshotted source ids that no longer name a source of the client (deleted since). */
+  missingSources(sourceIds: string[]): void;
 }
 
 const DEFAULT_LIMIT = 8;
@@ -29,14 +38,19 @@ const SYMBOL_SNIPPET_LINES = 40;
 export async function knowledgeLookupFor(
   deps: KnowledgeDeps,
   snapshot: KnowledgeScopeSnapshot,
+  notes?: KnowledgeScopeNotes,
 ): Promise<KnowledgeLookupV1 | undefined> {
   if (snapshot.mode === 'none') return undefined;
   const sources = [];
   if (snapshot.mode === 'selectedSources') {
-    for (const id of snapshot.sourceIds ?? []) {
+    const missing: string[] = [];
+    for (const id of new Set(snapshot.sourceIds ?? [])) {
       const s = await deps.storage.knowledgeSources.findById(id);
       if (s && s.clientId === snapshot.clientId) sources.push(s);
+      else missing.push(id);
     }
+    // A source deleted after the job snapshotted it: the review goes on without it, and says so.
+    if (missing.length > 0) notes?.missingSources(missing);
   } else {
     let cursor: string | undefined;
     do {
@@ -51,7 +65,7 @@ export async function knowledgeLookupFor(
   if (branches.length === 0) return undefined;
   const scopes = branches.map((b) => b.scope);
   const limitOf = (options?: { limit?: number }) => Math.max(1, Math.min(MAX_LIMIT, options?.limit ?? DEFAULT_LIMIT));
-  return {
+  const lookup: KnowledgeLookupV1 = {
     async search(query, options) {
       const hits = await searchBranches(deps, snapshot.clientId, branches, {
         query,
@@ -84,5 +98,16 @@ export async function knowledgeLookupFor(
       }
       return out;
     },
+    withChange(change) {
+      const repositoryKey = snapshot.repositoryId?.toLowerCase();
+      const own = branches.find(
+        ({ source }) =>
+          source.sourceKind === 'repository' &&
+          source.canonicalSourceRef.value.toLowerCase() === repositoryKey &&
+          source.trackedBranches.some((b) => b.branchName === change.targetBranch && b.miniIndexEnabled),
+      );
+      return own ? miniIndexedLookup(deps, lookup, own.source, change, limitOf) : lookup;
+    },
   };
+  return lookup;
 }

@@ -44,6 +44,8 @@ export interface KnowledgeSourcesRepository {
   delete(id: string): Promise<boolean>;
   /** Oldest first. */
   listForClient(clientId: string, page: PageRequest): Promise<Page<KnowledgeSourceRecord>>;
+  /** The client's sources of one repository (its id compared case-insensitively), oldest first. */
+  listForRepository(clientId: string, repositoryId: string): Promise<KnowledgeSourceRecord[]>;
   /** Which of `ids` are not sources of the client. */
   findMissing(clientId: string, ids: readonly string[]): Promise<string[]>;
 }

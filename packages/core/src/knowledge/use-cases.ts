@@ -10,7 +10,12 @@ import {
 } from './index-use-cases.js';
 import { createKnowledgeIndexWorker, type KnowledgeIndexWorkerUseCases } from './index-worker.js';
 import type { KnowledgeDeps } from './knowledge-deps.js';
-import { type KnowledgeLookupV1, type KnowledgeScopeSnapshot, knowledgeLookupFor } from './knowledge-lookup.js';
+import {
+  type KnowledgeLookupV1,
+  type KnowledgeScopeNotes,
+  type KnowledgeScopeSnapshot,
+  knowledgeLookupFor,
+} from './knowledge-lookup.js';
 import type {
   KnowledgeIndexViewBody,
   KnowledgeRefreshAcceptedBody,
@@ -54,7 +59,7 @@ export interface KnowledgeUseCases {
     headSha: string;
   }): Promise<{ queued: string[] }>;
   /** For reviews: lookups within a job's snapshotted knowledge scope; `undefined` when nothing serves. */
-  lookupFor(snapshot: KnowledgeScopeSnapshot): Promise<KnowledgeLookupV1 | undefined>;
+  lookupFor(snapshot: KnowledgeScopeSnapshot, notes?: KnowledgeScopeNotes): Promise<KnowledgeLookupV1 | undefined>;
   /** For hosts: the index worker's calls. */
   indexWorker: KnowledgeIndexWorkerUseCases;
 }
@@ -73,7 +78,7 @@ export function createKnowledgeUseCases(deps: KnowledgeDeps): KnowledgeUseCases 
     searchKnowledge: (actor, clientId, input) => searchKnowledge(deps, actor, clientId, input),
     listKnowledgeSymbols: (actor, clientId, query) => listKnowledgeSymbols(deps, actor, clientId, query),
     branchHeadSeen: (seen) => branchHeadSeen(deps, seen),
-    lookupFor: (snapshot) => knowledgeLookupFor(deps, snapshot),
+    lookupFor: (snapshot, notes) => knowledgeLookupFor(deps, snapshot, notes),
     indexWorker: createKnowledgeIndexWorker(deps),
   };
 }

@@ -54,6 +54,7 @@ export type { RecordedEvent, RecordedPass } from './protocol/recorded-protocol.j
 export { EVENT_CATEGORIES, type EventCategory, type PassOutcome, RESOLVED_HEAD_EVENT } from './protocol/vocabulary.js';
 export { type FindingView, findingView, type ReviewResultView, resultView } from './result-view.js';
 export type {
+  KnowledgeChangeV1,
   KnowledgeCitation,
   KnowledgeLookupV1,
   KnowledgeSearchHit,

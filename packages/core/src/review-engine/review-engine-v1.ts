@@ -60,6 +60,26 @@ export interface KnowledgeSymbolHit extends KnowledgeCitation {
 export interface KnowledgeLookupV1 {
   search(query: string, options?: { limit?: number; signal?: AbortSignal }): Promise<KnowledgeSearchHit[]>;
   symbol(name: string, options?: { limit?: number; signal?: AbortSignal }): Promise<KnowledgeSymbolHit[]>;
+  /**
+   * This lookup with the pull request's change in front of it, when a source of the pull request's
+   * repository indexes a mini-index of changes to its target branch: the change's files at the
+   * head answer first (cited at the head commit), shadowing the branch's version of those paths,
+   * and deleted files are hidden. Optional; absent (or answering itself), the engine uses this lookup.
+   */
+  withChange?(change: KnowledgeChangeV1): KnowledgeLookupV1;
+}
+
+/** The pull request's change as a knowledge lookup may index it on the side. */
+export interface KnowledgeChangeV1 {
+  targetBranch: string;
+  headSha: string;
+  /** Every changed file; `previousPath` for renames. */
+  files: ReadonlyArray<{ path: string; previousPath?: string | undefined; deleted: boolean }>;
+  /**
+   * A changed file's text at the head through the review's own reads (one provider call per file
+   * per job, whichever tool asks), redacted as the review shows it; `undefined` when it has none.
+   */
+  read(path: string, signal: AbortSignal): Promise<string | undefined>;
 }
 
 /** Where the job's pull request lives and who reviews it there. */

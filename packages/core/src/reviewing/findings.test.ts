@@ -124,6 +124,7 @@ describe('findings across pushes', () => {
         resolvedAtRevision: LATER_HEAD,
         reopenCount: 0,
         providerThreadId: 'thread-f1',
+        citations: [],
         createdAt: first,
         updatedAt: new Date(Date.parse(first) + 1000).toISOString(),
       },

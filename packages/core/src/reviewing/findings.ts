@@ -23,6 +23,7 @@ export function storedFindingView(f: StoredFindingRecord) {
     resolvedAtRevision: f.resolvedAtRevision,
     reopenCount: f.reopenCount,
     providerThreadId: f.providerThreadId,
+    citations: f.citations ?? [],
     createdAt: f.createdAt,
     updatedAt: f.updatedAt,
   };

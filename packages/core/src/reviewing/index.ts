@@ -24,7 +24,14 @@ export * from './memory-record.js';
 export * from './protocol-record.js';
 export { createProtocolWriter } from './protocol-writer.js';
 export type { PublicationPatch, PublicationRecord, ReviewPublicationsRepository } from './publication-record.js';
-export type { JobOrigin, JobOrigins, ReviewingDeps, ReviewingRepositories, SubmitDeps } from './reviewing-deps.js';
+export type {
+  JobOrigin,
+  JobOrigins,
+  KnowledgeHeadSeen,
+  ReviewingDeps,
+  ReviewingRepositories,
+  SubmitDeps,
+} from './reviewing-deps.js';
 export {
   BlockInput,
   BlockList,

@@ -6,7 +6,8 @@ import type { ReviewingDeps } from './reviewing-deps.js';
 /**
  * The job's code knowledge for its review, from the host's `knowledgeForJob`. Knowledge only helps
  * a review, so a lookup that cannot be opened does not fail the job: the review goes on without the
- * knowledge tools and the protocol says why (a `memory` warning). A stopped job still stops.
+ * knowledge tools and the protocol says why (a `memory` failure). A source the job snapshotted that
+ * was deleted since is left out with a `memory` warning naming its id. A stopped job still stops.
  */
 export async function jobKnowledge(
   deps: Pick<ReviewingDeps, 'knowledgeForJob'>,
@@ -15,8 +16,21 @@ export async function jobKnowledge(
   protocol: ProtocolWriter,
 ): Promise<KnowledgeLookupV1 | undefined> {
   if (!deps.knowledgeForJob) return undefined;
+  const missing: string[] = [];
   try {
-    return await deps.knowledgeForJob(job, signal);
+    const lookup = await deps.knowledgeForJob(job, signal, { missingSources: (ids) => missing.push(...ids) });
+    if (missing.length > 0) {
+      // The job's snapshot named sources deleted since: reviewed without them, as the protocol says.
+      const pass = await protocol.pass('knowledge', 'Code knowledge sources missing');
+      pass.event({
+        kind: 'warning',
+        name: 'knowledge.sourceMissing',
+        eventCategory: 'memory',
+        body: { sourceIds: missing },
+      });
+      await pass.complete('succeeded');
+    }
+    return lookup;
   } catch (error) {
     if (signal.aborted) throw error;
     const pass = await protocol.pass('knowledge', 'Code knowledge unavailable');

@@ -68,5 +68,21 @@ export interface ReviewingDeps extends SubmitDeps, ScmConnectDeps, ResolveDeps {
    * `undefined`). Given by code knowledge when the host has it; without it reviews offer no
    * knowledge tools.
    */
-  knowledgeForJob?: ((job: ReviewJobRecord, signal: AbortSignal) => Promise<KnowledgeLookupV1 | undefined>) | undefined;
+  knowledgeForJob?:
+    | ((
+        job: ReviewJobRecord,
+        signal: AbortSignal,
+        notes?: { missingSources(sourceIds: string[]): void },
+      ) => Promise<KnowledgeLookupV1 | undefined>)
+    | undefined;
+  /** Code knowledge hears the target branch head a review read (stale indexes, `branchUpdate` refreshes). */
+  knowledgeHeadSeen?: KnowledgeHeadSeen | undefined;
 }
+
+/** A crawl or a review saw a repository's branch at this head. */
+export type KnowledgeHeadSeen = (seen: {
+  clientId: string;
+  repositoryId: string;
+  branchName: string;
+  headSha: string;
+}) => Promise<unknown>;

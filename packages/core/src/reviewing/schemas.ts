@@ -41,6 +41,17 @@ export const JobAccepted = z
   .object({ jobId: z.string(), status: z.literal('queued'), attempt: z.number().int(), submittedAt: timestamp })
   .meta({ id: 'JobAccepted' });
 
+/** Where a finding's knowledge came from: a passage of a code-knowledge source at a commit. */
+const KnowledgeCitationView = z
+  .object({
+    sourceId: z.string(),
+    path: z.string(),
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+    commit: z.string(),
+  })
+  .meta({ id: 'KnowledgeCitation' });
+
 const Finding = z
   .object({
     id: z.string(),
@@ -80,15 +91,7 @@ const Finding = z
       .optional()
       .meta({ description: 'Thorough mode: how many of the samples asked found it.' }),
     citations: z
-      .array(
-        z.object({
-          sourceId: z.string(),
-          path: z.string(),
-          startLine: z.number().int(),
-          endLine: z.number().int(),
-          commit: z.string(),
-        }),
-      )
+      .array(KnowledgeCitationView)
       .optional()
       .meta({ description: 'The code-knowledge passages (search_knowledge, get_symbol) the finding relies on.' }),
   })
@@ -396,6 +399,9 @@ export const StoredFindingView = z
     resolvedAtRevision: z.string().nullable(),
     reopenCount: z.number().int(),
     providerThreadId: z.string().nullable(),
+    citations: z
+      .array(KnowledgeCitationView)
+      .meta({ description: 'The code-knowledge passages its last sighting relied on; empty when none.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

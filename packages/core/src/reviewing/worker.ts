@@ -4,6 +4,8 @@ import {
   type JobUsage,
   jobUsageOf,
   type ModelCallUsage,
+  type ProtocolWriter,
+  RESOLVED_HEAD_EVENT,
   type ReviewEngineV1,
   type ReviewScm,
 } from '../review-engine/index.js';
@@ -173,6 +175,7 @@ export async function executeJob(
   };
 
   if (!engine) return fail(NO_ENGINE);
+  const target = targetHeadObserver(deps, job, protocol);
   try {
     status.started();
     let progress: ReviewJobRecord['progress'] | undefined;
@@ -188,7 +191,7 @@ export async function executeJob(
     const budgetCaps = { softUsd: admission.softUsd, hardUsd: admission.hardUsd };
     const context = createReviewContext(deps, job, {
       signal: run.signal,
-      protocol,
+      protocol: target.protocol,
       onProgress,
       spendCapsApply,
       budgetCaps,
@@ -217,5 +220,43 @@ export async function executeJob(
     const message =
       MarginError.isInstance(error) && error.code !== 'internal' ? error.message : 'The review failed unexpectedly.';
     return fail(message, error);
+  } finally {
+    await target.report();
   }
+}
+
+/**
+ * The target branch head the review read (the engine records it when it resolves the pull request,
+ * `RESOLVED_HEAD_EVENT`), reported to code knowledge once the review ended: no provider call of its
+ * own, and knowledge never fails a review.
+ */
+function targetHeadObserver(deps: ReviewingDeps, job: ReviewJobRecord, protocol: ProtocolWriter) {
+  let seen: { branchName: string; headSha: string } | undefined;
+  const observed: ProtocolWriter = {
+    async pass(stage, label, filePath) {
+      const pass = await protocol.pass(stage, label, filePath);
+      if (stage !== RESOLVED_HEAD_EVENT.stage) return pass;
+      return {
+        id: pass.id,
+        complete: (outcome, tokens) => pass.complete(outcome, tokens),
+        event(event) {
+          pass.event(event);
+          if (event.name !== RESOLVED_HEAD_EVENT.name) return;
+          const body = event.body as { targetBranch?: unknown; baseSha?: unknown } | undefined;
+          if (typeof body?.targetBranch === 'string' && typeof body.baseSha === 'string' && body.baseSha) {
+            seen = { branchName: body.targetBranch, headSha: body.baseSha };
+          }
+        },
+      };
+    },
+  };
+  return {
+    protocol: observed,
+    async report() {
+      if (!seen || !deps.knowledgeHeadSeen) return;
+      await deps
+        .knowledgeHeadSeen({ clientId: job.clientId, repositoryId: job.repository.externalRepositoryId, ...seen })
+        .catch(() => undefined);
+    },
+  };
 }

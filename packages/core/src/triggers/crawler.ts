@@ -54,6 +54,7 @@ async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): P
     // Mentions are scanned only for a connection people can mention (one with a reviewer identity).
     const mentionable = (await deps.storage.reviewerIdentities.findByConnection(opened.connection.id)) !== undefined;
     const repositories = repositoriesToList(config.repoFilters) ?? [undefined];
+    const listed = new Set<string>();
     for (const repositoryId of repositories) {
       const listing = opened.provider.listOpenPullRequests({
         scopePath: opened.scope.scopePath,
@@ -63,6 +64,7 @@ async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): P
       for await (const pr of listing) {
         if (counts.pullRequestsSeen >= MAX_PULL_REQUESTS_PER_CRAWL) break;
         counts.pullRequestsSeen++;
+        listed.add(pr.ref.repositoryId);
         if (!inScope(opened.family, config, pr)) continue;
         counts.inScope++;
         const result = await requestReview(deps, reviewRequestFor(config, opened, pr, 'crawl', null));
@@ -75,11 +77,47 @@ async function crawlOne(deps: TriggersDeps, config: CrawlConfigurationRecord): P
         if (mentionable) await scanQuietly(deps, config, opened, pr.ref);
       }
     }
+    for (const repositoryId of listed) await readTrackedHeads(deps, config, opened, repositoryId);
     return finish('succeeded', null, counts);
   } catch (error) {
     const message = MarginError.isInstance(error) ? error.message : 'An internal error occurred.';
     return finish('failed', message.slice(0, 1000), counts);
   }
+}
+
+/**
+ * The heads of the branches the client's knowledge sources track in a repository the crawl listed,
+ * one provider call per tracked branch, so code knowledge can mark indexes stale and refresh
+ * `branchUpdate` branches. Pull request listings do not carry the target branch's current head (a
+ * base SHA is where the pull request last synced), hence the read. Knowledge never fails a crawl.
+ */
+async function readTrackedHeads(
+  deps: TriggersDeps,
+  config: CrawlConfigurationRecord,
+  opened: OpenedScmScope,
+  repositoryId: string,
+): Promise<void> {
+  const seen = deps.knowledgeHeadSeen;
+  const getBranchHead = opened.provider.getBranchHead?.bind(opened.provider);
+  if (!seen || !getBranchHead) return;
+  // Knowledge only helps reviews: a head that cannot be read now is read again by the next crawl.
+  const quietly = (work: () => Promise<unknown>) => work().catch(() => undefined);
+  await quietly(async () => {
+    for (const source of await deps.storage.knowledgeSources.listForRepository(config.clientId, repositoryId)) {
+      if (source.sourceKind !== 'repository' || source.organizationScopeId !== config.organizationScopeId) continue;
+      const ref = {
+        scopePath: opened.scope.scopePath,
+        projectKey: source.providerProjectKey,
+        repositoryId: source.canonicalSourceRef.value,
+      };
+      for (const { branchName } of source.trackedBranches) {
+        await quietly(async () => {
+          const headSha = await getBranchHead(ref, branchName);
+          if (headSha) await seen({ clientId: config.clientId, repositoryId, branchName, headSha });
+        });
+      }
+    }
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Clock, EventBus, Ids, SecretBox, StorageSlice } from '../kernel/in
 import type { KnowledgeRepositories } from '../knowledge/index.js';
 import type { LicensingRepositories } from '../licensing/index.js';
 import type { ProviderRegistry } from '../provider-registry/index.js';
-import type { JobStatusCache, ReviewingRepositories } from '../reviewing/index.js';
+import type { JobStatusCache, KnowledgeHeadSeen, ReviewingRepositories } from '../reviewing/index.js';
 import type { ScmRepositories } from '../scm/index.js';
 import type { Authorizer, TenancyRepositories } from '../tenancy/index.js';
 import type {
@@ -40,4 +40,9 @@ export interface TriggersDeps {
   authz: Authorizer;
   jobStatusCache: JobStatusCache;
   audit: AuditTrail;
+  /**
+   * Code knowledge hears the branch heads a crawl read (stale indexes, `branchUpdate` refreshes).
+   * Absent, crawls read no branch heads.
+   */
+  knowledgeHeadSeen?: KnowledgeHeadSeen | undefined;
 }

@@ -2123,10 +2123,19 @@ export interface components {
             resolvedAtRevision: string | null;
             reopenCount: number;
             providerThreadId: string | null;
+            /** @description The code-knowledge passages its last sighting relied on; empty when none. */
+            citations: components["schemas"]["KnowledgeCitation"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        KnowledgeCitation: {
+            sourceId: string;
+            path: string;
+            startLine: number;
+            endLine: number;
+            commit: string;
         };
         /** @description Where a pull request stands: findings by state and the last review. */
         PullRequestFindings: {
@@ -2421,13 +2430,7 @@ export interface components {
                 samples: number;
             };
             /** @description The code-knowledge passages (search_knowledge, get_symbol) the finding relies on. */
-            citations?: {
-                sourceId: string;
-                path: string;
-                startLine: number;
-                endLine: number;
-                commit: string;
-            }[];
+            citations?: components["schemas"]["KnowledgeCitation"][];
         };
         /** @description Every changed file: reviewed, partially reviewed, carried forward, skipped or failed, with the reason. */
         CoverageManifest: {

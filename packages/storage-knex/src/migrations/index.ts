@@ -24,6 +24,8 @@ import { threadMemories } from './0070_thread_memories.js';
 import { knowledgeIndex } from './0080_knowledge_index.js';
 import { inFlightSpend } from './0090_in_flight_spend.js';
 import { tenantAiConnections } from './0100_tenant_ai_connections.js';
+import { knowledgeInReviews } from './0120_knowledge_in_reviews.js';
+import { findingCitations } from './0121_finding_citations.js';
 import type { Migration, MigrationContext } from './migration.js';
 
 /** In order. Append only; never edit a migration that has shipped. */
@@ -53,6 +55,8 @@ export const MIGRATIONS: readonly Migration[] = [
   knowledgeIndex,
   inFlightSpend,
   tenantAiConnections,
+  knowledgeInReviews,
+  findingCitations,
 ];
 
 /** Migrations compiled into the bundle, so no directory scanning is needed at runtime. */

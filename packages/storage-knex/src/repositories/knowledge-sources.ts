@@ -77,6 +77,15 @@ export function knexKnowledgeSources(db: Db, dialect: Dialect): KnowledgeSources
         sourceFromRow(row, dialect),
       );
     },
+    async listForRepository(clientId, repositoryId) {
+      const rows = await table()
+        .where({ client_id: clientId, source_key: lower(repositoryId) })
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ]);
+      return rows.map((row: Row) => sourceFromRow(row, dialect));
+    },
     async findMissing(clientId, ids) {
       if (ids.length === 0) return [];
       const found = new Set(

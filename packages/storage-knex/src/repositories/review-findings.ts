@@ -32,6 +32,7 @@ const findingToRow = (f: StoredFindingRecord): Row => ({
   provider_thread_id: f.providerThreadId,
   marker: f.marker,
   reopen_count: f.reopenCount,
+  citations: writeJson(f.citations ?? []),
   created_at: f.createdAt,
   updated_at: f.updatedAt,
 });
@@ -65,6 +66,8 @@ const findingFromRow = (row: Row, dialect: Dialect): StoredFindingRecord => ({
   providerThreadId: textOrNull(row.provider_thread_id),
   marker: textOrNull(row.marker),
   reopenCount: Number(row.reopen_count),
+  citations:
+    row.citations == null ? [] : readJson<NonNullable<StoredFindingRecord['citations']>>(row.citations, dialect),
   createdAt: readTime(row.created_at),
   updatedAt: readTime(row.updated_at),
 });

@@ -1,3 +1,4 @@
+import type { KnowledgeCitation } from '../review-engine-v1.js';
 import type { ThreadMemory } from './thread-memory.js';
 
 /**
@@ -68,6 +69,8 @@ export interface KnownFinding {
   providerThreadId: string | null;
   marker: string | null;
   reopenCount: number;
+  /** The code-knowledge passages its last sighting relied on; absent or empty when none. */
+  citations?: KnowledgeCitation[] | undefined;
 }
 
 /** The pull request's findings across pushes. */

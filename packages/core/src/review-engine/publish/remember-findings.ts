@@ -23,7 +23,8 @@ export async function rememberFindings(
     const match = identity.matches.get(f);
     const thread = posted.get(f);
     if (match?.outcome === 'seen') {
-      update({ ...(updated.get(match.known.id) ?? match.known), lastSeenRevision: head });
+      const before = updated.get(match.known.id) ?? match.known;
+      update({ ...before, lastSeenRevision: head, citations: f.citations?.length ? f.citations : before.citations });
     } else if (match?.outcome === 'reopen' && thread) {
       update({
         ...match.known,
@@ -35,6 +36,7 @@ export async function rememberFindings(
         lastSeenRevision: head,
         startLine: f.anchor?.startLine ?? null,
         endLine: f.anchor?.endLine ?? null,
+        citations: f.citations ?? [],
       });
     } else if (!f.places && !match && (thread || (f.reason === 'alreadyReported' && f.providerThreadId))) {
       // A root cause consolidated across files is not one file's finding: its marker alone keeps it
@@ -74,5 +76,6 @@ function known(f: EngineFinding, head: string, threadId: string | null, marker: 
     providerThreadId: threadId,
     marker,
     reopenCount: 0,
+    citations: f.citations ?? [],
   };
 }

@@ -9,6 +9,7 @@ import { forEachPooled } from '../pipeline/pool.js';
 import type { PlannedFile } from '../pipeline/prepare-files.js';
 import { type ChunkEnv, type ChunkResult, reviewChunk } from '../pipeline/review-chunk.js';
 import type { PackedChunk } from '../plan/pack-chunks.js';
+import type { KnowledgeChangeV1, KnowledgeLookupV1 } from '../review-engine-v1.js';
 import { HeadFiles } from '../tools/head-files.js';
 import type { Planned } from './plan.js';
 import { budgetCut } from './plan-budget.js';
@@ -119,6 +120,8 @@ export async function review(ctx: RunContext, run: Planned): Promise<Reviewed> {
 /** What every chunk of the run is reviewed with. */
 function chunkEnv(ctx: RunContext, run: Planned, openKnown: ReadonlyMap<string, KnownFinding[]>): ChunkEnv {
   const { input, settings } = ctx;
+  // One cache of head files per job: chunks reading the same definition cost one provider call.
+  const headFiles = new HeadFiles(ctx.source, run.revision.headSha, run.redactor);
   const changedPaths = run.files.map((f) => ({
     path: f.path,
     previousPath: f.previousPath,
@@ -146,17 +149,37 @@ function chunkEnv(ctx: RunContext, run: Planned, openKnown: ReadonlyMap<string, 
     focus: run.focus.lines,
     alreadyReported: new Map([...openKnown].map(([path, list]) => [path, list.map((k) => k.title)])),
     pastDecisions: run.pastDecisions,
-    // One cache of head files per job: chunks reading the same definition cost one provider call.
     tools: run.toolCallsByTier
       ? {
-          files: new HeadFiles(ctx.source, run.revision.headSha, run.redactor),
+          files: headFiles,
           callsByTier: run.toolCallsByTier,
-          knowledge: input.knowledge ? { lookup: input.knowledge, redactor: run.redactor } : undefined,
+          knowledge: input.knowledge
+            ? { lookup: withChange(input.knowledge, run, changedPaths, headFiles), redactor: run.redactor }
+            : undefined,
         }
       : undefined,
     hardUsd: ctx.caps.hardUsd,
     thorough: run.thoroughRun,
   };
+}
+
+/** The job's lookup with the change in front of it, read through the job's head-file cache (no second fetch). */
+function withChange(
+  lookup: KnowledgeLookupV1,
+  run: Planned,
+  files: KnowledgeChangeV1['files'],
+  headFiles: HeadFiles,
+): KnowledgeLookupV1 {
+  if (!lookup.withChange) return lookup;
+  return lookup.withChange({
+    targetBranch: run.pr.targetBranch,
+    headSha: run.revision.headSha,
+    files,
+    read: async (path, signal) => {
+      const { file } = await headFiles.get(path, signal);
+      return file.kind === 'text' ? file.lines.join('\n') : undefined;
+    },
+  });
 }
 
 /** The open findings of earlier reviews, by path (lower-cased). */

@@ -272,6 +272,12 @@ export function memoryKnowledgeSources(state: () => MemoryState): KnowledgeSourc
       const items = pageByCreatedAt(mine, decodeCursor(page.cursor), page.limit);
       return toPage(items, page.limit, (s) => ({ key: s.createdAt, id: s.id }));
     },
+    async listForRepository(clientId, repositoryId) {
+      const key = repositoryId.toLowerCase();
+      return [...rows().values()]
+        .filter((s) => s.clientId === clientId && s.canonicalSourceRef.value.toLowerCase() === key)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    },
     async findMissing(clientId, ids) {
       return ids.filter((id) => rows().get(id)?.clientId !== clientId);
     },

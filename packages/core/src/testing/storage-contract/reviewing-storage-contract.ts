@@ -543,6 +543,7 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       providerThreadId: 'thread-1',
       marker: 'margin:fp=0123456789abcdef',
       reopenCount: 0,
+      citations: [],
       createdAt: NOW,
       updatedAt: NOW,
       ...over,
@@ -554,11 +555,13 @@ export function reviewingStorageContract(storage: StorageGetter): void {
       const second = finding(clientId, {
         pullRequestKey: 'pr-findings-2',
         pullRequestNumber: 8,
+        citations: [{ sourceId: 'src-1', path: 'lib/tokens.ts', startLine: 20, endLine: 26, commit: 'c'.repeat(40) }],
         createdAt: T(1),
         updatedAt: T(1),
       });
       await storage().reviewFindings.save({ inserted: [first, second], updated: [] });
       expect(await storage().reviewFindings.listForPullRequest('pr-findings-1')).toEqual([first]);
+      expect(await storage().reviewFindings.listForPullRequest('pr-findings-2')).toEqual([second]);
       const resolved = {
         ...first,
         state: 'resolved' as const,

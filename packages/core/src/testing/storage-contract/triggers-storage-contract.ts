@@ -556,6 +556,22 @@ export function triggersStorageContract(storage: StorageGetter): void {
       expect(await storage().knowledgeSources.findMissing(clientId, [])).toEqual([]);
     });
 
+    it('lists a client’s sources of one repository, whatever the case of its id', async () => {
+      const clientId = await newClient();
+      const otherClient = await newClient();
+      const repo = { provider: 'gitHostA' as const, value: `Repo-${uuid().slice(-6)}` };
+      const code = knowledgeSource(clientId, { canonicalSourceRef: repo, createdAt: T(1) });
+      const wiki = knowledgeSource(clientId, { canonicalSourceRef: repo, sourceKind: 'adoWiki', createdAt: T(2) });
+      const elsewhere = knowledgeSource(clientId);
+      const foreign = knowledgeSource(otherClient, { canonicalSourceRef: repo });
+      for (const s of [wiki, elsewhere, foreign, code]) await storage().knowledgeSources.insert(s);
+      expect(await storage().knowledgeSources.listForRepository(clientId, repo.value.toLowerCase())).toEqual([
+        code,
+        wiki,
+      ]);
+      expect(await storage().knowledgeSources.listForRepository(clientId, 'no-such-repo')).toEqual([]);
+    });
+
     it('refuses a second source of the same kind for the same repository and scope', async () => {
       const clientId = await newClient();
       const first = knowledgeSource(clientId);

@@ -37,7 +37,7 @@ describe('nearestChunks', () => {
     const found = nearestChunks(embeddings, query, 5);
     const expected = exact(embeddings, query, 5);
     expect(found.map((f) => f.chunkId)).toEqual(expected.map((e) => e.chunkId));
-    found.forEach((f, i) => expect(f.score).toBeCloseTo((expected[i] as { score: number }).score, 5));
+    for (const [i, f] of found.entries()) expect(f.score).toBeCloseTo((expected[i] as { score: number }).score, 5);
   });
 
   it('finds a row that points the way of the query above the exact-scan size, with its exact score', () => {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { IndexSymbolInput, SymbolExtractor } from '@margin/core/spec';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import { Language, type Node, Parser, type TreeCursor } from 'web-tree-sitter';
 
 /** Grammar file (from `tree-sitter-wasms`) by file extension. */
 const GRAMMARS: Record<string, string> = {
@@ -92,29 +92,48 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
       if (!parser) return fallback.extract(path, text);
       const tree = parser.parse(text);
       if (!tree) return fallback.extract(path, text);
+      const cursor = tree.walk();
       try {
         const out: IndexSymbolInput[] = [];
-        visit(tree.rootNode, null, out);
+        visit(cursor, text, null, out);
         return out;
       } finally {
+        cursor.delete();
         tree.delete();
       }
     },
   };
 }
 
-function visit(node: Node, container: string | null, out: IndexSymbolInput[]): void {
-  let inner = container;
-  const found = symbolOf(node, container);
-  if (found) {
-    out.push(found);
-    if (CONTAINERS.has(found.kind)) inner = found.name;
-  }
-  if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
-  for (const child of node.namedChildren) if (child) visit(child, inner, out);
+/** Node types `symbolOf` can name, so every other node is passed by type alone. */
+const NAMED_BY = new Set([...Object.keys(KINDS), 'type_spec', 'variable_declarator', 'impl_item']);
+
+/**
+ * The named nodes from the cursor's on, depth first, in document order. A cursor rather than
+ * `namedChildren`: that copies every node of the tree out of WebAssembly, and only the few that can
+ * be definitions are looked at closer.
+ */
+function visit(cursor: TreeCursor, text: string, container: string | null, out: IndexSymbolInput[]): void {
+  do {
+    if (!cursor.nodeIsNamed) continue;
+    let inner = container;
+    if (NAMED_BY.has(cursor.nodeType)) {
+      const node = cursor.currentNode;
+      const found = symbolOf(node, text, container);
+      if (found) {
+        out.push(found);
+        if (CONTAINERS.has(found.kind)) inner = found.name;
+      }
+      if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
+    }
+    if (cursor.gotoFirstChild()) {
+      visit(cursor, text, inner, out);
+      cursor.gotoParent();
+    }
+  } while (cursor.gotoNextSibling());
 }
 
-function symbolOf(node: Node, container: string | null): IndexSymbolInput | undefined {
+function symbolOf(node: Node, text: string, container: string | null): IndexSymbolInput | undefined {
   let kind = KINDS[node.type];
   let name = node.childForFieldName('name')?.text;
   let owner = container;
@@ -133,7 +152,9 @@ function symbolOf(node: Node, container: string | null): IndexSymbolInput | unde
   if (!kind || !name) return undefined;
   if (kind === 'function' && owner && node.type !== 'variable_declarator') kind = 'method';
   name = name.slice(0, 300);
-  const firstLine = node.text.split('\n')[0] ?? '';
+  // The node's first line, cut from the source (`node.text` would copy the whole definition).
+  const lineEnd = text.indexOf('\n', node.startIndex);
+  const firstLine = text.slice(node.startIndex, lineEnd < 0 ? node.endIndex : Math.min(lineEnd, node.endIndex));
   return {
     name,
     kind,

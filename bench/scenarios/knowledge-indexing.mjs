@@ -43,9 +43,13 @@ export default {
         }),
       },
       // `BENCH_INDEX_CPU_PROF=<dir>` writes the host's CPU profile there when it stops.
-      execArgv: process.env.BENCH_INDEX_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INDEX_CPU_PROF}`]
-        : [],
+      // `BENCH_INDEX_NODE_ARGS` adds Node options to the host (`--max-old-space-size=192`).
+      execArgv: [
+        ...(process.env.BENCH_INDEX_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_INDEX_CPU_PROF}`]
+          : []),
+        ...(process.env.BENCH_INDEX_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ],
     });
     try {
       const api = `${host.url}/api`;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { IndexSymbolInput, SymbolExtractor } from '@margin/core/spec';
-import { Language, type Node, Parser, type TreeCursor } from 'web-tree-sitter';
+import { Language, type Node, Parser, Query } from 'web-tree-sitter';
 
 /** Grammar file (from `tree-sitter-wasms`) by file extension. */
 const GRAMMARS: Record<string, string> = {
@@ -61,7 +61,7 @@ const requireHere = createRequire(typeof __filename === 'string' ? __filename : 
  */
 export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtractor {
   let ready: Promise<void> | undefined;
-  const parsers = new Map<string, Promise<Parser | undefined>>();
+  const parsers = new Map<string, Promise<{ parser: Parser; query: Query } | undefined>>();
   const parserFor = (grammar: string) => {
     let found = parsers.get(grammar);
     if (!found) {
@@ -74,7 +74,9 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
           );
           const parser = new Parser();
           parser.setLanguage(language);
-          return parser;
+          // Only the node types this grammar has: a query naming another one does not compile.
+          const types = [...NAMED_BY].filter((type) => language.idForNodeType(type, true) !== null);
+          return { parser, query: new Query(language, `[${types.map((t) => `(${t})`).join(' ')}] @node`) };
         } catch {
           return undefined;
         }
@@ -88,49 +90,44 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
     async extract(path, text) {
       const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
       const grammar = GRAMMARS[extension];
-      const parser = grammar ? await parserFor(grammar) : undefined;
-      if (!parser) return fallback.extract(path, text);
-      const tree = parser.parse(text);
+      const loaded = grammar ? await parserFor(grammar) : undefined;
+      if (!loaded) return fallback.extract(path, text);
+      const tree = loaded.parser.parse(text);
       if (!tree) return fallback.extract(path, text);
-      const cursor = tree.walk();
       try {
-        const out: IndexSymbolInput[] = [];
-        visit(cursor, text, null, out);
-        return out;
+        return definitions(loaded.query.captures(tree.rootNode), text);
       } finally {
-        cursor.delete();
         tree.delete();
       }
     },
   };
 }
 
-/** Node types `symbolOf` can name, so every other node is passed by type alone. */
+/** Node types `symbolOf` can name, or that hold definitions (Rust's `impl`). */
 const NAMED_BY = new Set([...Object.keys(KINDS), 'type_spec', 'variable_declarator', 'impl_item']);
 
 /**
- * The named nodes from the cursor's on, depth first, in document order. A cursor rather than
- * `namedChildren`: that copies every node of the tree out of WebAssembly, and only the few that can
- * be definitions are looked at closer.
+ * The definitions among the nodes a query found, in document order, each with the container around
+ * it: the nearest enclosing container definition (or `impl` block). The query runs inside
+ * WebAssembly; walking the tree from JavaScript crossed into it several times per node.
  */
-function visit(cursor: TreeCursor, text: string, container: string | null, out: IndexSymbolInput[]): void {
-  do {
-    if (!cursor.nodeIsNamed) continue;
+function definitions(captures: ReadonlyArray<{ node: Node }>, text: string): IndexSymbolInput[] {
+  const out: IndexSymbolInput[] = [];
+  /** Enclosing containers, innermost last, with where each ends. */
+  const open: Array<{ end: number; name: string | null }> = [];
+  for (const { node } of captures) {
+    while (open.length > 0 && (open.at(-1)?.end ?? 0) <= node.startIndex) open.pop();
+    const container = open.at(-1)?.name ?? null;
     let inner = container;
-    if (NAMED_BY.has(cursor.nodeType)) {
-      const node = cursor.currentNode;
-      const found = symbolOf(node, text, container);
-      if (found) {
-        out.push(found);
-        if (CONTAINERS.has(found.kind)) inner = found.name;
-      }
-      if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
+    const found = symbolOf(node, text, container);
+    if (found) {
+      out.push(found);
+      if (CONTAINERS.has(found.kind)) inner = found.name;
     }
-    if (cursor.gotoFirstChild()) {
-      visit(cursor, text, inner, out);
-      cursor.gotoParent();
-    }
-  } while (cursor.gotoNextSibling());
+    if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
+    if (inner !== container) open.push({ end: node.endIndex, name: inner });
+  }
+  return out;
 }
 
 function symbolOf(node: Node, text: string, container: string | null): IndexSymbolInput | undefined {

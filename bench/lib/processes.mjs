@@ -22,6 +22,8 @@ export async function startServer(script, { args = [], env = {}, execArgv = [] }
   const [address, ...extra] = url.split(' ');
   return {
     url: address,
+    /** The server's process id, to read its memory and CPU time from `/proc`. */
+    pid: child.pid,
     /** Anything else the server printed after `ready <url>` (ids, tokens). */
     extra,
     async stop() {

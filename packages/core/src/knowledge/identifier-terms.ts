@@ -5,6 +5,8 @@
  */
 
 const IDENTIFIER = /[\p{L}\p{N}_$-]+/gu;
+/** A token `identifierParts` leaves whole: lower-case letters and digits only. */
+const ONE_WORD = /^[\p{Ll}\p{N}]+$/u;
 /** Queries of more words than this ask for the first ones only: the rest rarely changes the ranking. */
 const MAX_QUERY_TERMS = 32;
 
@@ -21,7 +23,10 @@ export function identifierParts(identifier: string): string[] {
 /** The parts of every compound identifier of `text`, each once, space-separated: a chunk's `terms`. */
 export function compoundTerms(text: string): string {
   const parts = new Set<string>();
-  for (const token of text.match(IDENTIFIER) ?? []) {
+  // Each token once, and lower-case words without separators (most of code: `return`, `const`,
+  // `value`) are one part, so only the rest is split.
+  for (const token of new Set(text.match(IDENTIFIER))) {
+    if (ONE_WORD.test(token)) continue;
     const split = identifierParts(token);
     if (split.length > 1) for (const p of split) parts.add(p);
   }

@@ -121,6 +121,7 @@ async function refresh(
     changed ??= changedPathsWithoutBlobIds(repo, before, head, signal);
     return changed;
   };
+  const lock = indexLock(scope);
   const seen = new Set<string>();
   let skipped = 0;
   let read = 0;
@@ -130,8 +131,11 @@ async function refresh(
     const files = await readFiles(deps, layout, repo, head, batch, signal);
     read += batch.length;
     skipped += batch.length - files.length;
-    for (const e of batch) if (!files.some((f) => f.path === e.path)) seen.delete(e.path);
-    await deps.storage.knowledgeIndex.writeFiles(scope, head, files);
+    const kept = new Set(files.map((f) => f.path));
+    for (const e of batch) if (!kept.has(e.path)) seen.delete(e.path);
+    // One commit per batch, not one per statement: SQLite syncs every commit to disk, and a file's
+    // chunks and symbols are replaced together. The branch's lock keeps PostgreSQL from retrying it.
+    await deps.storage.transaction((tx) => tx.knowledgeIndex.writeFiles(scope, head, files), { lock });
   };
   const prefix = layout.prefix;
   for await (const entry of provider.listTree(ref, head, { pathPrefix: prefix || undefined, signal })) {
@@ -156,7 +160,7 @@ async function refresh(
   }
   if (pending.length > 0) await flush();
   const gone = [...known.keys()].filter((path) => !seen.has(path));
-  await deps.storage.knowledgeIndex.removeFiles(scope, gone);
+  if (gone.length > 0) await deps.storage.transaction((tx) => tx.knowledgeIndex.removeFiles(scope, gone), { lock });
 
   const embedding = await embedNewChunks(deps, source, scope, before, signal);
   const counts = await deps.storage.knowledgeIndex.counts(scope);
@@ -180,6 +184,9 @@ interface PlacedEntry {
   entry: TreeEntry;
   path: string;
 }
+
+/** Serializes a branch's index writes on PostgreSQL without serializable retries (one job per branch runs anyway). */
+const indexLock = (scope: IndexScope) => `knowledge-index:${scope.sourceId}:${scope.branchName}`;
 
 /**
  * A listing without blob ids (Bitbucket) cannot say what changed: the files `compareCommits` names
@@ -254,9 +261,9 @@ async function embedNewChunks(
     if (result.vectors.length !== batch.length || result.vectors.some((v) => v.length !== dimensions)) {
       throw MarginError.conflict('The embedding model answered with vectors of the wrong number or length.');
     }
-    await deps.storage.knowledgeIndex.saveEmbeddings(
-      batch.map((c, i) => ({ id: c.id, vector: Float32Array.from(result.vectors[i] ?? []) })),
-    );
+    const vectors = batch.map((c, i) => ({ id: c.id, vector: Float32Array.from(result.vectors[i] ?? []) }));
+    // One commit for the batch's vectors, not one per chunk.
+    await deps.storage.transaction((tx) => tx.knowledgeIndex.saveEmbeddings(vectors), { lock: indexLock(scope) });
   }
   return { embeddingModel: modelKey, embeddingDimensions: dimensions };
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { IndexSymbolInput, SymbolExtractor } from '@margin/core/spec';
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import { Language, type Node, Parser, Query } from 'web-tree-sitter';
 
 /** Grammar file (from `tree-sitter-wasms`) by file extension. */
 const GRAMMARS: Record<string, string> = {
@@ -61,7 +61,7 @@ const requireHere = createRequire(typeof __filename === 'string' ? __filename : 
  */
 export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtractor {
   let ready: Promise<void> | undefined;
-  const parsers = new Map<string, Promise<Parser | undefined>>();
+  const parsers = new Map<string, Promise<{ parser: Parser; query: Query } | undefined>>();
   const parserFor = (grammar: string) => {
     let found = parsers.get(grammar);
     if (!found) {
@@ -74,7 +74,9 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
           );
           const parser = new Parser();
           parser.setLanguage(language);
-          return parser;
+          // Only the node types this grammar has: a query naming another one does not compile.
+          const types = [...NAMED_BY].filter((type) => language.idForNodeType(type, true) !== null);
+          return { parser, query: new Query(language, `[${types.map((t) => `(${t})`).join(' ')}] @node`) };
         } catch {
           return undefined;
         }
@@ -88,14 +90,12 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
     async extract(path, text) {
       const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
       const grammar = GRAMMARS[extension];
-      const parser = grammar ? await parserFor(grammar) : undefined;
-      if (!parser) return fallback.extract(path, text);
-      const tree = parser.parse(text);
+      const loaded = grammar ? await parserFor(grammar) : undefined;
+      if (!loaded) return fallback.extract(path, text);
+      const tree = loaded.parser.parse(text);
       if (!tree) return fallback.extract(path, text);
       try {
-        const out: IndexSymbolInput[] = [];
-        visit(tree.rootNode, null, out);
-        return out;
+        return definitions(loaded.query.captures(tree.rootNode), text);
       } finally {
         tree.delete();
       }
@@ -103,18 +103,34 @@ export function treeSitterSymbolExtractor(fallback: SymbolExtractor): SymbolExtr
   };
 }
 
-function visit(node: Node, container: string | null, out: IndexSymbolInput[]): void {
-  let inner = container;
-  const found = symbolOf(node, container);
-  if (found) {
-    out.push(found);
-    if (CONTAINERS.has(found.kind)) inner = found.name;
+/** Node types `symbolOf` can name, or that hold definitions (Rust's `impl`). */
+const NAMED_BY = new Set([...Object.keys(KINDS), 'type_spec', 'variable_declarator', 'impl_item']);
+
+/**
+ * The definitions among the nodes a query found, in document order, each with the container around
+ * it: the nearest enclosing container definition (or `impl` block). The query runs inside
+ * WebAssembly; walking the tree from JavaScript crossed into it several times per node.
+ */
+function definitions(captures: ReadonlyArray<{ node: Node }>, text: string): IndexSymbolInput[] {
+  const out: IndexSymbolInput[] = [];
+  /** Enclosing containers, innermost last, with where each ends. */
+  const open: Array<{ end: number; name: string | null }> = [];
+  for (const { node } of captures) {
+    while (open.length > 0 && (open.at(-1)?.end ?? 0) <= node.startIndex) open.pop();
+    const container = open.at(-1)?.name ?? null;
+    let inner = container;
+    const found = symbolOf(node, text, container);
+    if (found) {
+      out.push(found);
+      if (CONTAINERS.has(found.kind)) inner = found.name;
+    }
+    if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
+    if (inner !== container) open.push({ end: node.endIndex, name: inner });
   }
-  if (node.type === 'impl_item') inner = node.childForFieldName('type')?.text ?? inner;
-  for (const child of node.namedChildren) if (child) visit(child, inner, out);
+  return out;
 }
 
-function symbolOf(node: Node, container: string | null): IndexSymbolInput | undefined {
+function symbolOf(node: Node, text: string, container: string | null): IndexSymbolInput | undefined {
   let kind = KINDS[node.type];
   let name = node.childForFieldName('name')?.text;
   let owner = container;
@@ -133,7 +149,9 @@ function symbolOf(node: Node, container: string | null): IndexSymbolInput | unde
   if (!kind || !name) return undefined;
   if (kind === 'function' && owner && node.type !== 'variable_declarator') kind = 'method';
   name = name.slice(0, 300);
-  const firstLine = node.text.split('\n')[0] ?? '';
+  // The node's first line, cut from the source (`node.text` would copy the whole definition).
+  const lineEnd = text.indexOf('\n', node.startIndex);
+  const firstLine = text.slice(node.startIndex, lineEnd < 0 ? node.endIndex : Math.min(lineEnd, node.endIndex));
   return {
     name,
     kind,

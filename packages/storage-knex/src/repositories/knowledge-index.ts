@@ -82,7 +82,14 @@ export function knexKnowledgeIndex(db: Db, dialect: Dialect): KnowledgeIndexRepo
   const of = (scope: IndexScope) => ({ source_id: scope.sourceId, branch_name: scope.branchName });
 
   const insertBatched = async (table: string, rows: Row[]) => {
-    for (let i = 0; i < rows.length; i += INSERT_BATCH) await db(table).insert(rows.slice(i, i + INSERT_BATCH));
+    for (let i = 0; i < rows.length; ) {
+      const left = rows.length - i;
+      // SQLite keeps a prepared statement per SQL text, ~140 KB for one of 200 rows: a remainder of
+      // any length would prepare (and keep) a statement per length. Powers of two bound them to a few.
+      const size = left >= INSERT_BATCH || dialect !== 'sqlite' ? INSERT_BATCH : 2 ** Math.floor(Math.log2(left));
+      await db(table).insert(rows.slice(i, i + size));
+      i += size;
+    }
   };
   const removeRows = async (scope: IndexScope, paths: readonly string[]) => {
     for (let i = 0; i < paths.length; i += INSERT_BATCH) {

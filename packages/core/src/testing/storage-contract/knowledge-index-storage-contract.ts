@@ -72,6 +72,36 @@ export function knowledgeIndexStorageContract(storage: StorageGetter): void {
       expect(await storage().knowledgeIndex.counts(scope)).toEqual({ files: 1, chunks: 1, symbols: 1 });
     });
 
+    it('writes more chunks and symbols than one insert holds, every one of them', async () => {
+      const s = await newSource();
+      const scope = { sourceId: s.id, branchName: 'main' };
+      // 437 = 2 × 200 + 37: full inserts, then a remainder of an odd length.
+      const big: IndexedFileInput = {
+        ...file('src/big.ts', 'export const big = 1;'),
+        chunks: Array.from({ length: 437 }, (_, i) => ({
+          startLine: i + 1,
+          endLine: i + 1,
+          content: `line ${i}`,
+          terms: '',
+        })),
+        symbols: Array.from({ length: 437 }, (_, i) => ({
+          name: `symbol${i}`,
+          kind: 'function',
+          container: null,
+          signature: null,
+          line: i + 1,
+          endLine: i + 1,
+        })),
+      };
+      await storage().knowledgeIndex.writeFiles(scope, COMMIT, [big, file('src/small.ts', 'small', 'small')]);
+      expect(await storage().knowledgeIndex.counts(scope)).toEqual({ files: 2, chunks: 438, symbols: 438 });
+      for (const name of ['symbol0', 'symbol399', 'symbol400', 'symbol436', 'small']) {
+        expect(await storage().knowledgeIndex.findSymbols([scope], name, 5), name).toEqual([
+          expect.objectContaining({ name }),
+        ]);
+      }
+    });
+
     it('searches words and identifier parts within the scopes asked for only', async () => {
       const s = await newSource();
       const other = await newSource();

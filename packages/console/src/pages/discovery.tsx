@@ -35,17 +35,27 @@ export function useClientScopes(clientId: string, connectionId?: string) {
   });
 }
 
-/** A project's repositories, as the provider lists them; nothing is read until both are chosen. */
-export function useRepositories(clientId: string, scopeId: string, projectId: string | undefined) {
+export type SourceKind = Schemas['CreateKnowledgeSourceInput']['sourceKind'];
+
+/**
+ * A project's repositories (or, with `adoWiki`, its Azure DevOps wikis by their backing repository),
+ * as the provider lists them; nothing is read until both are chosen.
+ */
+export function useRepositories(
+  clientId: string,
+  scopeId: string,
+  projectId: string | undefined,
+  sourceKind: SourceKind = 'repository',
+) {
   return useQuery({
-    queryKey: [...queryKeys.discovery(clientId), 'repositories', { scopeId, projectId: projectId ?? null }],
+    queryKey: [...queryKeys.discovery(clientId), 'repositories', { scopeId, projectId: projectId ?? null, sourceKind }],
     queryFn:
       scopeId && projectId
         ? () =>
             api.scm.discoverSources(clientId, {
               organizationScopeId: scopeId,
               projectId,
-              sourceKind: 'repository',
+              sourceKind,
             })
         : skipToken,
   });

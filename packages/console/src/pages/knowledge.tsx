@@ -8,7 +8,7 @@ import { Empty, Loaded, Time } from '../ui/display.js';
 import { Form, ProblemSummary, SelectField, TextField, useAction } from '../ui/form.js';
 import { Page, Section } from '../ui/page.js';
 import { useCursorList } from '../ui/paging.js';
-import { ProjectField, ScopeField, useClientScopes, useRepositories } from './discovery.js';
+import { ProjectField, ScopeField, type SourceKind, useClientScopes, useRepositories } from './discovery.js';
 
 /** Code-knowledge sources: repositories (or Azure DevOps wikis) reviews may consult. */
 export function KnowledgePage() {
@@ -172,16 +172,18 @@ function CreateSource() {
   const scopes = useClientScopes(client.id);
   const [scopeId, setScopeId] = useState('');
   const [project, setProject] = useState<{ projectId: string; providerProjectKey: string }>();
+  const [sourceKind, setSourceKind] = useState<SourceKind>('repository');
   const [repository, setRepository] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [rootPath, setRootPath] = useState('/');
   const [symbolMode, setSymbolMode] = useState('auto');
-  const repositories = useRepositories(client.id, scopeId, project?.projectId);
+  const repositories = useRepositories(client.id, scopeId, project?.projectId, sourceKind);
   const chosen = repositories.data?.items.find((r) => r.canonicalSourceRef.value === repository);
+  const isWiki = sourceKind === 'adoWiki';
   const action = useAction(async () => {
     await api.knowledge.createKnowledgeSource(client.id, {
       displayName,
-      sourceKind: 'repository',
+      sourceKind,
       organizationScopeId: scopeId,
       providerProjectKey: project?.providerProjectKey ?? '',
       canonicalSourceRef: chosen?.canonicalSourceRef ?? { provider: 'gitHostA', value: repository },
@@ -195,61 +197,85 @@ function CreateSource() {
   return (
     <Section title="Add a source">
       <Loaded query={scopes}>
-        {(list) => (
-          <Form action={action} submitLabel="Add source" pendingLabel="Adding…" label="Add a knowledge source">
-            <div className="row">
-              <TextField
-                label="Name"
-                name="displayName"
-                value={displayName}
-                onChange={setDisplayName}
-                required
-                maxLength={200}
-              />
-              <ScopeField
-                scopes={list}
-                value={scopeId}
-                onChange={(id) => {
-                  setScopeId(id);
-                  setProject(undefined);
-                }}
-              />
-              <ProjectField
-                clientId={client.id}
-                scopeId={scopeId}
-                value={project?.providerProjectKey ?? ''}
-                onChange={setProject}
-              />
-              {project && (
-                <SelectField
-                  label="Repository"
-                  name="canonicalSourceRef.value"
-                  value={repository}
-                  onChange={setRepository}
+        {(list) => {
+          // Only Azure DevOps projects have wikis (the API refuses adoWiki elsewhere).
+          const hasWikis = list.find((c) => c.scope.id === scopeId)?.connection.providerFamily === 'suiteDevOps';
+          return (
+            <Form action={action} submitLabel="Add source" pendingLabel="Adding…" label="Add a knowledge source">
+              <div className="row">
+                <TextField
+                  label="Name"
+                  name="displayName"
+                  value={displayName}
+                  onChange={setDisplayName}
                   required
-                  placeholder="Choose a repository…"
-                  options={(repositories.data?.items ?? []).map((r) => ({
-                    value: r.canonicalSourceRef.value,
-                    label: r.displayName,
-                  }))}
+                  maxLength={200}
                 />
-              )}
-            </div>
-            <div className="row">
-              <TextField label="Folder" name="rootPath" value={rootPath} onChange={setRootPath} maxLength={1000} />
-              <SelectField
-                label="Symbols"
-                name="symbolMode"
-                value={symbolMode}
-                onChange={setSymbolMode}
-                options={[
-                  { value: 'auto', label: 'Index symbols where the language is known' },
-                  { value: 'textOnly', label: 'Text only' },
-                ]}
-              />
-            </div>
-          </Form>
-        )}
+                <ScopeField
+                  scopes={list}
+                  value={scopeId}
+                  onChange={(id) => {
+                    setScopeId(id);
+                    setProject(undefined);
+                    setSourceKind('repository');
+                    setRepository('');
+                  }}
+                />
+                <ProjectField
+                  clientId={client.id}
+                  scopeId={scopeId}
+                  value={project?.providerProjectKey ?? ''}
+                  onChange={(p) => {
+                    setProject(p);
+                    setRepository('');
+                  }}
+                />
+                {hasWikis && (
+                  <SelectField
+                    label="Kind"
+                    name="sourceKind"
+                    value={sourceKind}
+                    onChange={(v) => {
+                      setSourceKind(v as SourceKind);
+                      setRepository('');
+                    }}
+                    options={[
+                      { value: 'repository', label: 'Repository' },
+                      { value: 'adoWiki', label: 'Wiki' },
+                    ]}
+                  />
+                )}
+                {project && (
+                  <SelectField
+                    label={isWiki ? 'Wiki' : 'Repository'}
+                    name="canonicalSourceRef.value"
+                    value={repository}
+                    onChange={setRepository}
+                    required
+                    placeholder={isWiki ? 'Choose a wiki…' : 'Choose a repository…'}
+                    options={(repositories.data?.items ?? []).map((r) => ({
+                      value: r.canonicalSourceRef.value,
+                      label: r.displayName,
+                    }))}
+                  />
+                )}
+              </div>
+              <div className="row">
+                <TextField label="Folder" name="rootPath" value={rootPath} onChange={setRootPath} maxLength={1000} />
+                <SelectField
+                  label="Symbols"
+                  name="symbolMode"
+                  value={symbolMode}
+                  onChange={setSymbolMode}
+                  options={[
+                    { value: 'auto', label: 'Index symbols where the language is known' },
+                    { value: 'textOnly', label: 'Text only' },
+                  ]}
+                />
+              </div>
+            </Form>
+          );
+        }}
       </Loaded>
     </Section>
   );

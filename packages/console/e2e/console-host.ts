@@ -1,7 +1,8 @@
 /**
  * Everything the browser suite runs against, on loopback only: the console built from source, a
  * real Margin host serving it with Margin's own review engine, a fake OpenAI-compatible model server
- * scripted for the review (`review-script.ts`) and a fake GitHub serving the pull request reviewed.
+ * scripted for the review (`review-script.ts`), a fake GitHub serving the pull request reviewed and a
+ * fake Azure DevOps serving its project's wikis (a knowledge source from the console).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +11,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProviderRegistry } from '@margin/providers';
-import { GH_REPOSITORY_ID, type GitHubFake, startGitHubFake } from '@margin/providers/testing';
+import {
+  ADO_WIKI_REPOSITORY_ID,
+  type AzureDevOpsFake,
+  GH_REPOSITORY_ID,
+  type GitHubFake,
+  startAzureDevOpsFake,
+  startGitHubFake,
+} from '@margin/providers/testing';
 import { type FakeOpenAi, SECRETS, startFakeOpenAi } from '@margin/server-express/test-kits';
 import { startTestHost, type TestHost } from '@margin/server-express/testing';
 import { PULL_REQUEST, type ScriptedReview, scriptReview } from './review-script.js';
@@ -21,11 +29,15 @@ export interface ConsoleHost {
   host: TestHost;
   models: FakeOpenAi;
   github: GitHubFake;
+  /** Its project wiki (`ADO_WIKI_REPOSITORY_ID`) has a page on `wikiMaster`. */
+  ado: AzureDevOpsFake;
   /** The model's script for the review of `PULL_REQUEST`: `release()` lets it answer. */
   review: ScriptedReview;
   /** What the GitHub fake accepts, to type into the connection form. */
   githubToken: string;
   githubRepositoryId: string;
+  /** What the Azure DevOps fake accepts. */
+  adoToken: string;
   close(): Promise<void>;
 }
 
@@ -51,12 +63,19 @@ export async function buildConsole(): Promise<string> {
 }
 
 export async function startConsoleHost(): Promise<ConsoleHost> {
-  const [consoleDir, models, github] = await Promise.all([
+  const [consoleDir, models, github, ado] = await Promise.all([
     buildConsole(),
     startFakeOpenAi(),
     startGitHubFake({ pat: SECRETS.github }),
+    startAzureDevOpsFake({ pat: SECRETS.adoPat }),
   ]);
   await github.loadPullRequest(PULL_REQUEST);
+  ado.loadRepositoryCommit({
+    repositoryId: ADO_WIKI_REPOSITORY_ID,
+    commitSha: 'a1'.repeat(20),
+    branch: 'wikiMaster',
+    files: { 'Home.md': '# Welcome\n\nShip with the kraken pipeline.\n' },
+  });
   const review = scriptReview(models);
   // No `reviewEngine`: the host runs Margin's own.
   const host = await startTestHost({
@@ -76,13 +95,20 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
     host,
     models,
     github,
+    ado,
     review,
     githubToken: SECRETS.github,
     githubRepositoryId: GH_REPOSITORY_ID,
+    adoToken: SECRETS.adoPat,
     async close() {
       review.release(); // a review still waiting on the model (a failed test) ends with the host
       await host.close();
-      await Promise.all([models.close(), github.close(), rm(consoleDir, { recursive: true, force: true })]);
+      await Promise.all([
+        models.close(),
+        github.close(),
+        ado.close(),
+        rm(consoleDir, { recursive: true, force: true }),
+      ]);
     },
   };
 }

@@ -4,8 +4,9 @@
  * a delivery starts a review by Margin's own engine, the job page shows it to the end, a finding is
  * dismissed, the edition is switched and the same pull request is reviewed again; then another pull
  * request is stopped, fails and is restarted, and the rest of the console is used once (filters,
- * crawls, knowledge, members, password, blocks, editing an AI connection, lists longer than one API
- * page). Every main page is checked with axe-core and photographed.
+ * crawls, knowledge (a repository, and a wiki on a fake Azure DevOps), members, password, blocks,
+ * editing an AI connection, lists longer than one API page). Every main page is checked with
+ * axe-core and photographed.
  */
 
 import { billingScenario, delivery, FACTS, postDelivery } from '@margin/server-express/test-kits';
@@ -817,6 +818,45 @@ describe.skipIf(!runs)('the management console in Chromium', () => {
       .getByText(/Nothing matches\.|by (lexical|semantic|symbol)/)
       .first()
       .waitFor();
+  });
+
+  it('connects Azure DevOps and adds its project wiki as a knowledge source, indexed on refresh', async () => {
+    await page.goto(`${clientPath}/scm`);
+    await page.getByLabel('Provider', { exact: true }).selectOption({ label: 'Azure DevOps' });
+    await page.getByLabel('Host URL', { exact: true }).fill(env.ado.orgUrl);
+    await page.getByLabel('Name', { exact: true }).fill('Contoso DevOps');
+    await page.getByLabel('Token', { exact: true }).fill(env.adoToken);
+    await page.getByRole('button', { name: 'Create connection' }).click();
+    await heading('Contoso DevOps').waitFor();
+    await page.getByLabel('Scope URL', { exact: true }).fill(env.ado.orgUrl);
+    await page.getByRole('button', { name: 'Add scope' }).click();
+    await page.getByRole('cell', { name: env.ado.orgUrl }).first().waitFor();
+
+    await page.goto(`${clientPath}/knowledge`);
+    const source = page.getByRole('form', { name: 'Add a knowledge source' });
+    const scope = source.getByLabel('Scope', { exact: true });
+    // Only an Azure DevOps scope offers wikis.
+    await scope.selectOption({ label: `${env.github.hostUrl}/acme (GitHub, GitHub Enterprise)` });
+    await source.getByLabel('Project', { exact: true }).waitFor();
+    expect(await source.getByLabel('Kind', { exact: true }).count()).toBe(0);
+    await source.getByLabel('Name', { exact: true }).fill('Team wiki');
+    await scope.selectOption({ label: `${env.ado.orgUrl} (Azure DevOps, Contoso DevOps)` });
+    await source.getByLabel('Project', { exact: true }).selectOption({ label: 'Web Platform' });
+    await source.getByLabel('Kind', { exact: true }).selectOption({ label: 'Wiki' });
+    await source.getByLabel('Wiki', { exact: true }).selectOption({ label: 'Web-Platform.wiki' });
+    await checkPage(page, '13f-knowledge-wiki-chosen');
+    await source.getByRole('button', { name: 'Add source' }).click();
+    const row = page.getByRole('table', { name: 'Knowledge sources' }).getByRole('row', { name: /Team wiki/ });
+    await row.getByRole('cell', { name: 'adoWiki', exact: true }).waitFor();
+    expect(await row.textContent()).toContain('Web-Platform.wiki');
+    await row.getByText('wikiMaster: neverIndexed').waitFor();
+    await row.getByRole('button', { name: 'Refresh Team wiki' }).click();
+    // The fake serves one page on wikiMaster: the wiki's repository is read and indexed.
+    await row.getByText(/wikiMaster: ready \(1 files/).waitFor();
+    // Back to a repository when the scope changes.
+    await scope.selectOption({ label: `${env.github.hostUrl}/acme (GitHub, GitHub Enterprise)` });
+    expect(await source.getByLabel('Kind', { exact: true }).count()).toBe(0);
+    expect(await page.content()).not.toContain(env.adoToken);
   });
 
   it('creates a personal access token shown once', async () => {

@@ -137,26 +137,16 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
   const allowPrivateEgress = options.ai?.allowPrivateEgress ?? options.providers?.allowPrivateEgress ?? false;
 
   const ai = createAiUseCases({ storage, secrets, providers, clock, ids, authz, ai: { allowPrivateEgress }, audit });
+  // What the knowledge, reviewing and triggers capabilities all start from.
+  const shared = { storage, secrets, providers, clock, ids, events, authz };
   const knowledge = createKnowledgeUseCases({
-    storage,
-    secrets,
-    providers,
-    clock,
-    ids,
-    events,
-    authz,
+    ...shared,
     resolvePurpose: ai.resolvePurpose,
     symbols: options.symbolExtractor ?? lineSymbolExtractor,
     vectors: new VectorCache(),
   });
   const reviewingDeps = {
-    storage,
-    secrets,
-    providers,
-    clock,
-    ids,
-    events,
-    authz,
+    ...shared,
     jobStatusCache,
     origins: jobOriginsOf(storage),
     providerStatus: options.providerStatus,
@@ -175,18 +165,7 @@ export function createMarginCore(options: MarginCoreOptions): MarginCore {
         )),
     knowledgeHeadSeen: knowledge.branchHeadSeen,
   };
-  const triggersDeps = {
-    storage,
-    secrets,
-    providers,
-    clock,
-    ids,
-    events,
-    authz,
-    jobStatusCache,
-    audit,
-    knowledgeHeadSeen: knowledge.branchHeadSeen,
-  };
+  const triggersDeps = { ...shared, jobStatusCache, audit, knowledgeHeadSeen: knowledge.branchHeadSeen };
   const conversations = createConversationUseCases({ ...reviewingDeps, origins: conversationOriginsOf(storage) });
   return {
     events,

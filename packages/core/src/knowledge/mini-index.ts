@@ -4,12 +4,11 @@ import type {
   KnowledgeSearchHit,
   KnowledgeSymbolHit,
 } from '../review-engine/index.js';
-import { classifyByPath } from '../review-engine/index.js';
-import { chunkFile } from './chunk-file.js';
 import { queryTerms } from './identifier-terms.js';
 import type { IndexChunkInput, IndexSymbolInput } from './index-records.js';
 import type { KnowledgeDeps } from './knowledge-deps.js';
 import type { KnowledgeSourceRecord } from './knowledge-records.js';
+import { repositoryLayout } from './source-layout.js';
 
 /** Changed files a mini-index reads at most (the rest answer from the branch index only)... */
 export const MINI_INDEX_MAX_FILES = 30;
@@ -96,27 +95,28 @@ export function miniIndexedLookup(
   };
 }
 
-/** Reads the added and modified files under the source's root path that the indexer would index, within the bounds. */
+/** Reads the added and modified files the indexer would index (its repository layout), within the bounds. */
 async function buildMiniIndex(
   deps: Pick<KnowledgeDeps, 'symbols'>,
   source: KnowledgeSourceRecord,
   change: KnowledgeChangeV1,
   signal: AbortSignal,
 ): Promise<MiniFile[]> {
-  const prefix = source.rootPath.replace(/^\/+|\/+$/g, '');
+  const layout = repositoryLayout(source);
   const out: MiniFile[] = [];
   let chars = 0;
   for (const f of change.files) {
     if (out.length >= MINI_INDEX_MAX_FILES) break;
     if (f.deleted) continue;
-    if (prefix && !f.path.startsWith(`${prefix}/`)) continue;
-    if (classifyByPath({ path: f.path, changeType: 'modified' }, () => false) !== undefined) continue;
+    if (layout.prefix && !f.path.startsWith(`${layout.prefix}/`)) continue;
+    const entry = { path: f.path };
+    if (layout.place(entry) === 'skipped') continue;
     const text = await change.read(f.path, signal);
     if (text === undefined || chars + text.length > MINI_INDEX_MAX_CHARS) continue;
     chars += text.length;
-    const symbols = source.symbolMode === 'auto' ? ((await deps.symbols.extract(f.path, text)) ?? []) : [];
+    const symbols = layout.symbols ? ((await deps.symbols.extract(f.path, text)) ?? []) : [];
     const lines = text.split(/\r?\n/);
-    out.push({ path: f.path, lines, chunks: chunkFile(text, symbols), symbols });
+    out.push({ path: f.path, lines, chunks: layout.chunk(entry, text, symbols), symbols });
   }
   return out;
 }

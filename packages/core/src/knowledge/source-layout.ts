@@ -42,6 +42,11 @@ export async function sourceLayout(
   signal: AbortSignal,
 ): Promise<SourceLayout> {
   if (source.sourceKind === 'adoWiki') return wikiLayout(repo, source, branchName, signal);
+  return repositoryLayout(source);
+}
+
+/** A repository source's layout; the pull request's mini-index applies the same rules to the change. */
+export function repositoryLayout(source: KnowledgeSourceRecord): SourceLayout {
   return {
     prefix: trimSlashes(source.rootPath),
     place: (entry) =>
